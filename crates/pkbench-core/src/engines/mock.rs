@@ -1,0 +1,121 @@
+//! A deterministic engine for snapshot tests of the runner and reports. It measures nothing:
+//! it advances a [`FakeTimer`] by a fixed cost model, so output is identical on every machine.
+//! Never use it in place of a real engine.
+
+use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, KeyRow};
+use crate::Error;
+use crate::control::{RunControl, Timer};
+use crate::results::{BtreeStats, Counters};
+use crate::strategy::Strategy;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A timer that only moves when the mock engine says so.
+#[derive(Debug, Default)]
+pub struct FakeTimer(AtomicU64);
+
+impl FakeTimer {
+    /// Advances the fake time by `ns`.
+    pub fn advance(&self, ns: u64) {
+        self.0.fetch_add(ns, Ordering::SeqCst);
+    }
+}
+
+impl Timer for FakeTimer {
+    fn now_ns(&self) -> u64 {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// The mock engine. Ordered keys cost a flat 1 µs per row; random keys cost more as the table
+/// grows, and miss the "cache" in proportion.
+#[derive(Debug)]
+pub struct MockEngine {
+    timer: Arc<FakeTimer>,
+    /// Fail the given batch index of every case with a disk-full error (for error-path tests).
+    pub fail_at_batch: Option<u64>,
+}
+
+impl MockEngine {
+    /// A mock engine advancing `timer`.
+    pub fn new(timer: Arc<FakeTimer>) -> Self {
+        MockEngine { timer, fail_at_batch: None }
+    }
+}
+
+impl Engine for MockEngine {
+    fn info(&self) -> EngineInfo {
+        EngineInfo { name: "mock", version: "1.0".into() }
+    }
+
+    fn insert_path(&self) -> &'static str {
+        "none (deterministic mock)"
+    }
+
+    fn check(&self, _strategy: &Strategy) -> Result<(), Error> {
+        Ok(())
+    }
+
+    fn create_case(&mut self, spec: &CaseSpec<'_>) -> Result<Box<dyn InsertCase + '_>, Error> {
+        let random =
+            !spec.strategy.primary_is_ordered() || spec.strategy.secondary.is_some_and(|s| !s.scheme.is_ordered());
+        Ok(Box::new(MockCase { engine: self, random, rows: 0, batches: 0, pending: Counters::default() }))
+    }
+}
+
+struct MockCase<'a> {
+    engine: &'a MockEngine,
+    random: bool,
+    rows: u64,
+    batches: u64,
+    pending: Counters,
+}
+
+impl InsertCase for MockCase<'_> {
+    fn effective_settings(&mut self) -> Result<BTreeMap<String, String>, Error> {
+        Ok(BTreeMap::from([("mode".to_string(), "mock".to_string())]))
+    }
+
+    fn insert_batch(&mut self, rows: &[KeyRow], control: &RunControl) -> Result<(), Error> {
+        if self.engine.fail_at_batch == Some(self.batches) {
+            return Err(Error::DiskFull { path: "mock.db".into() });
+        }
+        let n = rows.len() as u64;
+        let per_row_ns = if self.random { 1_000 + self.rows / 100 } else { 1_000 };
+        self.engine.timer.advance(n * per_row_ns);
+        let misses = if self.random { n * self.rows / (self.rows + 10_000) } else { 0 };
+        self.pending = Counters {
+            cache_hits: Some(n * 3),
+            cache_misses: Some(misses),
+            pages_written: Some(n / 50 + misses / 2),
+            cache_spills: Some(0),
+        };
+        self.rows += n;
+        self.batches += 1;
+        control.add_rows(n);
+        Ok(())
+    }
+
+    fn take_counters(&mut self) -> Result<Counters, Error> {
+        Ok(std::mem::take(&mut self.pending))
+    }
+
+    fn finish(self: Box<Self>) -> Result<CaseReport, Error> {
+        let leaf_fill = if self.random { 0.69 } else { 0.99 };
+        Ok(CaseReport {
+            verified_rows: self.rows,
+            size_bytes: self.rows * if self.random { 100 } else { 70 },
+            btrees: vec![BtreeStats {
+                name: "bench".into(),
+                kind: "table".into(),
+                pages: self.rows / 50 + 1,
+                leaf_pages: self.rows / 55 + 1,
+                leaf_fill,
+                leaf_out_of_order: if self.random { 0.5 } else { 0.0 },
+                size_bytes: (self.rows / 50 + 1) * 4096,
+            }],
+            kept: None,
+        })
+    }
+}

@@ -1,0 +1,87 @@
+//! Database engines behind one trait. Every engine has the same shape: open or start, create a
+//! strategy's schema in a fresh database, insert batches, read counters, verify and measure,
+//! tear down.
+
+pub mod mock;
+pub mod sqlite;
+
+use crate::Error;
+use crate::control::RunControl;
+use crate::generators::Key;
+use crate::results::{BtreeStats, Counters};
+use crate::strategy::Strategy;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// An engine's name and version.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineInfo {
+    /// Short lowercase name (`sqlite`).
+    pub name: &'static str,
+    /// Version as the engine reports it.
+    pub version: String,
+}
+
+/// The keys of one row to insert. `None` where the engine assigns the value or the strategy has
+/// no such column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyRow {
+    /// The primary key, when the client generates it.
+    pub primary: Option<Key>,
+    /// The external key, when the strategy has one.
+    pub secondary: Option<Key>,
+}
+
+/// What a case needs besides the strategy.
+#[derive(Clone, Copy, Debug)]
+pub struct CaseSpec<'a> {
+    /// The strategy whose schema to create.
+    pub strategy: &'a Strategy,
+    /// Bytes of payload in every row (identical in every row).
+    pub payload_bytes: usize,
+}
+
+/// A database engine pkbench can measure.
+pub trait Engine {
+    /// Name and version.
+    fn info(&self) -> EngineInfo;
+
+    /// How rows reach the engine, for results (e.g. "prepared single-row INSERT").
+    fn insert_path(&self) -> &'static str;
+
+    /// `Ok` if this engine can run `strategy`, else [`Error::Unsupported`] saying why.
+    fn check(&self, strategy: &Strategy) -> Result<(), Error>;
+
+    /// Creates a fresh database holding `spec.strategy`'s empty tables.
+    fn create_case(&mut self, spec: &CaseSpec<'_>) -> Result<Box<dyn InsertCase + '_>, Error>;
+}
+
+/// One strategy's database while a workload inserts into it. Dropping it removes the database
+/// unless it was kept.
+pub trait InsertCase {
+    /// Settings as the engine reports them (e.g. `journal_mode = wal`).
+    fn effective_settings(&mut self) -> Result<BTreeMap<String, String>, Error>;
+
+    /// Inserts `rows` in one transaction and commits. Adds to `control`'s row counter as it
+    /// goes and stops with [`Error::Interrupted`] (rolling back) when `control` is cancelled.
+    fn insert_batch(&mut self, rows: &[KeyRow], control: &RunControl) -> Result<(), Error>;
+
+    /// Counters accumulated since the previous call (or since the case was created).
+    fn take_counters(&mut self) -> Result<Counters, Error>;
+
+    /// Counts the rows, measures size and B-tree state, and removes or keeps the database.
+    fn finish(self: Box<Self>) -> Result<CaseReport, Error>;
+}
+
+/// What an engine measured after a case.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseReport {
+    /// Rows found in the strategy's table.
+    pub verified_rows: u64,
+    /// Size on disk, bytes.
+    pub size_bytes: u64,
+    /// Per-B-tree physical statistics.
+    pub btrees: Vec<BtreeStats>,
+    /// Where the database was kept, if it was.
+    pub kept: Option<PathBuf>,
+}

@@ -1,0 +1,116 @@
+//! SQLite settings: what the user asks for, how they are applied, and what SQLite reports back.
+
+use crate::Error;
+use rusqlite::Connection;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// `PRAGMA synchronous` levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Synchronous {
+    /// No syncs.
+    Off,
+    /// Sync at checkpoints (WAL) — SQLite's usual WAL choice.
+    Normal,
+    /// Sync every commit.
+    Full,
+    /// FULL plus a directory sync.
+    Extra,
+}
+
+impl Synchronous {
+    fn pragma(self) -> &'static str {
+        match self {
+            Synchronous::Off => "OFF",
+            Synchronous::Normal => "NORMAL",
+            Synchronous::Full => "FULL",
+            Synchronous::Extra => "EXTRA",
+        }
+    }
+}
+
+/// `PRAGMA journal_mode` choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Journal {
+    /// Write-ahead log.
+    Wal,
+    /// Rollback journal, deleted at commit.
+    Delete,
+}
+
+/// Settings for every SQLite case of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SqliteSettings {
+    /// Folder the database files are created in.
+    pub dir: PathBuf,
+    /// Page cache size, MiB (`PRAGMA cache_size = -KiB`).
+    pub cache_mb: u64,
+    /// Page size in bytes, a power of two from 512 to 65536.
+    pub page_size: u32,
+    /// `PRAGMA synchronous`.
+    pub sync: Synchronous,
+    /// `PRAGMA journal_mode`.
+    pub journal: Journal,
+    /// Keep each case's database file instead of removing it.
+    pub keep_db: bool,
+}
+
+impl SqliteSettings {
+    /// Seed 000's experiment: WAL, `synchronous=FULL`, 4 KiB pages, 64 MB cache.
+    pub fn seed_000(dir: PathBuf) -> Self {
+        SqliteSettings {
+            dir,
+            cache_mb: 64,
+            page_size: 4096,
+            sync: Synchronous::Full,
+            journal: Journal::Wal,
+            keep_db: false,
+        }
+    }
+
+    /// Checks ranges; the message says what is allowed.
+    pub fn validate(&self) -> Result<(), Error> {
+        if !(512..=65536).contains(&self.page_size) || !self.page_size.is_power_of_two() {
+            return Err(Error::InvalidInput(format!(
+                "--page-size {} is not valid: use a power of two from 512 to 65536 (e.g. 4096)",
+                self.page_size
+            )));
+        }
+        if self.cache_mb == 0 || self.cache_mb > 1 << 20 {
+            return Err(Error::InvalidInput(format!(
+                "--cache-mb {} is out of range: use 1 to 1048576 MiB",
+                self.cache_mb
+            )));
+        }
+        Ok(())
+    }
+
+    /// Applies the settings to a fresh, empty database (page size must precede any table).
+    pub(crate) fn apply(&self, conn: &Connection) -> rusqlite::Result<()> {
+        conn.pragma_update(None, "page_size", self.page_size)?;
+        let mode = match self.journal {
+            Journal::Wal => "WAL",
+            Journal::Delete => "DELETE",
+        };
+        let _: String = conn.query_row(&format!("PRAGMA journal_mode = {mode}"), [], |r| r.get(0))?;
+        conn.pragma_update(None, "synchronous", self.sync.pragma())?;
+        conn.pragma_update(None, "cache_size", -((self.cache_mb * 1024) as i64))?;
+        Ok(())
+    }
+}
+
+/// The settings as SQLite reports them.
+pub(crate) fn read_back(conn: &Connection) -> rusqlite::Result<BTreeMap<String, String>> {
+    let mut out = BTreeMap::new();
+    for pragma in ["page_size", "journal_mode", "synchronous", "cache_size", "wal_autocheckpoint", "cache_spill"] {
+        let value: rusqlite::types::Value = conn.query_row(&format!("PRAGMA {pragma}"), [], |r| r.get(0))?;
+        let text = match value {
+            rusqlite::types::Value::Integer(i) => i.to_string(),
+            rusqlite::types::Value::Text(t) => t,
+            other => format!("{other:?}"),
+        };
+        out.insert(pragma.to_string(), text);
+    }
+    out.insert("sqlite_version".into(), rusqlite::version().to_string());
+    Ok(out)
+}

@@ -1,0 +1,104 @@
+//! The library's error type. Every message is one line that says what to do.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong in pkbench's library.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A strategy name that matches nothing.
+    #[error("unknown strategy '{name}'{}; valid strategies: {valid}", did_you_mean(*suggestion))]
+    UnknownStrategy {
+        /// What the user typed.
+        name: String,
+        /// The closest known name, if any is close.
+        suggestion: Option<&'static str>,
+        /// All canonical names, comma-separated.
+        valid: String,
+    },
+    /// An invalid setting or argument; the message says which and what is allowed.
+    #[error("{0}")]
+    InvalidInput(String),
+    /// The engine cannot run a strategy.
+    #[error("strategy '{strategy}' is not supported on {engine}: {reason}")]
+    Unsupported {
+        /// Strategy name.
+        strategy: String,
+        /// Engine name.
+        engine: String,
+        /// Why, in one line.
+        reason: String,
+    },
+    /// The disk (or the database's size cap) filled up.
+    #[error("disk full while writing '{}': free some space or pass --out on a disk with more room", path.display())]
+    DiskFull {
+        /// The file being written.
+        path: PathBuf,
+    },
+    /// An error returned by SQLite.
+    #[error("{context}: {source}")]
+    Sqlite {
+        /// What pkbench was doing.
+        context: String,
+        /// SQLite's error.
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// A file could not be read or written.
+    #[error("could not {action} '{}': {source}", path.display())]
+    Io {
+        /// "write", "create", "read", …
+        action: &'static str,
+        /// The path concerned.
+        path: PathBuf,
+        /// The OS error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Results could not be serialised or parsed.
+    #[error("{context}: {source}")]
+    Json {
+        /// What pkbench was doing.
+        context: String,
+        /// The serde error.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The engine holds a different number of rows than the run inserted.
+    #[error("verification failed for '{strategy}': inserted {expected} rows but the table holds {found}")]
+    Verification {
+        /// Strategy name.
+        strategy: String,
+        /// Rows inserted.
+        expected: u64,
+        /// Rows found.
+        found: u64,
+    },
+    /// The user interrupted the run (Ctrl-C).
+    #[error("interrupted")]
+    Interrupted,
+}
+
+fn did_you_mean(s: Option<&str>) -> String {
+    s.map(|s| format!(" (did you mean '{s}'?)")).unwrap_or_default()
+}
+
+impl Error {
+    /// Wraps an I/O error, recognising a full disk.
+    pub fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        let path = path.into();
+        if source.kind() == std::io::ErrorKind::StorageFull {
+            Error::DiskFull { path }
+        } else {
+            Error::Io { action, path, source }
+        }
+    }
+
+    /// Wraps an SQLite error, recognising a full disk (`SQLITE_FULL`).
+    pub fn sqlite(context: impl Into<String>, path: &std::path::Path, source: rusqlite::Error) -> Self {
+        if source.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull) {
+            Error::DiskFull { path: path.to_path_buf() }
+        } else {
+            Error::Sqlite { context: context.into(), source }
+        }
+    }
+}

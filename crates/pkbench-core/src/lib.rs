@@ -1,0 +1,23 @@
+//! pkbench's library: key generators, strategies, engines, workloads, results and reports.
+//!
+//! The `pkbench` binary is a thin command line over this crate; nothing here parses arguments
+//! or writes to the terminal.
+
+#![warn(missing_docs)]
+
+pub mod control;
+pub mod engines;
+mod error;
+pub mod generators;
+pub mod metrics;
+pub mod report;
+pub mod results;
+pub mod run;
+pub mod strategy;
+pub mod util;
+pub mod workloads;
+
+pub use error::Error;
+
+/// pkbench's version, recorded in every results file.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,93 @@
+//! One summary line per strategy: the figures the results table shows.
+
+use super::stats::{per_thousand, rate_per_sec, ratio};
+use crate::results::{ResultsDoc, RunResult};
+use serde::Serialize;
+
+/// The strategy every other one is compared with, when present.
+pub const BASELINE_STRATEGY: &str = "int";
+
+/// Summary figures of one run.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct StrategySummary {
+    /// Engine name.
+    pub engine: String,
+    /// Strategy name.
+    pub strategy: String,
+    /// Whether every batch finished and rows were verified.
+    pub complete: bool,
+    /// Rows inserted by completed batches.
+    pub rows: u64,
+    /// First batch's time, ms.
+    pub first_batch_ms: Option<f64>,
+    /// Last batch's time, ms.
+    pub last_batch_ms: Option<f64>,
+    /// Last batch's time ÷ first batch's: 1 is flat, larger is a table slowing as it grows.
+    pub growth: Option<f64>,
+    /// Total insert time, seconds.
+    pub insert_s: f64,
+    /// Rows per second over all batches.
+    pub rows_per_sec: Option<f64>,
+    /// Time per row ÷ the baseline strategy's time per row.
+    pub slowdown: Option<f64>,
+    /// Database size on disk, bytes.
+    pub size_bytes: Option<u64>,
+    /// Cache misses per 1,000 rows.
+    pub cache_misses_per_1k: Option<f64>,
+    /// Pages written per 1,000 rows.
+    pub pages_written_per_1k: Option<f64>,
+}
+
+/// Summaries of every run in a document, with the baseline used for `slowdown`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Summary {
+    /// Name of the baseline strategy (`int` if it ran, else the fastest per row).
+    pub baseline: Option<String>,
+    /// One entry per run, in run order.
+    pub rows: Vec<StrategySummary>,
+}
+
+fn ns_per_row(run: &RunResult) -> Option<f64> {
+    ratio(run.insert_ns() as f64, run.rows_inserted() as f64)
+}
+
+/// Computes the summary table of `doc`. Each engine's runs are compared with that engine's
+/// baseline.
+pub fn summarize(doc: &ResultsDoc) -> Summary {
+    let baseline_of = |engine: &str| -> Option<&RunResult> {
+        let runs = || doc.runs.iter().filter(move |r| r.engine == engine && ns_per_row(r).is_some());
+        runs().find(|r| r.strategy == BASELINE_STRATEGY).or_else(|| {
+            runs().min_by(|a, b| ns_per_row(a).unwrap_or(f64::MAX).total_cmp(&ns_per_row(b).unwrap_or(f64::MAX)))
+        })
+    };
+    let baseline = doc.runs.first().and_then(|r| baseline_of(&r.engine)).map(|r| r.strategy.clone());
+    let rows = doc
+        .runs
+        .iter()
+        .map(|run| {
+            let ms = |b: Option<&crate::results::BatchResult>| b.map(|b| b.elapsed_ns as f64 / 1e6);
+            let (first, last) = (ms(run.batches.first()), ms(run.batches.last()));
+            let rows = run.rows_inserted();
+            let counters = run.total_counters();
+            let slowdown = baseline_of(&run.engine)
+                .and_then(ns_per_row)
+                .and_then(|base| ns_per_row(run).and_then(|own| ratio(own, base)));
+            StrategySummary {
+                engine: run.engine.clone(),
+                strategy: run.strategy.clone(),
+                complete: run.complete,
+                rows,
+                first_batch_ms: first,
+                last_batch_ms: last,
+                growth: first.zip(last).and_then(|(f, l)| ratio(l, f)),
+                insert_s: run.insert_ns() as f64 / 1e9,
+                rows_per_sec: rate_per_sec(rows, run.insert_ns()),
+                slowdown,
+                size_bytes: run.size_bytes,
+                cache_misses_per_1k: counters.cache_misses.and_then(|c| per_thousand(c, rows)),
+                pages_written_per_1k: counters.pages_written.and_then(|c| per_thousand(c, rows)),
+            }
+        })
+        .collect();
+    Summary { baseline, rows }
+}

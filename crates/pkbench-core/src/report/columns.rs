@@ -1,0 +1,98 @@
+//! The summary and B-tree tables as plain rows of cells, shared by the terminal and Markdown
+//! exporters.
+
+use super::fmt;
+use crate::metrics::summarize;
+use crate::results::ResultsDoc;
+
+/// Width of the batch-time sparkline.
+const TREND_WIDTH: usize = 20;
+
+/// Header and rows of the per-strategy summary.
+pub fn summary(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
+    let summary = summarize(doc);
+    let baseline = summary.baseline.clone().unwrap_or_else(|| "–".into());
+    let header = [
+        "strategy",
+        "first batch ms",
+        "last batch ms",
+        "last/first",
+        "batch ms trend",
+        &format!("vs {baseline}"),
+        "rows/s",
+        "size",
+        "cache misses /1k rows",
+        "pages written /1k rows",
+    ]
+    .map(String::from)
+    .to_vec();
+    // One scale for every sparkline, so a flat line and a cliff look like what they are.
+    let max_ms = doc.runs.iter().flat_map(|r| &r.batches).map(|b| b.elapsed_ns as f64 / 1e6).fold(0.0, f64::max);
+    let rows = summary
+        .rows
+        .iter()
+        .zip(&doc.runs)
+        .map(|(s, run)| {
+            let batch_ms: Vec<f64> = run.batches.iter().map(|b| b.elapsed_ns as f64 / 1e6).collect();
+            let name = if s.complete { s.strategy.clone() } else { format!("{} (incomplete)", s.strategy) };
+            vec![
+                name,
+                fmt::ms(s.first_batch_ms),
+                fmt::ms(s.last_batch_ms),
+                fmt::times(s.growth),
+                fmt::sparkline(&batch_ms, max_ms, TREND_WIDTH),
+                fmt::times(s.slowdown),
+                fmt::rate(s.rows_per_sec),
+                fmt::mib(s.size_bytes),
+                fmt::per_1k(s.cache_misses_per_1k),
+                fmt::per_1k(s.pages_written_per_1k),
+            ]
+        })
+        .collect();
+    (header, rows)
+}
+
+/// Header and rows of the per-B-tree state after each run.
+pub fn btrees(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
+    let header = ["strategy", "b-tree", "kind", "pages", "leaf pages", "leaf fill", "leaves out of order", "size"]
+        .map(String::from)
+        .to_vec();
+    let rows = doc
+        .runs
+        .iter()
+        .flat_map(|run| {
+            run.btrees.iter().map(move |b| {
+                vec![
+                    run.strategy.clone(),
+                    b.name.clone(),
+                    b.kind.clone(),
+                    b.pages.to_string(),
+                    b.leaf_pages.to_string(),
+                    fmt::percent(b.leaf_fill),
+                    fmt::percent(b.leaf_out_of_order),
+                    fmt::mib(Some(b.size_bytes)),
+                ]
+            })
+        })
+        .collect();
+    (header, rows)
+}
+
+/// One line describing the run's settings (from the first run).
+pub fn settings_line(doc: &ResultsDoc) -> Option<String> {
+    let run = doc.runs.first()?;
+    let s = &run.settings;
+    let engine: Vec<String> =
+        s.engine.iter().filter(|(k, _)| k.as_str() != "sqlite_version").map(|(k, v)| format!("{k}={v}")).collect();
+    Some(format!(
+        "{} {} · {} · {} rows in batches of {} · payload {} B · seed {} · {}",
+        run.engine,
+        run.engine_version,
+        run.workload,
+        s.rows,
+        s.batch_rows,
+        s.payload_bytes,
+        s.seed,
+        engine.join(" "),
+    ))
+}

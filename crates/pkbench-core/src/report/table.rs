@@ -1,0 +1,50 @@
+//! The terminal table printed at the end of `pkbench run`.
+
+use super::{Exporter, columns};
+use crate::Error;
+use crate::results::ResultsDoc;
+use comfy_table::{CellAlignment, ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
+
+/// Terminal table exporter.
+pub struct TableExporter;
+
+fn table(header: Vec<String>, rows: Vec<Vec<String>>, right_from: usize) -> Table {
+    let mut t = Table::new();
+    t.load_style(UTF8_FULL_CONDENSED)
+        .force_no_tty()
+        .set_content_arrangement(ContentArrangement::Disabled)
+        .set_header(header);
+    for row in rows {
+        t.add_row(row);
+    }
+    for i in right_from..t.column_count() {
+        if let Some(c) = t.column_mut(i) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    t
+}
+
+impl Exporter for TableExporter {
+    fn render(&self, doc: &ResultsDoc) -> Result<String, Error> {
+        let mut out = String::new();
+        if let Some(line) = columns::settings_line(doc) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+        let (header, rows) = columns::summary(doc);
+        let mut summary = table(header, rows, 1);
+        if let Some(c) = summary.column_mut(4) {
+            c.set_cell_alignment(CellAlignment::Left);
+        }
+        out.push_str(&summary.to_string());
+        out.push('\n');
+        let (header, rows) = columns::btrees(doc);
+        if !rows.is_empty() {
+            out.push_str("B-trees after the run:\n");
+            out.push_str(&table(header, rows, 3).to_string());
+            out.push('\n');
+        }
+        Ok(out)
+    }
+}

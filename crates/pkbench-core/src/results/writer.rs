@@ -1,0 +1,54 @@
+//! Writes `results.json`, `results.csv` and `results.md` into a run's folder, atomically,
+//! after every strategy — so an interrupted run keeps what it measured.
+
+use super::ResultsDoc;
+use crate::Error;
+use crate::report::Format;
+use std::path::{Path, PathBuf};
+
+/// Writes a results document's files into one folder.
+#[derive(Debug, Clone)]
+pub struct ResultsWriter {
+    dir: PathBuf,
+}
+
+impl ResultsWriter {
+    /// Creates `dir` (and parents) and checks it is writable.
+    pub fn create(dir: &Path) -> Result<Self, Error> {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io("create the results folder", dir, e))?;
+        let probe = dir.join(".pkbench-write-test");
+        std::fs::write(&probe, b"").map_err(|e| Error::io("write into the results folder", dir, e))?;
+        let _ = std::fs::remove_file(&probe);
+        Ok(ResultsWriter { dir: dir.to_path_buf() })
+    }
+
+    /// The folder results go to.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Path of `results.json`.
+    pub fn json_path(&self) -> PathBuf {
+        self.dir.join("results.json")
+    }
+
+    /// Writes all three files from `doc`, replacing earlier versions.
+    pub fn write(&self, doc: &ResultsDoc) -> Result<(), Error> {
+        for (format, name) in
+            [(Format::Json, "results.json"), (Format::Csv, "results.csv"), (Format::Markdown, "results.md")]
+        {
+            let text = format.exporter().render(doc)?;
+            write_atomically(&self.dir.join(name), text.as_bytes())?;
+        }
+        Ok(())
+    }
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io("write", path, e)
+    })?;
+    std::fs::rename(&tmp, path).map_err(|e| Error::io("write", path, e))
+}

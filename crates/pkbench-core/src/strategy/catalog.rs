@@ -1,0 +1,194 @@
+//! Every strategy pkbench knows, in the order `pkbench list` shows them.
+
+use super::{KeyColumn, KeySource, PrimaryIndex, SecondaryKey, SecondaryLookup, Storage, Strategy};
+use crate::generators::Scheme;
+
+const ENGINE_INT: KeyColumn = KeyColumn { source: KeySource::EngineAssigned, storage: Storage::Integer };
+const SNOWFLAKE: KeyColumn = KeyColumn { source: KeySource::Client(Scheme::Snowflake), storage: Storage::Integer };
+const UUID4_BIN: KeyColumn = KeyColumn { source: KeySource::Client(Scheme::Uuid4), storage: Storage::Binary16 };
+const UUID7_BIN: KeyColumn = KeyColumn { source: KeySource::Client(Scheme::Uuid7), storage: Storage::Binary16 };
+const UUID4_TEXT: KeyColumn = KeyColumn { source: KeySource::Client(Scheme::Uuid4), storage: Storage::Text36 };
+const UUID7_TEXT: KeyColumn = KeyColumn { source: KeySource::Client(Scheme::Uuid7), storage: Storage::Text36 };
+
+const fn external(scheme: Scheme, lookup: SecondaryLookup) -> Option<SecondaryKey> {
+    Some(SecondaryKey { scheme, storage: Storage::Binary16, lookup })
+}
+
+const fn strategy(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    description: &'static str,
+    primary: KeyColumn,
+    index: PrimaryIndex,
+    secondary: Option<SecondaryKey>,
+) -> Strategy {
+    Strategy { name, aliases, description, primary, index, secondary }
+}
+
+use PrimaryIndex::{Clustered, HeapWithIndex};
+use SecondaryLookup::{MappingTable, NoIndex, UniqueIndex};
+
+/// All strategies. Names are unique; aliases never equal a canonical name.
+pub static CATALOG: &[Strategy] = &[
+    strategy(
+        "int",
+        &["Integer"],
+        "engine-assigned integer key (SQLite INTEGER PRIMARY KEY, the rowid)",
+        ENGINE_INT,
+        Clustered,
+        None,
+    ),
+    strategy(
+        "snowflake",
+        &["Snowflake"],
+        "client-generated 64-bit Snowflake as the integer key",
+        SNOWFLAKE,
+        Clustered,
+        None,
+    ),
+    strategy(
+        "uuid4",
+        &["Uuid4WithoutRowid"],
+        "random UUIDv4 as a 16-byte BLOB key, clustered (WITHOUT ROWID)",
+        UUID4_BIN,
+        Clustered,
+        None,
+    ),
+    strategy(
+        "uuid7",
+        &["Uuid7WithoutRowid"],
+        "time-ordered UUIDv7 as a 16-byte BLOB key, clustered (WITHOUT ROWID)",
+        UUID7_BIN,
+        Clustered,
+        None,
+    ),
+    strategy(
+        "uuid4-rowid",
+        &["Uuid4"],
+        "UUIDv4 BLOB primary key in a rowid table (hidden rowid + unique index)",
+        UUID4_BIN,
+        HeapWithIndex,
+        None,
+    ),
+    strategy(
+        "uuid7-rowid",
+        &["Uuid7"],
+        "UUIDv7 BLOB primary key in a rowid table (hidden rowid + unique index)",
+        UUID7_BIN,
+        HeapWithIndex,
+        None,
+    ),
+    strategy(
+        "uuid4-text",
+        &[],
+        "UUIDv4 as 36-character TEXT key, clustered (WITHOUT ROWID)",
+        UUID4_TEXT,
+        Clustered,
+        None,
+    ),
+    strategy(
+        "uuid7-text",
+        &[],
+        "UUIDv7 as 36-character TEXT key, clustered (WITHOUT ROWID)",
+        UUID7_TEXT,
+        Clustered,
+        None,
+    ),
+    strategy(
+        "int+uuid4",
+        &["IntegerWithUuid4Col"],
+        "integer key plus a UUIDv4 BLOB column with a UNIQUE index",
+        ENGINE_INT,
+        Clustered,
+        external(Scheme::Uuid4, UniqueIndex),
+    ),
+    strategy(
+        "int+uuid7",
+        &[],
+        "integer key plus a UUIDv7 BLOB column with a UNIQUE index",
+        ENGINE_INT,
+        Clustered,
+        external(Scheme::Uuid7, UniqueIndex),
+    ),
+    strategy(
+        "int+uuid4-noindex",
+        &["IntegerWithUuid4ColNoIndex"],
+        "integer key plus an unindexed UUIDv4 column (control for int+uuid4)",
+        ENGINE_INT,
+        Clustered,
+        external(Scheme::Uuid4, NoIndex),
+    ),
+    strategy(
+        "snowflake+uuid4",
+        &["SnowflakeWithUuid4Col"],
+        "Snowflake integer key plus a UUIDv4 BLOB column with a UNIQUE index",
+        SNOWFLAKE,
+        Clustered,
+        external(Scheme::Uuid4, UniqueIndex),
+    ),
+    strategy(
+        "uuid7+uuid4",
+        &["Uuid7WithUuid4ColWithoutRowid"],
+        "UUIDv7 key (WITHOUT ROWID) plus a UUIDv4 column with a UNIQUE index",
+        UUID7_BIN,
+        Clustered,
+        external(Scheme::Uuid4, UniqueIndex),
+    ),
+    strategy(
+        "uuid7+uuid4-rowid",
+        &["Uuid7WithUuid4Col"],
+        "UUIDv7 key in a rowid table plus a UUIDv4 column with a UNIQUE index",
+        UUID7_BIN,
+        HeapWithIndex,
+        external(Scheme::Uuid4, UniqueIndex),
+    ),
+    strategy(
+        "uuid7+uuid4-map",
+        &["Uuid7WithUuid4ToUuid7Mapping"],
+        "UUIDv7 key (WITHOUT ROWID), unindexed UUIDv4 column, and a UUIDv4 → UUIDv7 mapping table",
+        UUID7_BIN,
+        Clustered,
+        external(Scheme::Uuid4, MappingTable),
+    ),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn names_and_aliases_are_unique() {
+        let mut seen = HashSet::new();
+        for s in CATALOG {
+            assert!(seen.insert(s.name), "duplicate {}", s.name);
+            assert_eq!(s.name, s.name.to_lowercase());
+        }
+        for s in CATALOG {
+            for a in s.aliases {
+                assert!(seen.insert(a), "alias {a} collides");
+            }
+        }
+    }
+
+    #[test]
+    fn every_seed_001_strategy_has_an_equivalent() {
+        let seed_001 = [
+            "Integer",
+            "IntegerWithUuid4ColNoIndex",
+            "Snowflake",
+            "IntegerWithUuid4Col",
+            "SnowflakeWithUuid4Col",
+            "Uuid4",
+            "Uuid4WithoutRowid",
+            "Uuid7",
+            "Uuid7WithoutRowid",
+            "Uuid7WithUuid4Col",
+            "Uuid7WithUuid4ColWithoutRowid",
+            "Uuid7WithUuid4ToUuid7Mapping",
+        ];
+        for name in seed_001 {
+            assert!(CATALOG.iter().any(|s| s.aliases.contains(&name)), "{name} has no strategy");
+        }
+    }
+}

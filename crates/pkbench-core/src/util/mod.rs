@@ -1,0 +1,3 @@
+//! Small helpers with no better home.
+
+pub mod time;

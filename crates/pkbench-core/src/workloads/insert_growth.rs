@@ -1,0 +1,175 @@
+//! insert-growth: insert rows in fixed-size transactions and time every batch as the table
+//! grows — the experiment of seed 000.
+
+use super::{CaseContext, KeyStream, Workload};
+use crate::Error;
+use crate::engines::{CaseSpec, Engine, InsertCase, KeyRow};
+use crate::generators::VirtualClock;
+use crate::results::{BatchResult, RunResult, Settings};
+use crate::strategy::Strategy;
+
+/// Largest `--rows` accepted.
+pub const MAX_ROWS: u64 = 10_000_000_000;
+/// Largest `--batch` accepted (the batch's keys are held in memory).
+pub const MAX_BATCH_ROWS: u64 = 20_000_000;
+/// Largest `--payload` accepted.
+pub const MAX_PAYLOAD_BYTES: u64 = 1 << 20;
+
+/// The insert-growth workload's parameters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InsertGrowth {
+    rows: u64,
+    batch_rows: u64,
+    payload_bytes: u64,
+    seed: u64,
+}
+
+impl InsertGrowth {
+    /// Validates sizes; errors say what range is allowed. A batch larger than `rows` is
+    /// shortened to `rows`.
+    pub fn new(rows: u64, batch_rows: u64, payload_bytes: u64, seed: u64) -> Result<Self, Error> {
+        if rows == 0 || rows > MAX_ROWS {
+            return Err(Error::InvalidInput(format!(
+                "--rows {rows} is out of range: use 1 to {MAX_ROWS} (e.g. --rows 1M)"
+            )));
+        }
+        if batch_rows == 0 || batch_rows > MAX_BATCH_ROWS {
+            return Err(Error::InvalidInput(format!(
+                "--batch {batch_rows} is out of range: use 1 to {MAX_BATCH_ROWS} rows per transaction (e.g. --batch 100k)"
+            )));
+        }
+        if payload_bytes > MAX_PAYLOAD_BYTES {
+            return Err(Error::InvalidInput(format!(
+                "--payload {payload_bytes} is too large: use 0 to {MAX_PAYLOAD_BYTES} bytes"
+            )));
+        }
+        Ok(InsertGrowth { rows, batch_rows: batch_rows.min(rows), payload_bytes, seed })
+    }
+
+    /// Rows per case.
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+
+    /// Rows per transaction.
+    pub fn batch_rows(&self) -> u64 {
+        self.batch_rows
+    }
+
+    /// Key-stream seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    fn insert_all(
+        &self,
+        case: &mut dyn InsertCase,
+        strategy: &Strategy,
+        result: &mut RunResult,
+        ctx: &CaseContext<'_>,
+    ) -> Result<(), Error> {
+        let mut keys = KeyStream::new(strategy, self.seed);
+        let mut rows: Vec<KeyRow> = Vec::with_capacity(self.batch_rows as usize);
+        let mut total = 0;
+        while total < self.rows {
+            if ctx.control.is_cancelled() {
+                return Err(Error::Interrupted);
+            }
+            let n = self.batch_rows.min(self.rows - total);
+            let t0 = ctx.timer.now_ns();
+            keys.fill(&mut rows, n);
+            let t1 = ctx.timer.now_ns();
+            let inserted = case.insert_batch(&rows, ctx.control);
+            let t2 = ctx.timer.now_ns();
+            if let Err(e) = inserted {
+                ctx.control.set_rows(total);
+                return Err(e);
+            }
+            total += n;
+            let batch = BatchResult {
+                index: result.batches.len() as u64,
+                rows: n,
+                rows_total: total,
+                elapsed_ns: t2 - t1,
+                keygen_ns: t1 - t0,
+                counters: case.take_counters()?,
+            };
+            ctx.observer.batch_done(strategy.name, &batch);
+            result.batches.push(batch);
+        }
+        Ok(())
+    }
+}
+
+impl Workload for InsertGrowth {
+    fn name(&self) -> &'static str {
+        "insert-growth"
+    }
+
+    fn rows_per_case(&self) -> u64 {
+        self.rows
+    }
+
+    fn run_case(
+        &self,
+        engine: &mut dyn Engine,
+        strategy: &Strategy,
+        ctx: &CaseContext<'_>,
+    ) -> (RunResult, Option<Error>) {
+        let info = engine.info();
+        let mut result = RunResult {
+            engine: info.name.to_string(),
+            engine_version: info.version,
+            workload: self.name().to_string(),
+            strategy: strategy.name.to_string(),
+            strategy_description: strategy.description.to_string(),
+            settings: Settings {
+                rows: self.rows,
+                batch_rows: self.batch_rows,
+                payload_bytes: self.payload_bytes,
+                seed: self.seed,
+                key_clock: VirtualClock::default().describe(),
+                insert_path: engine.insert_path().to_string(),
+                engine: Default::default(),
+            },
+            batches: Vec::new(),
+            verified_rows: None,
+            size_bytes: None,
+            btrees: Vec::new(),
+            kept_database: None,
+            complete: false,
+            error: None,
+        };
+        ctx.control.set_rows(0);
+        let spec = CaseSpec { strategy, payload_bytes: self.payload_bytes as usize };
+        let outcome = (|| -> Result<(), Error> {
+            let mut case = engine.create_case(&spec)?;
+            result.settings.engine = case.effective_settings()?;
+            self.insert_all(case.as_mut(), strategy, &mut result, ctx)?;
+            let report = case.finish()?;
+            result.verified_rows = Some(report.verified_rows);
+            result.size_bytes = Some(report.size_bytes);
+            result.btrees = report.btrees;
+            result.kept_database = report.kept.map(|p| p.display().to_string());
+            let expected = result.rows_inserted();
+            if report.verified_rows != expected {
+                return Err(Error::Verification {
+                    strategy: strategy.name.into(),
+                    expected,
+                    found: report.verified_rows,
+                });
+            }
+            Ok(())
+        })();
+        match outcome {
+            Ok(()) => {
+                result.complete = true;
+                (result, None)
+            }
+            Err(e) => {
+                result.error = Some(e.to_string());
+                (result, Some(e))
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! Workloads: what is done to each strategy's database. One file per workload.
+
+mod insert_growth;
+mod key_stream;
+
+pub use insert_growth::{InsertGrowth, MAX_BATCH_ROWS, MAX_PAYLOAD_BYTES, MAX_ROWS};
+pub use key_stream::KeyStream;
+
+use crate::control::{RunControl, Timer};
+use crate::engines::Engine;
+use crate::results::{BatchResult, RunResult};
+use crate::strategy::Strategy;
+
+/// Receives notifications as a run progresses (for progress views; never per row).
+pub trait Observer {
+    /// A strategy's case is starting: `position` of `count`, inserting `rows` rows.
+    fn case_started(&self, _strategy: &str, _position: usize, _count: usize, _rows: u64) {}
+    /// A batch committed.
+    fn batch_done(&self, _strategy: &str, _batch: &BatchResult) {}
+    /// A case finished (complete or not).
+    fn case_finished(&self, _result: &RunResult) {}
+}
+
+/// An observer that ignores everything.
+#[derive(Debug, Default)]
+pub struct Silent;
+impl Observer for Silent {}
+
+/// Everything a workload needs besides the engine and strategy.
+pub struct CaseContext<'a> {
+    /// Progress counter and cancel flag.
+    pub control: &'a RunControl,
+    /// Clock that times batches.
+    pub timer: &'a dyn Timer,
+    /// Progress notifications.
+    pub observer: &'a dyn Observer,
+}
+
+/// A workload run against one strategy at a time.
+pub trait Workload {
+    /// Name as used by `--workload` (`insert-growth`).
+    fn name(&self) -> &'static str;
+
+    /// Rows one case will insert (for progress and ETA).
+    fn rows_per_case(&self) -> u64;
+
+    /// Runs one strategy. Always returns what was measured; on failure the result is marked
+    /// incomplete and the error is returned beside it.
+    fn run_case(
+        &self,
+        engine: &mut dyn Engine,
+        strategy: &Strategy,
+        ctx: &CaseContext<'_>,
+    ) -> (RunResult, Option<crate::Error>);
+}

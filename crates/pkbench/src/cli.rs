@@ -1,0 +1,98 @@
+//! Command-line definitions. Arguments become validated library types in `commands`.
+
+use crate::size::parse_count;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Measure what your primary key costs, on real database engines.
+#[derive(Debug, Parser)]
+#[command(name = "pkbench", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Benchmark key strategies: insert rows in batches and time each batch as the table grows.
+    Run(RunArgs),
+    /// List the key strategies and what each one stores.
+    List,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum EngineArg {
+    /// Embedded SQLite (rusqlite's bundled build).
+    Sqlite,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum SyncArg {
+    Off,
+    Normal,
+    Full,
+    Extra,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum JournalArg {
+    Wal,
+    Delete,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum FormatArg {
+    Table,
+    Json,
+    Csv,
+    Md,
+}
+
+/// The default comparison: enough to see the random-key cliff in about a minute.
+pub const DEFAULT_STRATEGIES: &str = "int,uuid7,uuid4,uuid4-text,int+uuid4";
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Database engine.
+    #[arg(long, value_enum, default_value = "sqlite")]
+    pub engine: EngineArg,
+    /// Comma-separated strategies (see `pkbench list`).
+    #[arg(long, short = 's', default_value = DEFAULT_STRATEGIES)]
+    pub strategies: String,
+    /// Rows to insert per strategy (accepts 500k, 2M, …).
+    #[arg(long, short = 'n', default_value = "1M", value_parser = parse_count)]
+    pub rows: u64,
+    /// Rows per transaction (accepts 500k, 2M, …).
+    #[arg(long, short = 'b', default_value = "50k", value_parser = parse_count)]
+    pub batch: u64,
+    /// Payload bytes per row, identical in every row.
+    #[arg(long, default_value = "50", value_parser = parse_count)]
+    pub payload: u64,
+    /// Engine page cache, MiB (SQLite `cache_size`).
+    #[arg(long, default_value_t = 8)]
+    pub cache_mb: u64,
+    /// SQLite `synchronous`.
+    #[arg(long, value_enum, default_value = "full")]
+    pub sync: SyncArg,
+    /// SQLite page size, bytes.
+    #[arg(long, default_value_t = 4096)]
+    pub page_size: u32,
+    /// SQLite journal mode.
+    #[arg(long, value_enum, default_value = "wal")]
+    pub journal: JournalArg,
+    /// Seed of the key stream (same seed, same keys, on every engine).
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Results folder [default: ./pkbench-results/<timestamp>].
+    #[arg(long, short = 'o')]
+    pub out: Option<PathBuf>,
+    /// What to print at the end (results.json, .csv and .md are always written).
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: FormatArg,
+    /// Keep each strategy's database in the results folder.
+    #[arg(long)]
+    pub keep_db: bool,
+    /// No progress bar: plain lines on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}

@@ -1,0 +1,119 @@
+//! `pkbench run`: turn flags into a plan, run it with live progress, print and save results.
+
+use crate::cli::{EngineArg, FormatArg, JournalArg, RunArgs, SyncArg};
+use crate::progress::Progress;
+use anyhow::Context;
+use pkbench_core::Error;
+use pkbench_core::control::{MonotonicTimer, RunControl};
+use pkbench_core::engines::Engine;
+use pkbench_core::engines::sqlite::{Journal, SqliteEngine, SqliteSettings, Synchronous};
+use pkbench_core::report::Format;
+use pkbench_core::results::{Environment, ResultsWriter};
+use pkbench_core::run::{RunPlan, run as run_plan};
+use pkbench_core::strategy::parse_list;
+use pkbench_core::util::time::folder_stamp_now;
+use pkbench_core::workloads::{CaseContext, InsertGrowth};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// Exit code after Ctrl-C (128 + SIGINT), as shells expect.
+const EXIT_INTERRUPTED: u8 = 130;
+
+pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
+    // Validate everything before creating any file.
+    let strategies = parse_list(&args.strategies)?;
+    let workload = InsertGrowth::new(args.rows, args.batch, args.payload, args.seed)?;
+    let out_dir = args.out.clone().unwrap_or_else(default_out_dir);
+    let settings = SqliteSettings {
+        dir: out_dir.clone(),
+        cache_mb: args.cache_mb,
+        page_size: args.page_size,
+        sync: match args.sync {
+            SyncArg::Off => Synchronous::Off,
+            SyncArg::Normal => Synchronous::Normal,
+            SyncArg::Full => Synchronous::Full,
+            SyncArg::Extra => Synchronous::Extra,
+        },
+        journal: match args.journal {
+            JournalArg::Wal => Journal::Wal,
+            JournalArg::Delete => Journal::Delete,
+        },
+        keep_db: args.keep_db,
+    };
+    let mut engine: Box<dyn Engine> = match args.engine {
+        EngineArg::Sqlite => Box::new(SqliteEngine::new(settings)?),
+    };
+    for s in &strategies {
+        engine.check(s)?;
+    }
+    let writer = ResultsWriter::create(&out_dir)?;
+
+    let control = Arc::new(RunControl::new());
+    install_ctrl_c(Arc::clone(&control))?;
+    let plain = args.quiet || !std::io::stderr().is_terminal();
+    let progress = Progress::start(Arc::clone(&control), plain);
+    let timer = MonotonicTimer::default();
+    let ctx = CaseContext { control: &control, timer: &timer, observer: &progress };
+    let info = engine.info();
+    let environment = Environment::detect(info.name, &info.version, &out_dir);
+    let plan = RunPlan { workload: &workload, strategies, command: std::env::args().collect() };
+    let outcome = run_plan(&plan, engine.as_mut(), environment, Some(&writer), &ctx);
+    progress.finish();
+    let outcome = outcome?;
+
+    if !outcome.doc.runs.is_empty() {
+        let format = match args.format {
+            FormatArg::Table => Format::Table,
+            FormatArg::Json => Format::Json,
+            FormatArg::Csv => Format::Csv,
+            FormatArg::Md => Format::Markdown,
+        };
+        print!("{}", format.exporter().render(&outcome.doc)?);
+    }
+    match outcome.error {
+        None => {
+            eprintln!("Results written to {}", writer.dir().display());
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Error::Interrupted) => {
+            eprintln!("Interrupted: results measured so far are in {}", writer.dir().display());
+            Ok(ExitCode::from(EXIT_INTERRUPTED))
+        }
+        Some(e) => {
+            let saved = if outcome.doc.runs.is_empty() {
+                String::new()
+            } else {
+                format!(" (results measured so far are in {})", writer.dir().display())
+            };
+            Err(anyhow::Error::new(e)).with_context(|| format!("the run stopped{saved}"))
+        }
+    }
+}
+
+fn default_out_dir() -> PathBuf {
+    let base = PathBuf::from("pkbench-results");
+    let stamp = folder_stamp_now();
+    let mut dir = base.join(&stamp);
+    let mut n = 2;
+    while dir.exists() {
+        dir = base.join(format!("{stamp}-{n}"));
+        n += 1;
+    }
+    dir
+}
+
+/// First Ctrl-C: stop after the current step, keep results. Second: exit at once.
+fn install_ctrl_c(control: Arc<RunControl>) -> anyhow::Result<()> {
+    let presses = AtomicU32::new(0);
+    ctrlc::set_handler(move || {
+        if presses.fetch_add(1, Ordering::SeqCst) == 0 {
+            control.cancel();
+        } else {
+            std::process::exit(i32::from(EXIT_INTERRUPTED));
+        }
+    })
+    .context("could not install the Ctrl-C handler")
+}

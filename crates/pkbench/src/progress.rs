@@ -1,0 +1,95 @@
+//! Live progress: an indicatif bar fed from the run's shared row counter a few times a second
+//! (never from the insert loop), or plain lines when stderr is not a terminal or with --quiet.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use pkbench_core::control::RunControl;
+use pkbench_core::metrics::stats::rate_per_sec;
+use pkbench_core::results::{BatchResult, RunResult};
+use pkbench_core::workloads::Observer;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+const REFRESH: Duration = Duration::from_millis(150);
+
+/// The progress view for one `pkbench run`.
+pub struct Progress {
+    bar: Option<ProgressBar>,
+    stop: Arc<AtomicBool>,
+    poller: Option<JoinHandle<()>>,
+}
+
+impl Progress {
+    /// Starts the view; with `plain`, prints one line per strategy instead of a bar.
+    pub fn start(control: Arc<RunControl>, plain: bool) -> Self {
+        let stop = Arc::new(AtomicBool::new(false));
+        if plain {
+            return Progress { bar: None, stop, poller: None };
+        }
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr_with_hz(8));
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{prefix:.bold} [{bar:30.cyan/blue}] {human_pos}/{human_len} rows · {per_sec} · ETA {eta}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        let poller = {
+            let (bar, stop) = (bar.clone(), Arc::clone(&stop));
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    bar.set_position(control.rows_done());
+                    std::thread::sleep(REFRESH);
+                }
+            })
+        };
+        Progress { bar: Some(bar), stop, poller: Some(poller) }
+    }
+
+    /// Stops the poller and clears the bar.
+    pub fn finish(mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(p) = self.poller.take() {
+            let _ = p.join();
+        }
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Observer for Progress {
+    fn case_started(&self, strategy: &str, position: usize, count: usize, rows: u64) {
+        match &self.bar {
+            Some(bar) => {
+                bar.set_prefix(format!("[{}/{count}] {strategy}", position + 1));
+                bar.set_length(rows);
+                bar.set_position(0);
+                bar.reset_eta();
+                bar.reset_elapsed();
+            }
+            None => eprintln!("[{}/{count}] {strategy}: inserting {rows} rows", position + 1),
+        }
+    }
+
+    fn batch_done(&self, _strategy: &str, _batch: &BatchResult) {}
+
+    fn case_finished(&self, result: &RunResult) {
+        let rows = result.rows_inserted();
+        let secs = result.insert_ns() as f64 / 1e9;
+        let rate = rate_per_sec(rows, result.insert_ns()).unwrap_or(0.0);
+        let growth = match (result.batches.first(), result.batches.last()) {
+            (Some(f), Some(l)) if f.elapsed_ns > 0 => {
+                format!(", last/first batch {:.2}×", l.elapsed_ns as f64 / f.elapsed_ns as f64)
+            }
+            _ => String::new(),
+        };
+        let status = if result.complete { String::new() } else { " (incomplete)".into() };
+        let line = format!("{}: {rows} rows in {secs:.2} s ({rate:.0} rows/s){growth}{status}", result.strategy);
+        match &self.bar {
+            Some(bar) => bar.println(line),
+            None => eprintln!("{line}"),
+        }
+    }
+}
