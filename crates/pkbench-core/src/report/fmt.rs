@@ -57,7 +57,7 @@ pub fn sparkline(values: &[f64], max: f64, width: usize) -> String {
             let (a, b) =
                 (i * values.len() / buckets, ((i + 1) * values.len() / buckets).max(i * values.len() / buckets + 1));
             let avg = values[a..b].iter().sum::<f64>() / (b - a) as f64;
-            let level = ((avg / max) * (BARS.len() - 1) as f64).round().clamp(0.0, (BARS.len() - 1) as f64);
+            let level = ((avg / max) * BARS.len() as f64).ceil().clamp(1.0, BARS.len() as f64) - 1.0;
             BARS[level as usize]
         })
         .collect()

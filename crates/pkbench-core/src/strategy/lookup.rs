@@ -41,9 +41,13 @@ pub fn parse_list(list: &str) -> Result<Vec<&'static Strategy>, Error> {
 
 fn nearest(name: &str) -> Option<&'static str> {
     let lower = name.to_lowercase();
-    let candidates = CATALOG
-        .iter()
-        .flat_map(|s| std::iter::once((s.name, s.name)).chain(s.aliases.iter().map(move |a| (*a, s.name))));
+    // Aliases that differ from a canonical name only in case (seed 001's `Uuid4`) are left out:
+    // suggest the canonical spelling.
+    let is_canonical = |label: &str| CATALOG.iter().any(|s| s.name.eq_ignore_ascii_case(label));
+    let candidates = CATALOG.iter().flat_map(|s| {
+        std::iter::once((s.name, s.name))
+            .chain(s.aliases.iter().filter(|a| !is_canonical(a)).map(move |a| (*a, s.name)))
+    });
     candidates
         .map(|(label, canonical)| (strsim::jaro_winkler(&lower, &label.to_lowercase()), label, canonical))
         .filter(|(score, _, _)| *score > 0.8)
