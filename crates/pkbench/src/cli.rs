@@ -63,7 +63,7 @@ pub struct RunArgs {
     #[arg(long, short = 'n', default_value = "1M", value_parser = parse_count)]
     pub rows: u64,
     /// Rows per transaction (accepts 500k, 2M, …).
-    #[arg(long, short = 'b', default_value = "50k", value_parser = parse_count)]
+    #[arg(long, short = 'b', default_value = "100k", value_parser = parse_count)]
     pub batch: u64,
     /// Payload bytes per row, identical in every row.
     #[arg(long, default_value = "50", value_parser = parse_count)]

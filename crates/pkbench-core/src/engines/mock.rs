@@ -106,6 +106,7 @@ impl InsertCase for MockCase<'_> {
         Ok(CaseReport {
             verified_rows: self.rows,
             size_bytes: self.rows * if self.random { 100 } else { 70 },
+            wal_size_bytes: Some(self.rows * 10),
             btrees: vec![BtreeStats {
                 name: "bench".into(),
                 kind: "table".into(),

@@ -78,8 +78,10 @@ pub trait InsertCase {
 pub struct CaseReport {
     /// Rows found in the strategy's table.
     pub verified_rows: u64,
-    /// Size on disk, bytes.
+    /// Size on disk, bytes (all of the database's files).
     pub size_bytes: u64,
+    /// Of `size_bytes`, the write-ahead log's share, if the engine keeps one in a file.
+    pub wal_size_bytes: Option<u64>,
     /// Per-B-tree physical statistics.
     pub btrees: Vec<BtreeStats>,
     /// Where the database was kept, if it was.

@@ -32,6 +32,8 @@ pub struct StrategySummary {
     pub slowdown: Option<f64>,
     /// Database size on disk, bytes.
     pub size_bytes: Option<u64>,
+    /// Of which the write-ahead log, bytes.
+    pub wal_size_bytes: Option<u64>,
     /// Cache misses per 1,000 rows.
     pub cache_misses_per_1k: Option<f64>,
     /// Pages written per 1,000 rows.
@@ -84,6 +86,7 @@ pub fn summarize(doc: &ResultsDoc) -> Summary {
                 rows_per_sec: rate_per_sec(rows, run.insert_ns()),
                 slowdown,
                 size_bytes: run.size_bytes,
+                wal_size_bytes: run.wal_size_bytes,
                 cache_misses_per_1k: counters.cache_misses.and_then(|c| per_thousand(c, rows)),
                 pages_written_per_1k: counters.pages_written.and_then(|c| per_thousand(c, rows)),
             }

@@ -43,7 +43,7 @@ pub fn summary(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
                 fmt::sparkline(&batch_ms, max_ms, TREND_WIDTH),
                 fmt::times(s.slowdown),
                 fmt::rate(s.rows_per_sec),
-                fmt::mib(s.size_bytes),
+                fmt::size_with_wal(s.size_bytes, s.wal_size_bytes),
                 fmt::per_1k(s.cache_misses_per_1k),
                 fmt::per_1k(s.pages_written_per_1k),
             ]

@@ -30,6 +30,14 @@ pub fn mib(v: Option<u64>) -> String {
     v.map_or_else(|| "–".into(), |b| format!("{:.1} MiB", b as f64 / (1024.0 * 1024.0)))
 }
 
+/// Total size in MiB, with the WAL's share when there is one: `470.2 MiB (50% WAL)`.
+pub fn size_with_wal(total: Option<u64>, wal: Option<u64>) -> String {
+    match (total, wal) {
+        (Some(t), Some(w)) if t > 0 && w > 0 => format!("{} ({:.0}% WAL)", mib(Some(t)), w as f64 * 100.0 / t as f64),
+        _ => mib(total),
+    }
+}
+
 /// A per-1k figure.
 pub fn per_1k(v: Option<f64>) -> String {
     match v {

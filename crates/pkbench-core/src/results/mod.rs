@@ -51,6 +51,9 @@ pub struct RunResult {
     pub verified_rows: Option<u64>,
     /// Database size on disk after the run (main file + WAL), bytes.
     pub size_bytes: Option<u64>,
+    /// Of `size_bytes`, the write-ahead log's share, bytes (`None` without a WAL).
+    #[serde(default)]
+    pub wal_size_bytes: Option<u64>,
     /// Per-B-tree physical statistics after the run.
     pub btrees: Vec<BtreeStats>,
     /// Where the database was kept (`--keep-db`), if it was.

@@ -135,6 +135,7 @@ impl Workload for InsertGrowth {
             batches: Vec::new(),
             verified_rows: None,
             size_bytes: None,
+            wal_size_bytes: None,
             btrees: Vec::new(),
             kept_database: None,
             complete: false,
@@ -149,6 +150,7 @@ impl Workload for InsertGrowth {
             let report = case.finish()?;
             result.verified_rows = Some(report.verified_rows);
             result.size_bytes = Some(report.size_bytes);
+            result.wal_size_bytes = report.wal_size_bytes;
             result.btrees = report.btrees;
             result.kept_database = report.kept.map(|p| p.display().to_string());
             let expected = result.rows_inserted();

@@ -196,13 +196,14 @@ impl InsertCase for SqliteCase {
             // Every table of the case must hold the same rows; report the smallest count.
             verified_rows = Some(verified_rows.map_or(n as u64, |v: u64| v.min(n as u64)));
         }
-        let size_bytes = file_len(&self.path) + file_len(&wal_path(&self.path));
+        let wal = std::fs::metadata(wal_path(&self.path)).ok().map(|m| m.len());
+        let size_bytes = file_len(&self.path) + wal.unwrap_or(0);
         let btrees = dbstat::btree_stats(conn).map_err(|e| self.err("could not read dbstat", e))?;
         if let Some(conn) = self.conn.take() {
             conn.close().map_err(|(_, e)| Error::sqlite("could not close the database", &self.path, e))?;
         }
         let kept = self.keep.then(|| self.path.clone());
-        Ok(CaseReport { verified_rows: verified_rows.unwrap_or(0), size_bytes, btrees, kept })
+        Ok(CaseReport { verified_rows: verified_rows.unwrap_or(0), size_bytes, wal_size_bytes: wal, btrees, kept })
     }
 }
 
