@@ -50,6 +50,7 @@ pub fn run(
         if ctx.control.is_cancelled() {
             return Ok(RunOutcome { doc, error: Some(Error::Interrupted) });
         }
+        ctx.control.set_rows(0);
         ctx.observer.case_started(strategy.name, position, count, plan.workload.rows_per_case());
         let (result, error) = plan.workload.run_case(engine, strategy, ctx);
         ctx.observer.case_finished(&result);

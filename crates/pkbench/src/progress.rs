@@ -1,9 +1,10 @@
 //! Live progress: an indicatif bar fed from the run's shared row counter a few times a second
 //! (never from the insert loop), or plain lines when stderr is not a terminal or with --quiet.
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use pkbench_core::control::RunControl;
 use pkbench_core::metrics::stats::rate_per_sec;
+use pkbench_core::report;
 use pkbench_core::results::{BatchResult, RunResult};
 use pkbench_core::workloads::Observer;
 use std::sync::Arc;
@@ -30,9 +31,12 @@ impl Progress {
         let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr_with_hz(8));
         bar.set_style(
             ProgressStyle::with_template(
-                "{prefix:.bold} [{bar:30.cyan/blue}] {human_pos}/{human_len} rows · {per_sec} · ETA {eta}",
+                "{prefix:.bold} [{bar:30.cyan/blue}] {human_pos}/{human_len} rows · {rate} rows/s · ETA {eta}",
             )
             .expect("valid template")
+            .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = w.write_str(&report::rate(Some(state.per_sec())));
+            })
             .progress_chars("=> "),
         );
         let poller = {
@@ -63,11 +67,10 @@ impl Observer for Progress {
     fn case_started(&self, strategy: &str, position: usize, count: usize, rows: u64) {
         match &self.bar {
             Some(bar) => {
-                bar.set_prefix(format!("[{}/{count}] {strategy}", position + 1));
-                bar.set_length(rows);
                 bar.set_position(0);
-                bar.reset_eta();
-                bar.reset_elapsed();
+                bar.set_length(rows);
+                bar.reset();
+                bar.set_prefix(format!("[{}/{count}] {strategy}", position + 1));
             }
             None => eprintln!("[{}/{count}] {strategy}: inserting {rows} rows", position + 1),
         }

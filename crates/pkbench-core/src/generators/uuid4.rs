@@ -18,10 +18,7 @@ impl UuidV4 {
     pub fn next_bytes(&mut self) -> [u8; 16] {
         let hi = (self.rng.next_u64() & !0xf000) | 0x4000;
         let lo = (self.rng.next_u64() & !(0b11 << 62)) | (0b10 << 62);
-        let mut b = [0u8; 16];
-        b[..8].copy_from_slice(&hi.to_be_bytes());
-        b[8..].copy_from_slice(&lo.to_be_bytes());
-        b
+        ((u128::from(hi) << 64) | u128::from(lo)).to_be_bytes()
     }
 }
 

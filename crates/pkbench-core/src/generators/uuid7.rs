@@ -45,10 +45,7 @@ impl UuidV7 {
         let random = self.rng.next_u64() as u32;
         let hi = (self.last_ms << 16) | 0x7000 | (self.counter >> 30);
         let lo = (0b10 << 62) | ((self.counter & ((1 << 30) - 1)) << 32) | u64::from(random);
-        let mut b = [0u8; 16];
-        b[..8].copy_from_slice(&hi.to_be_bytes());
-        b[8..].copy_from_slice(&lo.to_be_bytes());
-        b
+        ((u128::from(hi) << 64) | u128::from(lo)).to_be_bytes()
     }
 }
 

@@ -8,7 +8,7 @@ mod json;
 mod markdown;
 mod table;
 
-pub use fmt::sparkline;
+pub use fmt::{rate, sparkline};
 
 use crate::Error;
 use crate::results::ResultsDoc;
