@@ -90,6 +90,7 @@ impl InsertCase for MockCase<'_> {
             cache_misses: Some(misses),
             pages_written: Some(n / 50 + misses / 2),
             cache_spills: Some(0),
+            ..Counters::default()
         };
         self.rows += n;
         self.batches += 1;

@@ -101,35 +101,89 @@ pub struct BatchResult {
 }
 
 /// Engine counters for a span of work. Each engine fills the ones it has; `None` = not
-/// available on that engine. Names are engine-neutral; the doc says what each engine reports.
+/// available on that engine (omitted from JSON). Names are engine-neutral; each field says what
+/// every engine reports in it.
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Counters {
-    /// Page requests served by the engine's cache (SQLite `CACHE_HIT`).
+    /// Page requests served by the engine's cache (SQLite `CACHE_HIT`; PostgreSQL
+    /// `heap_blks_hit + idx_blks_hit`; InnoDB read requests that did not miss).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache_hits: Option<u64>,
-    /// Page requests that missed the engine's cache and read from the OS (SQLite `CACHE_MISS`).
+    /// Page requests that missed the engine's cache and read from the OS (SQLite `CACHE_MISS`;
+    /// PostgreSQL `heap_blks_read + idx_blks_read`; InnoDB `Innodb_buffer_pool_reads`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache_misses: Option<u64>,
-    /// Pages written out by the engine (SQLite `CACHE_WRITE`: to the WAL or database file).
+    /// Pages written out by the engine (SQLite `CACHE_WRITE`: to the WAL or database file;
+    /// InnoDB `Innodb_pages_written`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pages_written: Option<u64>,
     /// Dirty pages written before commit because the cache was full (SQLite `CACHE_SPILL`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache_spills: Option<u64>,
+    /// Write-ahead log bytes (PostgreSQL LSN difference; InnoDB redo, `Innodb_lsn_current` delta).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wal_bytes: Option<u64>,
+    /// Write-ahead log records (PostgreSQL `pg_stat_wal.wal_records`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wal_records: Option<u64>,
+    /// Full-page images written to the WAL (PostgreSQL `pg_stat_wal.wal_fpi`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wal_fpi: Option<u64>,
+    /// Bytes of full-page images within `wal_bytes` (PostgreSQL `pg_walinspect` `fpi_size`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wal_fpi_bytes: Option<u64>,
+    /// B-tree page splits (PostgreSQL WAL `Btree/SPLIT_L` + `SPLIT_R`; InnoDB `index_page_splits`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_splits: Option<u64>,
+    /// B-tree page merges (InnoDB `index_page_merge_successful`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_merges: Option<u64>,
+    /// Pages written through the doublewrite buffer (InnoDB `Innodb_dblwr_pages_written`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doublewrite_pages: Option<u64>,
 }
 
 impl Counters {
+    /// Every counter with its field name, in declaration order (for exporters and charts).
+    pub fn fields(&self) -> [(&'static str, Option<u64>); 11] {
+        [
+            ("cache_hits", self.cache_hits),
+            ("cache_misses", self.cache_misses),
+            ("pages_written", self.pages_written),
+            ("cache_spills", self.cache_spills),
+            ("wal_bytes", self.wal_bytes),
+            ("wal_records", self.wal_records),
+            ("wal_fpi", self.wal_fpi),
+            ("wal_fpi_bytes", self.wal_fpi_bytes),
+            ("page_splits", self.page_splits),
+            ("page_merges", self.page_merges),
+            ("doublewrite_pages", self.doublewrite_pages),
+        ]
+    }
+
+    fn fields_mut(&mut self) -> [&mut Option<u64>; 11] {
+        [
+            &mut self.cache_hits,
+            &mut self.cache_misses,
+            &mut self.pages_written,
+            &mut self.cache_spills,
+            &mut self.wal_bytes,
+            &mut self.wal_records,
+            &mut self.wal_fpi,
+            &mut self.wal_fpi_bytes,
+            &mut self.page_splits,
+            &mut self.page_merges,
+            &mut self.doublewrite_pages,
+        ]
+    }
+
     /// Adds `other` into `self`, field by field (a field stays `None` only if both are).
     pub fn accumulate(&mut self, other: &Counters) {
-        fn add(a: &mut Option<u64>, b: Option<u64>) {
-            if let Some(b) = b {
-                *a = Some(a.unwrap_or(0) + b);
+        for (mine, (_, theirs)) in self.fields_mut().into_iter().zip(other.fields()) {
+            if let Some(b) = theirs {
+                *mine = Some(mine.unwrap_or(0) + b);
             }
         }
-        add(&mut self.cache_hits, other.cache_hits);
-        add(&mut self.cache_misses, other.cache_misses);
-        add(&mut self.pages_written, other.pages_written);
-        add(&mut self.cache_spills, other.cache_spills);
     }
 }
 

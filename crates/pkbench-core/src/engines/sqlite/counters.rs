@@ -25,5 +25,6 @@ pub fn take(conn: &Connection) -> Result<Counters, Error> {
         cache_misses: Some(read_and_reset(conn, ffi::SQLITE_DBSTATUS_CACHE_MISS)?),
         pages_written: Some(read_and_reset(conn, ffi::SQLITE_DBSTATUS_CACHE_WRITE)?),
         cache_spills: Some(read_and_reset(conn, ffi::SQLITE_DBSTATUS_CACHE_SPILL)?),
+        ..Counters::default()
     })
 }
