@@ -4,7 +4,7 @@
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::KeyRow;
 use pkbench_core::engines::sqlite::{SqliteEngine, SqliteSettings};
-use pkbench_core::generators::{Key, encode_hyphenated_str};
+use pkbench_core::generators::{Key, encode_base32_str, encode_hyphenated_str};
 use pkbench_core::results::RunResult;
 use pkbench_core::strategy::{CATALOG, KeySource, SecondaryLookup, Storage, Strategy, find};
 use pkbench_core::workloads::{CaseContext, InsertGrowth, KeyStream, Silent, Workload};
@@ -32,6 +32,7 @@ fn stored(key: Key, storage: Storage) -> Value {
     match (key, storage) {
         (Key::Int(v), _) => Value::Integer(v),
         (Key::Uuid(b), Storage::Text36) => Value::Text(encode_hyphenated_str(&b, &mut [0; 36]).to_string()),
+        (Key::Uuid(b), Storage::Text26) => Value::Text(encode_base32_str(&b, &mut [0; 26]).to_string()),
         (Key::Uuid(b), _) => Value::Blob(b.to_vec()),
     }
 }

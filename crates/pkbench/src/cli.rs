@@ -18,12 +18,21 @@ pub enum Command {
     Run(RunArgs),
     /// List the key strategies and what each one stores.
     List,
+    /// Generate, inspect and time IDs of every scheme (no database).
+    Ids(crate::commands::ids::IdsArgs),
+    /// Render results as a self-contained HTML report (or Markdown); several files are compared.
+    Report(crate::commands::report::ReportArgs),
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum EngineArg {
     /// Embedded SQLite (rusqlite's bundled build).
     Sqlite,
+    /// PostgreSQL: a throwaway managed cluster, or your server with --url.
+    Postgres,
+    /// MariaDB/MySQL (InnoDB): a throwaway managed server, or your server with --url.
+    #[value(alias = "mysql")]
+    Mariadb,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -68,18 +77,27 @@ pub struct RunArgs {
     /// Payload bytes per row, identical in every row.
     #[arg(long, default_value = "50", value_parser = parse_count)]
     pub payload: u64,
-    /// Engine page cache, MiB (SQLite `cache_size`).
+    /// Engine page cache, MiB (SQLite `cache_size`; `shared_buffers` / `innodb_buffer_pool_size` of a managed server).
     #[arg(long, default_value_t = 8)]
     pub cache_mb: u64,
     /// SQLite `synchronous`.
     #[arg(long, value_enum, default_value = "full")]
     pub sync: SyncArg,
-    /// SQLite page size, bytes.
-    #[arg(long, default_value_t = 4096)]
-    pub page_size: u32,
-    /// SQLite journal mode.
-    #[arg(long, value_enum, default_value = "wal")]
-    pub journal: JournalArg,
+    /// SQLite page size, bytes [default: 4096].
+    #[arg(long)]
+    pub page_size: Option<u32>,
+    /// SQLite journal mode [default: wal].
+    #[arg(long, value_enum)]
+    pub journal: Option<JournalArg>,
+    /// Your server's URL (postgres://user:pass@host/db or mysql://…; or PKBENCH_PG_URL /
+    /// PKBENCH_MYSQL_URL). pkbench works only in a `pkbench_…` schema/database it creates and
+    /// drops. Without it, a throwaway server is started.
+    #[arg(long)]
+    pub url: Option<String>,
+    /// Folder with the server binaries for a managed server (initdb and postgres, or
+    /// mariadb-install-db and mariadbd).
+    #[arg(long)]
+    pub server_bin: Option<PathBuf>,
     /// Seed of the key stream (same seed, same keys, on every engine).
     #[arg(long, default_value_t = 42)]
     pub seed: u64,

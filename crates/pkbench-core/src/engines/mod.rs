@@ -2,7 +2,10 @@
 //! strategy's schema in a fresh database, insert batches, read counters, verify and measure,
 //! tear down.
 
+pub mod mariadb;
 pub mod mock;
+pub mod postgres;
+pub mod server;
 pub mod sqlite;
 
 use crate::Error;

@@ -1,12 +1,31 @@
-//! Millisecond clocks for time-based schemes: the real one, and a virtual one that makes
-//! benchmark key streams reproducible.
+//! Clocks for time-based schemes: the real one, and a virtual one that makes benchmark key
+//! streams reproducible. (The cheap coarse clock is in `coarse_clock.rs`.)
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// A source of Unix time in milliseconds. Injectable so tests and benchmarks control time.
+/// A source of Unix time. Injectable so tests and benchmarks control time (forward, backward,
+/// frozen); generators never assume it is monotonic.
 pub trait Clock: Send {
     /// Current Unix time in milliseconds.
     fn now_ms(&mut self) -> u64;
+
+    /// Current Unix time in nanoseconds, for schemes with sub-millisecond fields (UUIDv1/v6 and
+    /// UUIDv7 method 3). Defaults to [`Clock::now_ms`] scaled, i.e. millisecond resolution.
+    fn now_ns(&mut self) -> u64 {
+        self.now_ms().saturating_mul(1_000_000)
+    }
+}
+
+impl<C: Clock + ?Sized> Clock for Box<C> {
+    #[inline]
+    fn now_ms(&mut self) -> u64 {
+        (**self).now_ms()
+    }
+
+    #[inline]
+    fn now_ns(&mut self) -> u64 {
+        (**self).now_ns()
+    }
 }
 
 /// The system's wall clock.
@@ -16,6 +35,10 @@ pub struct SystemClock;
 impl Clock for SystemClock {
     fn now_ms(&mut self) -> u64 {
         SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+    }
+
+    fn now_ns(&mut self) -> u64 {
+        SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0)
     }
 }
 
@@ -59,6 +82,14 @@ impl Clock for VirtualClock {
         self.readings += 1;
         now
     }
+
+    /// Advances evenly between millisecond ticks (1 µs per reading at the default pace), so
+    /// sub-millisecond fields change from key to key; floors to [`Clock::now_ms`]'s value.
+    fn now_ns(&mut self) -> u64 {
+        let offset = u128::from(self.readings) * 1_000_000 / u128::from(self.keys_per_ms);
+        self.readings += 1;
+        self.start_ms.saturating_mul(1_000_000).saturating_add(offset as u64)
+    }
 }
 
 #[cfg(test)]
@@ -70,5 +101,12 @@ mod tests {
         let mut c = VirtualClock::new(100, 3);
         let t: Vec<u64> = (0..7).map(|_| c.now_ms()).collect();
         assert_eq!(t, [100, 100, 100, 101, 101, 101, 102]);
+    }
+
+    #[test]
+    fn virtual_clock_nanoseconds_interpolate_and_floor_to_ms() {
+        let mut c = VirtualClock::new(100, 4);
+        let t: Vec<u64> = (0..5).map(|_| c.now_ns()).collect();
+        assert_eq!(t, [100_000_000, 100_250_000, 100_500_000, 100_750_000, 101_000_000]);
     }
 }

@@ -1,21 +1,68 @@
-//! Key generators: the ID schemes pkbench inserts, behind one small trait.
+//! Key generators: every ID scheme pkbench knows, behind one small trait, usable on their own
+//! (no database code here).
 //!
-//! Generators are deterministic given a seed and a [`Clock`], so a benchmark's key stream is
-//! identical for every engine and every run with the same `--seed`.
+//! * Integers: [`IntSequence`], [`Snowflake`], [`MaskedInt`] (keyed Feistel permutation).
+//! * UUIDs (RFC 9562): [`UuidV1`], [`UuidV4`], [`UuidV6`], [`UuidV7`] (method 1),
+//!   [`UuidV7SubMs`] (method 3); [`Ulid`]; `sequential-uuids`' [`SeqUuid`] and [`TimeUuid`];
+//!   [`Comb`] (leading or SQL Server's trailing layout).
+//! * Text forms: [`TextEncoding`] (hyphenated, hex, Crockford base32) and [`parse_id`];
+//!   [`inspect`] decodes what an ID reveals.
+//!
+//! Every generator owns its state, so it is ordered per generator (per thread when each thread
+//! has its own; see [`local`]); none is ordered across processes. Generators never allocate per
+//! key. Given a seed and a [`Clock`] they are deterministic, so a benchmark's key stream is
+//! identical for every engine and every run with the same `--seed`; in production they draw from
+//! [`KeyRng::from_os`].
 
 mod clock;
+mod coarse_clock;
+mod comb;
+mod decode;
 mod encode;
+mod error;
+mod gregorian;
+pub mod inspect;
+pub mod local;
+mod masked;
+#[cfg(test)]
+mod props;
 mod rng;
+mod scheme;
+mod seq_uuid;
+mod sequence;
 mod snowflake;
+pub mod throughput;
+mod time_uuid;
+mod ulid;
+mod uuid1;
 mod uuid4;
+mod uuid6;
 mod uuid7;
+mod uuid7_subms;
 
 pub use clock::{Clock, SystemClock, VirtualClock};
-pub use encode::{encode_hyphenated, encode_hyphenated_str};
+pub use coarse_clock::CoarseClock;
+pub use comb::{Comb, CombLayout};
+pub use decode::{ParsedId, decode_base32, decode_hex, decode_hyphenated, parse_id};
+pub use encode::{
+    TextEncoding, encode_base32, encode_base32_str, encode_hex, encode_hyphenated, encode_hyphenated_str,
+};
+pub use error::{IdError, ParseError};
+pub use gregorian::{GREGORIAN_OFFSET_TICKS, clock_seq, pack_v1, pack_v6, ticks_to_unix_ns, v1_ticks, v6_ticks};
+pub use inspect::{Inspection, inspect};
+pub use masked::{FeistelMask, MaskedInt};
 pub use rng::{KeyRng, derive_seed};
-pub use snowflake::{SNOWFLAKE_DEFAULT_EPOCH_MS, Snowflake};
+pub use scheme::{Scheme, SchemeParams, V7Method};
+pub use seq_uuid::{SeqPrefix, SeqUuid};
+pub use sequence::IntSequence;
+pub use snowflake::{SNOWFLAKE_DEFAULT_EPOCH_MS, Snowflake, SnowflakeParts};
+pub use time_uuid::TimeUuid;
+pub use ulid::{Ulid, ulid_ms};
+pub use uuid1::UuidV1;
 pub use uuid4::UuidV4;
+pub use uuid6::UuidV6;
 pub use uuid7::UuidV7;
+pub use uuid7_subms::{UuidV7SubMs, subms_stamp};
 
 /// One generated key: a 64-bit integer or a 16-byte UUID-like value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -30,47 +77,6 @@ pub enum Key {
 pub trait KeyGenerator: Send {
     /// Returns the next key of the stream.
     fn next_key(&mut self) -> Key;
-}
-
-/// The client-side ID schemes a strategy can draw its keys from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Scheme {
-    /// Twitter-style 64-bit Snowflake: 41-bit ms | 10-bit worker | 12-bit sequence.
-    Snowflake,
-    /// RFC 9562 version 4: 122 random bits.
-    Uuid4,
-    /// RFC 9562 version 7: 48-bit Unix ms, then a monotonic counter (method 1) and random bits.
-    Uuid7,
-}
-
-impl Scheme {
-    /// Canonical lowercase name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Scheme::Snowflake => "snowflake",
-            Scheme::Uuid4 => "uuid4",
-            Scheme::Uuid7 => "uuid7",
-        }
-    }
-
-    /// Whether keys from one generator arrive in increasing order.
-    pub fn is_ordered(self) -> bool {
-        !matches!(self, Scheme::Uuid4)
-    }
-
-    /// Builds this scheme's generator for a benchmark key stream.
-    ///
-    /// `seed` and `role` pick the random stream (the same seed and role give the same keys);
-    /// time-based schemes read `clock`.
-    pub fn generator(self, seed: u64, role: &str, clock: Box<dyn Clock>) -> Box<dyn KeyGenerator> {
-        let rng = KeyRng::seeded(derive_seed(seed, self.name(), role));
-        match self {
-            Scheme::Snowflake => Box::new(Snowflake::new(clock, SNOWFLAKE_DEFAULT_EPOCH_MS, 1)),
-            Scheme::Uuid4 => Box::new(UuidV4::new(rng)),
-            Scheme::Uuid7 => Box::new(UuidV7::new(rng, clock)),
-        }
-    }
 }
 
 /// Reads the version nibble (bits 48–51) of a 16-byte UUID.

@@ -4,6 +4,9 @@
 //! The 42-bit counter is seeded randomly each new millisecond with its top bit clear (the
 //! rollover guard); when it overflows the timestamp advances by one, and when the clock steps
 //! back the last timestamp is kept and counting continues. Keys never repeat or go backwards.
+//!
+//! Leaks: the creation time (ms) and, between two IDs of the same millisecond, how many were made
+//! in between (the counter steps by one). Method 3 is in `uuid7_subms.rs`.
 
 use super::{Clock, Key, KeyGenerator, KeyRng};
 
@@ -11,16 +14,19 @@ const COUNTER_BITS: u32 = 42;
 const COUNTER_MAX: u64 = (1 << COUNTER_BITS) - 1;
 
 /// Generates monotonic version-7 UUIDs.
-pub struct UuidV7 {
+///
+/// Generic over the clock so a per-thread generator with a cheap clock
+/// ([`super::CoarseClock`]) inlines the read; `Box<dyn Clock>` is the default.
+pub struct UuidV7<C: Clock = Box<dyn Clock>> {
     rng: KeyRng,
-    clock: Box<dyn Clock>,
+    clock: C,
     last_ms: u64,
     counter: u64,
 }
 
-impl UuidV7 {
+impl<C: Clock> UuidV7<C> {
     /// A generator drawing random bits from `rng` and time from `clock`.
-    pub fn new(rng: KeyRng, clock: Box<dyn Clock>) -> Self {
+    pub fn new(rng: KeyRng, clock: C) -> Self {
         UuidV7 { rng, clock, last_ms: 0, counter: 0 }
     }
 
@@ -49,7 +55,15 @@ impl UuidV7 {
     }
 }
 
-impl KeyGenerator for UuidV7 {
+#[cfg(test)]
+impl<C: Clock> UuidV7<C> {
+    /// Test hook: the next ID of the same millisecond overflows the counter.
+    pub(super) fn exhaust_counter(&mut self) {
+        self.counter = COUNTER_MAX;
+    }
+}
+
+impl<C: Clock> KeyGenerator for UuidV7<C> {
     #[inline]
     fn next_key(&mut self) -> Key {
         Key::Uuid(self.next_bytes())

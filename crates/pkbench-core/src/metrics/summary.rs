@@ -38,6 +38,12 @@ pub struct StrategySummary {
     pub cache_misses_per_1k: Option<f64>,
     /// Pages written per 1,000 rows.
     pub pages_written_per_1k: Option<f64>,
+    /// Write-ahead log bytes per row.
+    pub wal_bytes_per_row: Option<f64>,
+    /// Full-page images per 1,000 rows.
+    pub wal_fpi_per_1k: Option<f64>,
+    /// B-tree page splits per 1,000 rows.
+    pub page_splits_per_1k: Option<f64>,
 }
 
 /// Summaries of every run in a document, with the baseline used for `slowdown`.
@@ -89,6 +95,9 @@ pub fn summarize(doc: &ResultsDoc) -> Summary {
                 wal_size_bytes: run.wal_size_bytes,
                 cache_misses_per_1k: counters.cache_misses.and_then(|c| per_thousand(c, rows)),
                 pages_written_per_1k: counters.pages_written.and_then(|c| per_thousand(c, rows)),
+                wal_bytes_per_row: counters.wal_bytes.and_then(|c| ratio(c as f64, rows as f64)),
+                wal_fpi_per_1k: counters.wal_fpi.and_then(|c| per_thousand(c, rows)),
+                page_splits_per_1k: counters.page_splits.and_then(|c| per_thousand(c, rows)),
             }
         })
         .collect();

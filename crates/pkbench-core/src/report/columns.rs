@@ -2,8 +2,20 @@
 //! exporters.
 
 use super::fmt;
-use crate::metrics::summarize;
+use crate::metrics::{StrategySummary, summarize};
 use crate::results::ResultsDoc;
+
+/// A counter column: its title and how to read it from a summary.
+type CounterColumn = (&'static str, fn(&StrategySummary) -> Option<f64>);
+
+/// The counters that explain a result, per row or per 1,000 rows.
+const COUNTER_COLUMNS: [CounterColumn; 5] = [
+    ("cache misses /1k rows", |s| s.cache_misses_per_1k),
+    ("pages written /1k rows", |s| s.pages_written_per_1k),
+    ("WAL bytes /row", |s| s.wal_bytes_per_row),
+    ("full-page images /1k rows", |s| s.wal_fpi_per_1k),
+    ("page splits /1k rows", |s| s.page_splits_per_1k),
+];
 
 /// Width of the batch-time sparkline.
 const TREND_WIDTH: usize = 20;
@@ -12,7 +24,7 @@ const TREND_WIDTH: usize = 20;
 pub fn summary(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
     let summary = summarize(doc);
     let baseline = summary.baseline.clone().unwrap_or_else(|| "–".into());
-    let header = [
+    let mut header: Vec<String> = [
         "strategy",
         "first batch ms",
         "last batch ms",
@@ -21,11 +33,13 @@ pub fn summary(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
         &format!("vs {baseline}"),
         "rows/s",
         "size",
-        "cache misses /1k rows",
-        "pages written /1k rows",
     ]
     .map(String::from)
     .to_vec();
+    // Counter columns appear only when some run has the counter (engines report different ones).
+    let counters: Vec<&CounterColumn> =
+        COUNTER_COLUMNS.iter().filter(|(_, get)| summary.rows.iter().any(|s| get(s).is_some())).collect();
+    header.extend(counters.iter().map(|(title, _)| title.to_string()));
     // One scale for every sparkline, so a flat line and a cliff look like what they are.
     let max_ms = doc.runs.iter().flat_map(|r| &r.batches).map(|b| b.elapsed_ns as f64 / 1e6).fold(0.0, f64::max);
     let rows = summary
@@ -35,7 +49,7 @@ pub fn summary(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
         .map(|(s, run)| {
             let batch_ms: Vec<f64> = run.batches.iter().map(|b| b.elapsed_ns as f64 / 1e6).collect();
             let name = if s.complete { s.strategy.clone() } else { format!("{} (incomplete)", s.strategy) };
-            vec![
+            let mut cells = vec![
                 name,
                 fmt::ms(s.first_batch_ms),
                 fmt::ms(s.last_batch_ms),
@@ -44,9 +58,9 @@ pub fn summary(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
                 fmt::times(s.slowdown),
                 fmt::rate(s.rows_per_sec),
                 fmt::size_with_wal(s.size_bytes, s.wal_size_bytes),
-                fmt::per_1k(s.cache_misses_per_1k),
-                fmt::per_1k(s.pages_written_per_1k),
-            ]
+            ];
+            cells.extend(counters.iter().map(|(_, get)| fmt::per_1k(get(s))));
+            cells
         })
         .collect();
     (header, rows)

@@ -10,7 +10,7 @@ pub struct JsonExporter;
 impl Exporter for JsonExporter {
     fn render(&self, doc: &ResultsDoc) -> Result<String, Error> {
         let mut s = serde_json::to_string_pretty(doc)
-            .map_err(|e| Error::Json { context: "could not serialise results".into(), source: e })?;
+            .map_err(|e| Error::Json { context: "could not serialise results".into(), cause: e })?;
         s.push('\n');
         Ok(s)
     }

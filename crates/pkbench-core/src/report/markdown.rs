@@ -1,12 +1,60 @@
-//! Markdown: summary, milliseconds per batch, B-tree state and settings (`results.md`).
+//! Markdown: summary, the key chart as an image link, milliseconds per batch, B-tree state and
+//! settings (`results.md`).
 
+use super::charts::{self, ReportData};
+use super::input::Source;
+use super::svg::line::YScale;
 use super::{Exporter, columns, fmt};
 use crate::Error;
 use crate::results::ResultsDoc;
 use std::fmt::Write;
 
+/// File name of the key chart (time per batch) that Markdown output links to; whoever writes
+/// the Markdown writes [`key_chart_svg`] beside it under this name.
+pub const KEY_CHART_FILE: &str = "batch-times.svg";
+
 /// Markdown exporter.
-pub struct MarkdownExporter;
+pub struct MarkdownExporter {
+    /// Link [`KEY_CHART_FILE`] as an image after the summary (when any batch finished).
+    pub chart_link: bool,
+}
+
+/// The key chart as a standalone SVG file (title, sentence and light/dark style included), or
+/// `None` when no batch finished.
+pub fn key_chart_svg(sources: &[Source]) -> Option<String> {
+    charts::batch_times(&ReportData::new(sources)).map(|c| c.svg(YScale::Linear, true))
+}
+
+/// Image link to the key chart and its sentence, as Markdown.
+fn chart_link(sources: &[Source]) -> Option<String> {
+    let chart = charts::batch_times(&ReportData::new(sources))?;
+    Some(format!("![{}]({KEY_CHART_FILE})\n\n*{}*\n", chart.title, chart.shows.replace('*', "\\*")))
+}
+
+/// Markdown for one or more results documents: for several, the key chart compares them all,
+/// then each document follows under its label.
+pub fn render_markdown(sources: &[Source]) -> Result<String, Error> {
+    if let [one] = sources {
+        return MarkdownExporter { chart_link: true }.render(&one.doc);
+    }
+    let mut out = String::from("# pkbench comparison\n\n");
+    if let Some(link) = chart_link(sources) {
+        out.push_str(&link);
+    }
+    for source in sources {
+        let text = MarkdownExporter { chart_link: false }.render(&source.doc)?;
+        let _ = write!(out, "\n## {}\n", source.label);
+        // Each document's headings move one level down, under its label.
+        for line in text.lines().skip(1) {
+            if line.starts_with('#') {
+                out.push('#');
+            }
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    Ok(out)
+}
 
 fn escape(cell: &str) -> String {
     cell.replace('|', "\\|")
@@ -51,6 +99,11 @@ impl Exporter for MarkdownExporter {
         let _ = writeln!(out, "Command: `{}`\n", doc.command.join(" "));
         let (h, r) = columns::summary(doc);
         md_table(&mut out, &h, &r);
+        let link = if self.chart_link { chart_link(&[Source::single(doc.clone())]) } else { None };
+        if let Some(link) = link {
+            out.push('\n');
+            out.push_str(&link);
+        }
         out.push_str("\n## Milliseconds per batch\n\n");
         let (h, r) = batch_grid(doc);
         md_table(&mut out, &h, &r);

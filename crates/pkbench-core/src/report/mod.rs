@@ -1,14 +1,24 @@
 //! Exporters: turn a [`ResultsDoc`] into text. Each reads only the results document (and the
 //! summaries computed from it); adding a format touches this file and one new one.
+//!
+//! The HTML report and the Markdown's key chart draw their charts with [`svg`]; the charts
+//! themselves (one function each) are in `charts/`.
 
+mod charts;
 mod columns;
 mod csv;
 mod fmt;
+mod html;
+mod input;
 mod json;
 mod markdown;
+pub mod svg;
 mod table;
 
 pub use fmt::{rate, sparkline};
+pub use html::{HtmlExporter, render_html};
+pub use input::{Source, label_sources, load_results, load_sources};
+pub use markdown::{KEY_CHART_FILE, MarkdownExporter, key_chart_svg, render_markdown};
 
 use crate::Error;
 use crate::results::ResultsDoc;
@@ -28,8 +38,10 @@ pub enum Format {
     Json,
     /// One CSV row per batch.
     Csv,
-    /// Markdown: summary, ms per batch, B-trees, settings.
+    /// Markdown: summary, key chart link, ms per batch, B-trees, settings.
     Markdown,
+    /// A self-contained HTML page with charts.
+    Html,
 }
 
 impl Format {
@@ -39,7 +51,8 @@ impl Format {
             Format::Table => Box::new(table::TableExporter),
             Format::Json => Box::new(json::JsonExporter),
             Format::Csv => Box::new(csv::CsvExporter),
-            Format::Markdown => Box::new(markdown::MarkdownExporter),
+            Format::Markdown => Box::new(markdown::MarkdownExporter { chart_link: true }),
+            Format::Html => Box::new(html::HtmlExporter),
         }
     }
 }

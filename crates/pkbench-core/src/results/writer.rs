@@ -1,9 +1,10 @@
-//! Writes `results.json`, `results.csv` and `results.md` into a run's folder, atomically,
-//! after every strategy — so an interrupted run keeps what it measured.
+//! Writes `results.json`, `results.csv`, `results.md` (with its key chart, `batch-times.svg`)
+//! and `report.html` into a run's folder, atomically, after every strategy — so an interrupted
+//! run keeps what it measured.
 
 use super::ResultsDoc;
 use crate::Error;
-use crate::report::Format;
+use crate::report::{Format, KEY_CHART_FILE, Source, key_chart_svg};
 use std::path::{Path, PathBuf};
 
 /// Writes a results document's files into one folder.
@@ -32,13 +33,24 @@ impl ResultsWriter {
         self.dir.join("results.json")
     }
 
-    /// Writes all three files from `doc`, replacing earlier versions.
+    /// Path of `report.html`.
+    pub fn html_path(&self) -> PathBuf {
+        self.dir.join("report.html")
+    }
+
+    /// Writes every file from `doc`, replacing earlier versions.
     pub fn write(&self, doc: &ResultsDoc) -> Result<(), Error> {
-        for (format, name) in
-            [(Format::Json, "results.json"), (Format::Csv, "results.csv"), (Format::Markdown, "results.md")]
-        {
+        for (format, name) in [
+            (Format::Json, "results.json"),
+            (Format::Csv, "results.csv"),
+            (Format::Markdown, "results.md"),
+            (Format::Html, "report.html"),
+        ] {
             let text = format.exporter().render(doc)?;
             write_atomically(&self.dir.join(name), text.as_bytes())?;
+        }
+        if let Some(svg) = key_chart_svg(&[Source::single(doc.clone())]) {
+            write_atomically(&self.dir.join(KEY_CHART_FILE), svg.as_bytes())?;
         }
         Ok(())
     }

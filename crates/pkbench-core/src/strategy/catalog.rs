@@ -10,6 +10,10 @@ const UUID7_BIN: KeyColumn = KeyColumn { source: KeySource::Client(Scheme::Uuid7
 const UUID4_TEXT: KeyColumn = KeyColumn { source: KeySource::Client(Scheme::Uuid4), storage: Storage::Text36 };
 const UUID7_TEXT: KeyColumn = KeyColumn { source: KeySource::Client(Scheme::Uuid7), storage: Storage::Text36 };
 
+const fn client(scheme: Scheme, storage: Storage) -> KeyColumn {
+    KeyColumn { source: KeySource::Client(scheme), storage }
+}
+
 const fn external(scheme: Scheme, lookup: SecondaryLookup) -> Option<SecondaryKey> {
     Some(SecondaryKey { scheme, storage: Storage::Binary16, lookup })
 }
@@ -150,6 +154,135 @@ pub static CATALOG: &[Strategy] = &[
         Clustered,
         external(Scheme::Uuid4, MappingTable),
     ),
+    // The other ID schemes of `pkbench ids`: a clustered 16-byte key, plus its text form.
+    strategy(
+        "int-client",
+        &[],
+        "client-side integer sequence 1, 2, 3, … bound as the integer key",
+        client(Scheme::Int, Storage::Integer),
+        Clustered,
+        None,
+    ),
+    strategy(
+        "masked-int",
+        &[],
+        "keyed Feistel permutation of a sequence as the integer key (random order, hides the count)",
+        client(Scheme::MaskedInt, Storage::Integer),
+        Clustered,
+        None,
+    ),
+    strategy(
+        "uuid1",
+        &[],
+        "UUIDv1 (time fields low-to-high, random node) as a 16-byte BLOB key, clustered",
+        client(Scheme::Uuid1, Storage::Binary16),
+        Clustered,
+        None,
+    ),
+    strategy(
+        "uuid1-text",
+        &[],
+        "UUIDv1 as 36-character TEXT key, clustered",
+        client(Scheme::Uuid1, Storage::Text36),
+        Clustered,
+        None,
+    ),
+    strategy(
+        "uuid6",
+        &[],
+        "time-ordered UUIDv6 as a 16-byte BLOB key, clustered",
+        client(Scheme::Uuid6, Storage::Binary16),
+        Clustered,
+        None,
+    ),
+    strategy(
+        "uuid6-text",
+        &[],
+        "UUIDv6 as 36-character TEXT key, clustered",
+        client(Scheme::Uuid6, Storage::Text36),
+        Clustered,
+        None,
+    ),
+    strategy(
+        "ulid",
+        &[],
+        "monotonic ULID as a 16-byte BLOB key, clustered",
+        client(Scheme::Ulid, Storage::Binary16),
+        Clustered,
+        None,
+    ),
+    strategy(
+        "ulid-text",
+        &[],
+        "ULID as 26-character Crockford base32 TEXT key, clustered",
+        client(Scheme::Ulid, Storage::Text26),
+        Clustered,
+        None,
+    ),
+    strategy(
+        "seq-uuid",
+        &[],
+        "sequence-based sequential UUID (2-byte block prefix, then random) as a 16-byte BLOB key",
+        client(Scheme::SeqUuid, Storage::Binary16),
+        Clustered,
+        None,
+    ),
+    strategy(
+        "seq-uuid-text",
+        &[],
+        "sequence-based sequential UUID as 36-character TEXT key, clustered",
+        client(Scheme::SeqUuid, Storage::Text36),
+        Clustered,
+        None,
+    ),
+    strategy(
+        "time-uuid",
+        &[],
+        "time-based sequential UUID (2-byte 60 s interval prefix, then random) as a 16-byte BLOB key",
+        client(Scheme::TimeUuid, Storage::Binary16),
+        Clustered,
+        None,
+    ),
+    strategy(
+        "time-uuid-text",
+        &[],
+        "time-based sequential UUID as 36-character TEXT key, clustered",
+        client(Scheme::TimeUuid, Storage::Text36),
+        Clustered,
+        None,
+    ),
+    strategy(
+        "comb",
+        &[],
+        "COMB (Unix ms in bytes 0-5, then random) as a 16-byte BLOB key, clustered",
+        client(Scheme::Comb, Storage::Binary16),
+        Clustered,
+        None,
+    ),
+    strategy(
+        "comb-text",
+        &[],
+        "COMB as 36-character TEXT key, clustered",
+        client(Scheme::Comb, Storage::Text36),
+        Clustered,
+        None,
+    ),
+    strategy(
+        "comb-mssql",
+        &[],
+        "SQL Server COMB (Unix ms in bytes 10-15): random order outside SQL Server",
+        client(Scheme::CombMssql, Storage::Binary16),
+        Clustered,
+        None,
+    ),
+    strategy(
+        "comb-mssql-text",
+        &[],
+        "SQL Server COMB as 36-character TEXT key, clustered",
+        client(Scheme::CombMssql, Storage::Text36),
+        Clustered,
+        None,
+    ),
 ];
 
 #[cfg(test)]
@@ -168,6 +301,13 @@ mod tests {
             for a in s.aliases {
                 assert!(seen.insert(a), "alias {a} collides");
             }
+        }
+    }
+
+    #[test]
+    fn every_id_scheme_has_a_strategy() {
+        for scheme in Scheme::ALL {
+            assert!(CATALOG.iter().any(|s| s.client_primary() == Some(scheme)), "{scheme} has no strategy");
         }
     }
 

@@ -32,6 +32,20 @@ pub enum Storage {
     Binary16,
     /// 36-character hyphenated text.
     Text36,
+    /// 26-character Crockford base32 text (ULID's canonical form).
+    Text26,
+}
+
+impl Storage {
+    /// The text form of a 16-byte key in this storage; `None` for binary and integer storage.
+    pub fn text_encoding(self) -> Option<crate::generators::TextEncoding> {
+        use crate::generators::TextEncoding;
+        match self {
+            Storage::Integer | Storage::Binary16 => None,
+            Storage::Text36 => Some(TextEncoding::Hyphenated),
+            Storage::Text26 => Some(TextEncoding::Base32),
+        }
+    }
 }
 
 /// How the table's rows are organised relative to the primary key.

@@ -10,6 +10,25 @@ pub fn rfc3339_from_unix_ms(ms: i64) -> String {
     format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{millis:03}Z", rem / 3600, rem % 3600 / 60, rem % 60)
 }
 
+/// Formats Unix nanoseconds as `YYYY-MM-DDTHH:MM:SS[.f…]Z` with `frac_digits` (0–9) digits of
+/// the second, truncated (not rounded). Years outside 0–9999 are printed with a sign.
+pub fn rfc3339_from_unix_ns(ns: i128, frac_digits: u32) -> String {
+    let secs = ns.div_euclid(1_000_000_000);
+    let nanos = ns.rem_euclid(1_000_000_000);
+    let days = i64::try_from(secs.div_euclid(86_400)).unwrap_or(if secs < 0 { i64::MIN / 2 } else { i64::MAX / 2 });
+    let rem = secs.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    let year = if (0..=9999).contains(&y) { format!("{y:04}") } else { format!("{y:+}") };
+    let digits = frac_digits.min(9);
+    let frac = if digits == 0 {
+        String::new()
+    } else {
+        let scaled = nanos / 10i128.pow(9 - digits);
+        format!(".{scaled:0width$}", width = digits as usize)
+    };
+    format!("{year}-{m:02}-{d:02}T{:02}:{:02}:{:02}{frac}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
 /// The current time in RFC 3339 form.
 pub fn rfc3339_now() -> String {
     let ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64);
@@ -45,5 +64,14 @@ mod tests {
         assert_eq!(rfc3339_from_unix_ms(1_767_225_600_000), "2026-01-01T00:00:00.000Z");
         assert_eq!(rfc3339_from_unix_ms(951_782_400_123), "2000-02-29T00:00:00.123Z");
         assert_eq!(rfc3339_from_unix_ms(-1), "1969-12-31T23:59:59.999Z");
+    }
+
+    #[test]
+    fn nanosecond_instants() {
+        assert_eq!(rfc3339_from_unix_ns(1_645_557_742_000_000_000, 7), "2022-02-22T19:22:22.0000000Z");
+        assert_eq!(rfc3339_from_unix_ns(1_645_557_742_123_456_789, 3), "2022-02-22T19:22:22.123Z");
+        assert_eq!(rfc3339_from_unix_ns(-12_219_292_800_000_000_000, 0), "1582-10-15T00:00:00Z");
+        assert!(rfc3339_from_unix_ns(i128::MAX, 9).starts_with('+'));
+        assert!(rfc3339_from_unix_ns(i128::MIN, 9).starts_with('-'));
     }
 }

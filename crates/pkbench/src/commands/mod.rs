@@ -1,6 +1,9 @@
 //! One function per subcommand.
 
+mod engine;
+pub mod ids;
 mod list;
+pub mod report;
 mod run;
 
 use crate::cli::{Cli, Command};
@@ -11,5 +14,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Run(args) => run::run(args),
         Command::List => list::list(),
+        Command::Ids(args) => ids::ids(args),
+        Command::Report(args) => report::report(args),
     }
 }

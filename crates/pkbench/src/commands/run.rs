@@ -1,12 +1,12 @@
 //! `pkbench run`: turn flags into a plan, run it with live progress, print and save results.
 
-use crate::cli::{EngineArg, FormatArg, JournalArg, RunArgs, SyncArg};
+use super::engine;
+use crate::cli::{EngineArg, FormatArg, RunArgs};
 use crate::progress::Progress;
 use anyhow::Context;
 use pkbench_core::Error;
 use pkbench_core::control::{MonotonicTimer, RunControl};
-use pkbench_core::engines::Engine;
-use pkbench_core::engines::sqlite::{Journal, SqliteEngine, SqliteSettings, Synchronous};
+use pkbench_core::engines::server::redact_url;
 use pkbench_core::report::Format;
 use pkbench_core::results::{Environment, ResultsWriter};
 use pkbench_core::run::{RunPlan, run as run_plan};
@@ -27,29 +27,14 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let strategies = parse_list(&args.strategies)?;
     let workload = InsertGrowth::new(args.rows, args.batch, args.payload, args.seed)?;
     let out_dir = args.out.clone().unwrap_or_else(default_out_dir);
-    let settings = SqliteSettings {
-        dir: out_dir.clone(),
-        cache_mb: args.cache_mb,
-        page_size: args.page_size,
-        sync: match args.sync {
-            SyncArg::Off => Synchronous::Off,
-            SyncArg::Normal => Synchronous::Normal,
-            SyncArg::Full => Synchronous::Full,
-            SyncArg::Extra => Synchronous::Extra,
-        },
-        journal: match args.journal {
-            JournalArg::Wal => Journal::Wal,
-            JournalArg::Delete => Journal::Delete,
-        },
-        keep_db: args.keep_db,
-    };
-    let mut engine: Box<dyn Engine> = match args.engine {
-        EngineArg::Sqlite => Box::new(SqliteEngine::new(settings)?),
-    };
+    let writer = ResultsWriter::create(&out_dir)?;
+    if !matches!(args.engine, EngineArg::Sqlite) && args.url.is_none() && !args.quiet {
+        eprintln!("Starting a throwaway {} server…", format!("{:?}", args.engine).to_lowercase());
+    }
+    let (mut engine, data_dir) = engine::open(&args, &out_dir)?;
     for s in &strategies {
         engine.check(s)?;
     }
-    let writer = ResultsWriter::create(&out_dir)?;
 
     let control = Arc::new(RunControl::new());
     install_ctrl_c(Arc::clone(&control))?;
@@ -58,8 +43,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let timer = MonotonicTimer::default();
     let ctx = CaseContext { control: &control, timer: &timer, observer: &progress };
     let info = engine.info();
-    let environment = Environment::detect(info.name, &info.version, &out_dir);
-    let plan = RunPlan { workload: &workload, strategies, command: std::env::args().collect() };
+    let environment = Environment::detect(info.name, &info.version, data_dir.as_deref().unwrap_or(&out_dir));
+    let plan = RunPlan { workload: &workload, strategies, command: std::env::args().map(|a| redact_url(&a)).collect() };
     let outcome = run_plan(&plan, engine.as_mut(), environment, Some(&writer), &ctx);
     progress.finish();
     let outcome = outcome?;
@@ -76,6 +61,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     match outcome.error {
         None => {
             eprintln!("Results written to {}", writer.dir().display());
+            eprintln!("Report: {}", writer.html_path().display());
             Ok(ExitCode::SUCCESS)
         }
         Some(Error::Interrupted) => {

@@ -11,7 +11,7 @@ pub use settings::{Journal, SqliteSettings, Synchronous};
 use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, KeyRow};
 use crate::Error;
 use crate::control::RunControl;
-use crate::generators::{Key, encode_hyphenated_str};
+use crate::generators::Key;
 use crate::results::Counters;
 use crate::strategy::{Storage, Strategy};
 use rusqlite::{Connection, OpenFlags, Statement};
@@ -159,10 +159,10 @@ fn bind_key(
     storage: Storage,
     text: &mut [u8; 36],
 ) -> rusqlite::Result<()> {
-    match (key, storage) {
+    match (key, storage.text_encoding()) {
         (Key::Int(v), _) => stmt.raw_bind_parameter(index, v),
-        (Key::Uuid(b), Storage::Text36) => stmt.raw_bind_parameter(index, encode_hyphenated_str(&b, text)),
-        (Key::Uuid(b), _) => stmt.raw_bind_parameter(index, &b[..]),
+        (Key::Uuid(b), Some(encoding)) => stmt.raw_bind_parameter(index, encoding.encode(&b, text)),
+        (Key::Uuid(b), None) => stmt.raw_bind_parameter(index, &b[..]),
     }
 }
 

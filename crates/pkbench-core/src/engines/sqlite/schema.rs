@@ -38,7 +38,7 @@ fn column_type(storage: Storage) -> &'static str {
     match storage {
         Storage::Integer => "INTEGER",
         Storage::Binary16 => "BLOB",
-        Storage::Text36 => "TEXT",
+        Storage::Text36 | Storage::Text26 => "TEXT",
     }
 }
 

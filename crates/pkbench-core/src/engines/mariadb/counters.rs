@@ -1,0 +1,58 @@
+//! InnoDB counters from `SHOW GLOBAL STATUS` and `INFORMATION_SCHEMA.INNODB_METRICS`
+//! (`module_index` is enabled on managed servers). They are server-wide: on a shared server,
+//! other traffic counts too.
+
+use crate::results::Counters;
+use mysql::prelude::Queryable;
+use std::collections::HashMap;
+
+/// Cumulative values at one moment.
+#[derive(Clone, Debug, Default)]
+pub struct Snapshot(HashMap<String, u64>);
+
+const STATUS: [&str; 5] = [
+    "Innodb_buffer_pool_read_requests",
+    "Innodb_buffer_pool_reads",
+    "Innodb_pages_written",
+    "Innodb_lsn_current",
+    "Innodb_dblwr_pages_written",
+];
+const METRICS: [&str; 2] = ["index_page_splits", "index_page_merge_successful"];
+
+/// Reads the counters.
+pub fn snapshot(conn: &mut mysql::Conn) -> Result<Snapshot, mysql::Error> {
+    let list = |names: &[&str]| names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ");
+    let mut values = HashMap::new();
+    let status: Vec<(String, String)> =
+        conn.query(format!("SHOW GLOBAL STATUS WHERE Variable_name IN ({})", list(&STATUS)))?;
+    for (name, value) in status {
+        if let Ok(v) = value.parse() {
+            values.insert(name, v);
+        }
+    }
+    let metrics: Vec<(String, i64)> = conn.query(format!(
+        "SELECT NAME, COUNT FROM information_schema.INNODB_METRICS WHERE NAME IN ({})",
+        list(&METRICS)
+    ))?;
+    for (name, value) in metrics {
+        values.insert(name, value.max(0) as u64);
+    }
+    Ok(Snapshot(values))
+}
+
+/// Counters between two snapshots (a counter the server lacks stays `None`).
+pub fn between(before: &Snapshot, after: &Snapshot) -> Counters {
+    let d = |name: &str| Some(after.0.get(name)?.saturating_sub(*before.0.get(name)?));
+    let requests = d("Innodb_buffer_pool_read_requests");
+    let reads = d("Innodb_buffer_pool_reads");
+    Counters {
+        cache_hits: requests.zip(reads).map(|(r, m)| r.saturating_sub(m)),
+        cache_misses: reads,
+        pages_written: d("Innodb_pages_written"),
+        wal_bytes: d("Innodb_lsn_current"),
+        doublewrite_pages: d("Innodb_dblwr_pages_written"),
+        page_splits: d("index_page_splits"),
+        page_merges: d("index_page_merge_successful"),
+        ..Counters::default()
+    }
+}

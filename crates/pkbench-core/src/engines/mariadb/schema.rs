@@ -1,0 +1,118 @@
+//! MariaDB/InnoDB DDL and the multi-row INSERTs for a strategy. InnoDB always clusters rows
+//! by the primary key, so rowid ("heap with index") layouts do not exist there.
+
+use crate::Error;
+use crate::strategy::{KeySource, PrimaryIndex, SecondaryLookup, Storage, Strategy};
+
+/// The SQL a strategy needs on MariaDB, relative to one database.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MariaDbSchema {
+    /// CREATE statements, in order.
+    pub create: Vec<String>,
+    /// `INSERT INTO … (cols) VALUES ` — rows are appended as literals.
+    pub insert_prefix: String,
+    /// `INSERT INTO map (ext_id, id) VALUES `, if the strategy has a mapping table.
+    pub map_prefix: Option<String>,
+    /// Tables whose row counts must equal the rows inserted.
+    pub tables: Vec<&'static str>,
+}
+
+/// The column type for a storage (text keys use the server's default character set, as an
+/// application's `CHAR(36)` column would).
+pub fn column_type(storage: Storage) -> &'static str {
+    match storage {
+        Storage::Integer => "BIGINT",
+        Storage::Binary16 => "BINARY(16)",
+        Storage::Text36 => "CHAR(36)",
+        Storage::Text26 => "CHAR(26)",
+    }
+}
+
+/// Renders `strategy` inside database `db`.
+pub fn render(strategy: &Strategy, db: &str) -> Result<MariaDbSchema, Error> {
+    if strategy.index == PrimaryIndex::HeapWithIndex {
+        return Err(Error::Unsupported {
+            strategy: strategy.name.into(),
+            engine: "mariadb".into(),
+            reason: "InnoDB always clusters rows by the primary key; there is no rowid table (use the strategy without -rowid)".into(),
+        });
+    }
+    let pk = match strategy.primary.source {
+        KeySource::EngineAssigned => "id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY".to_string(),
+        KeySource::Client(_) => format!("id {} NOT NULL PRIMARY KEY", column_type(strategy.primary.storage)),
+    };
+    let mut columns = vec![pk];
+    let mut cols = Vec::new();
+    if strategy.client_primary().is_some() {
+        cols.push("id");
+    }
+    let mut create = Vec::new();
+    let mut tables = vec!["bench"];
+    let mut map_prefix = None;
+    if let Some(sec) = strategy.secondary {
+        columns.push(format!("ext_id {} NOT NULL", column_type(sec.storage)));
+        if sec.lookup == SecondaryLookup::UniqueIndex {
+            columns.push("UNIQUE KEY ext_id (ext_id)".into());
+        }
+        cols.push("ext_id");
+        if sec.lookup == SecondaryLookup::MappingTable {
+            if strategy.client_primary().is_none() {
+                return Err(Error::Unsupported {
+                    strategy: strategy.name.into(),
+                    engine: "mariadb".into(),
+                    reason: "a mapping table needs a client-generated primary key".into(),
+                });
+            }
+            create.push(format!(
+                "CREATE TABLE {db}.bench_map (ext_id {} NOT NULL PRIMARY KEY, id {} NOT NULL) ENGINE=InnoDB",
+                column_type(sec.storage),
+                column_type(strategy.primary.storage)
+            ));
+            map_prefix = Some(format!("INSERT INTO {db}.bench_map (ext_id, id) VALUES "));
+            tables.push("bench_map");
+        }
+    }
+    columns.push("payload BLOB NOT NULL".into());
+    cols.push("payload");
+    create.insert(0, format!("CREATE TABLE {db}.bench ({}) ENGINE=InnoDB", columns.join(", ")));
+    Ok(MariaDbSchema {
+        create,
+        insert_prefix: format!("INSERT INTO {db}.bench ({}) VALUES ", cols.join(", ")),
+        map_prefix,
+        tables,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategy::find;
+
+    fn sql(name: &str) -> MariaDbSchema {
+        render(find(name).unwrap(), "pkbench").unwrap()
+    }
+
+    #[test]
+    fn layouts() {
+        assert_eq!(
+            sql("int").create,
+            [
+                "CREATE TABLE pkbench.bench (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, payload BLOB NOT NULL) ENGINE=InnoDB"
+            ]
+        );
+        assert_eq!(sql("int").insert_prefix, "INSERT INTO pkbench.bench (payload) VALUES ");
+        assert_eq!(
+            sql("uuid4").create[0],
+            "CREATE TABLE pkbench.bench (id BINARY(16) NOT NULL PRIMARY KEY, payload BLOB NOT NULL) ENGINE=InnoDB"
+        );
+        assert!(sql("uuid4-text").create[0].contains("id CHAR(36) NOT NULL PRIMARY KEY"));
+        assert!(sql("int+uuid4").create[0].contains("ext_id BINARY(16) NOT NULL, UNIQUE KEY ext_id (ext_id)"));
+        assert_eq!(sql("uuid7+uuid4-map").tables, ["bench", "bench_map"]);
+    }
+
+    #[test]
+    fn rowid_layouts_are_rejected_with_a_reason() {
+        let err = render(find("uuid4-rowid").unwrap(), "x").unwrap_err().to_string();
+        assert!(err.contains("InnoDB always clusters"), "{err}");
+    }
+}

@@ -1,0 +1,122 @@
+//! A throwaway MariaDB server: `mariadb-install-db` into a temporary directory, `mariadbd` on a
+//! free loopback port with a capped InnoDB buffer pool, stopped and removed on drop.
+
+use crate::Error;
+use crate::engines::server::{ManagedProcess, find_binary, free_port, unique_suffix, wait_until};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// InnoDB's smallest buffer pool with 16 KiB pages, MiB (MariaDB 10.11 refuses to start below it).
+pub const MIN_POOL_MB: u64 = 6;
+
+/// A running managed MariaDB server.
+#[derive(Debug)]
+pub struct ManagedMariaDb {
+    process: ManagedProcess,
+    port: u16,
+    lru_scan_depth: u64,
+}
+
+/// `innodb_lru_scan_depth` for a pool of `cache_mb` MiB: the default (1536 pages) exceeds a
+/// small pool and makes the page cleaner evict nonstop, so scale it to a tenth of the pool's
+/// 16 KiB pages, at least 100.
+pub fn lru_scan_depth(cache_mb: u64) -> u64 {
+    (cache_mb * 1024 / 16 / 10).max(100)
+}
+
+fn binary(name: &str, server_bin: Option<&Path>) -> Result<PathBuf, Error> {
+    find_binary(name, server_bin, None, "mariadb-server").or_else(|e| {
+        // /usr/sbin is not on every user's PATH.
+        let sbin = Path::new("/usr/sbin").join(name);
+        if server_bin.is_none() && sbin.is_file() { Ok(sbin) } else { Err(e) }
+    })
+}
+
+impl ManagedMariaDb {
+    /// Creates and starts a server with `innodb_buffer_pool_size = cache_mb` MiB (at least
+    /// [`MIN_POOL_MB`]);
+    /// `durable_commits` sets `innodb_flush_log_at_trx_commit` to 1 (else 2).
+    pub fn start(server_bin: Option<&Path>, cache_mb: u64, durable_commits: bool) -> Result<Self, Error> {
+        if cache_mb < MIN_POOL_MB {
+            return Err(Error::InvalidInput(format!(
+                "--cache-mb {cache_mb} is below InnoDB's minimum buffer pool of {MIN_POOL_MB} MiB (with 16 KiB pages): use --cache-mb {MIN_POOL_MB} or more"
+            )));
+        }
+        let install = binary("mariadb-install-db", server_bin)?;
+        let mariadbd = binary("mariadbd", server_bin)?;
+        let dir = std::env::temp_dir().join(format!("pkbench-mariadb-{}-{}", std::process::id(), unique_suffix()));
+        std::fs::create_dir(&dir).map_err(|e| Error::io("create", &dir, e))?;
+        let data = dir.join("data");
+        // SAFETY: geteuid has no preconditions.
+        let as_root = unsafe { libc::geteuid() } == 0;
+        let user = if as_root { "root".to_string() } else { std::env::var("USER").unwrap_or_else(|_| "nobody".into()) };
+        let out = Command::new(&install)
+            .arg("--no-defaults")
+            .arg(format!("--user={user}"))
+            .arg(format!("--datadir={}", data.display()))
+            .args(["--auth-root-authentication-method=normal", "--skip-test-db"])
+            .output()
+            .map_err(|e| {
+                let _ = std::fs::remove_dir_all(&dir);
+                Error::io("run", &install, e)
+            })?;
+        if !out.status.success() {
+            let _ = std::fs::remove_dir_all(&dir);
+            let msg = String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or_default().to_string();
+            return Err(Error::InvalidInput(format!("mariadb-install-db failed: {msg}")));
+        }
+        let port = free_port()?;
+        let pool_mb = cache_mb;
+        let depth = lru_scan_depth(pool_mb);
+        let mut cmd = Command::new(&mariadbd);
+        cmd.arg("--no-defaults")
+            .arg(format!("--user={user}"))
+            .arg(format!("--datadir={}", data.display()))
+            .arg(format!("--socket={}", dir.join("mariadb.sock").display()))
+            .arg(format!("--pid-file={}", dir.join("mariadb.pid").display()))
+            .arg(format!("--port={port}"))
+            .args(["--bind-address=127.0.0.1", "--skip-name-resolve", "--innodb-monitor-enable=module_index"])
+            .arg(format!("--innodb-buffer-pool-size={pool_mb}M"))
+            .arg(format!("--innodb-lru-scan-depth={depth}"))
+            .arg(format!("--innodb-flush-log-at-trx-commit={}", if durable_commits { 1 } else { 2 }));
+        // SIGTERM = clean shutdown; SIGKILL if pkbench dies.
+        let mut process = ManagedProcess::spawn("MariaDB", cmd, dir, libc::SIGTERM, libc::SIGKILL)?;
+        let ready =
+            wait_until(Duration::from_secs(60), || !process.is_running() || mysql::Conn::new(Self::opts(port)).is_ok());
+        if !ready || !process.is_running() {
+            return Err(process.startup_error("did not start"));
+        }
+        Ok(ManagedMariaDb { process, port, lru_scan_depth: depth })
+    }
+
+    /// Connection options for the server's root user.
+    pub fn opts(port: u16) -> mysql::OptsBuilder {
+        mysql::OptsBuilder::new()
+            .ip_or_hostname(Some("127.0.0.1"))
+            .tcp_port(port)
+            .user(Some("root"))
+            .prefer_socket(false)
+            .tcp_connect_timeout(Some(Duration::from_secs(5)))
+    }
+
+    /// The port it listens on.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The `innodb_lru_scan_depth` it was started with.
+    pub fn lru_scan_depth(&self) -> u64 {
+        self.lru_scan_depth
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.process.pid()
+    }
+
+    /// The temporary directory holding the server.
+    pub fn dir(&self) -> &Path {
+        self.process.dir()
+    }
+}

@@ -1,0 +1,91 @@
+//! PostgreSQL counters: exact WAL bytes from LSNs, WAL records and full-page images from
+//! `pg_stat_wal`, buffer hits and reads from `pg_statio_user_tables`, and B-tree page splits and
+//! full-page-image bytes from `pg_walinspect`.
+
+use crate::results::Counters;
+use postgres::Client;
+
+/// Cumulative values at one moment; counters are differences between two snapshots.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Snapshot {
+    insert_lsn: u64,
+    flush_lsn: u64,
+    wal_records: u64,
+    wal_fpi: u64,
+    blks_hit: u64,
+    blks_read: u64,
+}
+
+/// Parses an LSN like `0/1A2B3C4`.
+pub fn parse_lsn(text: &str) -> Option<u64> {
+    let (hi, lo) = text.split_once('/')?;
+    Some((u64::from_str_radix(hi, 16).ok()? << 32) | u64::from_str_radix(lo, 16).ok()?)
+}
+
+/// Formats an LSN for SQL.
+pub fn format_lsn(lsn: u64) -> String {
+    format!("{:X}/{:X}", lsn >> 32, lsn & 0xffff_ffff)
+}
+
+/// Takes a snapshot of the counters for the tables `tables` of `schema`.
+pub fn snapshot(client: &mut Client, schema: &str, tables: &[&str]) -> Result<Snapshot, postgres::Error> {
+    // Statistics are flushed by backends lazily; force this session's pending counts out.
+    client.batch_execute("SELECT pg_stat_force_next_flush()")?;
+    let tables: Vec<String> = tables.iter().map(|t| t.to_string()).collect();
+    let row = client.query_one(
+        "SELECT pg_current_wal_insert_lsn()::text, pg_current_wal_flush_lsn()::text, \
+                w.wal_records::bigint, w.wal_fpi::bigint, \
+                coalesce(s.hit, 0)::bigint, coalesce(s.read, 0)::bigint \
+         FROM pg_stat_wal w, \
+              (SELECT sum(heap_blks_hit + coalesce(idx_blks_hit, 0) + coalesce(toast_blks_hit, 0) + coalesce(tidx_blks_hit, 0)) AS hit, \
+                      sum(heap_blks_read + coalesce(idx_blks_read, 0) + coalesce(toast_blks_read, 0) + coalesce(tidx_blks_read, 0)) AS read \
+               FROM pg_statio_user_tables WHERE schemaname = $1 AND relname = ANY($2)) s",
+        &[&schema, &tables],
+    )?;
+    let lsn = |i: usize| -> Result<u64, postgres::Error> { Ok(parse_lsn(&row.try_get::<_, String>(i)?).unwrap_or(0)) };
+    let n = |i: usize| -> Result<u64, postgres::Error> { Ok(row.try_get::<_, i64>(i)?.max(0) as u64) };
+    Ok(Snapshot {
+        insert_lsn: lsn(0)?,
+        flush_lsn: lsn(1)?,
+        wal_records: n(2)?,
+        wal_fpi: n(3)?,
+        blks_hit: n(4)?,
+        blks_read: n(5)?,
+    })
+}
+
+/// Counters between two snapshots; `walinspect` adds page splits and FPI bytes when the
+/// `pg_walinspect` extension is available and the WAL is still kept.
+pub fn between(client: &mut Client, before: &Snapshot, after: &Snapshot, walinspect: bool) -> Counters {
+    let mut c = Counters {
+        cache_hits: Some(after.blks_hit.saturating_sub(before.blks_hit)),
+        cache_misses: Some(after.blks_read.saturating_sub(before.blks_read)),
+        wal_bytes: Some(after.insert_lsn.saturating_sub(before.insert_lsn)),
+        wal_records: Some(after.wal_records.saturating_sub(before.wal_records)),
+        wal_fpi: Some(after.wal_fpi.saturating_sub(before.wal_fpi)),
+        ..Counters::default()
+    };
+    if walinspect && after.flush_lsn > before.flush_lsn {
+        let sql = "SELECT coalesce(sum(count) FILTER (WHERE \"resource_manager/record_type\" IN ('Btree/SPLIT_L', 'Btree/SPLIT_R')), 0)::bigint, \
+                          coalesce(sum(fpi_size), 0)::bigint \
+                   FROM pg_get_wal_stats($1::text::pg_lsn, $2::text::pg_lsn, true)";
+        if let Ok(row) = client.query_one(sql, &[&format_lsn(before.flush_lsn), &format_lsn(after.flush_lsn)]) {
+            c.page_splits = row.try_get::<_, i64>(0).ok().map(|v| v.max(0) as u64);
+            c.wal_fpi_bytes = row.try_get::<_, i64>(1).ok().map(|v| v.max(0) as u64);
+        }
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lsn_round_trip() {
+        assert_eq!(parse_lsn("0/1A2B3C4"), Some(0x1A2B3C4));
+        assert_eq!(parse_lsn("2/0"), Some(2 << 32));
+        assert_eq!(format_lsn(0x2_0000_00FF), "2/FF");
+        assert_eq!(parse_lsn("nonsense"), None);
+    }
+}

@@ -1,0 +1,364 @@
+//! PostgreSQL: a managed throwaway cluster or the user's server at a URL. pkbench works only in
+//! its own schema there (`pkbench` on a managed cluster, a fresh `pkbench_…` on the user's),
+//! created and dropped by it.
+
+mod counters;
+mod physical;
+mod schema;
+mod server;
+
+pub use schema::{PgSchema, render as render_schema};
+pub use server::{MAX_WAL_MB, ManagedPostgres, WAL_KEEP_MB};
+
+use super::server::{ServerSettings, ServerTarget, redact_url};
+use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, KeyRow};
+use crate::Error;
+use crate::control::RunControl;
+use crate::generators::{Key, TextEncoding};
+use crate::results::Counters;
+use crate::strategy::{Storage, Strategy};
+use counters::Snapshot;
+use postgres::types::ToSql;
+use postgres::{Client, NoTls, Statement};
+use std::collections::BTreeMap;
+use std::str::FromStr;
+
+/// Rows per INSERT statement (one array element per row).
+const ROWS_PER_STATEMENT: usize = 1000;
+
+/// The PostgreSQL engine. Field order matters: the client closes before the managed server
+/// stops.
+pub struct PostgresEngine {
+    client: Client,
+    schema: String,
+    created_schema: bool,
+    version: String,
+    walinspect: bool,
+    pgstattuple: bool,
+    target: String,
+    server: Option<ManagedPostgres>,
+}
+
+impl std::fmt::Debug for PostgresEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PostgresEngine").field("schema", &self.schema).field("target", &self.target).finish()
+    }
+}
+
+impl PostgresEngine {
+    /// Starts a managed cluster or connects to the user's server, and creates pkbench's schema.
+    pub fn open(settings: &ServerSettings) -> Result<Self, Error> {
+        let (mut client, server, target, schema) = match &settings.target {
+            ServerTarget::Managed { server_bin } => {
+                let server = ManagedPostgres::start(server_bin.as_deref(), settings.cache_mb)?;
+                let client = ManagedPostgres::config(server.port())
+                    .connect(NoTls)
+                    .map_err(|e| Error::postgres("could not connect to the managed PostgreSQL server", e))?;
+                let target = format!("managed cluster on 127.0.0.1:{}", server.port());
+                (client, Some(server), target, "pkbench".to_string())
+            }
+            ServerTarget::External { url } => {
+                let shown = redact_url(url);
+                let config = postgres::Config::from_str(url)
+                    .map_err(|e| Error::InvalidInput(format!("'{shown}' is not a PostgreSQL URL: {e}")))?;
+                let client =
+                    config.connect(NoTls).map_err(|e| Error::postgres(format!("could not connect to {shown}"), e))?;
+                let schema = format!("pkbench_{}_{}", std::process::id(), super::server::unique_suffix() % 1_000_000);
+                (client, None, shown, schema)
+            }
+        };
+        let version: String = client
+            .query_one("SHOW server_version", &[])
+            .map_err(|e| Error::postgres("could not read the server version", e))?
+            .get(0);
+        if server.is_some() {
+            client
+                .batch_execute(
+                    "CREATE EXTENSION IF NOT EXISTS pg_walinspect; CREATE EXTENSION IF NOT EXISTS pgstattuple;",
+                )
+                .map_err(|e| Error::postgres("could not create the pg_walinspect and pgstattuple extensions", e))?;
+        }
+        let installed: Vec<String> = client
+            .query("SELECT extname::text FROM pg_extension WHERE extname IN ('pg_walinspect', 'pgstattuple')", &[])
+            .map_err(|e| Error::postgres("could not list extensions", e))?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        // CREATE SCHEMA fails if the name exists: pkbench never works in a schema it did not create.
+        client.batch_execute(&format!("CREATE SCHEMA {schema}")).map_err(|e| {
+            Error::postgres(
+                format!("could not create schema '{schema}' (pkbench only works in a schema it creates)"),
+                e,
+            )
+        })?;
+        let commit = if settings.durable_commits { "on" } else { "off" };
+        client
+            .batch_execute(&format!("SET synchronous_commit = {commit}"))
+            .map_err(|e| Error::postgres("could not set synchronous_commit", e))?;
+        Ok(PostgresEngine {
+            client,
+            schema,
+            created_schema: true,
+            version,
+            walinspect: installed.iter().any(|e| e == "pg_walinspect"),
+            pgstattuple: installed.iter().any(|e| e == "pgstattuple"),
+            target,
+            server,
+        })
+    }
+
+    /// The managed cluster, if pkbench started one.
+    pub fn managed(&self) -> Option<&ManagedPostgres> {
+        self.server.as_ref()
+    }
+
+    /// The schema pkbench works in.
+    pub fn schema(&self) -> &str {
+        &self.schema
+    }
+}
+
+impl Drop for PostgresEngine {
+    fn drop(&mut self) {
+        if self.created_schema {
+            let _ = self.client.batch_execute(&format!("DROP SCHEMA IF EXISTS {} CASCADE", self.schema));
+        }
+    }
+}
+
+impl Engine for PostgresEngine {
+    fn info(&self) -> EngineInfo {
+        EngineInfo { name: "postgres", version: self.version.clone() }
+    }
+
+    fn insert_path(&self) -> &'static str {
+        "multi-row INSERT … SELECT FROM unnest($arrays) (generate_series for engine-assigned keys), 1,000 rows per statement, one transaction per batch"
+    }
+
+    fn check(&self, strategy: &Strategy) -> Result<(), Error> {
+        render_schema(strategy, &self.schema).map(|_| ())
+    }
+
+    fn create_case(&mut self, spec: &CaseSpec<'_>) -> Result<Box<dyn InsertCase + '_>, Error> {
+        let sql = render_schema(spec.strategy, &self.schema)?;
+        for stmt in &sql.create {
+            self.client
+                .batch_execute(stmt)
+                .map_err(|e| Error::postgres(format!("could not create the table ({stmt})"), e))?;
+        }
+        let prepare = |client: &mut Client, s: &str| {
+            client.prepare(s).map_err(|e| Error::postgres("could not prepare INSERT", e))
+        };
+        let insert = prepare(&mut self.client, &sql.insert)?;
+        let insert_map = match &sql.insert_map {
+            Some(s) => Some(prepare(&mut self.client, s)?),
+            None => None,
+        };
+        let mut case = PgCase {
+            payload: vec![0xa5; spec.payload_bytes],
+            tables: sql.tables.clone(),
+            insert,
+            insert_map,
+            primary: Column::for_storage(spec.strategy.client_primary().map(|_| spec.strategy.primary.storage)),
+            secondary: Column::for_storage(spec.strategy.secondary.map(|s| s.storage)),
+            last: Snapshot::default(),
+            dropped: false,
+            engine: self,
+        };
+        case.last = case.snapshot()?;
+        Ok(Box::new(case))
+    }
+}
+
+/// A reusable array parameter: filled per statement without allocating per row.
+enum Column {
+    None,
+    Int(Vec<i64>),
+    Uuid(Vec<uuid::Uuid>),
+    Text(Vec<String>, TextEncoding),
+}
+
+impl Column {
+    fn for_storage(storage: Option<Storage>) -> Self {
+        match storage {
+            None => Column::None,
+            Some(Storage::Integer) => Column::Int(Vec::with_capacity(ROWS_PER_STATEMENT)),
+            Some(Storage::Binary16) => Column::Uuid(Vec::with_capacity(ROWS_PER_STATEMENT)),
+            Some(s @ (Storage::Text36 | Storage::Text26)) => Column::Text(
+                Vec::with_capacity(ROWS_PER_STATEMENT),
+                s.text_encoding().unwrap_or(TextEncoding::Hyphenated),
+            ),
+        }
+    }
+
+    fn fill(&mut self, keys: impl Iterator<Item = Option<Key>>) {
+        let mut buf = [0u8; 36];
+        match self {
+            Column::None => {}
+            Column::Int(v) => {
+                v.clear();
+                v.extend(keys.map(|k| match k {
+                    Some(Key::Int(i)) => i,
+                    _ => 0,
+                }));
+            }
+            Column::Uuid(v) => {
+                v.clear();
+                v.extend(keys.map(|k| match k {
+                    Some(Key::Uuid(b)) => uuid::Uuid::from_bytes(b),
+                    _ => uuid::Uuid::nil(),
+                }));
+            }
+            Column::Text(v, encoding) => {
+                let mut n = 0;
+                for k in keys {
+                    if let Some(Key::Uuid(b)) = k {
+                        if v.len() <= n {
+                            v.push(String::with_capacity(36));
+                        }
+                        v[n].clear();
+                        v[n].push_str(encoding.encode(&b, &mut buf));
+                        n += 1;
+                    }
+                }
+                v.truncate(n);
+            }
+        }
+    }
+
+    fn param(&self) -> Option<&(dyn ToSql + Sync)> {
+        match self {
+            Column::None => None,
+            Column::Int(v) => Some(v),
+            Column::Uuid(v) => Some(v),
+            Column::Text(v, _) => Some(v),
+        }
+    }
+}
+
+struct PgCase<'a> {
+    engine: &'a mut PostgresEngine,
+    payload: Vec<u8>,
+    tables: Vec<&'static str>,
+    insert: Statement,
+    insert_map: Option<Statement>,
+    primary: Column,
+    secondary: Column,
+    last: Snapshot,
+    dropped: bool,
+}
+
+impl PgCase<'_> {
+    fn snapshot(&mut self) -> Result<Snapshot, Error> {
+        counters::snapshot(&mut self.engine.client, &self.engine.schema, &self.tables)
+            .map_err(|e| Error::postgres("could not read PostgreSQL statistics", e))
+    }
+
+    fn drop_tables(&mut self) -> Result<(), Error> {
+        if !self.dropped {
+            self.dropped = true;
+            let list: Vec<String> = self.tables.iter().map(|t| format!("{}.{t}", self.engine.schema)).collect();
+            self.engine
+                .client
+                .batch_execute(&format!("DROP TABLE IF EXISTS {}", list.join(", ")))
+                .map_err(|e| Error::postgres("could not drop the benchmark table", e))?;
+        }
+        Ok(())
+    }
+}
+
+impl InsertCase for PgCase<'_> {
+    fn effective_settings(&mut self) -> Result<BTreeMap<String, String>, Error> {
+        let mut out = BTreeMap::new();
+        for name in [
+            "shared_buffers",
+            "max_wal_size",
+            "wal_keep_size",
+            "synchronous_commit",
+            "full_page_writes",
+            "checkpoint_timeout",
+            "autovacuum",
+            "fsync",
+        ] {
+            let v: String = self
+                .engine
+                .client
+                .query_one(&format!("SHOW {name}"), &[])
+                .map_err(|e| Error::postgres(format!("could not read {name}"), e))?
+                .get(0);
+            out.insert(name.to_string(), v);
+        }
+        out.insert("server".into(), self.engine.target.clone());
+        out.insert("server_version".into(), self.engine.version.clone());
+        Ok(out)
+    }
+
+    fn insert_batch(&mut self, rows: &[KeyRow], control: &RunControl) -> Result<(), Error> {
+        let PgCase { engine, payload, insert, insert_map, primary, secondary, .. } = self;
+        let mut tx = engine.client.transaction().map_err(|e| Error::postgres("could not begin a transaction", e))?;
+        for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+            primary.fill(chunk.iter().map(|r| r.primary));
+            secondary.fill(chunk.iter().map(|r| r.secondary));
+            let count = chunk.len() as i32;
+            let mut params: Vec<&(dyn ToSql + Sync)> =
+                [primary.param(), secondary.param()].into_iter().flatten().collect();
+            if params.is_empty() {
+                params.extend([payload as &(dyn ToSql + Sync), &count]);
+            } else {
+                params.push(payload);
+            }
+            tx.execute(&*insert, &params).map_err(|e| Error::postgres("INSERT failed", e))?;
+            if let (Some(map), Some(ext), Some(pk)) = (insert_map.as_ref(), secondary.param(), primary.param()) {
+                tx.execute(map, &[ext, pk]).map_err(|e| Error::postgres("INSERT into the mapping table failed", e))?;
+            }
+            control.add_rows(chunk.len() as u64);
+            if control.is_cancelled() {
+                return Err(Error::Interrupted);
+            }
+        }
+        tx.commit().map_err(|e| Error::postgres("COMMIT failed", e))
+    }
+
+    fn take_counters(&mut self) -> Result<Counters, Error> {
+        let now = self.snapshot()?;
+        let c = counters::between(&mut self.engine.client, &self.last, &now, self.engine.walinspect);
+        self.last = now;
+        Ok(c)
+    }
+
+    fn finish(mut self: Box<Self>) -> Result<CaseReport, Error> {
+        let schema = self.engine.schema.clone();
+        let mut verified_rows: Option<u64> = None;
+        let mut size_bytes = 0;
+        let mut btrees = Vec::new();
+        for table in self.tables.clone() {
+            let q = format!("{schema}.{table}");
+            let row = self
+                .engine
+                .client
+                .query_one(&format!("SELECT count(*), pg_total_relation_size('{q}') FROM {q}"), &[])
+                .map_err(|e| Error::postgres("could not count rows", e))?;
+            let (n, size): (i64, i64) = (row.get(0), row.get(1));
+            verified_rows = Some(verified_rows.map_or(n as u64, |v| v.min(n as u64)));
+            size_bytes += size.max(0) as u64;
+            btrees.extend(
+                physical::btree_stats(&mut self.engine.client, &schema, table, self.engine.pgstattuple)
+                    .map_err(|e| Error::postgres("could not read pgstattuple statistics", e))?,
+            );
+        }
+        self.drop_tables()?;
+        Ok(CaseReport {
+            verified_rows: verified_rows.unwrap_or(0),
+            size_bytes,
+            wal_size_bytes: None,
+            btrees,
+            kept: None,
+        })
+    }
+}
+
+impl Drop for PgCase<'_> {
+    fn drop(&mut self) {
+        let _ = self.drop_tables();
+    }
+}

@@ -1,0 +1,110 @@
+//! A throwaway PostgreSQL cluster: `initdb` into a temporary directory, `postgres` on a free
+//! loopback port with a capped `shared_buffers`, stopped and removed on drop.
+
+use crate::Error;
+use crate::engines::server::{ManagedProcess, ServerUser, find_binary, free_port, unique_suffix, wait_until};
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+/// `max_wal_size` of managed clusters, MiB: small, so checkpoints (and therefore full-page
+/// images) happen inside short runs, as in long production runs.
+pub const MAX_WAL_MB: u64 = 64;
+/// `wal_keep_size` of managed clusters, MiB: keeps each batch's WAL for `pg_walinspect`.
+pub const WAL_KEEP_MB: u64 = 2048;
+
+/// A running managed cluster.
+#[derive(Debug)]
+pub struct ManagedPostgres {
+    process: ManagedProcess,
+    port: u16,
+}
+
+impl ManagedPostgres {
+    /// Creates and starts a cluster with `shared_buffers = cache_mb` MiB.
+    pub fn start(server_bin: Option<&Path>, cache_mb: u64) -> Result<Self, Error> {
+        let debian = Some(Path::new("/usr/lib/postgresql"));
+        let postgres = find_binary("postgres", server_bin, debian, "postgresql")?;
+        // initdb must come from the same installation as the server.
+        let initdb = std::fs::canonicalize(&postgres)
+            .ok()
+            .and_then(|p| p.parent().map(|d| d.join("initdb")))
+            .filter(|p| p.is_file())
+            .map_or_else(|| find_binary("initdb", server_bin, debian, "postgresql"), Ok)?;
+        let user = ServerUser::for_root("postgres", "postgresql")?;
+        let dir = std::env::temp_dir().join(format!("pkbench-postgres-{}-{}", std::process::id(), unique_suffix()));
+        std::fs::create_dir(&dir).map_err(|e| Error::io("create", &dir, e))?;
+        let cleanup = |e: Error| {
+            let _ = std::fs::remove_dir_all(&dir);
+            e
+        };
+        if let Some(u) = user {
+            u.own(&dir).map_err(cleanup)?;
+        }
+        let data = dir.join("data");
+        let mut cmd = Command::new(&initdb);
+        cmd.arg("-D").arg(&data).args(["-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
+        if let Some(u) = user {
+            u.apply(&mut cmd);
+        }
+        let out = cmd.output().map_err(|e| cleanup(Error::io("run", &initdb, e)))?;
+        if !out.status.success() {
+            let msg = String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or_default().to_string();
+            return Err(cleanup(Error::InvalidInput(format!("initdb failed: {msg}"))));
+        }
+        let port = free_port().map_err(cleanup)?;
+        let mut cmd = Command::new(&postgres);
+        cmd.arg("-D").arg(&data).arg("-p").arg(port.to_string()).arg("-k").arg(&dir);
+        for setting in [
+            "listen_addresses=127.0.0.1".to_string(),
+            format!("shared_buffers={cache_mb}MB"),
+            format!("max_wal_size={MAX_WAL_MB}MB"),
+            "min_wal_size=32MB".to_string(),
+            format!("wal_keep_size={WAL_KEEP_MB}MB"),
+            "autovacuum=off".to_string(),
+            "max_connections=50".to_string(),
+            "log_min_messages=warning".to_string(),
+        ] {
+            cmd.arg("-c").arg(setting);
+        }
+        if let Some(u) = user {
+            u.apply(&mut cmd);
+        }
+        // SIGINT = fast shutdown; SIGQUIT = immediate shutdown if pkbench dies.
+        let mut process = ManagedProcess::spawn("PostgreSQL", cmd, dir, libc::SIGINT, libc::SIGQUIT)?;
+        let ready = wait_until(Duration::from_secs(60), || {
+            !process_running(&mut process) || Self::config(port).connect(postgres::NoTls).is_ok()
+        });
+        if !ready || !process_running(&mut process) {
+            return Err(process.startup_error("did not start"));
+        }
+        Ok(ManagedPostgres { process, port })
+    }
+
+    /// Connection settings for the cluster's superuser.
+    pub fn config(port: u16) -> postgres::Config {
+        let mut c = postgres::Config::new();
+        c.host("127.0.0.1").port(port).user("postgres").dbname("postgres").application_name("pkbench");
+        c.connect_timeout(Duration::from_secs(5));
+        c
+    }
+
+    /// The port it listens on.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.process.pid()
+    }
+
+    /// The temporary directory holding the cluster.
+    pub fn dir(&self) -> &Path {
+        self.process.dir()
+    }
+}
+
+fn process_running(p: &mut ManagedProcess) -> bool {
+    p.is_running()
+}

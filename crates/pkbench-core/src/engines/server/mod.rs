@@ -1,0 +1,40 @@
+//! What the server engines (PostgreSQL, MariaDB) share: finding server binaries, running a
+//! throwaway server in a temporary directory, and keeping passwords out of every message.
+
+mod binaries;
+mod process;
+mod url;
+
+pub use binaries::find_binary;
+pub use process::{ManagedProcess, ServerUser, free_port, unique_suffix, wait_until};
+pub use url::redact_url;
+
+use std::path::PathBuf;
+
+/// How to reach a server engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ServerTarget {
+    /// Start a throwaway server in a temporary directory (binaries from `server_bin` if given).
+    Managed {
+        /// Folder holding the server binaries, if not found automatically.
+        server_bin: Option<PathBuf>,
+    },
+    /// Use the user's server at this URL; pkbench works only inside its own `pkbench_…`
+    /// schema/database there.
+    External {
+        /// Connection URL (may contain a password; never printed unredacted).
+        url: String,
+    },
+}
+
+/// Settings common to server engines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerSettings {
+    /// Managed or external.
+    pub target: ServerTarget,
+    /// Engine cache for managed servers, MiB (`shared_buffers` / `innodb_buffer_pool_size`).
+    pub cache_mb: u64,
+    /// Whether commits wait for durable storage (`synchronous_commit` /
+    /// `innodb_flush_log_at_trx_commit`).
+    pub durable_commits: bool,
+}

@@ -1,0 +1,160 @@
+//! Running a throwaway server process: its own process group (so a terminal's Ctrl-C reaches
+//! pkbench, which then stops the server in order), a parent-death signal (so the server never
+//! outlives pkbench), and a stop-on-drop that removes the temporary directory.
+
+use crate::Error;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The OS user a managed server runs as (PostgreSQL refuses to run as root).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ServerUser {
+    /// User id.
+    pub uid: u32,
+    /// Group id.
+    pub gid: u32,
+}
+
+impl ServerUser {
+    /// `None` when pkbench does not run as root (the server then runs as the current user);
+    /// otherwise the system user `name`, which must exist.
+    pub fn for_root(name: &str, package: &str) -> Result<Option<Self>, Error> {
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } != 0 {
+            return Ok(None);
+        }
+        let passwd = std::fs::read_to_string("/etc/passwd").map_err(|e| Error::io("read", "/etc/passwd", e))?;
+        passwd
+            .lines()
+            .find_map(|l| {
+                let f: Vec<&str> = l.split(':').collect();
+                (f.first() == Some(&name) && f.len() > 3).then(|| Some(ServerUser { uid: f[2].parse().ok()?, gid: f[3].parse().ok()? }))
+            })
+            .flatten()
+            .map(Some)
+            .ok_or_else(|| Error::InvalidInput(format!("running as root, pkbench starts the server as user '{name}', which does not exist: install the '{package}' package")))
+    }
+
+    /// Gives `path` to this user.
+    pub fn own(&self, path: &Path) -> Result<(), Error> {
+        std::os::unix::fs::chown(path, Some(self.uid), Some(self.gid))
+            .map_err(|e| Error::io("change the owner of", path, e))
+    }
+
+    /// Makes `cmd` run as this user.
+    pub fn apply(&self, cmd: &mut Command) {
+        cmd.uid(self.uid).gid(self.gid);
+    }
+}
+
+/// A suffix that makes temporary names unique within this process.
+pub fn unique_suffix() -> u128 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos())
+}
+
+/// A loopback TCP port that was free a moment ago.
+pub fn free_port() -> Result<u16, Error> {
+    let listener =
+        std::net::TcpListener::bind(("127.0.0.1", 0)).map_err(|e| Error::io("bind a free port on", "127.0.0.1", e))?;
+    listener.local_addr().map(|a| a.port()).map_err(|e| Error::io("bind a free port on", "127.0.0.1", e))
+}
+
+/// Polls `ready` every 100 ms until it returns true or `timeout` passes.
+pub fn wait_until(timeout: Duration, mut ready: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < timeout {
+        if ready() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    false
+}
+
+/// A running server process and the temporary directory it lives in. Dropping it stops the
+/// server (`stop_signal`, then SIGKILL after a grace period) and removes the directory.
+#[derive(Debug)]
+pub struct ManagedProcess {
+    child: Child,
+    dir: PathBuf,
+    log: PathBuf,
+    stop_signal: i32,
+    name: &'static str,
+}
+
+impl ManagedProcess {
+    /// Spawns `cmd` in its own process group with stdout/stderr to `dir/server.log`; the
+    /// kernel sends `death_signal` to it if pkbench dies without stopping it.
+    pub fn spawn(
+        name: &'static str,
+        mut cmd: Command,
+        dir: PathBuf,
+        stop_signal: i32,
+        death_signal: i32,
+    ) -> Result<Self, Error> {
+        let log = dir.join("server.log");
+        let file = std::fs::File::create(&log).map_err(|e| Error::io("create", &log, e))?;
+        let file2 = file.try_clone().map_err(|e| Error::io("create", &log, e))?;
+        cmd.stdin(Stdio::null()).stdout(file).stderr(file2).process_group(0);
+        // SAFETY: prctl(PR_SET_PDEATHSIG) is async-signal-safe and touches only this process.
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, death_signal as libc::c_ulong) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let child = cmd.spawn().map_err(|e| Error::io("start", format!("{name} server"), e))?;
+        Ok(ManagedProcess { child, dir, log, stop_signal, name })
+    }
+
+    /// The server's temporary directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Whether the process is still running.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// The server log's first error line (or its last lines), for error messages.
+    pub fn log_tail(&self) -> String {
+        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+        if let Some(error) = text.lines().find(|l| l.contains("ERROR") || l.contains("FATAL") || l.contains("PANIC")) {
+            return error.trim().to_string();
+        }
+        let lines: Vec<&str> = text.lines().rev().take(3).collect();
+        lines.into_iter().rev().collect::<Vec<_>>().join(" | ")
+    }
+
+    /// An error saying the server did not come up, with its log's last lines.
+    pub fn startup_error(&self, what: &str) -> Error {
+        Error::InvalidInput(format!("the {} server {what}; its log says: {}", self.name, self.log_tail()))
+    }
+
+    /// Process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+impl Drop for ManagedProcess {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let pid = self.child.id() as libc::pid_t;
+            // SAFETY: signalling our own child, which has not been reaped yet.
+            unsafe { libc::kill(pid, self.stop_signal) };
+            let stopped = wait_until(Duration::from_secs(20), || !matches!(self.child.try_wait(), Ok(None)));
+            if !stopped {
+                // SAFETY: as above; kill the whole process group the server leads.
+                unsafe { libc::kill(-pid, libc::SIGKILL) };
+                let _ = self.child.wait();
+            }
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}

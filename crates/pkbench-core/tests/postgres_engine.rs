@@ -1,0 +1,95 @@
+//! Engine tests against a real, managed PostgreSQL cluster started by the test itself (on a free
+//! port, in a temporary directory). A missing server binary fails the test, it never skips.
+
+use pkbench_core::control::{MonotonicTimer, RunControl};
+use pkbench_core::engines::Engine;
+use pkbench_core::engines::postgres::PostgresEngine;
+use pkbench_core::engines::server::{ServerSettings, ServerTarget};
+use pkbench_core::results::RunResult;
+use pkbench_core::strategy::{CATALOG, Strategy, find};
+use pkbench_core::workloads::{CaseContext, InsertGrowth, Silent, Workload};
+
+fn managed(cache_mb: u64) -> PostgresEngine {
+    let settings =
+        ServerSettings { target: ServerTarget::Managed { server_bin: None }, cache_mb, durable_commits: true };
+    PostgresEngine::open(&settings).unwrap_or_else(|e| panic!("could not start a managed PostgreSQL server: {e}"))
+}
+
+fn run(engine: &mut dyn Engine, strategy: &Strategy, rows: u64, batch: u64) -> RunResult {
+    let workload = InsertGrowth::new(rows, batch, 50, 7).unwrap();
+    let control = RunControl::new();
+    let ctx = CaseContext { control: &control, timer: &MonotonicTimer::default(), observer: &Silent };
+    let (result, error) = workload.run_case(engine, strategy, &ctx);
+    assert!(error.is_none(), "{}: {error:?}", strategy.name);
+    result
+}
+
+#[test]
+fn every_strategy_inserts_and_verifies_on_postgres() {
+    let mut engine = managed(16);
+    for strategy in CATALOG {
+        let r = run(&mut engine, strategy, 3_000, 1_000);
+        assert!(r.complete, "{}", strategy.name);
+        assert_eq!(r.verified_rows, Some(3_000), "{}", strategy.name);
+        assert_eq!(r.batches.len(), 3);
+        for b in &r.batches {
+            assert!(b.counters.wal_bytes.unwrap() > 0, "{}: {b:?}", strategy.name);
+            assert!(b.counters.wal_records.unwrap() > 0, "{}: {b:?}", strategy.name);
+        }
+        assert!(r.size_bytes.unwrap() > 0);
+        let pk = r
+            .btrees
+            .iter()
+            .find(|b| b.kind == "index")
+            .unwrap_or_else(|| panic!("{}: no index in {:?}", strategy.name, r.btrees));
+        assert!(pk.leaf_pages > 0 && pk.leaf_fill > 0.3, "{}: {pk:?}", strategy.name);
+        assert_eq!(r.settings.engine["autovacuum"], "off");
+    }
+}
+
+#[test]
+fn random_keys_write_more_wal_and_full_page_images_than_ordered_keys() {
+    let mut engine = managed(1);
+    let totals = |engine: &mut PostgresEngine, name: &str| {
+        let r = run(engine, find(name).unwrap(), 60_000, 20_000);
+        (r.total_counters(), r)
+    };
+    let (int, _) = totals(&mut engine, "int");
+    let (v7, _) = totals(&mut engine, "uuid7");
+    let (v4, v4_run) = totals(&mut engine, "uuid4");
+    let wal = |c: &pkbench_core::results::Counters| c.wal_bytes.unwrap();
+    let fpi = |c: &pkbench_core::results::Counters| c.wal_fpi.unwrap();
+    assert!(
+        wal(&v4) > wal(&int) && wal(&v4) > wal(&v7),
+        "WAL bytes: int {}, uuid7 {}, uuid4 {}",
+        wal(&int),
+        wal(&v7),
+        wal(&v4)
+    );
+    assert!(fpi(&v4) > 2 * fpi(&v7).max(1), "FPI: int {}, uuid7 {}, uuid4 {}", fpi(&int), fpi(&v7), fpi(&v4));
+    assert!(
+        v4.cache_misses.unwrap() > v7.cache_misses.unwrap(),
+        "misses: uuid7 {:?}, uuid4 {:?}",
+        v7.cache_misses,
+        v4.cache_misses
+    );
+    assert!(
+        v4.page_splits.unwrap() > v7.page_splits.unwrap(),
+        "splits: uuid7 {:?}, uuid4 {:?}",
+        v7.page_splits,
+        v4.page_splits
+    );
+    let index = v4_run.btrees.iter().find(|b| b.kind == "index").unwrap();
+    assert!(index.leaf_fill < 0.85, "random inserts leave index leaves partly empty: {index:?}");
+}
+
+#[test]
+fn dropping_the_engine_stops_the_server_and_removes_its_directory() {
+    let engine = managed(8);
+    let server = engine.managed().unwrap();
+    let (pid, dir) = (server.pid(), server.dir().to_path_buf());
+    assert!(dir.exists());
+    drop(engine);
+    assert!(!dir.exists(), "{} left behind", dir.display());
+    assert!(!std::path::Path::new(&format!("/proc/{pid}")).exists(), "server process {pid} still running");
+}

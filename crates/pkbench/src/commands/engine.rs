@@ -1,0 +1,74 @@
+//! Turns `run` flags into an engine: SQLite, or a PostgreSQL or MariaDB server (managed or at a
+//! URL).
+
+use crate::cli::{EngineArg, JournalArg, RunArgs, SyncArg};
+use pkbench_core::Error;
+use pkbench_core::engines::Engine;
+use pkbench_core::engines::mariadb::MariaDbEngine;
+use pkbench_core::engines::postgres::PostgresEngine;
+use pkbench_core::engines::server::{ServerSettings, ServerTarget};
+use pkbench_core::engines::sqlite::{Journal, SqliteEngine, SqliteSettings, Synchronous};
+use std::path::{Path, PathBuf};
+
+/// The engine for `args`, with its data in `out_dir` (SQLite) or a server's temporary folder.
+/// Returns the engine and the folder its data lives in (for the environment block).
+pub fn open(args: &RunArgs, out_dir: &Path) -> Result<(Box<dyn Engine>, Option<PathBuf>), Error> {
+    let sqlite_only = |flag: &str| {
+        Error::InvalidInput(format!("{flag} applies to --engine sqlite only; remove it or use --engine sqlite"))
+    };
+    match args.engine {
+        EngineArg::Sqlite => {
+            if args.url.is_some() || args.server_bin.is_some() {
+                return Err(Error::InvalidInput(
+                    "--url and --server-bin apply to server engines; use --engine postgres or --engine mariadb".into(),
+                ));
+            }
+            let settings = SqliteSettings {
+                dir: out_dir.to_path_buf(),
+                cache_mb: args.cache_mb,
+                page_size: args.page_size.unwrap_or(4096),
+                sync: match args.sync {
+                    SyncArg::Off => Synchronous::Off,
+                    SyncArg::Normal => Synchronous::Normal,
+                    SyncArg::Full => Synchronous::Full,
+                    SyncArg::Extra => Synchronous::Extra,
+                },
+                journal: match args.journal.unwrap_or(JournalArg::Wal) {
+                    JournalArg::Wal => Journal::Wal,
+                    JournalArg::Delete => Journal::Delete,
+                },
+                keep_db: args.keep_db,
+            };
+            Ok((Box::new(SqliteEngine::new(settings)?), Some(out_dir.to_path_buf())))
+        }
+        EngineArg::Postgres | EngineArg::Mariadb => {
+            if args.keep_db {
+                return Err(sqlite_only("--keep-db"));
+            }
+            if args.page_size.is_some() {
+                return Err(sqlite_only("--page-size"));
+            }
+            if args.journal.is_some() {
+                return Err(sqlite_only("--journal"));
+            }
+            let postgres = matches!(args.engine, EngineArg::Postgres);
+            let env = if postgres { "PKBENCH_PG_URL" } else { "PKBENCH_MYSQL_URL" };
+            let url = args.url.clone().or_else(|| std::env::var(env).ok().filter(|u| !u.is_empty()));
+            let target = match url {
+                Some(url) => ServerTarget::External { url },
+                None => ServerTarget::Managed { server_bin: args.server_bin.clone() },
+            };
+            let settings =
+                ServerSettings { target, cache_mb: args.cache_mb, durable_commits: !matches!(args.sync, SyncArg::Off) };
+            if postgres {
+                let engine = PostgresEngine::open(&settings)?;
+                let data_dir = engine.managed().map(|m| m.dir().to_path_buf());
+                Ok((Box::new(engine), data_dir))
+            } else {
+                let engine = MariaDbEngine::open(&settings)?;
+                let data_dir = engine.managed().map(|m| m.dir().to_path_buf());
+                Ok((Box::new(engine), data_dir))
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! `pkbench ids inspect`: decode IDs from arguments or stdin; a malformed line gets one clear
+//! message on stderr and the rest are still decoded (exit status 1 if any failed).
+
+use super::InspectArgs;
+use pkbench_core::generators::inspect::{IdValue, InspectOptions, Inspection, OrderSummary, summarize_order};
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+
+pub fn inspect(args: InspectArgs) -> anyhow::Result<ExitCode> {
+    let mut session = Session {
+        options: InspectOptions { snowflake_epoch_ms: args.epoch, mask_key: args.key },
+        values: Vec::new(),
+        failed: 0,
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if args.ids.is_empty() || args.ids == ["-"] {
+        for (i, line) in std::io::stdin().lock().lines().enumerate() {
+            match line {
+                Ok(line) if line.trim().is_empty() => {}
+                Ok(line) => session.handle(&format!("line {}", i + 1), &line, &mut out)?,
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                    session.failed += 1;
+                    out.flush()?;
+                    eprintln!("line {}: not valid UTF-8 text", i + 1);
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+    } else {
+        for (i, id) in args.ids.iter().enumerate() {
+            session.handle(&format!("argument {}", i + 1), id, &mut out)?;
+        }
+    }
+    if session.values.len() > 1 {
+        print_order(&summarize_order(&session.values), &mut out)?;
+    }
+    out.flush()?;
+    Ok(if session.failed > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+struct Session {
+    options: InspectOptions,
+    values: Vec<IdValue>,
+    failed: u64,
+}
+
+impl Session {
+    fn handle(&mut self, origin: &str, text: &str, out: &mut impl Write) -> std::io::Result<()> {
+        match pkbench_core::generators::inspect::inspect(text, &self.options) {
+            Ok(found) => {
+                self.values.push(found.value);
+                print_one(text.trim(), &found, out)
+            }
+            Err(e) => {
+                self.failed += 1;
+                // Keep stdout and stderr in input order when both go to a terminal.
+                out.flush()?;
+                eprintln!("{origin}: '{}': {e}", shorten(text.trim()));
+                Ok(())
+            }
+        }
+    }
+}
+
+/// At most 60 characters of bad input in a message.
+fn shorten(s: &str) -> String {
+    if s.chars().count() <= 60 { s.to_string() } else { format!("{}…", s.chars().take(60).collect::<String>()) }
+}
+
+fn print_one(text: &str, i: &Inspection, out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(out, "{text}")?;
+    writeln!(out, "  scheme     {}", i.kind.label())?;
+    let encoding = i.encoding.map_or("decimal integer", |e| e.label());
+    writeln!(out, "  encoding   {encoding}")?;
+    if let Some(v) = i.variant {
+        writeln!(out, "  variant    {}", v.label())?;
+    }
+    if let Some(v) = i.version {
+        writeln!(out, "  version    {v}")?;
+    }
+    if let Some(t) = i.time {
+        writeln!(out, "  time       {}", t.iso8601())?;
+    }
+    for f in &i.fields {
+        writeln!(out, "  {:<10} {}", f.name, f.value)?;
+    }
+    for n in &i.notes {
+        writeln!(out, "  note       {n}")?;
+    }
+    Ok(())
+}
+
+fn print_order(s: &OrderSummary, out: &mut impl Write) -> std::io::Result<()> {
+    let order = if s.strictly_increasing {
+        "sorted, strictly increasing"
+    } else if s.sorted {
+        "sorted (with repeats)"
+    } else {
+        "not sorted"
+    };
+    let pairs = s.count * s.count.saturating_sub(1) / 2;
+    writeln!(
+        out,
+        "order of {} IDs: {order}; {} inversions of {pairs} pairs ({:.1}%); {} duplicates",
+        s.count,
+        s.inversions,
+        100.0 * s.inversion_ratio,
+        s.duplicates
+    )?;
+    if s.mixed_kinds {
+        writeln!(out, "  note: integers and 128-bit IDs are mixed; integers are ordered first")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,62 @@
+//! `pkbench report`: render one or more results files as a self-contained HTML page (or
+//! Markdown with its key chart beside it), comparing runs when given several.
+
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use pkbench_core::report::{KEY_CHART_FILE, key_chart_svg, load_sources, render_html, render_markdown};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// One self-contained HTML page with charts.
+    Html,
+    /// Markdown; the key chart is written beside it as batch-times.svg.
+    Md,
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// results.json files written by `pkbench run`; several are compared on the same charts.
+    #[arg(required = true, value_name = "RESULTS.json")]
+    pub files: Vec<PathBuf>,
+    /// Output file [default: report.html, or report.md with --format md].
+    #[arg(long, short = 'o')]
+    pub out: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "html")]
+    pub format: ReportFormat,
+}
+
+pub fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(if args.format == ReportFormat::Md { "report.md" } else { "report.html" }));
+    if args.files.iter().any(|f| same_file(f, &out)) {
+        anyhow::bail!("'{}' is one of the results files: pass another --out", out.display());
+    }
+    let sources = load_sources(&args.files)?;
+    let text = match args.format {
+        ReportFormat::Html => render_html(&sources),
+        ReportFormat::Md => render_markdown(&sources)?,
+    };
+    let dir = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).with_context(|| format!("could not create the folder '{}'", dir.display()))?;
+    std::fs::write(&out, text).with_context(|| format!("could not write '{}'", out.display()))?;
+    if args.format == ReportFormat::Md {
+        if let Some(svg) = key_chart_svg(&sources) {
+            let path = dir.join(KEY_CHART_FILE);
+            std::fs::write(&path, svg).with_context(|| format!("could not write '{}'", path.display()))?;
+        }
+    }
+    eprintln!("Report written to {}", out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}

@@ -1,0 +1,162 @@
+//! `pkbench run --engine postgres`: a managed cluster end to end, and the user-server paths
+//! (wrong password, unreachable URL, a database holding a table named like ours, the password
+//! never shown). A throwaway cluster with password authentication is started by the test.
+
+use assert_cmd::Command;
+use pkbench_core::engines::postgres::ManagedPostgres;
+use serde_json::Value;
+
+fn pkbench() -> Command {
+    Command::cargo_bin("pkbench").expect("pkbench binary")
+}
+
+/// No PostgreSQL server started by pkbench process `pid` is left running.
+fn assert_no_managed_server_left(pid: u32) {
+    let ps = std::process::Command::new("ps").args(["-eo", "args"]).output().unwrap();
+    let text = String::from_utf8_lossy(&ps.stdout);
+    let mark = format!("pkbench-postgres-{pid}-");
+    let left: Vec<&str> = text.lines().filter(|l| l.contains(&mark) && !l.contains("ps -eo")).collect();
+    assert!(left.is_empty(), "managed servers left running: {left:?}");
+}
+
+/// Whether a managed-server directory of process `pid` is left in the temp folder.
+fn temp_dir_left(pid: u32) -> bool {
+    std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .any(|e| e.file_name().to_string_lossy().starts_with(&format!("pkbench-postgres-{pid}-")))
+}
+
+#[test]
+fn managed_postgres_run_end_to_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
+        .args(["run", "--engine", "postgres", "-s", "int,uuid4", "-n", "5k", "-b", "1k", "-q", "--out"])
+        .arg(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("uuid4"));
+    let doc: Value = serde_json::from_slice(&std::fs::read(dir.path().join("results.json")).unwrap()).unwrap();
+    assert_eq!(doc["environment"]["engine"], "postgres");
+    for run in doc["runs"].as_array().unwrap() {
+        assert_eq!(run["verified_rows"], 5000);
+        assert!(run["batches"][0]["counters"]["wal_bytes"].as_u64().unwrap() > 0);
+    }
+    assert_no_managed_server_left(pid);
+    assert!(!temp_dir_left(pid), "the managed server's directory was left behind");
+}
+
+#[test]
+fn sqlite_only_flags_are_rejected_for_postgres() {
+    let out = pkbench().args(["run", "--engine", "postgres", "--keep-db", "-n", "10"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--keep-db applies to --engine sqlite only"));
+}
+
+#[test]
+fn unreachable_url_is_one_clear_line_without_the_password() {
+    let port = pkbench_core::engines::server::free_port().unwrap();
+    let url = format!("postgres://bob:topsecret@127.0.0.1:{port}/app?connect_timeout=3");
+    let dir = tempfile::tempdir().unwrap();
+    let out = pkbench()
+        .args(["run", "--engine", "postgres", "-n", "10", "--url", &url, "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("could not connect to postgres://bob:***@127.0.0.1"), "{stderr}");
+    assert!(!stderr.contains("topsecret"), "{stderr}");
+    assert_eq!(stderr.lines().filter(|l| l.starts_with("Error")).count(), 1, "{stderr}");
+}
+
+/// A password-protected cluster holding a user table named like pkbench's.
+fn user_server() -> (ManagedPostgres, String) {
+    let server = ManagedPostgres::start(None, 16).expect("could not start a PostgreSQL server for the test");
+    let mut client = ManagedPostgres::config(server.port()).connect(postgres::NoTls).unwrap();
+    // One statement per call: CREATE DATABASE cannot run inside the implicit transaction of a batch.
+    for sql in ["CREATE ROLE app LOGIN PASSWORD 'Sw0rdfish'", "CREATE DATABASE appdb OWNER app"] {
+        client.batch_execute(sql).unwrap();
+    }
+    let mut app = ManagedPostgres::config(server.port()).dbname("appdb").connect(postgres::NoTls).unwrap();
+    app.batch_execute("CREATE TABLE bench (id int PRIMARY KEY, note text); INSERT INTO bench VALUES (1, 'mine'); ALTER TABLE bench OWNER TO app;")
+        .unwrap();
+    // Require passwords from now on (the test cluster starts with trust authentication).
+    let hba: String = client.query_one("SHOW hba_file", &[]).unwrap().get(0);
+    std::fs::write(
+        &hba,
+        "local all all trust\nhost all postgres 127.0.0.1/32 trust\nhost all all 127.0.0.1/32 scram-sha-256\n",
+    )
+    .unwrap();
+    client.batch_execute("SELECT pg_reload_conf()").unwrap();
+    let url = format!("postgres://app:Sw0rdfish@127.0.0.1:{}/appdb", server.port());
+    (server, url)
+}
+
+#[test]
+fn a_user_server_is_used_only_inside_our_own_schema() {
+    let (server, url) = user_server();
+    let dir = tempfile::tempdir().unwrap();
+    let out = pkbench()
+        .args(["run", "--engine", "postgres", "-s", "int,uuid7", "-n", "2k", "-b", "1k", "-q", "--url", &url, "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let all = format!(
+        "{}{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+        std::fs::read_to_string(dir.path().join("results.json")).unwrap()
+    );
+    assert!(!all.contains("Sw0rdfish"), "the password leaked");
+    assert!(all.contains("app:***@127.0.0.1"), "the redacted URL is recorded");
+    let mut client = ManagedPostgres::config(server.port()).dbname("appdb").connect(postgres::NoTls).unwrap();
+    let note: String = client.query_one("SELECT note FROM public.bench WHERE id = 1", &[]).unwrap().get(0);
+    assert_eq!(note, "mine", "the user's table was touched");
+    let ours: i64 =
+        client.query_one("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'pkbench%'", &[]).unwrap().get(0);
+    assert_eq!(ours, 0, "pkbench's schema was not dropped");
+
+    let wrong = url.replace("Sw0rdfish", "wrong-pass");
+    let out = pkbench()
+        .args(["run", "--engine", "postgres", "-n", "10", "--url", &wrong, "--out"])
+        .arg(dir.path().join("w"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("password authentication failed"), "{stderr}");
+    assert!(!stderr.contains("wrong-pass"), "{stderr}");
+}
+
+#[test]
+fn ctrl_c_during_a_managed_run_leaves_no_server_and_no_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
+        .args(["run", "--engine", "postgres", "-s", "uuid4", "-n", "50M", "-b", "20k", "-q", "--out"])
+        .arg(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the server is up and rows are flowing.
+    std::thread::sleep(std::time::Duration::from_secs(6));
+    assert!(std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(started.elapsed().as_secs() < 30, "pkbench did not stop after Ctrl-C");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert_eq!(status.code(), Some(130));
+    assert_no_managed_server_left(child.id());
+    assert!(!temp_dir_left(child.id()), "the managed server's directory was left behind");
+}
