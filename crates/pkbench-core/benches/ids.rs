@@ -96,25 +96,57 @@ fn all_cores(c: &mut Criterion) {
     let mut g = c.benchmark_group(format!("all cores ({threads})"));
     g.throughput(Throughput::Elements(1));
     g.bench_function("uuid4 ours (thread-local)", |b| {
-        b.iter_custom(|n| on_all_cores(n, || || drop(black_box(local::uuid4()))))
+        b.iter_custom(|n| {
+            on_all_cores(n, || {
+                || {
+                    black_box(local::uuid4());
+                }
+            })
+        })
     });
     g.bench_function("uuid4 uuid crate new_v4", |b| {
-        b.iter_custom(|n| on_all_cores(n, || || drop(black_box(uuid::Uuid::new_v4()))))
+        b.iter_custom(|n| {
+            on_all_cores(n, || {
+                || {
+                    black_box(uuid::Uuid::new_v4());
+                }
+            })
+        })
     });
     g.bench_function("uuid7 ours (thread-local)", |b| {
-        b.iter_custom(|n| on_all_cores(n, || || drop(black_box(local::uuid7()))))
+        b.iter_custom(|n| {
+            on_all_cores(n, || {
+                || {
+                    black_box(local::uuid7());
+                }
+            })
+        })
     });
     g.bench_function("uuid7 uuid crate now_v7", |b| {
-        b.iter_custom(|n| on_all_cores(n, || || drop(black_box(uuid::Uuid::now_v7()))))
+        b.iter_custom(|n| {
+            on_all_cores(n, || {
+                || {
+                    black_box(uuid::Uuid::now_v7());
+                }
+            })
+        })
     });
     g.bench_function("ulid ours (thread-local)", |b| {
-        b.iter_custom(|n| on_all_cores(n, || || drop(black_box(local::ulid()))))
+        b.iter_custom(|n| {
+            on_all_cores(n, || {
+                || {
+                    black_box(local::ulid());
+                }
+            })
+        })
     });
     g.bench_function("ulid ulid crate Generator (one per thread)", |b| {
         b.iter_custom(|n| {
             on_all_cores(n, || {
                 let mut theirs = ulid::Generator::new();
-                move || drop(black_box(theirs.generate().expect("no overflow")))
+                move || {
+                    black_box(theirs.generate().expect("no overflow"));
+                }
             })
         })
     });

@@ -40,6 +40,16 @@ fn every_clustered_strategy_inserts_and_verifies_and_rowid_ones_are_refused() {
         assert!(c.cache_hits.unwrap() > 0 && c.wal_bytes.unwrap() > 0, "{}: {c:?}", strategy.name);
         assert!(r.size_bytes.unwrap() > 0, "{}", strategy.name);
         assert!(r.settings.engine["innodb_buffer_pool_size"].parse::<u64>().unwrap() <= 16 << 20);
+        let primary = r
+            .btrees
+            .iter()
+            .find(|b| b.name == "PRIMARY")
+            .unwrap_or_else(|| panic!("{}: {:?}", strategy.name, r.btrees));
+        assert!(
+            primary.leaf_pages > 0 && primary.leaf_fill > 0.3 && primary.leaf_fill <= 1.0,
+            "{}: {primary:?}",
+            strategy.name
+        );
     }
 }
 
@@ -47,9 +57,15 @@ fn every_clustered_strategy_inserts_and_verifies_and_rowid_ones_are_refused() {
 fn random_keys_miss_the_buffer_pool_and_split_pages() {
     // 100k rows of ~90 bytes (~9 MB clustered) against InnoDB's smallest pool, 6 MiB.
     let mut engine = managed(6);
-    let int = run(&mut engine, find("int").unwrap(), 100_000, 25_000).total_counters();
+    let int_run = run(&mut engine, find("int").unwrap(), 100_000, 25_000);
     let v7 = run(&mut engine, find("uuid7").unwrap(), 100_000, 25_000).total_counters();
-    let v4 = run(&mut engine, find("uuid4").unwrap(), 100_000, 25_000).total_counters();
+    let v4_run = run(&mut engine, find("uuid4").unwrap(), 100_000, 25_000);
+    let (int, v4) = (int_run.total_counters(), v4_run.total_counters());
+    // From the tablespace pages: appends fill leaves, random inserts split them and scatter them.
+    let primary = |r: &RunResult| r.btrees.iter().find(|b| b.name == "PRIMARY").cloned().unwrap();
+    assert!(primary(&int_run).leaf_fill > 0.85, "int: {:?}", primary(&int_run));
+    assert!(primary(&v4_run).leaf_fill < primary(&int_run).leaf_fill - 0.1, "uuid4: {:?}", primary(&v4_run));
+    assert!(primary(&v4_run).leaf_out_of_order > 0.2, "uuid4: {:?}", primary(&v4_run));
     assert!(
         v4.cache_misses.unwrap() > 5 * (v7.cache_misses.unwrap() + 1),
         "misses: int {:?} uuid7 {:?} uuid4 {:?}",

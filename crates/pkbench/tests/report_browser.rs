@@ -122,7 +122,8 @@ fn probe_result(dom: &str) -> Value {
     serde_json::from_str(&json).unwrap_or_else(|e| panic!("probe output is not JSON ({e}): {json}"))
 }
 
-/// Decodes a screenshot into RGB pixels and checks its size.
+/// Decodes a screenshot, checks its size, and returns a sample of its pixels as RGB (every
+/// third pixel: plenty for the statistics below, and quick in a debug build).
 fn screenshot_pixels(path: &Path) -> Vec<[u8; 3]> {
     let file = std::io::BufReader::new(std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())));
     let mut decoder = png::Decoder::new(file);
@@ -133,35 +134,35 @@ fn screenshot_pixels(path: &Path) -> Vec<[u8; 3]> {
     assert_eq!((info.width, info.height), WINDOW, "screenshot size");
     let channels = info.color_type.samples();
     assert!(channels >= 3, "unexpected colour type {:?}", info.color_type);
-    buf[..info.buffer_size()].chunks(channels).map(|p| [p[0], p[1], p[2]]).collect()
+    buf[..info.buffer_size()].chunks_exact(channels).step_by(3).map(|p| [p[0], p[1], p[2]]).collect()
 }
 
-/// Mean and standard deviation of luminance, 0–255.
-fn luminance_stats(pixels: &[[u8; 3]]) -> (f64, f64) {
-    let lum: Vec<f64> = pixels
-        .iter()
-        .map(|[r, g, b]| 0.2126 * f64::from(*r) + 0.7152 * f64::from(*g) + 0.0722 * f64::from(*b))
-        .collect();
-    let mean = lum.iter().sum::<f64>() / lum.len() as f64;
-    let var = lum.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / lum.len() as f64;
-    (mean, var.sqrt())
-}
-
-/// Pixels within a small distance of `hex` (e.g. a series colour).
-fn pixels_near(pixels: &[[u8; 3]], hex: &str) -> usize {
-    let c = u32::from_str_radix(hex.trim_start_matches('#'), 16).unwrap();
-    let target = [(c >> 16) as i32, ((c >> 8) & 0xff) as i32, (c & 0xff) as i32];
-    pixels.iter().filter(|p| p.iter().zip(target).all(|(a, b)| (i32::from(*a) - b).abs() <= 24)).count()
-}
-
-/// Checks one screenshot: not blank, and the charts' colours painted; returns mean luminance.
+/// Checks one screenshot: not blank, and the charts' series colours painted; returns the mean
+/// luminance (0–255).
 fn check_screenshot(path: &Path) -> f64 {
+    const SERIES: [[i32; 3]; 3] = [[0x00, 0x72, 0xB2], [0xD5, 0x5E, 0x00], [0x00, 0x9E, 0x73]];
     let pixels = screenshot_pixels(path);
-    let (mean, sd) = luminance_stats(&pixels);
+    let (mut sum, mut sum_sq, mut near) = (0.0, 0.0, [0usize; 3]);
+    for p in &pixels {
+        let [r, g, b] = p.map(i32::from);
+        let lum = 0.2126 * f64::from(r) + 0.7152 * f64::from(g) + 0.0722 * f64::from(b);
+        sum += lum;
+        sum_sq += lum * lum;
+        for (count, c) in near.iter_mut().zip(SERIES) {
+            if (r - c[0]).abs() <= 24 && (g - c[1]).abs() <= 24 && (b - c[2]).abs() <= 24 {
+                *count += 1;
+            }
+        }
+    }
+    let n = pixels.len() as f64;
+    let (mean, sd) = (sum / n, (sum_sq / n - (sum / n).powi(2)).max(0.0).sqrt());
     assert!(sd > 12.0, "{} looks blank: luminance sd {sd:.1}", path.display());
-    for colour in ["#0072B2", "#D55E00", "#009E73"] {
-        let n = pixels_near(&pixels, colour);
-        assert!(n > 200, "{}: only {n} pixels of series colour {colour}: charts not drawn?", path.display());
+    for (count, c) in near.iter().zip(SERIES) {
+        assert!(
+            *count > 100,
+            "{}: only {count} sampled pixels of series colour {c:x?}: charts not drawn?",
+            path.display()
+        );
     }
     mean
 }

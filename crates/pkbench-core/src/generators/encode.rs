@@ -20,7 +20,7 @@ pub enum TextEncoding {
 
 impl TextEncoding {
     /// Characters per key.
-    pub const fn len(self) -> usize {
+    pub const fn text_len(self) -> usize {
         match self {
             TextEncoding::Hyphenated => 36,
             TextEncoding::Hex => 32,
@@ -40,7 +40,7 @@ impl TextEncoding {
     /// Writes `bytes` into the front of `out` and returns the text (ASCII, borrowed from `out`).
     #[inline]
     pub fn encode<'a>(self, bytes: &[u8; 16], out: &'a mut [u8; 36]) -> &'a str {
-        let n = self.len();
+        let n = self.text_len();
         match self {
             TextEncoding::Hyphenated => encode_hyphenated(bytes, out),
             TextEncoding::Hex => encode_hex(bytes, first_mut(out)),

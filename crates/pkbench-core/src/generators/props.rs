@@ -50,7 +50,7 @@ fn round_trips(bytes: [u8; 16]) {
     let mut buf = [0u8; 36];
     for enc in [TextEncoding::Hyphenated, TextEncoding::Hex, TextEncoding::Base32] {
         let text = enc.encode(&bytes, &mut buf).to_string();
-        assert_eq!(text.len(), enc.len());
+        assert_eq!(text.len(), enc.text_len());
         match parse_id(&text) {
             Ok(ParsedId::Bytes { bytes: back, encoding }) => assert_eq!((back, encoding), (bytes, enc), "{text}"),
             other => panic!("{text}: {other:?}"),
@@ -145,7 +145,7 @@ proptest! {
         let bits = 8 * rule.prefix_bytes;
         prop_assert!(1u128 << bits >= u128::from(count));
         prop_assert!(bits == 8 || 1u128 << (bits - 8) < u128::from(count));
-        let want_size = (u128::from(size) * u128::from(count) >> bits).max(1) as u64;
+        let want_size = ((u128::from(size) * u128::from(count)) >> bits).max(1) as u64;
         prop_assert_eq!(rule.block_size, want_size);
         let b = rule.uuid(value, &mut KeyRng::seeded(seed));
         let n = rule.prefix_bytes as usize;

@@ -3,12 +3,25 @@
 
 use crate::cli::{EngineArg, JournalArg, RunArgs, SyncArg};
 use pkbench_core::Error;
-use pkbench_core::engines::Engine;
 use pkbench_core::engines::mariadb::MariaDbEngine;
 use pkbench_core::engines::postgres::PostgresEngine;
 use pkbench_core::engines::server::{ServerSettings, ServerTarget};
 use pkbench_core::engines::sqlite::{Journal, SqliteEngine, SqliteSettings, Synchronous};
+use pkbench_core::engines::{Engine, mariadb, postgres, sqlite};
+use pkbench_core::strategy::Strategy;
 use std::path::{Path, PathBuf};
+
+/// Refuses strategies the engine cannot run before any server is started.
+pub fn precheck(engine: EngineArg, strategies: &[&Strategy]) -> Result<(), Error> {
+    for s in strategies {
+        match engine {
+            EngineArg::Sqlite => sqlite::render_schema(s).map(|_| ())?,
+            EngineArg::Postgres => postgres::render_schema(s, "pkbench").map(|_| ())?,
+            EngineArg::Mariadb => mariadb::render_schema(s, "pkbench").map(|_| ())?,
+        }
+    }
+    Ok(())
+}
 
 /// The engine for `args`, with its data in `out_dir` (SQLite) or a server's temporary folder.
 /// Returns the engine and the folder its data lives in (for the environment block).

@@ -1,8 +1,22 @@
-//! `pkbench list`: the strategies, with descriptions and accepted aliases.
+//! `pkbench list`: the strategies, with descriptions, accepted aliases, and the exact schema
+//! each engine creates for them (or why an engine refuses one).
 
-use pkbench_core::engines::sqlite::render_schema;
-use pkbench_core::strategy::CATALOG;
+use pkbench_core::engines::{mariadb, postgres, sqlite};
+use pkbench_core::strategy::{CATALOG, Strategy};
 use std::process::ExitCode;
+
+/// One engine's schema for a strategy, or its refusal.
+type Render = fn(&Strategy) -> Result<Vec<String>, pkbench_core::Error>;
+
+const ENGINES: [(&str, &str, Render); 3] = [
+    ("sqlite", "embedded SQLite (rusqlite's bundled build)", |s| sqlite::render_schema(s).map(|x| x.create)),
+    ("postgres", "PostgreSQL (managed or --url); schema `pkbench`", |s| {
+        postgres::render_schema(s, "pkbench").map(|x| x.create)
+    }),
+    ("mariadb", "MariaDB/MySQL InnoDB (managed or --url); database `pkbench`", |s| {
+        mariadb::render_schema(s, "pkbench").map(|x| x.create)
+    }),
+];
 
 pub fn list() -> anyhow::Result<ExitCode> {
     let width = CATALOG.iter().map(|s| s.name.len()).max().unwrap_or(0);
@@ -12,17 +26,14 @@ pub fn list() -> anyhow::Result<ExitCode> {
         println!("  {:width$}  {}{aliases}", s.name, s.description);
     }
     println!("\nWorkloads:\n  insert-growth  insert rows in batches, timing each batch as the table grows");
-    println!("\nEngines:\n  sqlite  embedded SQLite {} (bundled); schema per strategy:", rusqlite_version());
-    for s in CATALOG {
-        if let Ok(schema) = render_schema(s) {
-            println!("    {:width$}  {}", s.name, schema.create.join("; "));
+    for (engine, what, render) in ENGINES {
+        println!("\n--engine {engine}: {what}; schema per strategy:");
+        for s in CATALOG {
+            match render(s) {
+                Ok(create) => println!("  {:width$}  {}", s.name, create.join("; ")),
+                Err(e) => println!("  {:width$}  (not available: {e})", s.name),
+            }
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn rusqlite_version() -> String {
-    use pkbench_core::engines::Engine;
-    use pkbench_core::engines::sqlite::{SqliteEngine, SqliteSettings};
-    SqliteEngine::new(SqliteSettings::seed_000(".".into())).map(|e| e.info().version).unwrap_or_default()
 }

@@ -27,6 +27,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let strategies = parse_list(&args.strategies)?;
     let workload = InsertGrowth::new(args.rows, args.batch, args.payload, args.seed)?;
     let out_dir = args.out.clone().unwrap_or_else(default_out_dir);
+    engine::precheck(args.engine, &strategies)?;
     let writer = ResultsWriter::create(&out_dir)?;
     if !matches!(args.engine, EngineArg::Sqlite) && args.url.is_none() && !args.quiet {
         eprintln!("Starting a throwaway {} server…", format!("{:?}", args.engine).to_lowercase());

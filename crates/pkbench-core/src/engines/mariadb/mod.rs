@@ -3,6 +3,7 @@
 //! created and dropped by it.
 
 mod counters;
+mod physical;
 mod schema;
 mod server;
 
@@ -14,7 +15,7 @@ use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, KeyRow};
 use crate::Error;
 use crate::control::RunControl;
 use crate::generators::Key;
-use crate::results::Counters;
+use crate::results::{BtreeStats, Counters};
 use crate::strategy::Storage;
 use counters::Snapshot;
 use mysql::prelude::Queryable;
@@ -216,6 +217,29 @@ impl MariaDbCase<'_> {
         Ok(())
     }
 
+    /// B-tree statistics from the table's `.ibd` file, read while the table is quiesced.
+    fn tablespace_stats(&mut self, db: &str, table: &str, ibd: &std::path::Path) -> Result<Vec<BtreeStats>, Error> {
+        let conn = &mut self.engine.conn;
+        let page_size: usize = conn
+            .query_first("SELECT @@innodb_page_size")
+            .map_err(|e| Error::mariadb("could not read innodb_page_size", e))?
+            .unwrap_or(16384);
+        let names: BTreeMap<u64, String> = conn
+            .exec::<(u64, String), _, _>(
+                "SELECT i.INDEX_ID, i.NAME FROM information_schema.INNODB_SYS_INDEXES i \
+                 JOIN information_schema.INNODB_SYS_TABLES t ON t.TABLE_ID = i.TABLE_ID WHERE t.NAME = ?",
+                (format!("{db}/{table}"),),
+            )
+            .map_err(|e| Error::mariadb("could not list InnoDB indexes", e))?
+            .into_iter()
+            .collect();
+        conn.query_drop(format!("FLUSH TABLES {db}.{table} FOR EXPORT"))
+            .map_err(|e| Error::mariadb("FLUSH TABLES … FOR EXPORT failed", e))?;
+        let stats = physical::from_ibd(ibd, page_size, &names);
+        conn.query_drop("UNLOCK TABLES").map_err(|e| Error::mariadb("UNLOCK TABLES failed", e))?;
+        stats.map_err(|e| Error::io("read", ibd, e))
+    }
+
     fn drop_tables(&mut self) -> Result<(), Error> {
         if !self.dropped {
             self.dropped = true;
@@ -277,6 +301,7 @@ impl InsertCase for MariaDbCase<'_> {
         let db = self.engine.database.clone();
         let mut verified_rows: Option<u64> = None;
         let mut size_bytes = 0;
+        let mut btrees = Vec::new();
         for table in self.sql.tables.clone() {
             let n: u64 = self
                 .engine
@@ -300,13 +325,17 @@ impl InsertCase for MariaDbCase<'_> {
                 )
                 .map_err(|e| Error::mariadb("could not read the table size", e))?;
             size_bytes += size.unwrap_or(0);
+            if let Some(server) = &self.engine.server {
+                let ibd = server.dir().join("data").join(&db).join(format!("{table}.ibd"));
+                btrees.extend(self.tablespace_stats(&db, table, &ibd)?);
+            }
         }
         self.drop_tables()?;
         Ok(CaseReport {
             verified_rows: verified_rows.unwrap_or(0),
             size_bytes,
             wal_size_bytes: None,
-            btrees: Vec::new(),
+            btrees,
             kept: None,
         })
     }

@@ -53,9 +53,8 @@ pub fn render_html(sources: &[Source]) -> String {
     sections::provenance(&mut out, sources);
     let _ = write!(
         out,
-        "\n<footer>Written by pkbench {} from {}. This page is self-contained: it loads nothing from the network.</footer>\n</main></body></html>\n",
+        "\n<footer>Written by pkbench {}. This page is self-contained: it loads nothing from the network.</footer>\n</main></body></html>\n",
         crate::VERSION,
-        esc(&sources.iter().map(|s| s.label.as_str()).collect::<Vec<_>>().join(", "))
     );
     out
 }
