@@ -12,7 +12,7 @@ mod html;
 mod input;
 mod json;
 mod markdown;
-pub mod svg;
+mod svg;
 mod table;
 
 pub use fmt::{rate, sparkline};

@@ -28,6 +28,7 @@ pub struct ReportArgs {
     pub format: ReportFormat,
 }
 
+/// Reads every results file (one-line errors name the file and the problem), renders, writes.
 pub fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
     let out = args
         .out

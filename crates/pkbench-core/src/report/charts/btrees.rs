@@ -40,7 +40,12 @@ pub fn chart(data: &ReportData<'_>) -> Option<Chart> {
         ],
         legend: vec![],
     });
-    Some(Chart { id: "btrees", title: "B-tree leaves after the run: fill and order".into(), shows: sentence(data), plot })
+    Some(Chart {
+        id: "btrees",
+        title: "B-tree leaves after the run: fill and order".into(),
+        shows: sentence(data),
+        plot,
+    })
 }
 
 /// "uuid4's table ended with leaves 88.3% full, 32.1% of them out of order; int's 99.6% and 0.0%."
