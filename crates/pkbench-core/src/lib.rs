@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 
 pub mod control;
+pub mod doctor;
 pub mod engines;
 mod error;
 pub mod generators;

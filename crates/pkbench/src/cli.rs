@@ -22,9 +22,11 @@ pub enum Command {
     Ids(crate::commands::ids::IdsArgs),
     /// Render results as a self-contained HTML report (or Markdown); several files are compared.
     Report(crate::commands::report::ReportArgs),
+    /// Diagnose an existing SQLite database's keys, read-only: scheme, layout, order, fill, advice.
+    Doctor(crate::commands::doctor::DoctorArgs),
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum EngineArg {
     /// Embedded SQLite (rusqlite's bundled build).
     Sqlite,

@@ -4,7 +4,10 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 fn pkbench() -> Command {
-    Command::cargo_bin("pkbench").expect("pkbench binary")
+    let mut cmd = Command::cargo_bin("pkbench").expect("pkbench binary");
+    // A managed run must not pick up a server from the environment.
+    cmd.env_remove("PKBENCH_PG_URL").env_remove("PKBENCH_MYSQL_URL");
+    cmd
 }
 
 fn last_line(out: &std::process::Output) -> String {
@@ -15,6 +18,8 @@ fn last_line(out: &std::process::Output) -> String {
 fn managed_mariadb_run_end_to_end() {
     let dir = tempfile::tempdir().unwrap();
     let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
+        .env_remove("PKBENCH_PG_URL")
+        .env_remove("PKBENCH_MYSQL_URL")
         .args(["run", "--engine", "mariadb", "-s", "int,uuid4-text", "-n", "4k", "-b", "2k", "-q", "--out"])
         .arg(dir.path())
         .stdout(std::process::Stdio::piped())

@@ -7,7 +7,10 @@ use pkbench_core::engines::postgres::ManagedPostgres;
 use serde_json::Value;
 
 fn pkbench() -> Command {
-    Command::cargo_bin("pkbench").expect("pkbench binary")
+    let mut cmd = Command::cargo_bin("pkbench").expect("pkbench binary");
+    // A managed run must not pick up a server from the environment.
+    cmd.env_remove("PKBENCH_PG_URL").env_remove("PKBENCH_MYSQL_URL");
+    cmd
 }
 
 /// No PostgreSQL server started by pkbench process `pid` is left running.
@@ -31,6 +34,8 @@ fn temp_dir_left(pid: u32) -> bool {
 fn managed_postgres_run_end_to_end() {
     let dir = tempfile::tempdir().unwrap();
     let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
+        .env_remove("PKBENCH_PG_URL")
+        .env_remove("PKBENCH_MYSQL_URL")
         .args(["run", "--engine", "postgres", "-s", "int,uuid4", "-n", "5k", "-b", "1k", "-q", "--out"])
         .arg(dir.path())
         .stdout(std::process::Stdio::piped())
@@ -78,23 +83,21 @@ fn unreachable_url_is_one_clear_line_without_the_password() {
 /// A password-protected cluster holding a user table named like pkbench's.
 fn user_server() -> (ManagedPostgres, String) {
     let server = ManagedPostgres::start(None, 16).expect("could not start a PostgreSQL server for the test");
-    let mut client = ManagedPostgres::config(server.port()).connect(postgres::NoTls).unwrap();
+    let mut client = server.config().connect(postgres::NoTls).unwrap();
     // One statement per call: CREATE DATABASE cannot run inside the implicit transaction of a batch.
     for sql in ["CREATE ROLE app LOGIN PASSWORD 'Sw0rdfish'", "CREATE DATABASE appdb OWNER app"] {
         client.batch_execute(sql).unwrap();
     }
-    let mut app = ManagedPostgres::config(server.port()).dbname("appdb").connect(postgres::NoTls).unwrap();
+    let mut app = server.config().dbname("appdb").connect(postgres::NoTls).unwrap();
     app.batch_execute("CREATE TABLE bench (id int PRIMARY KEY, note text); INSERT INTO bench VALUES (1, 'mine'); ALTER TABLE bench OWNER TO app;")
         .unwrap();
     // Require passwords from now on (the test cluster starts with trust authentication).
     let hba: String = client.query_one("SHOW hba_file", &[]).unwrap().get(0);
-    std::fs::write(
-        &hba,
-        "local all all trust\nhost all postgres 127.0.0.1/32 trust\nhost all all 127.0.0.1/32 scram-sha-256\n",
-    )
-    .unwrap();
+    std::fs::write(&hba, "local all postgres trust\nlocal all all scram-sha-256\n").unwrap();
     client.batch_execute("SELECT pg_reload_conf()").unwrap();
-    let url = format!("postgres://app:Sw0rdfish@127.0.0.1:{}/appdb", server.port());
+    // The managed cluster listens only on its Unix socket: the URL's host is the socket folder.
+    let socket = server.dir().display().to_string().replace('/', "%2F");
+    let url = format!("postgres://app:Sw0rdfish@{socket}:{}/appdb", server.port());
     (server, url)
 }
 
@@ -115,8 +118,8 @@ fn a_user_server_is_used_only_inside_our_own_schema() {
         std::fs::read_to_string(dir.path().join("results.json")).unwrap()
     );
     assert!(!all.contains("Sw0rdfish"), "the password leaked");
-    assert!(all.contains("app:***@127.0.0.1"), "the redacted URL is recorded");
-    let mut client = ManagedPostgres::config(server.port()).dbname("appdb").connect(postgres::NoTls).unwrap();
+    assert!(all.contains("app:***@%2Ftmp"), "the redacted URL is recorded");
+    let mut client = server.config().dbname("appdb").connect(postgres::NoTls).unwrap();
     let note: String = client.query_one("SELECT note FROM public.bench WHERE id = 1", &[]).unwrap().get(0);
     assert_eq!(note, "mine", "the user's table was touched");
     let ours: i64 =
@@ -139,6 +142,8 @@ fn a_user_server_is_used_only_inside_our_own_schema() {
 fn ctrl_c_during_a_managed_run_leaves_no_server_and_no_directory() {
     let dir = tempfile::tempdir().unwrap();
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
+        .env_remove("PKBENCH_PG_URL")
+        .env_remove("PKBENCH_MYSQL_URL")
         .args(["run", "--engine", "postgres", "-s", "uuid4", "-n", "50M", "-b", "20k", "-q", "--out"])
         .arg(dir.path())
         .stdout(std::process::Stdio::null())

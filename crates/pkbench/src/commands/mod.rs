@@ -1,5 +1,6 @@
 //! One function per subcommand.
 
+pub mod doctor;
 mod engine;
 pub mod ids;
 mod list;
@@ -16,5 +17,6 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::List => list::list(),
         Command::Ids(args) => ids::ids(args),
         Command::Report(args) => report::report(args),
+        Command::Doctor(args) => doctor::doctor(args),
     }
 }

@@ -6,7 +6,7 @@ use crate::progress::Progress;
 use anyhow::Context;
 use pkbench_core::Error;
 use pkbench_core::control::{MonotonicTimer, RunControl};
-use pkbench_core::engines::server::redact_url;
+use pkbench_core::engines::server::{abort_all, redact_url};
 use pkbench_core::report::Format;
 use pkbench_core::results::{Environment, ResultsWriter};
 use pkbench_core::run::{RunPlan, run as run_plan};
@@ -28,24 +28,30 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let workload = InsertGrowth::new(args.rows, args.batch, args.payload, args.seed)?;
     let out_dir = args.out.clone().unwrap_or_else(default_out_dir);
     engine::precheck(args.engine, &strategies)?;
+    let engine_plan = engine::plan(&args, &out_dir)?;
     let writer = ResultsWriter::create(&out_dir)?;
-    if !matches!(args.engine, EngineArg::Sqlite) && args.url.is_none() && !args.quiet {
+
+    // From here on Ctrl-C stops the run cleanly, also while a server is starting.
+    let control = Arc::new(RunControl::new());
+    install_ctrl_c(Arc::clone(&control))?;
+    if args.engine != EngineArg::Sqlite && args.url.is_none() && !args.quiet {
         eprintln!("Starting a throwaway {} server…", format!("{:?}", args.engine).to_lowercase());
     }
-    let (mut engine, data_dir) = engine::open(&args, &out_dir)?;
+    let (mut engine, data_dir) = engine_plan.open()?;
     for s in &strategies {
         engine.check(s)?;
     }
-
-    let control = Arc::new(RunControl::new());
-    install_ctrl_c(Arc::clone(&control))?;
     let plain = args.quiet || !std::io::stderr().is_terminal();
     let progress = Progress::start(Arc::clone(&control), plain);
     let timer = MonotonicTimer::default();
     let ctx = CaseContext { control: &control, timer: &timer, observer: &progress };
     let info = engine.info();
     let environment = Environment::detect(info.name, &info.version, data_dir.as_deref().unwrap_or(&out_dir));
-    let plan = RunPlan { workload: &workload, strategies, command: std::env::args().map(|a| redact_url(&a)).collect() };
+    let plan = RunPlan {
+        workload: &workload,
+        strategies,
+        command: std::env::args_os().map(|a| redact_url(&a.to_string_lossy())).collect(),
+    };
     let outcome = run_plan(&plan, engine.as_mut(), environment, Some(&writer), &ctx);
     progress.finish();
     let outcome = outcome?;
@@ -92,13 +98,16 @@ fn default_out_dir() -> PathBuf {
     dir
 }
 
-/// First Ctrl-C: stop after the current step, keep results. Second: exit at once.
+/// First Ctrl-C: stop after the current step, keep results. Second: kill managed servers,
+/// remove their folders and exit at once.
 fn install_ctrl_c(control: Arc<RunControl>) -> anyhow::Result<()> {
     let presses = AtomicU32::new(0);
     ctrlc::set_handler(move || {
         if presses.fetch_add(1, Ordering::SeqCst) == 0 {
             control.cancel();
         } else {
+            // No destructors run on exit: stop and remove managed servers first.
+            abort_all();
             std::process::exit(i32::from(EXIT_INTERRUPTED));
         }
     })

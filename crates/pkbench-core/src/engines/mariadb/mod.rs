@@ -22,7 +22,7 @@ use mysql::prelude::Queryable;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-/// Rows per INSERT statement.
+/// Rows per INSERT statement, at most (fewer when rows are large: see `rows_per_statement`).
 const ROWS_PER_STATEMENT: usize = 1000;
 
 /// The MariaDB engine. Field order matters: the connection closes before the server stops.
@@ -46,9 +46,9 @@ impl MariaDbEngine {
         let (mut conn, server, target, database) = match &settings.target {
             ServerTarget::Managed { server_bin } => {
                 let server = ManagedMariaDb::start(server_bin.as_deref(), settings.cache_mb, settings.durable_commits)?;
-                let conn = mysql::Conn::new(ManagedMariaDb::opts(server.port()))
+                let conn = mysql::Conn::new(server.opts())
                     .map_err(|e| Error::mariadb("could not connect to the managed MariaDB server", e))?;
-                let target = format!("managed server on 127.0.0.1:{}", server.port());
+                let target = format!("managed server, socket in {}", server.dir().display());
                 (conn, Some(server), target, "pkbench".to_string())
             }
             ServerTarget::External { url } => {
@@ -107,6 +107,14 @@ impl Engine for MariaDbEngine {
                 .query_drop(stmt)
                 .map_err(|e| Error::mariadb(format!("could not create the table ({stmt})"), e))?;
         }
+        let max_packet: u64 = self
+            .conn
+            .query_first("SELECT @@max_allowed_packet")
+            .map_err(|e| Error::mariadb("could not read max_allowed_packet", e))?
+            .unwrap_or(16 << 20);
+        // A row's literal: hex payload, up to two keys of at most 40 characters, punctuation.
+        let row_bytes = 2 * spec.payload_bytes as u64 + 100;
+        let rows_per_statement = ((max_packet / 2) / row_bytes).clamp(1, ROWS_PER_STATEMENT as u64) as usize;
         let mut payload = String::from("X'");
         for _ in 0..spec.payload_bytes {
             payload.push_str("a5");
@@ -120,6 +128,7 @@ impl Engine for MariaDbEngine {
             secondary: spec.strategy.secondary.map(|s| s.storage),
             buf: String::new(),
             map_buf: String::new(),
+            rows_per_statement,
             last: Snapshot::default(),
             dropped: false,
         };
@@ -136,6 +145,8 @@ struct MariaDbCase<'a> {
     secondary: Option<Storage>,
     buf: String,
     map_buf: String,
+    /// Rows per statement, so a statement stays within half of `max_allowed_packet`.
+    rows_per_statement: usize,
     last: Snapshot,
     dropped: bool,
 }
@@ -171,7 +182,7 @@ impl MariaDbCase<'_> {
     }
 
     fn insert_rows(&mut self, rows: &[KeyRow], control: &RunControl) -> Result<(), Error> {
-        for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+        for chunk in rows.chunks(self.rows_per_statement) {
             self.buf.clear();
             self.buf.push_str(&self.sql.insert_prefix);
             self.map_buf.clear();

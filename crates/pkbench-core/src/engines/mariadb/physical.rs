@@ -6,6 +6,7 @@
 
 use crate::results::BtreeStats;
 use std::collections::BTreeMap;
+use std::io::Read;
 use std::path::Path;
 
 /// `FIL_PAGE_INDEX`: a B-tree page.
@@ -36,22 +37,29 @@ fn u32_at(p: &[u8], at: usize) -> u32 {
 /// Per-index statistics of one tablespace file; `names` maps index ids to names. The clustered
 /// index (`PRIMARY`, or InnoDB's hidden `GEN_CLUST_INDEX`) is reported as the table.
 pub fn from_ibd(path: &Path, page_size: usize, names: &BTreeMap<u64, String>) -> std::io::Result<Vec<BtreeStats>> {
-    let bytes = std::fs::read(path)?;
+    // One page at a time: a tablespace can be far larger than memory.
+    let mut file = std::io::BufReader::new(std::fs::File::open(path)?);
+    let mut page = vec![0u8; page_size];
     let mut acc: BTreeMap<u64, Acc> = BTreeMap::new();
-    for (page_no, page) in bytes.chunks_exact(page_size).enumerate() {
-        if u16_at(page, 24) != FIL_PAGE_INDEX {
+    for page_no in 0usize.. {
+        match file.read_exact(&mut page) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            Err(e) => return Err(e),
+        }
+        if u16_at(&page, 24) != FIL_PAGE_INDEX {
             continue;
         }
         let h = PAGE_HEADER;
         let index_id = u64::from_be_bytes(page[h + 28..h + 36].try_into().unwrap_or_default());
         let a = acc.entry(index_id).or_default();
         a.pages += 1;
-        if u16_at(page, h + 26) == 0 {
-            let (slots, heap_top, garbage) = (u16_at(page, h), u16_at(page, h + 2), u16_at(page, h + 8));
+        if u16_at(&page, h + 26) == 0 {
+            let (slots, heap_top, garbage) = (u16_at(&page, h), u16_at(&page, h + 2), u16_at(&page, h + 8));
             let used = u64::from(heap_top).saturating_sub(u64::from(garbage)) + 2 * u64::from(slots) + FIL_TRAILER;
             a.leaves += 1;
             a.used_share += (used as f64 / page_size as f64).min(1.0);
-            let next = u32_at(page, 12);
+            let next = u32_at(&page, 12);
             if next != FIL_NULL && (next as usize) < page_no {
                 a.backward += 1;
             }

@@ -1,8 +1,10 @@
-//! A throwaway MariaDB server: `mariadb-install-db` into a temporary directory, `mariadbd` on a
-//! free loopback port with a capped InnoDB buffer pool, stopped and removed on drop.
+//! A throwaway MariaDB server: `mariadb-install-db` into a temporary directory, `mariadbd`
+//! listening only on a Unix socket in that directory (mode 0700, `--skip-networking`: no other
+//! local user can reach its password-less root), with a capped InnoDB buffer pool, stopped and
+//! removed on drop.
 
 use crate::Error;
-use crate::engines::server::{ManagedProcess, find_binary, free_port, unique_suffix, wait_until};
+use crate::engines::server::{ManagedProcess, find_binary, private_dir, remove_stale_dirs, unique_suffix, wait_until};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -14,7 +16,6 @@ pub const MIN_POOL_MB: u64 = 6;
 #[derive(Debug)]
 pub struct ManagedMariaDb {
     process: ManagedProcess,
-    port: u16,
     lru_scan_depth: u64,
 }
 
@@ -45,8 +46,9 @@ impl ManagedMariaDb {
         }
         let install = binary("mariadb-install-db", server_bin)?;
         let mariadbd = binary("mariadbd", server_bin)?;
+        remove_stale_dirs("pkbench-mariadb-");
         let dir = std::env::temp_dir().join(format!("pkbench-mariadb-{}-{}", std::process::id(), unique_suffix()));
-        std::fs::create_dir(&dir).map_err(|e| Error::io("create", &dir, e))?;
+        private_dir(&dir)?;
         let data = dir.join("data");
         // SAFETY: geteuid has no preconditions.
         let as_root = unsafe { libc::geteuid() } == 0;
@@ -66,7 +68,6 @@ impl ManagedMariaDb {
             let msg = String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or_default().to_string();
             return Err(Error::InvalidInput(format!("mariadb-install-db failed: {msg}")));
         }
-        let port = free_port()?;
         let pool_mb = cache_mb;
         let depth = lru_scan_depth(pool_mb);
         let mut cmd = Command::new(&mariadbd);
@@ -75,34 +76,30 @@ impl ManagedMariaDb {
             .arg(format!("--datadir={}", data.display()))
             .arg(format!("--socket={}", dir.join("mariadb.sock").display()))
             .arg(format!("--pid-file={}", dir.join("mariadb.pid").display()))
-            .arg(format!("--port={port}"))
-            .args(["--bind-address=127.0.0.1", "--skip-name-resolve", "--innodb-monitor-enable=module_index"])
+            .args(["--skip-networking", "--skip-name-resolve", "--innodb-monitor-enable=module_index"])
+            .arg(format!("--secure-file-priv={}", dir.display()))
             .arg(format!("--innodb-buffer-pool-size={pool_mb}M"))
             .arg(format!("--innodb-lru-scan-depth={depth}"))
             .arg(format!("--innodb-flush-log-at-trx-commit={}", if durable_commits { 1 } else { 2 }));
         // SIGTERM = clean shutdown; SIGKILL if pkbench dies.
         let mut process = ManagedProcess::spawn("MariaDB", cmd, dir, libc::SIGTERM, libc::SIGKILL)?;
-        let ready =
-            wait_until(Duration::from_secs(60), || !process.is_running() || mysql::Conn::new(Self::opts(port)).is_ok());
+        let socket = process.dir().join("mariadb.sock");
+        let ready = wait_until(Duration::from_secs(60), || {
+            !process.is_running() || mysql::Conn::new(Self::opts_for(&socket)).is_ok()
+        });
         if !ready || !process.is_running() {
             return Err(process.startup_error("did not start"));
         }
-        Ok(ManagedMariaDb { process, port, lru_scan_depth: depth })
+        Ok(ManagedMariaDb { process, lru_scan_depth: depth })
     }
 
-    /// Connection options for the server's root user.
-    pub fn opts(port: u16) -> mysql::OptsBuilder {
-        mysql::OptsBuilder::new()
-            .ip_or_hostname(Some("127.0.0.1"))
-            .tcp_port(port)
-            .user(Some("root"))
-            .prefer_socket(false)
-            .tcp_connect_timeout(Some(Duration::from_secs(5)))
+    /// Connection options for the server's root user, through its Unix socket.
+    pub fn opts(&self) -> mysql::OptsBuilder {
+        Self::opts_for(&self.process.dir().join("mariadb.sock"))
     }
 
-    /// The port it listens on.
-    pub fn port(&self) -> u16 {
-        self.port
+    fn opts_for(socket: &Path) -> mysql::OptsBuilder {
+        mysql::OptsBuilder::new().socket(Some(socket.display().to_string())).user(Some("root")).prefer_socket(true)
     }
 
     /// The `innodb_lru_scan_depth` it was started with.

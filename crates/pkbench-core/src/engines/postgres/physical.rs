@@ -7,25 +7,16 @@ use postgres::Client;
 /// Page size of PostgreSQL builds we support (`BLCKSZ`).
 const BLOCK: u64 = 8192;
 
-/// Heap and index statistics of `schema.table`. Without `pgstattuple`, only page counts and
-/// sizes are known and fill is reported as `NaN`-free zero with `pages` still exact.
-pub fn btree_stats(
-    client: &mut Client,
-    schema: &str,
-    table: &str,
-    pgstattuple: bool,
-) -> Result<Vec<BtreeStats>, postgres::Error> {
+/// Heap and index statistics of `schema.table` (needs the `pgstattuple` extension). The heap's
+/// "leaf fill" is its share not free (`100 - free_percent`); heaps have no key order, so their
+/// out-of-order share is 0 by definition.
+pub fn btree_stats(client: &mut Client, schema: &str, table: &str) -> Result<Vec<BtreeStats>, postgres::Error> {
     let qualified = format!("{schema}.{table}");
     let mut out = Vec::new();
     let heap_bytes: i64 = client.query_one("SELECT pg_relation_size($1::text::regclass)", &[&qualified])?.get(0);
     let heap_pages = heap_bytes.max(0) as u64 / BLOCK;
-    let heap_fill = if pgstattuple {
-        let free: f64 =
-            client.query_one("SELECT free_percent FROM pgstattuple($1::text::regclass)", &[&qualified])?.get(0);
-        (100.0 - free) / 100.0
-    } else {
-        0.0
-    };
+    let free: f64 = client.query_one("SELECT free_percent FROM pgstattuple($1::text::regclass)", &[&qualified])?.get(0);
+    let heap_fill = (100.0 - free) / 100.0;
     out.push(BtreeStats {
         name: table.to_string(),
         kind: "table".into(),
@@ -47,16 +38,13 @@ pub fn btree_stats(
     for index in indexes {
         let q = format!("{schema}.{index}");
         let bytes: i64 = client.query_one("SELECT pg_relation_size($1::text::regclass)", &[&q])?.get(0);
-        let (leaf_pages, fill, frag) = if pgstattuple {
-            let r = client.query_one(
-                "SELECT leaf_pages::bigint, avg_leaf_density::float8, leaf_fragmentation::float8 FROM pgstatindex($1)",
-                &[&q],
-            )?;
-            let finite = |v: f64| if v.is_finite() { v / 100.0 } else { 0.0 };
-            (r.get::<_, i64>(0).max(0) as u64, finite(r.get(1)), finite(r.get(2)))
-        } else {
-            (0, 0.0, 0.0)
-        };
+        let r = client.query_one(
+            "SELECT leaf_pages::bigint, avg_leaf_density::float8, leaf_fragmentation::float8 FROM pgstatindex($1)",
+            &[&q],
+        )?;
+        // pgstatindex reports NaN for an index with a single leaf: nothing to be out of order.
+        let finite = |v: f64| if v.is_finite() { v / 100.0 } else { 0.0 };
+        let (leaf_pages, fill, frag) = (r.get::<_, i64>(0).max(0) as u64, finite(r.get(1)), finite(r.get(2)));
         out.push(BtreeStats {
             name: index,
             kind: "index".into(),

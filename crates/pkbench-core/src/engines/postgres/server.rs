@@ -1,8 +1,11 @@
-//! A throwaway PostgreSQL cluster: `initdb` into a temporary directory, `postgres` on a free
-//! loopback port with a capped `shared_buffers`, stopped and removed on drop.
+//! A throwaway PostgreSQL cluster: `initdb` into a temporary directory, `postgres` listening only
+//! on a Unix socket in that directory (mode 0700: no TCP, no other local user can connect to its
+//! password-less superuser), with a capped `shared_buffers`, stopped and removed on drop.
 
 use crate::Error;
-use crate::engines::server::{ManagedProcess, ServerUser, find_binary, free_port, unique_suffix, wait_until};
+use crate::engines::server::{
+    ManagedProcess, ServerUser, find_binary, private_dir, remove_stale_dirs, unique_suffix, wait_until,
+};
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -32,8 +35,9 @@ impl ManagedPostgres {
             .filter(|p| p.is_file())
             .map_or_else(|| find_binary("initdb", server_bin, debian, "postgresql"), Ok)?;
         let user = ServerUser::for_root("postgres", "postgresql")?;
+        remove_stale_dirs("pkbench-postgres-");
         let dir = std::env::temp_dir().join(format!("pkbench-postgres-{}-{}", std::process::id(), unique_suffix()));
-        std::fs::create_dir(&dir).map_err(|e| Error::io("create", &dir, e))?;
+        private_dir(&dir)?;
         let cleanup = |e: Error| {
             let _ = std::fs::remove_dir_all(&dir);
             e
@@ -52,11 +56,12 @@ impl ManagedPostgres {
             let msg = String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or_default().to_string();
             return Err(cleanup(Error::InvalidInput(format!("initdb failed: {msg}"))));
         }
-        let port = free_port().map_err(cleanup)?;
+        // No TCP listener: the port only names the socket file (`.s.PGSQL.<port>`) in `dir`.
+        let port = 5432;
         let mut cmd = Command::new(&postgres);
         cmd.arg("-D").arg(&data).arg("-p").arg(port.to_string()).arg("-k").arg(&dir);
         for setting in [
-            "listen_addresses=127.0.0.1".to_string(),
+            "listen_addresses=".to_string(),
             format!("shared_buffers={cache_mb}MB"),
             format!("max_wal_size={MAX_WAL_MB}MB"),
             "min_wal_size=32MB".to_string(),
@@ -71,9 +76,10 @@ impl ManagedPostgres {
             u.apply(&mut cmd);
         }
         // SIGINT = fast shutdown; SIGQUIT = immediate shutdown if pkbench dies.
+        let socket_dir = dir.clone();
         let mut process = ManagedProcess::spawn("PostgreSQL", cmd, dir, libc::SIGINT, libc::SIGQUIT)?;
         let ready = wait_until(Duration::from_secs(60), || {
-            !process_running(&mut process) || Self::config(port).connect(postgres::NoTls).is_ok()
+            !process_running(&mut process) || Self::config_for(&socket_dir, port).connect(postgres::NoTls).is_ok()
         });
         if !ready || !process_running(&mut process) {
             return Err(process.startup_error("did not start"));
@@ -81,15 +87,19 @@ impl ManagedPostgres {
         Ok(ManagedPostgres { process, port })
     }
 
-    /// Connection settings for the cluster's superuser.
-    pub fn config(port: u16) -> postgres::Config {
+    /// Connection settings for the cluster's superuser, through its Unix socket.
+    pub fn config(&self) -> postgres::Config {
+        Self::config_for(self.process.dir(), self.port)
+    }
+
+    fn config_for(socket_dir: &Path, port: u16) -> postgres::Config {
         let mut c = postgres::Config::new();
-        c.host("127.0.0.1").port(port).user("postgres").dbname("postgres").application_name("pkbench");
+        c.host_path(socket_dir).port(port).user("postgres").dbname("postgres").application_name("pkbench");
         c.connect_timeout(Duration::from_secs(5));
         c
     }
 
-    /// The port it listens on.
+    /// The socket's port number (it names the socket file; there is no TCP listener).
     pub fn port(&self) -> u16 {
         self.port
     }

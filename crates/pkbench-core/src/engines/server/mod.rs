@@ -6,7 +6,9 @@ mod process;
 mod url;
 
 pub use binaries::find_binary;
-pub use process::{ManagedProcess, ServerUser, free_port, unique_suffix, wait_until};
+pub use process::{
+    ManagedProcess, ServerUser, abort_all, free_port, private_dir, remove_stale_dirs, unique_suffix, wait_until,
+};
 pub use url::redact_url;
 
 use std::path::PathBuf;

@@ -6,6 +6,7 @@ use crate::Error;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The OS user a managed server runs as (PostgreSQL refuses to run as root).
@@ -49,6 +50,46 @@ impl ServerUser {
     }
 }
 
+/// Managed servers alive in this process: (process id, directory). Lets [`abort_all`] clean up
+/// when pkbench must exit at once (a second Ctrl-C), without running destructors.
+static LIVE: Mutex<Vec<(u32, PathBuf)>> = Mutex::new(Vec::new());
+
+/// Kills every managed server of this process (SIGKILL to its process group) and removes its
+/// directory. For an immediate exit; normal shutdown happens when each server is dropped.
+pub fn abort_all() {
+    let live = std::mem::take(&mut *LIVE.lock().unwrap_or_else(|e| e.into_inner()));
+    for (pid, dir) in live {
+        // SAFETY: signalling a process group this process started.
+        unsafe { libc::kill(-(pid as libc::pid_t), libc::SIGKILL) };
+        // A killed child stays a zombie until reaped, so /proc cannot tell when it is gone.
+        std::thread::sleep(Duration::from_millis(100));
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+/// Removes `prefix<pid>-…` directories in the temp folder left by pkbench processes that no
+/// longer exist (killed before they could clean up).
+pub fn remove_stale_dirs(prefix: &str) {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
+    for entry in entries.filter_map(|e| e.ok()) {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) =
+            name.strip_prefix(prefix).and_then(|rest| rest.split('-').next()).and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Creates `dir` readable and writable by its owner only (0700).
+pub fn private_dir(dir: &Path) -> Result<(), Error> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new().mode(0o700).create(dir).map_err(|e| Error::io("create", dir, e))
+}
+
 /// A suffix that makes temporary names unique within this process.
 pub fn unique_suffix() -> u128 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos())
@@ -86,7 +127,8 @@ pub struct ManagedProcess {
 
 impl ManagedProcess {
     /// Spawns `cmd` in its own process group with stdout/stderr to `dir/server.log`; the
-    /// kernel sends `death_signal` to it if pkbench dies without stopping it.
+    /// kernel sends `death_signal` to it if pkbench dies without stopping it. The signal is tied
+    /// to the *thread* that spawns the server: start servers from a thread that outlives them.
     pub fn spawn(
         name: &'static str,
         mut cmd: Command,
@@ -108,6 +150,7 @@ impl ManagedProcess {
             });
         }
         let child = cmd.spawn().map_err(|e| Error::io("start", format!("{name} server"), e))?;
+        LIVE.lock().unwrap_or_else(|e| e.into_inner()).push((child.id(), dir.clone()));
         Ok(ManagedProcess { child, dir, log, stop_signal, name })
     }
 
@@ -156,5 +199,7 @@ impl Drop for ManagedProcess {
             }
         }
         let _ = std::fs::remove_dir_all(&self.dir);
+        let pid = self.child.id();
+        LIVE.lock().unwrap_or_else(|e| e.into_inner()).retain(|(p, _)| *p != pid);
     }
 }

@@ -5,6 +5,7 @@ mod dbstat;
 mod schema;
 mod settings;
 
+pub use dbstat::btree_stats;
 pub use schema::{MAP_TABLE, SqliteSchema, TABLE, render as render_schema};
 pub use settings::{Journal, SqliteSettings, Synchronous};
 

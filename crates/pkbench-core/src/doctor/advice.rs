@@ -1,0 +1,248 @@
+//! The verdict: ranked advice, each with the measurement that supports it, or "the key is fine".
+
+use super::physical::{BtreeReport, REBUILT_LEAF_FILL};
+use super::sample::{KeyStorage, SchemeReport};
+use super::schema::{Layout, TableSchema};
+use super::{KeyColumnReport, OrderReport};
+use serde::{Deserialize, Serialize};
+
+/// What a piece of advice asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AdviceKind {
+    /// Generate new primary keys in time order (UUIDv7, a sequence).
+    TimeOrderedKey,
+    /// Store 128-bit keys as 16-byte BLOBs instead of text.
+    BinaryStorage,
+    /// Generate new values of a UNIQUE-indexed random column in time order.
+    TimeOrderedUniqueColumn,
+    /// Rebuild once (`VACUUM`) to repack half-empty pages.
+    Repack,
+}
+
+/// One recommendation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Advice {
+    /// 1 = most gain.
+    pub rank: u32,
+    /// What it asks for.
+    pub kind: AdviceKind,
+    /// The recommendation, one sentence.
+    pub text: String,
+    /// The measurement behind it.
+    pub evidence: String,
+    /// Bytes it would save, where that can be estimated.
+    pub gain_bytes: Option<u64>,
+}
+
+/// `12.3 MB`, `456 KB`, `789 B`.
+pub fn human_bytes(b: u64) -> String {
+    match b {
+        0..1_000 => format!("{b} B"),
+        1_000..1_000_000 => format!("{:.0} KB", b as f64 / 1e3),
+        1_000_000..1_000_000_000 => format!("{:.1} MB", b as f64 / 1e6),
+        _ => format!("{:.2} GB", b as f64 / 1e9),
+    }
+}
+
+fn order_line(order: Option<&OrderReport>) -> String {
+    let Some(o) = order else { return String::new() };
+    match (o.vs_rowid_inversion_ratio, o.vs_time_inversion_ratio) {
+        (Some(r), _) => {
+            format!("; key order vs insertion (rowid) order: inversion ratio {r:.2} (0 = in order, 0.5 = random)")
+        }
+        (None, Some(t)) => format!("; embedded times in key order: inversion ratio {t:.2} (0 = in order)"),
+        _ => String::new(),
+    }
+}
+
+fn fill_line(b: &BtreeReport) -> String {
+    format!(
+        "b-tree '{}': {} leaf pages, leaf fill {:.0}%, {:.0}% of leaves out of order",
+        b.name,
+        b.leaf_pages,
+        b.leaf_fill * 100.0,
+        b.leaf_out_of_order * 100.0
+    )
+}
+
+/// The b-tree that holds a key's order: the table itself when clustered on it, else its index.
+fn key_btree<'a>(btrees: &'a [BtreeReport], table: &str, key: &KeyColumnReport) -> Option<&'a BtreeReport> {
+    let name = key.index.as_deref().unwrap_or(table);
+    btrees.iter().find(|b| b.name.eq_ignore_ascii_case(name))
+}
+
+fn is_random(scheme: &SchemeReport, order: Option<&OrderReport>) -> bool {
+    scheme.scheme.is_random() && scheme.share >= 0.8 && order.and_then(|o| o.appends_in_order) != Some(true)
+}
+
+/// Ranked advice for one table; empty when nothing would help.
+pub fn advise(
+    table: &TableSchema,
+    rows: u64,
+    primary: Option<&KeyColumnReport>,
+    unique: &[KeyColumnReport],
+    btrees: &[BtreeReport],
+    database_bytes: u64,
+) -> Vec<Advice> {
+    let mut out = Vec::new();
+    if let Some(pk) = primary
+        && let Some(scheme) = &pk.scheme
+    {
+        let evidence = format!("{}{}", scheme.evidence, order_line(pk.order.as_ref()));
+        let btree = key_btree(btrees, &table.name, pk);
+        let evidence_fill = btree.map(|b| format!("; {}", fill_line(b))).unwrap_or_default();
+        if is_random(scheme, pk.order.as_ref()) {
+            let target = if scheme.storage == KeyStorage::Integer {
+                "an ordered integer (a sequence or Snowflake)"
+            } else {
+                "UUIDv7"
+            };
+            out.push(Advice {
+                rank: 0,
+                kind: AdviceKind::TimeOrderedKey,
+                text: format!(
+                    "Primary key is a {} stored as {} in a {}: switch new keys to {target} (no migration of old keys needed) so inserts append instead of splitting random leaves",
+                    scheme.scheme.label(),
+                    scheme.storage.label(),
+                    table.layout.describe()
+                ),
+                evidence: format!("{evidence}{evidence_fill}"),
+                gain_bytes: None,
+            });
+        }
+        let overhead = scheme.storage.text_overhead_bytes();
+        if overhead > 0 && scheme.share >= 0.8 {
+            let copies = match table.layout {
+                Layout::WithoutRowid => 1 + table.indexes.len() as u64, // every index carries the key
+                _ => 2,
+            };
+            let saved = rows * overhead * copies;
+            out.push(Advice {
+                rank: 0,
+                kind: AdviceKind::BinaryStorage,
+                text: format!(
+                    "store the key as a 16-byte BLOB instead of {} (saves ~{})",
+                    scheme.storage.label(),
+                    human_bytes(saved)
+                ),
+                evidence: format!(
+                    "{overhead} extra bytes per key × {rows} rows × {copies} b-tree(s) holding the key; {}",
+                    scheme.evidence
+                ),
+                gain_bytes: Some(saved),
+            });
+        }
+    }
+    for key in unique {
+        let Some(scheme) = &key.scheme else { continue };
+        if is_random(scheme, key.order.as_ref()) {
+            let fill = key_btree(btrees, &table.name, key).map(|b| format!("; {}", fill_line(b))).unwrap_or_default();
+            out.push(Advice {
+                rank: 0,
+                kind: AdviceKind::TimeOrderedUniqueColumn,
+                text: format!(
+                    "UNIQUE column '{}' holds {} values: if they need not hide their creation time, generate UUIDv7 for new rows so its index appends too",
+                    key.columns[0],
+                    scheme.scheme.label()
+                ),
+                evidence: format!("{}{}{fill}", scheme.evidence, order_line(key.order.as_ref())),
+                gain_bytes: None,
+            });
+        }
+    }
+    let size: u64 = btrees.iter().map(|b| b.size_bytes).sum();
+    let reclaim: u64 = btrees.iter().map(|b| b.reclaimable_bytes).sum();
+    // Appends leave leaves ~85–100% full and random inserts ~70% once a tree is large: advise a
+    // rebuild only when it would free a fifth of the table.
+    if reclaim >= 8 * 4096 && reclaim * 5 >= size {
+        let worst = btrees.iter().min_by(|a, b| a.leaf_fill.total_cmp(&b.leaf_fill));
+        out.push(Advice {
+            rank: 0,
+            kind: AdviceKind::Repack,
+            text: format!(
+                "VACUUM once to repack (reclaims ~{}; needs ~{} free disk space while it runs)",
+                human_bytes(reclaim),
+                human_bytes(database_bytes * 2)
+            ),
+            evidence: format!(
+                "{}; a rebuild fills leaves to ~{:.0}%",
+                worst.map(fill_line).unwrap_or_default(),
+                REBUILT_LEAF_FILL * 100.0
+            ),
+            gain_bytes: Some(reclaim),
+        });
+    }
+    out.sort_by_key(|a| (a.kind, std::cmp::Reverse(a.gain_bytes)));
+    for (i, a) in out.iter_mut().enumerate() {
+        a.rank = i as u32 + 1;
+    }
+    out
+}
+
+/// One line: the top advice, or that the key is fine and why.
+pub fn verdict(advice: &[Advice], primary: Option<&KeyColumnReport>, layout: Layout) -> String {
+    if let Some(top) = advice.first() {
+        return top.text.clone();
+    }
+    match primary.and_then(|k| k.scheme.as_ref()) {
+        Some(s) => format!(
+            "The key is fine: {} stored as {} in a {}, arriving in order ({})",
+            s.scheme.label(),
+            s.storage.label(),
+            layout.describe(),
+            s.evidence
+        ),
+        None if primary.is_some() => {
+            format!("The key is fine as far as doctor can tell (composite key, {})", layout.describe())
+        }
+        None => format!("No primary key: rows are stored in rowid order ({})", layout.describe()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn btree(leaf_fill: f64, reclaimable_bytes: u64) -> BtreeReport {
+        BtreeReport {
+            name: "t".into(),
+            kind: "table".into(),
+            pages: 1_000,
+            leaf_pages: 990,
+            leaf_fill,
+            leaf_out_of_order: 0.4,
+            size_bytes: 4_096_000,
+            reclaimable_bytes,
+        }
+    }
+
+    fn table() -> TableSchema {
+        TableSchema {
+            name: "t".into(),
+            without_rowid: false,
+            layout: Layout::RowidNoKey,
+            columns: vec![],
+            primary: None,
+            unique: vec![],
+            indexes: vec![],
+        }
+    }
+
+    #[test]
+    fn repack_only_when_a_fifth_would_be_freed() {
+        let half_empty = advise(&table(), 10, None, &[], &[btree(0.5, 1_900_000)], 4_096_000);
+        assert_eq!(half_empty.len(), 1);
+        assert_eq!(half_empty[0].kind, AdviceKind::Repack);
+        assert_eq!(half_empty[0].rank, 1);
+        assert!(half_empty[0].text.contains("1.9 MB"), "{}", half_empty[0].text);
+        assert!(advise(&table(), 10, None, &[], &[btree(0.86, 400_000)], 4_096_000).is_empty());
+    }
+
+    #[test]
+    fn sizes_read_naturally() {
+        assert_eq!(human_bytes(999), "999 B");
+        assert_eq!(human_bytes(60_000), "60 KB");
+        assert_eq!(human_bytes(2_500_000_000), "2.50 GB");
+    }
+}

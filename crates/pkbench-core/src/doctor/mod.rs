@@ -1,0 +1,227 @@
+//! `doctor`: whether an existing database's keys are what slows it down, and what to do.
+//!
+//! Reads a SQLite file strictly read-only (`SQLITE_OPEN_READ_ONLY` plus `PRAGMA query_only`),
+//! finds each table's primary key and layout ([`schema`]), samples key values and names their
+//! scheme ([`sample`]), compares key order with insertion order and embedded time ([`order`]),
+//! measures the b-trees with `dbstat` ([`physical`]), and ranks advice ([`advice`]). [`sql`]
+//! writes a migration script for the user to review; doctor never executes it.
+
+pub mod advice;
+pub mod order;
+pub mod physical;
+pub mod render;
+pub mod sample;
+pub mod schema;
+pub mod sql;
+
+use crate::Error;
+use rusqlite::{Connection, OpenFlags};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+pub use advice::{Advice, AdviceKind};
+pub use order::OrderReport;
+pub use physical::BtreeReport;
+pub use sample::{KeyScheme, KeyStorage, SchemeReport};
+pub use schema::Layout;
+
+/// Keys sampled per column unless `full` is set.
+pub const DEFAULT_SAMPLES: usize = 512;
+
+/// What doctor looks at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DoctorOptions {
+    /// Only this table (all user tables when `None`).
+    pub table: Option<String>,
+    /// Read every key instead of a bounded sample.
+    pub full: bool,
+    /// Keys sampled per column when not `full`.
+    pub max_samples: usize,
+}
+
+impl Default for DoctorOptions {
+    fn default() -> Self {
+        DoctorOptions { table: None, full: false, max_samples: DEFAULT_SAMPLES }
+    }
+}
+
+/// Everything doctor found in one database.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DoctorReport {
+    /// The file examined.
+    pub target: String,
+    /// `sqlite`.
+    pub engine: String,
+    /// SQLite library version used to read it.
+    pub engine_version: String,
+    /// Database page size.
+    pub page_size_bytes: u64,
+    /// Pages in the database (`page_count`).
+    pub page_count: u64,
+    /// Pages on the free list (reclaimed by `VACUUM`).
+    pub freelist_pages: u64,
+    /// One entry per table examined.
+    pub tables: Vec<TableReport>,
+}
+
+/// One table: its key, layout, key values, b-trees and advice.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableReport {
+    /// Table name.
+    pub name: String,
+    /// Rows (`count(*)`).
+    pub rows: u64,
+    /// How rows are stored and found.
+    pub layout: Layout,
+    /// One line describing the layout.
+    pub layout_description: String,
+    /// The primary key, if the table declares one.
+    pub primary_key: Option<KeyColumnReport>,
+    /// Single-column UNIQUE indexes other than the primary key.
+    pub unique_keys: Vec<KeyColumnReport>,
+    /// The table's b-tree and its indexes.
+    pub btrees: Vec<BtreeReport>,
+    /// Ranked advice, most gain first; empty when the key is fine.
+    pub advice: Vec<Advice>,
+    /// One-line verdict.
+    pub verdict: String,
+}
+
+/// One key column (or composite key): declaration, stored values and their order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KeyColumnReport {
+    /// Column names, in key order.
+    pub columns: Vec<String>,
+    /// Declared type of the first column.
+    pub declared_type: String,
+    /// The index that enforces it (`None` for a rowid alias or a WITHOUT ROWID primary key).
+    pub index: Option<String>,
+    /// What the sampled values are (absent for composite keys).
+    pub scheme: Option<SchemeReport>,
+    /// Key order against insertion order and embedded time.
+    pub order: Option<OrderReport>,
+}
+
+/// Opens `path` strictly read-only: no journal recovery writes, no checkpoints, no schema changes.
+pub fn open_read_only(path: &Path) -> Result<Connection, Error> {
+    let context = || format!("could not open '{}' read-only", path.display());
+    if !path.is_file() {
+        return Err(Error::InvalidInput(format!(
+            "'{}' is not a file: give the path of a SQLite database",
+            path.display()
+        )));
+    }
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(path, flags).map_err(|cause| Error::Sqlite { context: context(), cause })?;
+    conn.pragma_update(None, "query_only", "ON").map_err(|cause| Error::Sqlite { context: context(), cause })?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))
+        .map_err(|cause| Error::Sqlite { context: context(), cause })?;
+    // Touch the schema now so "not a database" surfaces here, with the path in the message.
+    conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get::<_, i64>(0))
+        .map_err(|cause| Error::Sqlite { context: context(), cause })?;
+    Ok(conn)
+}
+
+/// Examines the SQLite database at `path`.
+pub fn diagnose(path: &Path, options: &DoctorOptions) -> Result<DoctorReport, Error> {
+    let conn = open_read_only(path)?;
+    let sq = |context: &str| {
+        let context = format!("{context} in '{}'", path.display());
+        move |cause| Error::Sqlite { context: context.clone(), cause }
+    };
+    let pragma = |name: &str| -> Result<u64, Error> {
+        conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get::<_, i64>(0))
+            .map(|v| v.max(0) as u64)
+            .map_err(sq(&format!("could not read PRAGMA {name}")))
+    };
+    let page_size_bytes = pragma("page_size")?;
+    let page_count = pragma("page_count")?;
+    let freelist_pages = pragma("freelist_count")?;
+    let tables = schema::tables(&conn).map_err(sq("could not read the schema"))?;
+    let selected: Vec<_> = match &options.table {
+        Some(name) => {
+            let found: Vec<_> = tables.into_iter().filter(|t| t.name.eq_ignore_ascii_case(name)).collect();
+            if found.is_empty() {
+                return Err(Error::InvalidInput(format!("no table '{name}' in '{}'", path.display())));
+            }
+            found
+        }
+        None => tables,
+    };
+    let btrees = physical::all_btrees(&conn).map_err(sq("could not read dbstat"))?;
+    let mut reports = Vec::new();
+    for table in &selected {
+        let report = examine_table(&conn, table, &btrees, page_size_bytes, page_size_bytes * page_count, options)
+            .map_err(sq(&format!("could not examine table '{}'", table.name)))?;
+        reports.push(report);
+    }
+    Ok(DoctorReport {
+        target: path.display().to_string(),
+        engine: "sqlite".into(),
+        engine_version: rusqlite::version().to_string(),
+        page_size_bytes,
+        page_count,
+        freelist_pages,
+        tables: reports,
+    })
+}
+
+fn examine_table(
+    conn: &Connection,
+    table: &schema::TableSchema,
+    all_btrees: &[crate::results::BtreeStats],
+    page_size: u64,
+    database_bytes: u64,
+    options: &DoctorOptions,
+) -> rusqlite::Result<TableReport> {
+    let rows = conn
+        .query_row(&format!("SELECT count(*) FROM {}", schema::quote(&table.name)), [], |r| r.get::<_, i64>(0))?
+        as u64;
+    let has_rowid = !table.without_rowid;
+    let key_report = |key: &schema::KeySchema, is_primary: bool| -> rusqlite::Result<KeyColumnReport> {
+        let mut out = KeyColumnReport {
+            columns: key.columns.clone(),
+            declared_type: key.declared_type.clone(),
+            index: key.index.clone(),
+            scheme: None,
+            order: None,
+        };
+        if key.columns.len() == 1 {
+            let column = &key.columns[0];
+            let rowid_alias = is_primary && table.layout == Layout::RowidAlias;
+            let samples = sample::sample_column(conn, &table.name, column, has_rowid, rows, options)?;
+            let scheme = sample::detect_scheme(&samples, rows);
+            out.order = Some(order::analyse(&samples.keys, has_rowid && !rowid_alias));
+            out.scheme = Some(scheme);
+        }
+        Ok(out)
+    };
+    let primary_key = table.primary.as_ref().map(|k| key_report(k, true)).transpose()?;
+    let unique_keys = table.unique.iter().map(|k| key_report(k, false)).collect::<Result<Vec<_>, _>>()?;
+    let btrees = physical::table_btrees(table, all_btrees, page_size);
+    let advice = advice::advise(table, rows, primary_key.as_ref(), &unique_keys, &btrees, database_bytes);
+    let verdict = advice::verdict(&advice, primary_key.as_ref(), table.layout);
+    Ok(TableReport {
+        name: table.name.clone(),
+        rows,
+        layout: table.layout,
+        layout_description: table.layout.describe().into(),
+        primary_key,
+        unique_keys,
+        btrees,
+        advice,
+        verdict,
+    })
+}
+
+/// The migration script for `report`'s advice (read-only: it only reads the schema again).
+pub fn migration_sql(path: &Path, report: &DoctorReport) -> Result<String, Error> {
+    let conn = open_read_only(path)?;
+    sql::migration_script(&conn, report)
+        .map_err(|cause| Error::Sqlite { context: format!("could not read the schema of '{}'", path.display()), cause })
+}
+
+/// The report as pretty JSON (validated by `schema/doctor.schema.json`).
+pub fn to_json(report: &DoctorReport) -> String {
+    serde_json::to_string_pretty(report).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}

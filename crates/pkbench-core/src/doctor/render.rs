@@ -1,0 +1,84 @@
+//! The report as plain text (terminal) and Markdown.
+
+use super::advice::human_bytes;
+use super::{DoctorReport, KeyColumnReport};
+use std::fmt::Write;
+
+fn key_line(key: &KeyColumnReport) -> String {
+    let mut s = format!(
+        "({}) declared {}",
+        key.columns.join(", "),
+        if key.declared_type.is_empty() { "untyped" } else { &key.declared_type }
+    );
+    if let Some(index) = &key.index {
+        let _ = write!(s, ", index {index}");
+    }
+    match &key.scheme {
+        Some(scheme) => {
+            let _ = write!(s, "; {} [{}]", scheme.evidence, scheme.sampling);
+        }
+        None => s.push_str("; composite: values not sampled"),
+    }
+    if let Some(order) = &key.order {
+        if let Some(r) = order.vs_rowid_inversion_ratio {
+            let _ = write!(s, "; vs insertion order: inversion ratio {r:.2}");
+        }
+        if let Some(r) = order.vs_time_inversion_ratio {
+            let _ = write!(s, "; vs embedded time: inversion ratio {r:.2}");
+        }
+    }
+    s
+}
+
+/// Plain text for the terminal; `md` switches to Markdown headings, lists and tables.
+pub fn render(report: &DoctorReport, md: bool) -> String {
+    let mut out = String::new();
+    let (h1, h2, bullet) = if md { ("# ", "## ", "- ") } else { ("", "", "  ") };
+    let _ = writeln!(
+        out,
+        "{h1}pkbench doctor: {} (SQLite {}, {} pages of {} bytes, {} free)",
+        report.target, report.engine_version, report.page_count, report.page_size_bytes, report.freelist_pages
+    );
+    for t in &report.tables {
+        let _ = writeln!(out, "\n{h2}Table {} ({} rows)", t.name, t.rows);
+        let _ = writeln!(out, "{bullet}Layout: {}", t.layout_description);
+        match &t.primary_key {
+            Some(k) => {
+                let _ = writeln!(out, "{bullet}Primary key: {}", key_line(k));
+            }
+            None => {
+                let _ = writeln!(out, "{bullet}Primary key: none");
+            }
+        }
+        for k in &t.unique_keys {
+            let _ = writeln!(out, "{bullet}Unique: {}", key_line(k));
+        }
+        if md {
+            out.push_str("\n| b-tree | kind | pages | leaf fill | out of order | size | reclaimable |\n|---|---|---:|---:|---:|---:|---:|\n");
+        } else {
+            let _ = writeln!(
+                out,
+                "  {:<28} {:<6} {:>8} {:>9} {:>12} {:>10} {:>11}",
+                "b-tree", "kind", "pages", "leaf fill", "out of order", "size", "reclaimable"
+            );
+        }
+        for b in &t.btrees {
+            let (fill, ooo) = (format!("{:.0}%", b.leaf_fill * 100.0), format!("{:.0}%", b.leaf_out_of_order * 100.0));
+            let (size, rec) = (human_bytes(b.size_bytes), human_bytes(b.reclaimable_bytes));
+            if md {
+                let _ = writeln!(out, "| {} | {} | {} | {fill} | {ooo} | {size} | {rec} |", b.name, b.kind, b.pages);
+            } else {
+                let _ = writeln!(
+                    out,
+                    "  {:<28} {:<6} {:>8} {fill:>9} {ooo:>12} {size:>10} {rec:>11}",
+                    b.name, b.kind, b.pages
+                );
+            }
+        }
+        let _ = writeln!(out, "\n{bullet}Verdict: {}", t.verdict);
+        for a in &t.advice {
+            let _ = writeln!(out, "{bullet}{}. {}\n{bullet}   evidence: {}", a.rank, a.text, a.evidence);
+        }
+    }
+    out
+}

@@ -1,0 +1,369 @@
+//! Bounded key sampling spread over a table, and the key scheme the samples agree on (decoded
+//! with the generators' [`inspect`](crate::generators::inspect)).
+
+use super::DoctorOptions;
+use super::schema::quote;
+use crate::generators::inspect::{IdKind, InspectOptions};
+use crate::generators::{TextEncoding, encode_hyphenated_str, inspect};
+use rusqlite::Connection;
+use rusqlite::types::Value;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// One sampled key and, in a rowid table, its rowid.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SampledKey {
+    /// The row's rowid, when the table has one.
+    pub rowid: Option<i64>,
+    /// The stored value.
+    pub value: Value,
+}
+
+/// Keys read from one column, in rowid order (rowid tables) or key order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Samples {
+    /// The keys.
+    pub keys: Vec<SampledKey>,
+    /// What was read, in words.
+    pub method: String,
+}
+
+/// What kind of values a key holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KeyScheme {
+    /// Dense integers: a sequence or autoincrement.
+    Sequence,
+    /// Integers spread over a wide range with no time field (e.g. masked or random).
+    RandomInteger,
+    /// Snowflake-like integers (ms since an epoch | worker | sequence).
+    Snowflake,
+    /// UUIDv1 (time low bits first: not time-ordered as bytes).
+    UuidV1,
+    /// UUIDv4 (random).
+    UuidV4,
+    /// UUIDv6 (time-ordered).
+    UuidV6,
+    /// UUIDv7 (time-ordered).
+    UuidV7,
+    /// Another RFC 9562 version (2, 3, 5, 8).
+    UuidOther,
+    /// ULID (ms time + random).
+    Ulid,
+    /// 128-bit values without an RFC 9562 variant.
+    Other128,
+    /// Something else (names, codes, mixed values).
+    Unknown,
+}
+
+impl KeyScheme {
+    /// Short name used in advice, e.g. `random UUIDv4`.
+    pub fn label(self) -> &'static str {
+        match self {
+            KeyScheme::Sequence => "integer sequence",
+            KeyScheme::RandomInteger => "random integer",
+            KeyScheme::Snowflake => "Snowflake integer",
+            KeyScheme::UuidV1 => "UUIDv1",
+            KeyScheme::UuidV4 => "random UUIDv4",
+            KeyScheme::UuidV6 => "time-ordered UUIDv6",
+            KeyScheme::UuidV7 => "time-ordered UUIDv7",
+            KeyScheme::UuidOther => "UUID (v2/v3/v5/v8)",
+            KeyScheme::Ulid => "ULID",
+            KeyScheme::Other128 => "non-RFC 128-bit value",
+            KeyScheme::Unknown => "unrecognised values",
+        }
+    }
+
+    /// New keys land at random places in the key order.
+    pub fn is_random(self) -> bool {
+        matches!(self, KeyScheme::RandomInteger | KeyScheme::UuidV4 | KeyScheme::UuidV1 | KeyScheme::UuidOther)
+    }
+}
+
+/// How the key values are stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KeyStorage {
+    /// SQLite INTEGER.
+    Integer,
+    /// 16-byte BLOB.
+    Blob16,
+    /// 36-character hyphenated hex TEXT.
+    Text36,
+    /// 32-character hex TEXT.
+    Text32,
+    /// 26-character Crockford base32 TEXT.
+    Text26,
+    /// Other TEXT.
+    OtherText,
+    /// Other BLOB, REAL or NULL.
+    Other,
+}
+
+impl KeyStorage {
+    /// In words, e.g. `36-char TEXT`.
+    pub fn label(self) -> &'static str {
+        match self {
+            KeyStorage::Integer => "INTEGER",
+            KeyStorage::Blob16 => "16-byte BLOB",
+            KeyStorage::Text36 => "36-char TEXT",
+            KeyStorage::Text32 => "32-char hex TEXT",
+            KeyStorage::Text26 => "26-char base32 TEXT",
+            KeyStorage::OtherText => "TEXT",
+            KeyStorage::Other => "other",
+        }
+    }
+
+    /// Bytes per key beyond the 16 of a binary UUID, for 128-bit IDs stored as text.
+    pub fn text_overhead_bytes(self) -> u64 {
+        match self {
+            KeyStorage::Text36 => 20,
+            KeyStorage::Text32 => 16,
+            KeyStorage::Text26 => 10,
+            _ => 0,
+        }
+    }
+}
+
+/// The scheme the sampled keys agree on, and how many agree.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SchemeReport {
+    /// The majority scheme.
+    pub scheme: KeyScheme,
+    /// The majority storage.
+    pub storage: KeyStorage,
+    /// Keys sampled (non-NULL).
+    pub samples: u64,
+    /// Samples of the majority scheme.
+    pub agreeing: u64,
+    /// `agreeing / samples`, 0–1.
+    pub share: f64,
+    /// What was sampled, in words.
+    pub sampling: String,
+    /// The evidence line, e.g. `512 of 512 sampled keys (100%) read as random UUIDv4, stored as 36-char TEXT`.
+    pub evidence: String,
+}
+
+/// What one value is: its storage, scheme and embedded time (Unix ms).
+pub fn classify(value: &Value) -> (KeyStorage, KeyScheme, Option<i128>) {
+    let options = InspectOptions::default();
+    let (storage, text) = match value {
+        Value::Integer(v) => (KeyStorage::Integer, v.to_string()),
+        Value::Blob(b) if b.len() == 16 => {
+            let bytes: [u8; 16] = b.as_slice().try_into().unwrap_or([0; 16]);
+            (KeyStorage::Blob16, encode_hyphenated_str(&bytes, &mut [0; 36]).to_string())
+        }
+        Value::Text(s) => (KeyStorage::OtherText, s.clone()),
+        _ => return (KeyStorage::Other, KeyScheme::Unknown, None),
+    };
+    let Ok(found) = inspect(&text, &options) else { return (storage, KeyScheme::Unknown, None) };
+    let storage = match (storage, found.encoding) {
+        (KeyStorage::OtherText, Some(TextEncoding::Hyphenated)) => KeyStorage::Text36,
+        (KeyStorage::OtherText, Some(TextEncoding::Hex)) => KeyStorage::Text32,
+        (KeyStorage::OtherText, Some(TextEncoding::Base32)) => KeyStorage::Text26,
+        (s, _) => s,
+    };
+    let scheme = match found.kind {
+        IdKind::Integer => KeyScheme::Sequence, // refined over all samples in `detect_scheme`
+        IdKind::Snowflake => KeyScheme::Snowflake,
+        IdKind::Uuid(1) => KeyScheme::UuidV1,
+        IdKind::Uuid(4) => KeyScheme::UuidV4,
+        IdKind::Uuid(6) => KeyScheme::UuidV6,
+        IdKind::Uuid(7) => KeyScheme::UuidV7,
+        IdKind::Uuid(_) => KeyScheme::UuidOther,
+        IdKind::Ulid => KeyScheme::Ulid,
+        IdKind::NonRfc128 | IdKind::UuidUnknownVersion(_) => KeyScheme::Other128,
+        IdKind::Nil | IdKind::Max => KeyScheme::Unknown,
+    };
+    (storage, scheme, found.time.map(|t| t.unix_ns / 1_000_000))
+}
+
+fn majority<T: Copy + Eq + std::hash::Hash>(items: impl Iterator<Item = T>) -> Option<(T, u64)> {
+    let mut counts: HashMap<T, u64> = HashMap::new();
+    for item in items {
+        *counts.entry(item).or_default() += 1;
+    }
+    counts.into_iter().max_by_key(|&(_, n)| n)
+}
+
+/// Names the scheme most samples share; `rows` (the table's row count) tells a dense sequence
+/// from integers spread over a wide range.
+pub fn detect_scheme(samples: &Samples, rows: u64) -> SchemeReport {
+    let seen: Vec<_> = samples.keys.iter().filter(|k| k.value != Value::Null).map(|k| classify(&k.value)).collect();
+    let n = seen.len() as u64;
+    let storage = majority(seen.iter().map(|s| s.0)).map_or(KeyStorage::Other, |m| m.0);
+    let (mut scheme, mut agreeing) = majority(seen.iter().map(|s| s.1)).unwrap_or((KeyScheme::Unknown, 0));
+    let ints: Vec<i64> =
+        samples.keys.iter().filter_map(|k| if let Value::Integer(v) = k.value { Some(v) } else { None }).collect();
+    if scheme == KeyScheme::Sequence {
+        let (lo, hi) = (ints.iter().min().copied().unwrap_or(0), ints.iter().max().copied().unwrap_or(0));
+        let span = (i128::from(hi) - i128::from(lo)).unsigned_abs();
+        if span > 4 * u128::from(rows.max(1)) + 16 {
+            scheme = KeyScheme::RandomInteger;
+        }
+    } else if scheme == KeyScheme::Snowflake {
+        // Random 63-bit integers also decode to plausible Snowflakes, but spread over decades.
+        let times: Vec<i128> = seen.iter().filter_map(|s| s.2).collect();
+        let span_ms = times.iter().max().copied().unwrap_or(0) - times.iter().min().copied().unwrap_or(0);
+        if span_ms > 30 * 365 * 86_400_000 {
+            scheme = KeyScheme::RandomInteger;
+            agreeing = n;
+        }
+    }
+    let share = if n == 0 { 0.0 } else { agreeing as f64 / n as f64 };
+    let evidence = format!(
+        "{agreeing} of {n} sampled keys ({:.0}%) read as {}, stored as {}",
+        share * 100.0,
+        scheme.label(),
+        storage.label()
+    );
+    SchemeReport { scheme, storage, samples: n, agreeing, share, sampling: samples.method.clone(), evidence }
+}
+
+/// Reads at most `options.max_samples` values of `column` spread over the table (all with
+/// `options.full`): at evenly spaced rowids in a rowid table, else at evenly spaced points of
+/// the key range through the column's index. Each probe is one index seek.
+pub fn sample_column(
+    conn: &Connection,
+    table: &str,
+    column: &str,
+    has_rowid: bool,
+    rows: u64,
+    options: &DoctorOptions,
+) -> rusqlite::Result<Samples> {
+    let (t, c) = (quote(table), quote(column));
+    let n = options.max_samples.max(2);
+    let read_all = options.full || rows <= n as u64;
+    let collect = |sql: &str, with_rowid: bool| -> rusqlite::Result<Vec<SampledKey>> {
+        conn.prepare(sql)?
+            .query_map([], |r| {
+                Ok(if with_rowid {
+                    SampledKey { rowid: Some(r.get(0)?), value: r.get(1)? }
+                } else {
+                    SampledKey { rowid: None, value: r.get(0)? }
+                })
+            })?
+            .collect()
+    };
+    if read_all {
+        let keys = if has_rowid {
+            collect(&format!("SELECT rowid, {c} FROM {t} ORDER BY rowid"), true)?
+        } else {
+            collect(&format!("SELECT {c} FROM {t} ORDER BY {c}"), false)?
+        };
+        let method = format!("all {} rows{}", keys.len(), if options.full { " (--full)" } else { "" });
+        return Ok(Samples { keys, method });
+    }
+    let mut keys: Vec<SampledKey> = Vec::with_capacity(n);
+    if has_rowid {
+        let (lo, hi): (i64, i64) =
+            conn.query_row(&format!("SELECT min(rowid), max(rowid) FROM {t}"), [], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let mut stmt = conn.prepare(&format!("SELECT rowid, {c} FROM {t} WHERE rowid >= ?1 ORDER BY rowid LIMIT 1"))?;
+        for i in 0..n {
+            let target = i128::from(lo) + (i128::from(hi) - i128::from(lo)) * i as i128 / (n as i128 - 1);
+            let mut rows = stmt.query([target as i64])?;
+            if let Some(r) = rows.next()? {
+                let key = SampledKey { rowid: Some(r.get(0)?), value: r.get(1)? };
+                if keys.last().is_none_or(|k| k.rowid != key.rowid) {
+                    keys.push(key);
+                }
+            }
+        }
+        let method = format!("{} of {rows} rows at evenly spaced rowids", keys.len());
+        return Ok(Samples { keys, method });
+    }
+    let (lo, hi): (Value, Value) =
+        conn.query_row(&format!("SELECT min({c}), max({c}) FROM {t}"), [], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let mut stmt = conn.prepare(&format!("SELECT {c} FROM {t} WHERE {c} >= ?1 ORDER BY {c} LIMIT 1"))?;
+    for i in 0..n {
+        let Some(probe) = interpolate(&lo, &hi, i as u128, n as u128 - 1) else { break };
+        let mut found = stmt.query([probe])?;
+        if let Some(r) = found.next()? {
+            let value: Value = r.get(0)?;
+            if keys.last().is_none_or(|k| k.value != value) {
+                keys.push(SampledKey { rowid: None, value });
+            }
+        }
+    }
+    // Keys bunched in a narrow part of the range (a v7 counter, say) leave most probes on the
+    // same key: take the keys that follow each probe instead, still at most `n` in all.
+    if keys.len() < n / 2 {
+        let per_probe = (n / keys.len().max(1)).saturating_sub(1);
+        let mut next = conn.prepare(&format!("SELECT {c} FROM {t} WHERE {c} > ?1 ORDER BY {c} LIMIT ?2"))?;
+        let mut spread = Vec::with_capacity(n);
+        for probe in std::mem::take(&mut keys) {
+            let following: Vec<Value> = next
+                .query_map(rusqlite::params![probe.value, per_probe as i64], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            spread.push(probe);
+            spread.extend(following.into_iter().map(|value| SampledKey { rowid: None, value }));
+        }
+        spread.sort_by(|a, b| order_cmp(&a.value, &b.value));
+        spread.dedup_by(|a, b| a.value == b.value);
+        keys = spread;
+    }
+    let method = format!("{} of {rows} rows at evenly spaced points of the key range", keys.len());
+    Ok(Samples { keys, method })
+}
+
+/// SQLite's order for values of one column: integers, then text, then BLOBs.
+fn order_cmp(a: &Value, b: &Value) -> std::cmp::Ordering {
+    match (a, b) {
+        (Value::Integer(x), Value::Integer(y)) => x.cmp(y),
+        (Value::Text(x), Value::Text(y)) => x.cmp(y),
+        (Value::Blob(x), Value::Blob(y)) => x.cmp(y),
+        _ => std::cmp::Ordering::Equal,
+    }
+}
+
+/// The value `i / n` of the way from `lo` to `hi`, for integer, BLOB and TEXT keys (by their
+/// first 16 bytes); `None` when the two are not of one type.
+fn interpolate(lo: &Value, hi: &Value, i: u128, n: u128) -> Option<Value> {
+    fn prefix(b: &[u8]) -> u128 {
+        let mut buf = [0u8; 16];
+        let k = b.len().min(16);
+        buf[..k].copy_from_slice(&b[..k]);
+        u128::from_be_bytes(buf)
+    }
+    let between = |a: u128, b: u128| a + ((b.saturating_sub(a)) / n.max(1)).saturating_mul(i);
+    match (lo, hi) {
+        (Value::Integer(a), Value::Integer(b)) => {
+            let v = i128::from(*a) + (i128::from(*b) - i128::from(*a)) * i as i128 / n.max(1) as i128;
+            Some(Value::Integer(v as i64))
+        }
+        (Value::Blob(a), Value::Blob(b)) => Some(Value::Blob(between(prefix(a), prefix(b)).to_be_bytes().to_vec())),
+        (Value::Text(a), Value::Text(b)) => {
+            // Keep the probe printable ASCII; probes stay ordered closely enough for spreading.
+            let bytes = between(prefix(a.as_bytes()), prefix(b.as_bytes())).to_be_bytes();
+            Some(Value::Text(bytes.iter().map(|&x| char::from(x.clamp(0x20, 0x7e))).collect()))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_stored_forms() {
+        let v4 = "5c1c2e0a-3f4b-4d2e-9a1b-0c2d3e4f5a6b";
+        assert_eq!(classify(&Value::Text(v4.into())).0, KeyStorage::Text36);
+        assert_eq!(classify(&Value::Text(v4.into())).1, KeyScheme::UuidV4);
+        let bytes = crate::generators::decode_hyphenated(v4.as_bytes()).unwrap();
+        assert_eq!(classify(&Value::Blob(bytes.to_vec())).0, KeyStorage::Blob16);
+        assert_eq!(classify(&Value::Text("01ARZ3NDEKTSV4RRFFQ69G5FAV".into())).1, KeyScheme::Ulid);
+        assert_eq!(classify(&Value::Text("alice".into())).1, KeyScheme::Unknown);
+        assert_eq!(classify(&Value::Null).1, KeyScheme::Unknown);
+    }
+
+    #[test]
+    fn interpolation_stays_between_the_ends() {
+        let (lo, hi) = (Value::Blob(vec![0; 16]), Value::Blob(vec![0xff; 16]));
+        assert_eq!(interpolate(&lo, &hi, 0, 4), Some(lo.clone()));
+        let Some(Value::Blob(mid)) = interpolate(&lo, &hi, 2, 4) else { panic!() };
+        assert_eq!(mid[0], 0x7f);
+        assert_eq!(interpolate(&Value::Integer(10), &Value::Integer(20), 1, 2), Some(Value::Integer(15)));
+        assert_eq!(interpolate(&Value::Integer(1), &Value::Text("a".into()), 1, 2), None);
+    }
+}

@@ -1,0 +1,64 @@
+//! `pkbench doctor`: are a database's keys what slows it down, and what to do. Read-only.
+
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use pkbench_core::doctor::{DoctorOptions, diagnose, migration_sql, render, to_json};
+use std::path::Path;
+use std::process::ExitCode;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DoctorFormat {
+    /// Plain text.
+    Table,
+    /// The serde `DoctorReport` (schema/doctor.schema.json).
+    Json,
+    /// Markdown.
+    Md,
+}
+
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// A SQLite database file (opened read-only; never changed).
+    #[arg(value_name = "TARGET")]
+    pub target: String,
+    /// Only this table.
+    #[arg(long)]
+    pub table: Option<String>,
+    /// Read every key instead of a bounded sample (slow on large tables).
+    #[arg(long)]
+    pub full: bool,
+    /// Also print the migration SQL for the advice (doctor never runs it).
+    #[arg(long)]
+    pub sql: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: DoctorFormat,
+}
+
+pub fn doctor(args: DoctorArgs) -> anyhow::Result<ExitCode> {
+    let lower = args.target.to_ascii_lowercase();
+    if ["postgres://", "postgresql://", "mysql://", "mariadb://"].iter().any(|p| lower.starts_with(p)) {
+        anyhow::bail!("not supported yet: SQLite files only");
+    }
+    if args.sql && args.format == DoctorFormat::Json {
+        anyhow::bail!("--sql prints SQL: use it with --format table or md, not json");
+    }
+    let path = Path::new(&args.target);
+    let options = DoctorOptions { table: args.table.clone(), full: args.full, ..DoctorOptions::default() };
+    let report = diagnose(path, &options).with_context(|| format!("doctor could not examine '{}'", path.display()))?;
+    let text = match args.format {
+        DoctorFormat::Json => to_json(&report),
+        DoctorFormat::Table => render::render(&report, false),
+        DoctorFormat::Md => render::render(&report, true),
+    };
+    println!("{text}");
+    if args.sql {
+        let script = migration_sql(path, &report)?;
+        if args.format == DoctorFormat::Md {
+            println!("\n```sql\n{script}```");
+        } else {
+            println!("\n{script}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
