@@ -31,7 +31,9 @@ pub fn snapshot(conn: &mut mysql::Conn) -> Result<Snapshot, mysql::Error> {
         }
     }
     let metrics: Vec<(String, i64)> = conn.query(format!(
-        "SELECT NAME, COUNT FROM information_schema.INNODB_METRICS WHERE NAME IN ({})",
+        // MariaDB's column is ENABLED (MySQL's is STATUS). A disabled monitor counts nothing, so
+        // its counter is left out ("unknown") rather than reported as zero splits.
+        "SELECT NAME, COUNT FROM information_schema.INNODB_METRICS WHERE NAME IN ({}) AND ENABLED = 1",
         list(&METRICS)
     ))?;
     for (name, value) in metrics {

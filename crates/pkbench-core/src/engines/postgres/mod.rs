@@ -72,6 +72,16 @@ impl PostgresEngine {
             .query_one("SHOW server_version", &[])
             .map_err(|e| Error::postgres("could not read the server version", e))?
             .get(0);
+        // pg_stat_force_next_flush() and pg_walinspect arrived in PostgreSQL 15.
+        let version_num: i32 = client
+            .query_one("SELECT current_setting('server_version_num')::int", &[])
+            .map_err(|e| Error::postgres("could not read the server version", e))?
+            .get(0);
+        if version_num < 150_000 {
+            return Err(Error::InvalidInput(format!(
+                "PostgreSQL {version} is too old: pkbench needs PostgreSQL 15 or newer (pg_stat_force_next_flush, pg_walinspect)"
+            )));
+        }
         if server.is_some() {
             client
                 .batch_execute(
