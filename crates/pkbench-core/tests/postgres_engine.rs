@@ -93,3 +93,21 @@ fn dropping_the_engine_stops_the_server_and_removes_its_directory() {
     assert!(!dir.exists(), "{} left behind", dir.display());
     assert!(!std::path::Path::new(&format!("/proc/{pid}")).exists(), "server process {pid} still running");
 }
+
+#[test]
+fn asynchronous_commits_still_attribute_every_page_split() {
+    // The same keys make the same B-tree splits whether commits wait for the disk or not; with
+    // asynchronous commits pkbench must still read every batch's WAL (it forces a flush).
+    let splits = |durable_commits: bool| {
+        let settings =
+            ServerSettings { target: ServerTarget::Managed { server_bin: None }, cache_mb: 8, durable_commits };
+        let mut engine = PostgresEngine::open(&settings).expect("could not start a managed PostgreSQL server");
+        let r = run(&mut engine, find("uuid4").unwrap(), 30_000, 10_000);
+        let splits: Vec<Option<u64>> = r.batches.iter().map(|b| b.counters.page_splits).collect();
+        assert!(splits.iter().all(Option::is_some), "durable_commits {durable_commits}: {:?}", r.batches);
+        splits.into_iter().flatten().collect::<Vec<u64>>()
+    };
+    let (durable, asynchronous) = (splits(true), splits(false));
+    assert!(durable.iter().all(|&s| s > 0), "{durable:?}");
+    assert_eq!(durable, asynchronous, "splits per batch: durable {durable:?}, asynchronous {asynchronous:?}");
+}

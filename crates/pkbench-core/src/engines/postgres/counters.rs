@@ -28,7 +28,23 @@ pub fn format_lsn(lsn: u64) -> String {
 }
 
 /// Takes a snapshot of the counters for the tables `tables` of `schema`.
-pub fn snapshot(client: &mut Client, schema: &str, tables: &[&str]) -> Result<Snapshot, postgres::Error> {
+///
+/// With asynchronous commits (`durable_commits` false) the WAL flush position lags the insert
+/// position, and `pg_walinspect` can only read flushed WAL: a tiny synchronous commit (one
+/// logical-decoding message and its commit record, under 100 bytes, counted in the next span)
+/// first flushes everything written so far, so each span's page splits and FPI bytes stay in it.
+pub fn snapshot(
+    client: &mut Client,
+    schema: &str,
+    tables: &[&str],
+    durable_commits: bool,
+) -> Result<Snapshot, postgres::Error> {
+    if !durable_commits {
+        // A commit flushes synchronously only if its transaction wrote WAL: emit a tiny message.
+        client.batch_execute(
+            "BEGIN; SET LOCAL synchronous_commit = on; SELECT pg_logical_emit_message(true, 'pkbench', 'flush'); COMMIT;",
+        )?;
+    }
     // Statistics are flushed by backends lazily; force this session's pending counts out.
     client.batch_execute("SELECT pg_stat_force_next_flush()")?;
     let tables: Vec<String> = tables.iter().map(|t| t.to_string()).collect();

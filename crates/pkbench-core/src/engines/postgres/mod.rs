@@ -35,6 +35,7 @@ pub struct PostgresEngine {
     version: String,
     walinspect: bool,
     pgstattuple: bool,
+    durable_commits: bool,
     target: String,
     server: Option<ManagedPostgres>,
 }
@@ -113,6 +114,7 @@ impl PostgresEngine {
             version,
             walinspect: installed.iter().any(|e| e == "pg_walinspect"),
             pgstattuple: installed.iter().any(|e| e == "pgstattuple"),
+            durable_commits: settings.durable_commits,
             target,
             server,
         })
@@ -261,7 +263,7 @@ struct PgCase<'a> {
 
 impl PgCase<'_> {
     fn snapshot(&mut self) -> Result<Snapshot, Error> {
-        counters::snapshot(&mut self.engine.client, &self.engine.schema, &self.tables)
+        counters::snapshot(&mut self.engine.client, &self.engine.schema, &self.tables, self.engine.durable_commits)
             .map_err(|e| Error::postgres("could not read PostgreSQL statistics", e))
     }
 
