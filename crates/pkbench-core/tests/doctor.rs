@@ -125,7 +125,7 @@ fn vacuum_of_a_random_key_table_shows_better_fill() {
     let before = diagnose(&path, &DoctorOptions::default()).unwrap();
     rusqlite::Connection::open(&path).unwrap().execute_batch("VACUUM").unwrap();
     let after = diagnose(&path, &DoctorOptions { full: true, ..DoctorOptions::default() }).unwrap();
-    let fill = |r: &DoctorReport| bench(r).btrees.iter().find(|b| b.name == "bench").unwrap().leaf_fill;
+    let fill = |r: &DoctorReport| bench(r).btrees.iter().find(|b| b.stats.name == "bench").unwrap().stats.leaf_fill;
     let reclaim = |r: &DoctorReport| bench(r).btrees.iter().map(|b| b.reclaimable_bytes).sum::<u64>();
     assert!(fill(&after) > fill(&before) + 0.05, "before {} after {}", fill(&before), fill(&after));
     assert!(reclaim(&before) > 0 && reclaim(&after) == 0, "before {} after {}", reclaim(&before), reclaim(&after));

@@ -1,27 +1,17 @@
 //! Engine tests against a real, managed PostgreSQL cluster started by the test itself (on a free
 //! port, in a temporary directory). A missing server binary fails the test, it never skips.
 
-use pkbench_core::control::{MonotonicTimer, RunControl};
-use pkbench_core::engines::Engine;
+mod common;
+
+use common::run;
 use pkbench_core::engines::postgres::PostgresEngine;
 use pkbench_core::engines::server::{ServerSettings, ServerTarget};
-use pkbench_core::results::RunResult;
-use pkbench_core::strategy::{CATALOG, Strategy, find};
-use pkbench_core::workloads::{CaseContext, InsertGrowth, Silent, Workload};
+use pkbench_core::strategy::{CATALOG, find};
 
 fn managed(cache_mb: u64) -> PostgresEngine {
     let settings =
         ServerSettings { target: ServerTarget::Managed { server_bin: None }, cache_mb, durable_commits: true };
     PostgresEngine::open(&settings).unwrap_or_else(|e| panic!("could not start a managed PostgreSQL server: {e}"))
-}
-
-fn run(engine: &mut dyn Engine, strategy: &Strategy, rows: u64, batch: u64) -> RunResult {
-    let workload = InsertGrowth::new(rows, batch, 50, 7).unwrap();
-    let control = RunControl::new();
-    let ctx = CaseContext { control: &control, timer: &MonotonicTimer::default(), observer: &Silent };
-    let (result, error) = workload.run_case(engine, strategy, &ctx);
-    assert!(error.is_none(), "{}: {error:?}", strategy.name);
-    result
 }
 
 #[test]

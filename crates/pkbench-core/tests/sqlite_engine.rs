@@ -1,6 +1,8 @@
 //! Engine tests against real SQLite: every strategy inserts a few thousand rows; the table must
 //! hold exactly the generated keys, unique, and in key order where the strategy promises it.
 
+mod common;
+
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::KeyRow;
 use pkbench_core::engines::sqlite::{SqliteEngine, SqliteSettings};
@@ -13,18 +15,12 @@ use std::path::Path;
 
 const ROWS: u64 = 3_000;
 const BATCH: u64 = 1_000;
-const SEED: u64 = 7;
+use common::SEED;
 
 fn run_one(dir: &Path, strategy: &Strategy, rows: u64, batch: u64, cache_mb: u64, keep: bool) -> RunResult {
     let settings = SqliteSettings { cache_mb, keep_db: keep, ..SqliteSettings::seed_000(dir.to_path_buf()) };
     let mut engine = SqliteEngine::new(settings).unwrap();
-    let workload = InsertGrowth::new(rows, batch, 50, SEED).unwrap();
-    let control = RunControl::new();
-    let timer = MonotonicTimer::default();
-    let ctx = CaseContext { control: &control, timer: &timer, observer: &Silent };
-    let (result, error) = workload.run_case(&mut engine, strategy, &ctx);
-    assert!(error.is_none(), "{}: {error:?}", strategy.name);
-    result
+    common::run(&mut engine, strategy, rows, batch)
 }
 
 /// A key as SQLite stores it for `storage`.

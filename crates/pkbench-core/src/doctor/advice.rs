@@ -59,17 +59,17 @@ fn order_line(order: Option<&OrderReport>) -> String {
 fn fill_line(b: &BtreeReport) -> String {
     format!(
         "b-tree '{}': {} leaf pages, leaf fill {:.0}%, {:.0}% of leaves out of order",
-        b.name,
-        b.leaf_pages,
-        b.leaf_fill * 100.0,
-        b.leaf_out_of_order * 100.0
+        b.stats.name,
+        b.stats.leaf_pages,
+        b.stats.leaf_fill * 100.0,
+        b.stats.leaf_out_of_order * 100.0
     )
 }
 
 /// The b-tree that holds a key's order: the table itself when clustered on it, else its index.
 fn key_btree<'a>(btrees: &'a [BtreeReport], table: &str, key: &KeyColumnReport) -> Option<&'a BtreeReport> {
     let name = key.index.as_deref().unwrap_or(table);
-    btrees.iter().find(|b| b.name.eq_ignore_ascii_case(name))
+    btrees.iter().find(|b| b.stats.name.eq_ignore_ascii_case(name))
 }
 
 fn is_random(scheme: &SchemeReport, order: Option<&OrderReport>) -> bool {
@@ -151,12 +151,12 @@ pub fn advise(
             });
         }
     }
-    let size: u64 = btrees.iter().map(|b| b.size_bytes).sum();
+    let size: u64 = btrees.iter().map(|b| b.stats.size_bytes).sum();
     let reclaim: u64 = btrees.iter().map(|b| b.reclaimable_bytes).sum();
     // Appends leave leaves ~85–100% full and random inserts ~70% once a tree is large: advise a
     // rebuild only when it would free a fifth of the table.
     if reclaim >= 8 * 4096 && reclaim * 5 >= size {
-        let worst = btrees.iter().min_by(|a, b| a.leaf_fill.total_cmp(&b.leaf_fill));
+        let worst = btrees.iter().min_by(|a, b| a.stats.leaf_fill.total_cmp(&b.stats.leaf_fill));
         out.push(Advice {
             rank: 0,
             kind: AdviceKind::Repack,
@@ -206,13 +206,15 @@ mod tests {
 
     fn btree(leaf_fill: f64, reclaimable_bytes: u64) -> BtreeReport {
         BtreeReport {
-            name: "t".into(),
-            kind: "table".into(),
-            pages: 1_000,
-            leaf_pages: 990,
-            leaf_fill,
-            leaf_out_of_order: 0.4,
-            size_bytes: 4_096_000,
+            stats: crate::results::BtreeStats {
+                name: "t".into(),
+                kind: "table".into(),
+                pages: 1_000,
+                leaf_pages: 990,
+                leaf_fill,
+                leaf_out_of_order: 0.4,
+                size_bytes: 4_096_000,
+            },
             reclaimable_bytes,
         }
     }

@@ -10,23 +10,12 @@ use serde::{Deserialize, Serialize};
 /// nearly full (97% measured on a WITHOUT ROWID table with the bundled SQLite; kept below that).
 pub const REBUILT_LEAF_FILL: f64 = 0.95;
 
-/// One table or index b-tree.
+/// One table or index b-tree: the engine's statistics plus what a rebuild would free.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BtreeReport {
-    /// Table or index name.
-    pub name: String,
-    /// `table` or `index`.
-    pub kind: String,
-    /// All pages.
-    pub pages: u64,
-    /// Leaf pages.
-    pub leaf_pages: u64,
-    /// Average share of each leaf in use, 0–1.
-    pub leaf_fill: f64,
-    /// Share of leaf-to-next-leaf steps that go backwards in the file, 0–1.
-    pub leaf_out_of_order: f64,
-    /// Bytes of its pages.
-    pub size_bytes: u64,
+    /// Pages, leaves, leaf fill and order, as `pkbench run` reports them (same JSON fields).
+    #[serde(flatten)]
+    pub stats: BtreeStats,
     /// Bytes a rebuild would free (leaves repacked to [`REBUILT_LEAF_FILL`]).
     pub reclaimable_bytes: u64,
 }
@@ -43,13 +32,7 @@ pub fn table_btrees(table: &TableSchema, all: &[BtreeStats], page_size: u64) -> 
     all.iter()
         .filter(|b| names.iter().any(|n| n.eq_ignore_ascii_case(&b.name)))
         .map(|b| BtreeReport {
-            name: b.name.clone(),
-            kind: b.kind.clone(),
-            pages: b.pages,
-            leaf_pages: b.leaf_pages,
-            leaf_fill: b.leaf_fill,
-            leaf_out_of_order: b.leaf_out_of_order,
-            size_bytes: b.size_bytes,
+            stats: b.clone(),
             reclaimable_bytes: reclaimable_leaves(b.leaf_pages, b.leaf_fill) * page_size,
         })
         .collect()

@@ -63,15 +63,20 @@ pub fn render(report: &DoctorReport, md: bool) -> String {
             );
         }
         for b in &t.btrees {
-            let (fill, ooo) = (format!("{:.0}%", b.leaf_fill * 100.0), format!("{:.0}%", b.leaf_out_of_order * 100.0));
-            let (size, rec) = (human_bytes(b.size_bytes), human_bytes(b.reclaimable_bytes));
+            let (fill, ooo) =
+                (format!("{:.0}%", b.stats.leaf_fill * 100.0), format!("{:.0}%", b.stats.leaf_out_of_order * 100.0));
+            let (size, rec) = (human_bytes(b.stats.size_bytes), human_bytes(b.reclaimable_bytes));
             if md {
-                let _ = writeln!(out, "| {} | {} | {} | {fill} | {ooo} | {size} | {rec} |", b.name, b.kind, b.pages);
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {fill} | {ooo} | {size} | {rec} |",
+                    b.stats.name, b.stats.kind, b.stats.pages
+                );
             } else {
                 let _ = writeln!(
                     out,
                     "  {:<28} {:<6} {:>8} {fill:>9} {ooo:>12} {size:>10} {rec:>11}",
-                    b.name, b.kind, b.pages
+                    b.stats.name, b.stats.kind, b.stats.pages
                 );
             }
         }

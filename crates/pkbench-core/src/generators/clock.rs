@@ -92,6 +92,19 @@ impl Clock for VirtualClock {
     }
 }
 
+/// Test clock: replays fixed millisecond readings, then repeats the last one.
+#[cfg(test)]
+pub(crate) struct ReplayClock(pub Vec<u64>, pub usize);
+
+#[cfg(test)]
+impl Clock for ReplayClock {
+    fn now_ms(&mut self) -> u64 {
+        let t = self.0[self.1.min(self.0.len() - 1)];
+        self.1 += 1;
+        t
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -71,14 +71,7 @@ pub fn ulid_ms(bytes: &[u8; 16]) -> u64 {
 mod tests {
     use super::*;
 
-    struct Script(Vec<u64>, usize);
-    impl Clock for Script {
-        fn now_ms(&mut self) -> u64 {
-            let t = self.0[self.1.min(self.0.len() - 1)];
-            self.1 += 1;
-            t
-        }
-    }
+    use crate::generators::clock::ReplayClock as Script;
 
     #[test]
     fn increments_within_a_ms_and_survives_overflow_and_rollback() {

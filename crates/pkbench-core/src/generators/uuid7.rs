@@ -75,15 +75,7 @@ mod tests {
     use super::*;
     use crate::generators::{VirtualClock, uuid_variant_is_rfc, uuid_version};
 
-    /// A clock replaying a fixed list of readings, then repeating the last one.
-    struct Script(Vec<u64>, usize);
-    impl Clock for Script {
-        fn now_ms(&mut self) -> u64 {
-            let t = self.0[self.1.min(self.0.len() - 1)];
-            self.1 += 1;
-            t
-        }
-    }
+    use crate::generators::clock::ReplayClock as Script;
 
     #[test]
     fn strictly_increasing_with_valid_bits() {

@@ -1,0 +1,20 @@
+//! Helpers shared by the engine tests.
+
+use pkbench_core::control::{MonotonicTimer, RunControl};
+use pkbench_core::engines::Engine;
+use pkbench_core::results::RunResult;
+use pkbench_core::strategy::Strategy;
+use pkbench_core::workloads::{CaseContext, InsertGrowth, Silent, Workload};
+
+/// Seed of every engine test's key stream.
+pub const SEED: u64 = 7;
+
+/// Runs insert-growth for one strategy (50-byte payload, [`SEED`]) and asserts it succeeded.
+pub fn run(engine: &mut dyn Engine, strategy: &Strategy, rows: u64, batch: u64) -> RunResult {
+    let workload = InsertGrowth::new(rows, batch, 50, SEED).unwrap();
+    let control = RunControl::new();
+    let ctx = CaseContext { control: &control, timer: &MonotonicTimer::default(), observer: &Silent };
+    let (result, error) = workload.run_case(engine, strategy, &ctx);
+    assert!(error.is_none(), "{}: {error:?}", strategy.name);
+    result
+}
