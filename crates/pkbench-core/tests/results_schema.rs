@@ -152,9 +152,11 @@ fn schema_requires_every_property_of_closed_objects() {
             );
         }
         // Fields added after schema version 1 was first written stay optional, so older
-        // results files remain valid.
-        const ADDED_LATER: [&str; 1] = ["wal_size_bytes"];
-        let mut props: Vec<&str> = properties.keys().map(String::as_str).filter(|p| !ADDED_LATER.contains(p)).collect();
+        // results files remain valid; a phase's latency, intervals, figures and note are
+        // omitted when a step has none.
+        const OPTIONAL: [&str; 7] =
+            ["wal_size_bytes", "phases", "workload_options", "latency", "intervals", "figures", "note"];
+        let mut props: Vec<&str> = properties.keys().map(String::as_str).filter(|p| !OPTIONAL.contains(p)).collect();
         let mut required: Vec<&str> = def
             .get("required")
             .and_then(Value::as_array)
@@ -170,7 +172,10 @@ fn schema_requires_every_property_of_closed_objects() {
             closed += 1;
         }
     }
-    assert_eq!(closed, 6, "root, Environment, RunResult, Settings, BatchResult, BtreeStats");
+    assert_eq!(
+        closed, 9,
+        "root, Environment, RunResult, Settings, BatchResult, BtreeStats, PhaseResult, LatencySummary, IntervalResult"
+    );
 }
 
 #[test]
@@ -254,4 +259,36 @@ fn wrong_types_and_ranges_are_rejected() {
         object.insert(key.to_string(), value.clone());
         assert_invalid(what, &doc);
     }
+}
+
+#[test]
+fn phases_and_workload_options_match_schema() {
+    use pkbench_core::metrics::LatencyRecorder;
+    use pkbench_core::results::{IntervalResult, PhaseResult};
+    let mut doc = mock_doc(MOCK_STRATEGIES, None);
+    let mut latency = LatencyRecorder::new();
+    for ns in [120_000, 180_000, 2_500_000] {
+        latency.record(ns);
+    }
+    let run = &mut doc.runs[0];
+    run.settings.workload_options.insert("threads".into(), "4".into());
+    run.phases.push(PhaseResult {
+        name: "concurrent-insert".into(),
+        operations: 3,
+        rows: 3,
+        elapsed_ns: 1_000_000_000,
+        latency: latency.summary(),
+        intervals: vec![IntervalResult { start_ns: 0, elapsed_ns: 1_000_000_000, operations: 3, ..Default::default() }],
+        figures: [("lock_wait_ns".to_string(), 1234.0)].into(),
+        note: Some("autocommit single-row inserts".into()),
+        ..Default::default()
+    });
+    let value = to_value(&doc);
+    assert_valid("run with phases", &value);
+    // Written files round-trip, and files without phases still read.
+    let back: ResultsDoc = serde_json::from_value(value.clone()).unwrap();
+    assert_eq!(back, doc);
+    let mut bad = value;
+    set(&mut bad, "/runs/0/phases/0/latency/p99_ns", json!(-5));
+    assert_invalid("negative percentile", &bad);
 }

@@ -37,6 +37,13 @@ pub enum EngineArg {
     Mariadb,
 }
 
+/// What to do to each strategy's database (`pkbench list` describes each).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WorkloadArg {
+    /// Insert rows in batches and time every batch as the table grows.
+    InsertGrowth,
+}
+
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum SyncArg {
     Off,
@@ -67,6 +74,9 @@ pub struct RunArgs {
     /// Database engine.
     #[arg(long, value_enum, default_value = "sqlite")]
     pub engine: EngineArg,
+    /// Workload.
+    #[arg(long, short = 'w', value_enum, default_value = "insert-growth")]
+    pub workload: WorkloadArg,
     /// Comma-separated strategies (see `pkbench list`).
     #[arg(long, short = 's', default_value = DEFAULT_STRATEGIES)]
     pub strategies: String,

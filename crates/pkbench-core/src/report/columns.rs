@@ -2,7 +2,7 @@
 //! exporters.
 
 use super::fmt;
-use crate::metrics::{StrategySummary, summarize};
+use crate::metrics::{StrategySummary, stats, summarize};
 use crate::results::ResultsDoc;
 
 /// A counter column: its title and how to read it from a summary.
@@ -85,6 +85,40 @@ pub fn btrees(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
                     fmt::percent(b.leaf_fill),
                     fmt::percent(b.leaf_out_of_order),
                     fmt::mib(Some(b.size_bytes)),
+                ]
+            })
+        })
+        .collect();
+    (header, rows)
+}
+
+/// Header and rows of every run's timed steps other than insert batches (empty when no
+/// workload reported any): operations, rate and latency percentiles, then the step's own
+/// figures and note.
+pub fn phases(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
+    let header = ["strategy", "step", "operations", "rows", "ops/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "details"]
+        .map(String::from)
+        .to_vec();
+    let ms = |ns: Option<u64>| fmt::ms(ns.map(|v| v as f64 / 1e6));
+    let rows = doc
+        .runs
+        .iter()
+        .flat_map(|run| {
+            run.phases.iter().map(move |p| {
+                let lat = p.latency.as_ref();
+                let mut details: Vec<String> = p.figures.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                details.extend(p.note.clone());
+                vec![
+                    run.strategy.clone(),
+                    p.name.clone(),
+                    p.operations.to_string(),
+                    p.rows.to_string(),
+                    fmt::rate(stats::rate_per_sec(p.operations, p.elapsed_ns)),
+                    ms(lat.map(|l| l.p50_ns)),
+                    ms(lat.map(|l| l.p95_ns)),
+                    ms(lat.map(|l| l.p99_ns)),
+                    ms(lat.map(|l| l.max_ns)),
+                    details.join("; "),
                 ]
             })
         })

@@ -112,6 +112,11 @@ impl Exporter for MarkdownExporter {
             out.push_str("\n## B-trees after the run\n\n");
             md_table(&mut out, &h, &r);
         }
+        let (h, r) = columns::phases(doc);
+        if !r.is_empty() {
+            out.push_str("\n## Timed steps\n\n");
+            md_table(&mut out, &h, &r);
+        }
         let e = &doc.environment;
         let _ = writeln!(
             out,

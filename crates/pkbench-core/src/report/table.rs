@@ -45,6 +45,16 @@ impl Exporter for TableExporter {
             out.push_str(&table(header, rows, 3).to_string());
             out.push('\n');
         }
+        let (header, rows) = columns::phases(doc);
+        if !rows.is_empty() {
+            out.push_str("Timed steps:\n");
+            let mut steps = table(header, rows, 2);
+            if let Some(c) = steps.column_mut(9) {
+                c.set_cell_alignment(CellAlignment::Left);
+            }
+            out.push_str(&steps.to_string());
+            out.push('\n');
+        }
         Ok(out)
     }
 }

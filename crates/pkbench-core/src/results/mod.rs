@@ -4,9 +4,11 @@
 //! repository root describes the JSON form; a test validates real output against it.
 
 mod environment;
+mod phases;
 mod writer;
 
 pub use environment::Environment;
+pub use phases::{IntervalResult, LatencySummary, PhaseResult};
 pub use writer::ResultsWriter;
 
 use serde::{Deserialize, Serialize};
@@ -47,6 +49,10 @@ pub struct RunResult {
     pub settings: Settings,
     /// One entry per committed batch, in order.
     pub batches: Vec<BatchResult>,
+    /// Timed steps other than insert batches (queries, concurrent inserts, maintenance), in
+    /// order. Empty for insert-growth.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub phases: Vec<PhaseResult>,
     /// Rows counted in the table after the run (`None` if the run did not finish).
     pub verified_rows: Option<u64>,
     /// Database size on disk after the run (main file + WAL), bytes.
@@ -81,6 +87,9 @@ pub struct Settings {
     pub insert_path: String,
     /// Engine settings as the engine reports them after setup (e.g. `journal_mode = wal`).
     pub engine: BTreeMap<String, String>,
+    /// The workload's own options beyond the ones above (e.g. `threads = 16`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub workload_options: BTreeMap<String, String>,
 }
 
 /// One committed batch.

@@ -1,7 +1,7 @@
 //! `pkbench run`: turn flags into a plan, run it with live progress, print and save results.
 
 use super::engine;
-use crate::cli::{EngineArg, FormatArg, RunArgs};
+use crate::cli::{EngineArg, FormatArg, RunArgs, WorkloadArg};
 use crate::progress::Progress;
 use anyhow::Context;
 use pkbench_core::Error;
@@ -12,7 +12,7 @@ use pkbench_core::results::{Environment, ResultsWriter};
 use pkbench_core::run::{RunPlan, run as run_plan};
 use pkbench_core::strategy::parse_list;
 use pkbench_core::util::time::folder_stamp_now;
-use pkbench_core::workloads::{CaseContext, InsertGrowth};
+use pkbench_core::workloads::{CaseContext, InsertGrowth, Workload};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,7 +25,7 @@ const EXIT_INTERRUPTED: u8 = 130;
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     // Validate everything before creating any file.
     let strategies = parse_list(&args.strategies)?;
-    let workload = InsertGrowth::new(args.rows, args.batch, args.payload, args.seed)?;
+    let workload = workload(&args)?;
     let out_dir = args.out.clone().unwrap_or_else(default_out_dir);
     engine::precheck(args.engine, &strategies)?;
     let engine_plan = engine::plan(&args, &out_dir)?;
@@ -48,7 +48,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let info = engine.info();
     let environment = Environment::detect(info.name, &info.version, data_dir.as_deref().unwrap_or(&out_dir));
     let plan = RunPlan {
-        workload: &workload,
+        workload: workload.as_ref(),
         strategies,
         command: std::env::args_os().map(|a| redact_url(&a.to_string_lossy())).collect(),
     };
@@ -84,6 +84,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             Err(anyhow::Error::new(e)).with_context(|| format!("the run stopped{saved}"))
         }
     }
+}
+
+/// The workload `--workload` names, with its flags validated.
+fn workload(args: &RunArgs) -> Result<Box<dyn Workload>, Error> {
+    Ok(match args.workload {
+        WorkloadArg::InsertGrowth => Box::new(InsertGrowth::new(args.rows, args.batch, args.payload, args.seed)?),
+    })
 }
 
 fn default_out_dir() -> PathBuf {
