@@ -1,8 +1,10 @@
 //! Command-line definitions. Arguments become validated library types in `commands`.
 
+use crate::duration::parse_duration;
 use crate::size::parse_count;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Measure what your primary key costs, on real database engines.
 #[derive(Debug, Parser)]
@@ -42,6 +44,8 @@ pub enum EngineArg {
 pub enum WorkloadArg {
     /// Insert rows in batches and time every batch as the table grows.
     InsertGrowth,
+    /// N connections insert single rows in autocommit statements for a fixed time (seed 002).
+    Concurrent,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -86,6 +90,15 @@ pub struct RunArgs {
     /// Rows per transaction (accepts 500k, 2M, …).
     #[arg(long, short = 'b', default_value = "100k", value_parser = parse_count)]
     pub batch: u64,
+    /// Connections inserting at once (`--workload concurrent`).
+    #[arg(long, default_value_t = 16)]
+    pub threads: u32,
+    /// Measured time per strategy (`--workload concurrent`; accepts 60s, 2m, 1h).
+    #[arg(long, default_value = "60s", value_parser = parse_duration)]
+    pub duration: Duration,
+    /// Warm-up before the measured time, excluded from the figures (`--workload concurrent`).
+    #[arg(long, default_value = "5s", value_parser = parse_duration)]
+    pub warmup: Duration,
     /// Payload bytes per row, identical in every row.
     #[arg(long, default_value = "50", value_parser = parse_count)]
     pub payload: u64,

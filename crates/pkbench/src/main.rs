@@ -3,6 +3,7 @@
 
 mod cli;
 mod commands;
+mod duration;
 mod progress;
 mod size;
 

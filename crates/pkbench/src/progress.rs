@@ -72,6 +72,7 @@ impl Observer for Progress {
                 bar.reset();
                 bar.set_prefix(format!("[{}/{count}] {strategy}", position + 1));
             }
+            None if rows == 0 => eprintln!("[{}/{count}] {strategy}: running", position + 1),
             None => eprintln!("[{}/{count}] {strategy}: inserting {rows} rows", position + 1),
         }
     }
@@ -79,6 +80,21 @@ impl Observer for Progress {
     fn batch_done(&self, _strategy: &str, _batch: &BatchResult) {}
 
     fn case_finished(&self, result: &RunResult) {
+        if let (true, Some(phase)) = (result.batches.is_empty(), result.phases.last()) {
+            // Timed workloads (e.g. concurrent) report phases, not batches.
+            let secs = phase.elapsed_ns as f64 / 1e9;
+            let rate = rate_per_sec(phase.operations, phase.elapsed_ns).unwrap_or(0.0);
+            let status = if result.complete { "" } else { " (incomplete)" };
+            let line = format!(
+                "{}: {} {} operations in {secs:.2} s ({rate:.0}/s){status}",
+                result.strategy, phase.operations, phase.name
+            );
+            match &self.bar {
+                Some(bar) => bar.println(line),
+                None => eprintln!("{line}"),
+            }
+            return;
+        }
         let rows = result.rows_inserted();
         let secs = result.insert_ns() as f64 / 1e9;
         let rate = rate_per_sec(rows, result.insert_ns()).unwrap_or(0.0);

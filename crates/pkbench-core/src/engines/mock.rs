@@ -2,7 +2,7 @@
 //! it advances a [`FakeTimer`] by a fixed cost model, so output is identical on every machine.
 //! Never use it in place of a real engine.
 
-use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, KeyRow};
+use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, InsertClient, KeyRow};
 use crate::Error;
 use crate::control::{RunControl, Timer};
 use crate::results::{BtreeStats, Counters};
@@ -60,7 +60,14 @@ impl Engine for MockEngine {
     fn create_case(&mut self, spec: &CaseSpec<'_>) -> Result<Box<dyn InsertCase + '_>, Error> {
         let random =
             !spec.strategy.primary_is_ordered() || spec.strategy.secondary.is_some_and(|s| !s.scheme.is_ordered());
-        Ok(Box::new(MockCase { engine: self, random, rows: 0, batches: 0, pending: Counters::default() }))
+        Ok(Box::new(MockCase {
+            engine: self,
+            random,
+            rows: 0,
+            batches: 0,
+            pending: Counters::default(),
+            client_rows: Arc::default(),
+        }))
     }
 }
 
@@ -70,6 +77,22 @@ struct MockCase<'a> {
     rows: u64,
     batches: u64,
     pending: Counters,
+    /// Rows inserted by concurrent clients.
+    client_rows: Arc<AtomicU64>,
+}
+
+/// A concurrent client of the mock engine: every row costs a flat 10 µs of fake time.
+struct MockClient {
+    timer: Arc<FakeTimer>,
+    rows: Arc<AtomicU64>,
+}
+
+impl InsertClient for MockClient {
+    fn insert_one(&mut self, _row: &KeyRow) -> Result<(), Error> {
+        self.timer.advance(10_000);
+        self.rows.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
 }
 
 impl InsertCase for MockCase<'_> {
@@ -102,7 +125,12 @@ impl InsertCase for MockCase<'_> {
         Ok(std::mem::take(&mut self.pending))
     }
 
-    fn finish(self: Box<Self>) -> Result<CaseReport, Error> {
+    fn connect(&mut self) -> Result<Box<dyn InsertClient + Send>, Error> {
+        Ok(Box::new(MockClient { timer: Arc::clone(&self.engine.timer), rows: Arc::clone(&self.client_rows) }))
+    }
+
+    fn finish(mut self: Box<Self>) -> Result<CaseReport, Error> {
+        self.rows += self.client_rows.load(Ordering::SeqCst);
         let leaf_fill = if self.random { 0.69 } else { 0.99 };
         Ok(CaseReport {
             verified_rows: self.rows,

@@ -72,8 +72,29 @@ pub trait InsertCase {
     /// Counters accumulated since the previous call (or since the case was created).
     fn take_counters(&mut self) -> Result<Counters, Error>;
 
+    /// Opens one more connection to this case's database for a concurrent workload: each
+    /// client inserts one row per autocommit statement through a prepared statement. Engines
+    /// without extra connections return an error saying so.
+    fn connect(&mut self) -> Result<Box<dyn InsertClient + Send>, Error> {
+        Err(Error::InvalidInput("this engine cannot open concurrent connections".into()))
+    }
+
     /// Counts the rows, measures size and B-tree state, and removes or keeps the database.
     fn finish(self: Box<Self>) -> Result<CaseReport, Error>;
+}
+
+/// One extra connection to a case's database, used by one thread of a concurrent workload.
+/// Dropping it closes the connection; close every client before the case's `finish`.
+pub trait InsertClient {
+    /// Inserts `row` in its own autocommit statement (a prepared single-row INSERT).
+    fn insert_one(&mut self, row: &KeyRow) -> Result<(), Error>;
+
+    /// Nanoseconds this client has spent waiting for the database's write lock so far, on
+    /// engines where writers serialise on one lock (SQLite); `None` where the engine has no such
+    /// lock to time.
+    fn lock_wait_ns(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// What an engine measured after a case.

@@ -1,8 +1,10 @@
 //! Workloads: what is done to each strategy's database. One file per workload.
 
+mod concurrent;
 mod insert_growth;
 mod key_stream;
 
+pub use concurrent::{ConcurrentInsert, IntervalSeries, MAX_THREADS};
 pub use insert_growth::{InsertGrowth, MAX_BATCH_ROWS, MAX_PAYLOAD_BYTES, MAX_ROWS};
 pub use key_stream::KeyStream;
 

@@ -26,6 +26,9 @@ pub fn list() -> anyhow::Result<ExitCode> {
         println!("  {:width$}  {}{aliases}", s.name, s.description);
     }
     println!("\nWorkloads:\n  insert-growth  insert rows in batches, timing each batch as the table grows");
+    println!(
+        "  concurrent     --threads N connections insert single rows (autocommit) for --duration after --warmup; per-second rows/s, latency p50/p95/p99/max, SQLite lock wait"
+    );
     for (engine, what, render) in ENGINES {
         println!("\n--engine {engine}: {what}; schema per strategy:");
         for s in CATALOG {

@@ -10,9 +10,9 @@ use pkbench_core::engines::server::{abort_all, redact_url};
 use pkbench_core::report::Format;
 use pkbench_core::results::{Environment, ResultsWriter};
 use pkbench_core::run::{RunPlan, run as run_plan};
-use pkbench_core::strategy::parse_list;
+use pkbench_core::strategy::{Strategy, parse_list};
 use pkbench_core::util::time::folder_stamp_now;
-use pkbench_core::workloads::{CaseContext, InsertGrowth, Workload};
+use pkbench_core::workloads::{CaseContext, ConcurrentInsert, InsertGrowth, Workload};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,7 +25,7 @@ const EXIT_INTERRUPTED: u8 = 130;
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     // Validate everything before creating any file.
     let strategies = parse_list(&args.strategies)?;
-    let workload = workload(&args)?;
+    let workload = workload(&args, &strategies)?;
     let out_dir = args.out.clone().unwrap_or_else(default_out_dir);
     engine::precheck(args.engine, &strategies)?;
     let engine_plan = engine::plan(&args, &out_dir)?;
@@ -86,10 +86,18 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// The workload `--workload` names, with its flags validated.
-fn workload(args: &RunArgs) -> Result<Box<dyn Workload>, Error> {
+/// The workload `--workload` names, with its flags validated against the strategies.
+fn workload(args: &RunArgs, strategies: &[&'static Strategy]) -> Result<Box<dyn Workload>, Error> {
     Ok(match args.workload {
         WorkloadArg::InsertGrowth => Box::new(InsertGrowth::new(args.rows, args.batch, args.payload, args.seed)?),
+        WorkloadArg::Concurrent => {
+            let w = ConcurrentInsert::new(args.threads, args.duration, args.warmup, args.payload, args.seed)?;
+            let engine = format!("{:?}", args.engine).to_lowercase();
+            for s in strategies {
+                w.check(s, &engine)?;
+            }
+            Box::new(w)
+        }
     })
 }
 

@@ -2,6 +2,7 @@
 //! in its own database there (`pkbench` on a managed server, a fresh `pkbench_…` on the user's),
 //! created and dropped by it.
 
+mod client;
 mod counters;
 mod physical;
 mod schema;
@@ -11,7 +12,7 @@ pub use schema::{MariaDbSchema, render as render_schema};
 pub use server::{MIN_POOL_MB, ManagedMariaDb, lru_scan_depth};
 
 use super::server::{ServerSettings, ServerTarget, redact_url, unique_suffix};
-use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, KeyRow};
+use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, InsertClient, KeyRow};
 use crate::Error;
 use crate::control::RunControl;
 use crate::generators::Key;
@@ -31,6 +32,8 @@ pub struct MariaDbEngine {
     database: String,
     version: String,
     target: String,
+    /// How concurrent clients connect (the same server and user).
+    connect_opts: mysql::Opts,
     server: Option<ManagedMariaDb>,
 }
 
@@ -43,22 +46,23 @@ impl std::fmt::Debug for MariaDbEngine {
 impl MariaDbEngine {
     /// Starts a managed server or connects to the user's, and creates pkbench's database.
     pub fn open(settings: &ServerSettings) -> Result<Self, Error> {
-        let (mut conn, server, target, database) = match &settings.target {
+        let (mut conn, server, target, database, connect_opts) = match &settings.target {
             ServerTarget::Managed { server_bin } => {
                 let server = ManagedMariaDb::start(server_bin.as_deref(), settings.cache_mb, settings.durable_commits)?;
                 let conn = mysql::Conn::new(server.opts())
                     .map_err(|e| Error::mariadb("could not connect to the managed MariaDB server", e))?;
                 let target = format!("managed server, socket in {}", server.dir().display());
-                (conn, Some(server), target, "pkbench".to_string())
+                let opts = mysql::Opts::from(server.opts());
+                (conn, Some(server), target, "pkbench".to_string(), opts)
             }
             ServerTarget::External { url } => {
                 let shown = redact_url(url);
                 let opts = mysql::Opts::from_url(url)
                     .map_err(|e| Error::InvalidInput(format!("'{shown}' is not a MySQL URL: {e}")))?;
-                let conn =
-                    mysql::Conn::new(opts).map_err(|e| Error::mariadb(format!("could not connect to {shown}"), e))?;
+                let conn = mysql::Conn::new(opts.clone())
+                    .map_err(|e| Error::mariadb(format!("could not connect to {shown}"), e))?;
                 let database = format!("pkbench_{}_{}", std::process::id(), unique_suffix() % 1_000_000);
-                (conn, None, shown, database)
+                (conn, None, shown, database, opts)
             }
         };
         let version: String = conn
@@ -72,7 +76,7 @@ impl MariaDbEngine {
                 e,
             )
         })?;
-        Ok(MariaDbEngine { conn, database, version, target, server })
+        Ok(MariaDbEngine { conn, database, version, target, connect_opts, server })
     }
 
     /// The managed server, if pkbench started one.
@@ -124,6 +128,7 @@ impl Engine for MariaDbEngine {
             engine: self,
             sql,
             payload,
+            payload_bytes: spec.payload_bytes,
             primary: spec.strategy.client_primary().map(|_| spec.strategy.primary.storage),
             secondary: spec.strategy.secondary.map(|s| s.storage),
             buf: String::new(),
@@ -141,6 +146,8 @@ struct MariaDbCase<'a> {
     engine: &'a mut MariaDbEngine,
     sql: MariaDbSchema,
     payload: String,
+    /// Payload bytes per row (`payload` is their hex literal).
+    payload_bytes: usize,
     primary: Option<Storage>,
     secondary: Option<Storage>,
     buf: String,
@@ -306,6 +313,23 @@ impl InsertCase for MariaDbCase<'_> {
         let c = counters::between(&self.last, &now);
         self.last = now;
         Ok(c)
+    }
+
+    fn connect(&mut self) -> Result<Box<dyn InsertClient + Send>, Error> {
+        if self.sql.map_prefix.is_some() {
+            return Err(Error::InvalidInput(
+                "a concurrent client inserts one row per statement; mapping-table strategies need two".into(),
+            ));
+        }
+        let sql = client::single_row_insert(&self.engine.database, self.primary, self.secondary);
+        let payload = vec![0xa5; self.payload_bytes];
+        let c = client::MariaDbClient::connect(
+            self.engine.connect_opts.clone(),
+            &sql,
+            &payload,
+            [self.primary, self.secondary],
+        )?;
+        Ok(Box::new(c))
     }
 
     fn finish(mut self: Box<Self>) -> Result<CaseReport, Error> {

@@ -2,6 +2,7 @@
 //! its own schema there (`pkbench` on a managed cluster, a fresh `pkbench_…` on the user's),
 //! created and dropped by it.
 
+mod client;
 mod counters;
 mod physical;
 mod schema;
@@ -11,7 +12,7 @@ pub use schema::{PgSchema, render as render_schema};
 pub use server::{MAX_WAL_MB, ManagedPostgres, WAL_KEEP_MB};
 
 use super::server::{ServerSettings, ServerTarget, redact_url};
-use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, KeyRow};
+use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, InsertClient, KeyRow};
 use crate::Error;
 use crate::control::RunControl;
 use crate::generators::{Key, TextEncoding};
@@ -37,6 +38,8 @@ pub struct PostgresEngine {
     pgstattuple: bool,
     durable_commits: bool,
     target: String,
+    /// How concurrent clients connect (the same server, user and database).
+    connect_config: postgres::Config,
     server: Option<ManagedPostgres>,
 }
 
@@ -49,7 +52,7 @@ impl std::fmt::Debug for PostgresEngine {
 impl PostgresEngine {
     /// Starts a managed cluster or connects to the user's server, and creates pkbench's schema.
     pub fn open(settings: &ServerSettings) -> Result<Self, Error> {
-        let (mut client, server, target, schema) = match &settings.target {
+        let (mut client, server, target, schema, connect_config) = match &settings.target {
             ServerTarget::Managed { server_bin } => {
                 let server = ManagedPostgres::start(server_bin.as_deref(), settings.cache_mb)?;
                 let client = server
@@ -57,7 +60,8 @@ impl PostgresEngine {
                     .connect(NoTls)
                     .map_err(|e| Error::postgres("could not connect to the managed PostgreSQL server", e))?;
                 let target = format!("managed cluster, socket in {}", server.dir().display());
-                (client, Some(server), target, "pkbench".to_string())
+                let config = server.config();
+                (client, Some(server), target, "pkbench".to_string(), config)
             }
             ServerTarget::External { url } => {
                 let shown = redact_url(url);
@@ -66,7 +70,7 @@ impl PostgresEngine {
                 let client =
                     config.connect(NoTls).map_err(|e| Error::postgres(format!("could not connect to {shown}"), e))?;
                 let schema = format!("pkbench_{}_{}", std::process::id(), super::server::unique_suffix() % 1_000_000);
-                (client, None, shown, schema)
+                (client, None, shown, schema, config)
             }
         };
         let version: String = client
@@ -116,6 +120,7 @@ impl PostgresEngine {
             pgstattuple: installed.iter().any(|e| e == "pgstattuple"),
             durable_commits: settings.durable_commits,
             target,
+            connect_config,
             server,
         })
     }
@@ -174,6 +179,10 @@ impl Engine for PostgresEngine {
             insert_map,
             primary: Column::for_storage(spec.strategy.client_primary().map(|_| spec.strategy.primary.storage)),
             secondary: Column::for_storage(spec.strategy.secondary.map(|s| s.storage)),
+            storages: [
+                spec.strategy.client_primary().map(|_| spec.strategy.primary.storage),
+                spec.strategy.secondary.map(|s| s.storage),
+            ],
             last: Snapshot::default(),
             dropped: false,
             engine: self,
@@ -257,6 +266,8 @@ struct PgCase<'a> {
     insert_map: Option<Statement>,
     primary: Column,
     secondary: Column,
+    /// Storage of the client-side primary and external key columns (for concurrent clients).
+    storages: [Option<Storage>; 2],
     last: Snapshot,
     dropped: bool,
 }
@@ -337,6 +348,24 @@ impl InsertCase for PgCase<'_> {
         let c = counters::between(&mut self.engine.client, &self.last, &now, self.engine.walinspect);
         self.last = now;
         Ok(c)
+    }
+
+    fn connect(&mut self) -> Result<Box<dyn InsertClient + Send>, Error> {
+        if self.insert_map.is_some() {
+            return Err(Error::InvalidInput(
+                "a concurrent client inserts one row per statement; mapping-table strategies need two".into(),
+            ));
+        }
+        let [primary, secondary] = self.storages;
+        let sql = client::single_row_insert(&self.engine.schema, primary, secondary);
+        let c = client::PgClient::connect(
+            &self.engine.connect_config,
+            self.engine.durable_commits,
+            &sql,
+            &self.payload,
+            self.storages,
+        )?;
+        Ok(Box::new(c))
     }
 
     fn finish(mut self: Box<Self>) -> Result<CaseReport, Error> {

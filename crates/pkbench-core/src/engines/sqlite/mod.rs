@@ -1,5 +1,6 @@
 //! Embedded SQLite through rusqlite's bundled build: one fresh database file per case.
 
+mod client;
 mod counters;
 mod dbstat;
 mod schema;
@@ -9,7 +10,7 @@ pub use dbstat::btree_stats;
 pub use schema::{MAP_TABLE, SqliteSchema, TABLE, render as render_schema};
 pub use settings::{Journal, SqliteSettings, Synchronous};
 
-use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, KeyRow};
+use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, InsertClient, KeyRow};
 use crate::Error;
 use crate::control::RunControl;
 use crate::generators::Key;
@@ -18,6 +19,7 @@ use crate::strategy::{Storage, Strategy};
 use rusqlite::{Connection, OpenFlags, Statement};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The SQLite engine: creates each case's database in `settings.dir`.
 #[derive(Debug, Clone)]
@@ -68,6 +70,8 @@ impl Engine for SqliteEngine {
             payload: vec![0xa5; spec.payload_bytes],
             primary_storage: spec.strategy.primary.storage,
             secondary_storage: spec.strategy.secondary.map(|s| s.storage),
+            settings: self.settings.clone(),
+            client_counters: Arc::default(),
         };
         let conn = Connection::open_with_flags(
             &case.path,
@@ -101,6 +105,9 @@ struct SqliteCase {
     payload: Vec<u8>,
     primary_storage: Storage,
     secondary_storage: Option<Storage>,
+    /// For concurrent clients' connections.
+    settings: SqliteSettings,
+    client_counters: Arc<counters::ClientCounters>,
 }
 
 impl SqliteCase {
@@ -184,7 +191,27 @@ impl InsertCase for SqliteCase {
     }
 
     fn take_counters(&mut self) -> Result<Counters, Error> {
-        counters::take(self.conn())
+        let mut c = counters::take(self.conn())?;
+        c.accumulate(&self.client_counters.take());
+        Ok(c)
+    }
+
+    fn connect(&mut self) -> Result<Box<dyn InsertClient + Send>, Error> {
+        if self.schema.insert_map.is_some() {
+            return Err(Error::InvalidInput(
+                "a concurrent client inserts one row per statement; mapping-table strategies need two".into(),
+            ));
+        }
+        Ok(Box::new(client::SqliteClient::open(client::ClientSpec {
+            path: &self.path,
+            settings: &self.settings,
+            insert: &self.schema.insert,
+            params: self.schema.params,
+            payload: &self.payload,
+            primary_storage: self.primary_storage,
+            secondary_storage: self.secondary_storage,
+            counters: Arc::clone(&self.client_counters),
+        })?))
     }
 
     fn finish(mut self: Box<Self>) -> Result<CaseReport, Error> {

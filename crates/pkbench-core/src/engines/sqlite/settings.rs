@@ -93,6 +93,12 @@ impl SqliteSettings {
             Journal::Delete => "DELETE",
         };
         let _: String = conn.query_row(&format!("PRAGMA journal_mode = {mode}"), [], |r| r.get(0))?;
+        self.apply_to_connection(conn)
+    }
+
+    /// Applies the per-connection settings (`synchronous`, `cache_size`) to one more
+    /// connection of an existing database.
+    pub(crate) fn apply_to_connection(&self, conn: &Connection) -> rusqlite::Result<()> {
         conn.pragma_update(None, "synchronous", self.sync.pragma())?;
         conn.pragma_update(None, "cache_size", -((self.cache_mb * 1024) as i64))?;
         Ok(())

@@ -1,0 +1,372 @@
+//! concurrent: N connections insert single rows in autocommit statements for a fixed time —
+//! seed 002's sysbench run (16 threads, a warm-up, one report per second). Reports one phase,
+//! `concurrent-insert`, with per-second throughput, latency percentiles and, where writers
+//! serialise on one lock (SQLite), the time spent waiting for it.
+
+mod intervals;
+mod worker;
+
+pub use intervals::IntervalSeries;
+
+use super::{CaseContext, KeyStream, Workload};
+use crate::Error;
+use crate::engines::{CaseSpec, Engine, InsertCase, InsertClient};
+use crate::generators::VirtualClock;
+use crate::metrics::LatencyRecorder;
+use crate::results::{PhaseResult, RunResult, Settings};
+use crate::strategy::{SecondaryLookup, Strategy};
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+use worker::{Shared, ThreadOutcome};
+
+/// Most `--threads` accepted (a managed PostgreSQL cluster allows 50 connections).
+pub const MAX_THREADS: u32 = 40;
+/// Longest `--duration` or `--warmup` accepted.
+pub const MAX_DURATION: Duration = Duration::from_secs(24 * 3600);
+/// Length of one interval of the throughput series.
+pub const INTERVAL: Duration = Duration::from_secs(1);
+/// Rows a thread takes from the shared key stream at a time.
+pub const KEY_CHUNK_ROWS: u64 = 16;
+/// Name of the phase this workload reports.
+pub const PHASE: &str = "concurrent-insert";
+/// Longest sleep of the coordinator between checks of the clock and Ctrl-C.
+const POLL: Duration = Duration::from_millis(5);
+
+/// The concurrent-insert workload's parameters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConcurrentInsert {
+    threads: u32,
+    duration: Duration,
+    warmup: Duration,
+    payload_bytes: u64,
+    seed: u64,
+}
+
+impl ConcurrentInsert {
+    /// Validates the options; errors say what range is allowed.
+    pub fn new(
+        threads: u32,
+        duration: Duration,
+        warmup: Duration,
+        payload_bytes: u64,
+        seed: u64,
+    ) -> Result<Self, Error> {
+        if threads == 0 || threads > MAX_THREADS {
+            return Err(Error::InvalidInput(format!(
+                "--threads {threads} is out of range: use 1 to {MAX_THREADS} connections (e.g. --threads 16)"
+            )));
+        }
+        if duration.is_zero() || duration > MAX_DURATION {
+            return Err(Error::InvalidInput(format!(
+                "--duration {}s is out of range: use 1s to 24h (e.g. --duration 60s or 2m)",
+                duration.as_secs_f64()
+            )));
+        }
+        if warmup > MAX_DURATION {
+            return Err(Error::InvalidInput("--warmup is too long: use 0s to 24h (e.g. --warmup 5s)".into()));
+        }
+        if payload_bytes > super::MAX_PAYLOAD_BYTES {
+            return Err(Error::InvalidInput(format!(
+                "--payload {payload_bytes} is too large: use 0 to {} bytes",
+                super::MAX_PAYLOAD_BYTES
+            )));
+        }
+        Ok(ConcurrentInsert { threads, duration, warmup, payload_bytes, seed })
+    }
+
+    /// Connections (threads) inserting at once.
+    pub fn threads(&self) -> u32 {
+        self.threads
+    }
+
+    /// The measured time.
+    pub fn duration(&self) -> Duration {
+        self.duration
+    }
+
+    /// The warm-up before it.
+    pub fn warmup(&self) -> Duration {
+        self.warmup
+    }
+
+    fn options(&self) -> BTreeMap<String, String> {
+        BTreeMap::from([
+            ("threads".to_string(), self.threads.to_string()),
+            ("duration_s".to_string(), self.duration.as_secs_f64().to_string()),
+            ("warmup_s".to_string(), self.warmup.as_secs_f64().to_string()),
+            ("interval_s".to_string(), INTERVAL.as_secs_f64().to_string()),
+            (
+                "key_sharing".to_string(),
+                format!("one seeded key stream shared by all threads, handed out {KEY_CHUNK_ROWS} rows at a time"),
+            ),
+        ])
+    }
+
+    /// Opens the clients, runs them, and returns the phase plus the warm-up's row count. On an
+    /// error after the clients started, the phase measured so far is kept in `result`.
+    fn measure(
+        &self,
+        case: &mut dyn InsertCase,
+        strategy: &Strategy,
+        result: &mut RunResult,
+        ctx: &CaseContext<'_>,
+    ) -> Result<u64, Error> {
+        let mut clients = Vec::with_capacity(self.threads as usize);
+        for _ in 0..self.threads {
+            clients.push(case.connect()?);
+        }
+        let shared = Shared {
+            keys: Mutex::new(KeyStream::new(strategy, self.seed)),
+            stop: AtomicBool::new(false),
+            measuring: AtomicBool::new(self.warmup.is_zero()),
+            measured_ops: AtomicU64::new(0),
+            control: ctx.control,
+            timer: ctx.timer,
+        };
+        let (sampled, outcomes, end_ns) = std::thread::scope(|scope| {
+            let handles: Vec<_> = clients
+                .iter_mut()
+                .map(|c| {
+                    let shared = &shared;
+                    scope.spawn(move || worker::run(c.as_mut() as &mut dyn InsertClient, shared))
+                })
+                .collect();
+            let sampled = self.sample(case, &shared);
+            shared.stop.store(true, Ordering::SeqCst);
+            let outcomes: Vec<Option<ThreadOutcome>> = handles.into_iter().map(|h| h.join().ok()).collect();
+            (sampled, outcomes, ctx.timer.now_ns())
+        });
+        drop(clients);
+        let (series, start_ns) = sampled?;
+        let tail_counters = case.take_counters()?;
+        let measured_ops = shared.measured_ops.load(Ordering::SeqCst);
+        let intervals = series.finish(end_ns, measured_ops, tail_counters, INTERVAL.as_nanos() as u64 / 10);
+
+        let mut latency = LatencyRecorder::new();
+        let (mut warmup_rows, mut measured_rows, mut errors) = (0, 0, 0);
+        let mut lock_wait: Option<u64> = None;
+        let mut first_error = None;
+        let mut panicked = false;
+        for outcome in outcomes {
+            let Some(o) = outcome else {
+                panicked = true;
+                continue;
+            };
+            latency.merge(&o.latency);
+            warmup_rows += o.warmup_rows;
+            measured_rows += o.measured_rows;
+            errors += o.errors;
+            if let Some(w) = o.lock_wait_ns {
+                lock_wait = Some(lock_wait.unwrap_or(0) + w);
+            }
+            if first_error.is_none() {
+                first_error = o.error;
+            }
+        }
+        let elapsed_ns = end_ns.saturating_sub(start_ns);
+        let mut counters = crate::results::Counters::default();
+        for i in &intervals {
+            counters.accumulate(&i.counters);
+        }
+        let mut figures = BTreeMap::from([
+            ("threads".to_string(), f64::from(self.threads)),
+            ("errors".to_string(), errors as f64),
+            ("warmup_rows".to_string(), warmup_rows as f64),
+            ("warmup_ns".to_string(), self.warmup.as_nanos() as f64),
+        ]);
+        if let Some(w) = lock_wait {
+            figures.insert("lock_wait_ns".into(), w as f64);
+            // Share of the threads' measured time spent waiting for the lock.
+            let busy_ns = elapsed_ns as f64 * f64::from(self.threads);
+            if busy_ns > 0.0 {
+                figures.insert("lock_wait_share".into(), (w as f64 / busy_ns * 1e4).round() / 1e4);
+            }
+        }
+        result.phases.push(PhaseResult {
+            name: PHASE.to_string(),
+            operations: measured_rows,
+            rows: measured_rows,
+            elapsed_ns,
+            latency: latency.summary(),
+            intervals,
+            counters,
+            figures,
+            note: Some(format!(
+                "{} connections, one autocommit single-row INSERT per operation; warm-up excluded",
+                self.threads
+            )),
+        });
+        if panicked {
+            return Err(Error::InvalidInput("a client thread panicked; the results are incomplete".into()));
+        }
+        if measured_ops != measured_rows {
+            return Err(Error::InvalidInput(format!(
+                "internal count mismatch: {measured_ops} operations sampled, {measured_rows} counted by threads"
+            )));
+        }
+        match first_error {
+            Some(e) => Err(e),
+            None if ctx.control.is_cancelled() => Err(Error::Interrupted),
+            None => Ok(warmup_rows),
+        }
+    }
+
+    /// The coordinator: waits out the warm-up, then closes one interval per second until the
+    /// duration is over, Ctrl-C, or a thread failed. Returns the series and the timed start.
+    fn sample(&self, case: &mut dyn InsertCase, shared: &Shared<'_>) -> Result<(IntervalSeries, u64), Error> {
+        let timer = shared.timer;
+        let warmup_end = timer.now_ns() + self.warmup.as_nanos() as u64;
+        if !self.warmup.is_zero() {
+            wait_until(shared, warmup_end);
+        }
+        let start_ns = timer.now_ns();
+        shared.measuring.store(true, Ordering::Release);
+        // Counters of the warm-up are dropped.
+        case.take_counters()?;
+        let mut series = IntervalSeries::new(start_ns);
+        let end_ns = start_ns + self.duration.as_nanos() as u64;
+        let step = INTERVAL.as_nanos() as u64;
+        let mut boundary = start_ns;
+        loop {
+            boundary = (boundary + step).min(end_ns);
+            if !wait_until(shared, boundary) {
+                break;
+            }
+            let now = timer.now_ns();
+            series.push(now, shared.measured_ops.load(Ordering::SeqCst), case.take_counters()?);
+            if now >= end_ns {
+                break;
+            }
+        }
+        Ok((series, start_ns))
+    }
+}
+
+/// Sleeps until `deadline_ns` on the shared timer; `false` if stopped first (Ctrl-C, an error).
+fn wait_until(shared: &Shared<'_>, deadline_ns: u64) -> bool {
+    loop {
+        if shared.stop.load(Ordering::Relaxed) || shared.control.is_cancelled() {
+            return false;
+        }
+        let now = shared.timer.now_ns();
+        if now >= deadline_ns {
+            return true;
+        }
+        std::thread::sleep(Duration::from_nanos(deadline_ns - now).min(POLL));
+    }
+}
+
+impl Workload for ConcurrentInsert {
+    fn name(&self) -> &'static str {
+        "concurrent"
+    }
+
+    fn rows_per_case(&self) -> u64 {
+        // Unknown in advance: the run is timed, not sized.
+        0
+    }
+
+    fn run_case(
+        &self,
+        engine: &mut dyn Engine,
+        strategy: &Strategy,
+        ctx: &CaseContext<'_>,
+    ) -> (RunResult, Option<Error>) {
+        let info = engine.info();
+        let mut result = RunResult {
+            engine: info.name.to_string(),
+            engine_version: info.version,
+            workload: self.name().to_string(),
+            strategy: strategy.name.to_string(),
+            strategy_description: strategy.description.to_string(),
+            settings: Settings {
+                rows: 0,
+                batch_rows: 1,
+                payload_bytes: self.payload_bytes,
+                seed: self.seed,
+                key_clock: VirtualClock::default().describe(),
+                insert_path: format!(
+                    "{} connections, each one prepared single-row INSERT per autocommit statement",
+                    self.threads
+                ),
+                engine: Default::default(),
+                workload_options: self.options(),
+            },
+            batches: Vec::new(),
+            phases: Vec::new(),
+            verified_rows: None,
+            size_bytes: None,
+            wal_size_bytes: None,
+            btrees: Vec::new(),
+            kept_database: None,
+            complete: false,
+            error: None,
+        };
+        ctx.control.set_rows(0);
+        let outcome = (|| -> Result<(), Error> {
+            self.check(strategy, info.name)?;
+            let spec = CaseSpec { strategy, payload_bytes: self.payload_bytes as usize };
+            let mut case = engine.create_case(&spec)?;
+            result.settings.engine = case.effective_settings()?;
+            // After Ctrl-C the rows inserted so far are still counted and verified.
+            let (warmup_rows, interrupted) = match self.measure(case.as_mut(), strategy, &mut result, ctx) {
+                Ok(rows) => (rows, false),
+                Err(Error::Interrupted) => {
+                    let figures = result.phases.last().map(|p| &p.figures);
+                    let rows = figures.and_then(|f| f.get("warmup_rows")).copied().unwrap_or(0.0);
+                    (rows as u64, true)
+                }
+                Err(e) => return Err(e),
+            };
+            let report = case.finish()?;
+            result.verified_rows = Some(report.verified_rows);
+            result.size_bytes = Some(report.size_bytes);
+            result.wal_size_bytes = report.wal_size_bytes;
+            result.btrees = report.btrees;
+            result.kept_database = report.kept.map(|p| p.display().to_string());
+            let expected = warmup_rows + result.phases.iter().map(|p| p.rows).sum::<u64>();
+            result.settings.rows = expected;
+            if report.verified_rows != expected {
+                return Err(Error::Verification {
+                    strategy: strategy.name.into(),
+                    expected,
+                    found: report.verified_rows,
+                });
+            }
+            if interrupted {
+                return Err(Error::Interrupted);
+            }
+            Ok(())
+        })();
+        match outcome {
+            Ok(()) => {
+                result.complete = true;
+                (result, None)
+            }
+            Err(e) => {
+                result.error = Some(e.to_string());
+                (result, Some(e))
+            }
+        }
+    }
+}
+
+impl ConcurrentInsert {
+    /// `Ok` if this workload can run `strategy` on `engine`: a mapping table needs two
+    /// statements per row, so its strategies are refused with a one-line reason.
+    pub fn check(&self, strategy: &Strategy, engine: &str) -> Result<(), Error> {
+        if strategy.secondary.is_some_and(|s| s.lookup == SecondaryLookup::MappingTable) {
+            return Err(Error::Unsupported {
+            strategy: strategy.name.into(),
+            engine: engine.into(),
+            reason: "the concurrent workload inserts one row per autocommit statement, and a mapping table needs two (use it with insert-growth)".into(),
+            });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,117 @@
+//! The concurrent workload on real engines: SQLite (separate connections to one WAL file),
+//! and managed PostgreSQL and MariaDB servers started by the test itself (a missing server
+//! binary fails the test, it never skips). 4 threads, about 2 s each.
+
+use pkbench_core::control::{MonotonicTimer, RunControl};
+use pkbench_core::engines::Engine;
+use pkbench_core::engines::mariadb::MariaDbEngine;
+use pkbench_core::engines::postgres::PostgresEngine;
+use pkbench_core::engines::server::{ServerSettings, ServerTarget};
+use pkbench_core::engines::sqlite::{SqliteEngine, SqliteSettings};
+use pkbench_core::generators::Key;
+use pkbench_core::results::{PhaseResult, RunResult};
+use pkbench_core::strategy::find;
+use pkbench_core::workloads::{CaseContext, ConcurrentInsert, KeyStream, Silent, Workload};
+use std::collections::HashSet;
+use std::time::Duration;
+
+const THREADS: u32 = 4;
+const SEED: u64 = 11;
+
+fn run(engine: &mut dyn Engine, strategy: &str) -> RunResult {
+    let workload =
+        ConcurrentInsert::new(THREADS, Duration::from_secs(2), Duration::from_millis(500), 50, SEED).unwrap();
+    let control = RunControl::new();
+    let ctx = CaseContext { control: &control, timer: &MonotonicTimer::default(), observer: &Silent };
+    let (result, error) = workload.run_case(engine, find(strategy).unwrap(), &ctx);
+    assert!(error.is_none(), "{strategy}: {error:?}");
+    result
+}
+
+/// What every engine must show: rows verified = rows counted, operations in every second,
+/// ordered percentiles, intervals that add up.
+fn check(result: &RunResult) -> &PhaseResult {
+    let name = &result.strategy;
+    assert!(result.complete, "{name}");
+    assert_eq!(result.phases.len(), 1);
+    let phase = &result.phases[0];
+    assert_eq!(phase.name, "concurrent-insert");
+    let warmup_rows = phase.figures["warmup_rows"] as u64;
+    assert!(phase.operations > 0 && warmup_rows > 0, "{name}: {phase:?}");
+    assert_eq!(result.verified_rows, Some(warmup_rows + phase.operations), "{name}: every counted row is there");
+    assert_eq!(phase.figures["errors"], 0.0);
+    assert_eq!(phase.figures["threads"], f64::from(THREADS));
+    let l = phase.latency.unwrap();
+    assert_eq!(l.count, phase.operations);
+    assert!(l.min_ns <= l.p50_ns && l.p50_ns <= l.p95_ns && l.p95_ns <= l.p99_ns && l.p99_ns <= l.max_ns, "{l:?}");
+    assert!(phase.elapsed_ns >= 2_000_000_000);
+    assert!((2..=3).contains(&phase.intervals.len()), "{name}: {:?}", phase.intervals);
+    assert_eq!(phase.intervals.iter().map(|i| i.operations).sum::<u64>(), phase.operations);
+    assert!(phase.intervals.iter().all(|i| i.operations > 0), "{name}: {:?}", phase.intervals);
+    assert_eq!(result.settings.workload_options["threads"], THREADS.to_string());
+    phase
+}
+
+#[test]
+fn sqlite_writers_serialise_and_the_lock_wait_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let settings = SqliteSettings { cache_mb: 8, keep_db: true, ..SqliteSettings::seed_000(dir.path().to_path_buf()) };
+    let mut engine = SqliteEngine::new(settings).unwrap();
+    for strategy in ["uuid4", "int+uuid4"] {
+        let result = run(&mut engine, strategy);
+        let phase = check(&result);
+        let wait = phase.figures["lock_wait_ns"];
+        assert!(wait > 0.0, "{strategy}: 4 writers on one SQLite file wait for its lock");
+        let share = phase.figures["lock_wait_share"];
+        assert!(share > 0.0 && share < 1.0, "{strategy}: lock wait share {share}");
+        assert!(phase.counters.pages_written.unwrap() > 0, "the clients' own counters are collected");
+    }
+    // The threads shared one key stream: the table holds distinct keys, all from the start of
+    // the seeded stream (at most one unused chunk per thread is skipped).
+    let conn = rusqlite::Connection::open(dir.path().join("uuid4.sqlite")).unwrap();
+    let ids: Vec<Vec<u8>> = conn
+        .prepare("SELECT id FROM bench")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let mut stream = KeyStream::new(find("uuid4").unwrap(), SEED);
+    let window = ids.len() + THREADS as usize * 16;
+    let expected: HashSet<Vec<u8>> = (0..window)
+        .map(|_| match stream.next_row().primary {
+            Some(Key::Uuid(b)) => b.to_vec(),
+            other => panic!("uuid4 gives UUIDs, got {other:?}"),
+        })
+        .collect();
+    assert!(ids.iter().all(|id| expected.contains(id)), "every key comes from the seeded stream");
+    assert_eq!(ids.iter().collect::<HashSet<_>>().len(), ids.len());
+}
+
+fn server_settings() -> ServerSettings {
+    ServerSettings { target: ServerTarget::Managed { server_bin: None }, cache_mb: 16, durable_commits: true }
+}
+
+#[test]
+fn postgres_clients_insert_concurrently_and_wal_is_counted() {
+    let mut engine = PostgresEngine::open(&server_settings())
+        .unwrap_or_else(|e| panic!("could not start a managed PostgreSQL server: {e}"));
+    for strategy in ["int", "uuid4-text", "uuid7+uuid4"] {
+        let result = run(&mut engine, strategy);
+        let phase = check(&result);
+        assert!(!phase.figures.contains_key("lock_wait_ns"), "PostgreSQL writers do not serialise on one lock");
+        assert!(phase.counters.wal_bytes.unwrap() > 0, "{strategy}: {:?}", phase.counters);
+        assert!(phase.intervals.iter().all(|i| i.counters.wal_bytes.unwrap_or(0) > 0));
+    }
+}
+
+#[test]
+fn mariadb_clients_insert_concurrently_and_redo_is_counted() {
+    let mut engine = MariaDbEngine::open(&server_settings())
+        .unwrap_or_else(|e| panic!("could not start a managed MariaDB server: {e}"));
+    for strategy in ["int", "uuid4", "uuid4-text"] {
+        let result = run(&mut engine, strategy);
+        let phase = check(&result);
+        assert!(phase.counters.wal_bytes.unwrap() > 0, "{strategy}: {:?}", phase.counters);
+    }
+}
