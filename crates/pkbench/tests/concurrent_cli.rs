@@ -38,6 +38,8 @@ fn concurrent_run_writes_a_phase_with_intervals_and_latency() {
     let schema: Value = serde_json::from_str(include_str!("../../../schema/results.schema.json")).unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();
     assert!(validator.is_valid(&doc), "results.json follows the committed schema");
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("Operations per second over time"), "the HTML report charts the intervals");
 }
 
 #[test]

@@ -3,14 +3,15 @@
 //! title, a sentence written from the data saying what it shows, and a plot spec that
 //! [`crate::report::svg`] draws.
 //!
-//! Workloads still to come (concurrent throughput over time, `app` query latency percentiles)
-//! add their charts the same way: a function that returns `None` for results without their data.
+//! Workloads beyond insert-growth add their charts the same way: a function that returns `None`
+//! for results without their data (e.g. `throughput`, for phases with per-second intervals).
 
 mod batch_times;
 mod btrees;
 mod counters;
 mod size;
 mod slowdown;
+mod throughput;
 
 pub use batch_times::chart as batch_times;
 
@@ -24,7 +25,7 @@ use crate::results::RunResult;
 
 /// Every chart, in page order.
 pub const CHARTS: &[fn(&ReportData<'_>) -> Option<Chart>] =
-    &[batch_times::chart, slowdown::chart, size::chart, counters::chart, btrees::chart];
+    &[batch_times::chart, slowdown::chart, throughput::chart, size::chart, counters::chart, btrees::chart];
 
 /// What a chart draws.
 #[derive(Clone, Debug)]
