@@ -139,10 +139,14 @@ impl ConcurrentInsert {
             (sampled, outcomes, ctx.timer.now_ns())
         });
         drop(clients);
-        let (series, start_ns) = sampled?;
+        let (series, start_ns, ran_out) = sampled?;
         let tail_counters = case.take_counters()?;
         let measured_ops = shared.measured_ops.load(Ordering::SeqCst);
-        let intervals = series.finish(end_ns, measured_ops, tail_counters, INTERVAL.as_nanos() as u64 / 10);
+        // After the full duration, the statements still in flight when the threads were told to
+        // stop belong to the last second (a short interval of its own would look like a dip);
+        // after Ctrl-C or an error, the time since the last boundary is an interval of its own.
+        let merge_tail_ns = if ran_out { u64::MAX } else { 0 };
+        let intervals = series.finish(end_ns, measured_ops, tail_counters, merge_tail_ns);
 
         let mut latency = LatencyRecorder::new();
         let (mut warmup_rows, mut measured_rows, mut errors) = (0, 0, 0);
@@ -214,8 +218,9 @@ impl ConcurrentInsert {
     }
 
     /// The coordinator: waits out the warm-up, then closes one interval per second until the
-    /// duration is over, Ctrl-C, or a thread failed. Returns the series and the timed start.
-    fn sample(&self, case: &mut dyn InsertCase, shared: &Shared<'_>) -> Result<(IntervalSeries, u64), Error> {
+    /// duration is over, Ctrl-C, or a thread failed. Returns the series, the timed start, and
+    /// whether the full duration ran out.
+    fn sample(&self, case: &mut dyn InsertCase, shared: &Shared<'_>) -> Result<(IntervalSeries, u64, bool), Error> {
         let timer = shared.timer;
         let warmup_end = timer.now_ns() + self.warmup.as_nanos() as u64;
         if !self.warmup.is_zero() {
@@ -232,15 +237,14 @@ impl ConcurrentInsert {
         loop {
             boundary = (boundary + step).min(end_ns);
             if !wait_until(shared, boundary) {
-                break;
+                return Ok((series, start_ns, false));
             }
             let now = timer.now_ns();
             series.push(now, shared.measured_ops.load(Ordering::SeqCst), case.take_counters()?);
             if now >= end_ns {
-                break;
+                return Ok((series, start_ns, true));
             }
         }
-        Ok((series, start_ns))
     }
 }
 
