@@ -29,16 +29,7 @@ impl Progress {
             return Progress { bar: None, stop, poller: None };
         }
         let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr_with_hz(8));
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{prefix:.bold} [{bar:30.cyan/blue}] {human_pos}/{human_len} rows · {rate} rows/s · ETA {eta}",
-            )
-            .expect("valid template")
-            .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = w.write_str(&report::rate(Some(state.per_sec())));
-            })
-            .progress_chars("=> "),
-        );
+        bar.set_style(style(false));
         let poller = {
             let (bar, stop) = (bar.clone(), Arc::clone(&stop));
             std::thread::spawn(move || {
@@ -63,11 +54,28 @@ impl Progress {
     }
 }
 
+/// The bar for a sized case, or for a timed one (no length, no ETA).
+fn style(timed: bool) -> ProgressStyle {
+    let template = if timed {
+        "{prefix:.bold} {human_pos} rows · {rate} rows/s · {elapsed}"
+    } else {
+        "{prefix:.bold} [{bar:30.cyan/blue}] {human_pos}/{human_len} rows · {rate} rows/s · ETA {eta}"
+    };
+    ProgressStyle::with_template(template)
+        .expect("valid template")
+        .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = w.write_str(&report::rate(Some(state.per_sec())));
+        })
+        .progress_chars("=> ")
+}
+
 impl Observer for Progress {
     fn case_started(&self, strategy: &str, position: usize, count: usize, rows: u64) {
         match &self.bar {
             Some(bar) => {
                 bar.set_position(0);
+                // Timed workloads (rows = 0: not known in advance) show rows and elapsed time.
+                bar.set_style(style(rows == 0));
                 bar.set_length(rows);
                 bar.reset();
                 bar.set_prefix(format!("[{}/{count}] {strategy}", position + 1));

@@ -3,6 +3,7 @@
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
+use std::time::Duration;
 
 fn pkbench() -> Command {
     Command::cargo_bin("pkbench").expect("pkbench binary")
@@ -73,4 +74,43 @@ fn bad_concurrent_flags_are_one_line_errors_before_anything_runs() {
 #[test]
 fn list_mentions_the_concurrent_workload() {
     pkbench().arg("list").assert().success().stdout(predicate::str::contains("concurrent "));
+}
+
+#[test]
+fn ctrl_c_stops_every_thread_promptly_and_keeps_the_verified_phase() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
+        .args(["run", "--workload", "concurrent", "--threads", "8", "--duration", "10m", "--warmup", "0.5s"])
+        .args(["-s", "uuid4,int", "--sync", "normal", "-q", "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(2500));
+    let status = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let started = std::time::Instant::now();
+    let output = loop {
+        if child.try_wait().unwrap().is_some() {
+            break child.wait_with_output().unwrap();
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "pkbench did not stop after Ctrl-C");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "stderr: {stderr}");
+    assert!(stderr.contains("Interrupted"), "{stderr}");
+    let doc: Value = serde_json::from_slice(&std::fs::read(out.join("results.json")).unwrap()).unwrap();
+    let runs = doc["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 1, "the second strategy never starts");
+    let run = &runs[0];
+    assert_eq!(run["complete"], false);
+    let phase = &run["phases"][0];
+    let ops = phase["operations"].as_u64().unwrap();
+    assert!(ops > 0, "what was measured before Ctrl-C is kept");
+    let warmup = phase["figures"]["warmup_rows"].as_f64().unwrap() as u64;
+    assert_eq!(run["verified_rows"].as_u64(), Some(ops + warmup), "and verified");
+    assert!(!out.join("uuid4.sqlite").exists(), "database left behind");
 }
