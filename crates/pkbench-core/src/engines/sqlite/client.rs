@@ -64,13 +64,21 @@ pub(super) struct SqliteClient {
 
 /// What a client needs from its case.
 pub(super) struct ClientSpec<'a> {
+    /// The case's database file.
     pub path: &'a Path,
+    /// The run's settings (`synchronous` and `cache_size` apply per connection).
     pub settings: &'a SqliteSettings,
+    /// The case's single-row INSERT.
     pub insert: &'a str,
+    /// Its parameter positions.
     pub params: Params,
+    /// The payload bound in every row.
     pub payload: &'a [u8],
+    /// How the primary key is stored.
     pub primary_storage: Storage,
+    /// How the external key is stored, if there is one.
     pub secondary_storage: Option<Storage>,
+    /// Where the client adds its page-cache counters.
     pub counters: Arc<ClientCounters>,
 }
 
