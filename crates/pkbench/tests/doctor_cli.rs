@@ -82,11 +82,13 @@ fn doctor_reads_what_run_kept_and_changes_nothing() {
 
 #[test]
 fn servers_and_bad_files_get_one_line_errors() {
-    pkbench()
-        .args(["doctor", "postgres://user@localhost/db"])
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains("not supported yet: SQLite files only"));
+    for url in ["postgres://user:Pw-Hidden-3@127.0.0.1:1/db", "mariadb://user:Pw-Hidden-3@127.0.0.1:1/db"] {
+        let out = pkbench().args(["doctor", url]).output().unwrap();
+        assert!(!out.status.success());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("could not connect to") && stderr.contains("user:***@127.0.0.1:1"), "{stderr}");
+        assert!(!stderr.contains("Pw-Hidden-3") && stderr.trim().lines().count() == 1, "{stderr}");
+    }
     let dir = tempfile::tempdir().unwrap();
     let junk = dir.path().join("junk.db");
     std::fs::write(&junk, vec![b'x'; 4096]).unwrap();

@@ -1,5 +1,6 @@
 //! The verdict: ranked advice, each with the measurement that supports it, or "the key is fine".
 
+use super::dialect::Dialect;
 use super::physical::{BtreeReport, REBUILT_LEAF_FILL};
 use super::sample::{KeyStorage, SchemeReport};
 use super::schema::{Layout, TableSchema};
@@ -12,11 +13,11 @@ use serde::{Deserialize, Serialize};
 pub enum AdviceKind {
     /// Generate new primary keys in time order (UUIDv7, a sequence).
     TimeOrderedKey,
-    /// Store 128-bit keys as 16-byte BLOBs instead of text.
+    /// Store 128-bit keys in 16 bytes (BLOB, uuid, BINARY(16)) instead of text.
     BinaryStorage,
     /// Generate new values of a UNIQUE-indexed random column in time order.
     TimeOrderedUniqueColumn,
-    /// Rebuild once (`VACUUM`) to repack half-empty pages.
+    /// Rebuild once (`VACUUM`, `REINDEX`, `OPTIMIZE TABLE`) to repack half-empty pages.
     Repack,
 }
 
@@ -84,6 +85,7 @@ pub fn advise(
     unique: &[KeyColumnReport],
     btrees: &[BtreeReport],
     database_bytes: u64,
+    dialect: Dialect,
 ) -> Vec<Advice> {
     let mut out = Vec::new();
     if let Some(pk) = primary
@@ -114,7 +116,8 @@ pub fn advise(
         let overhead = scheme.storage.text_overhead_bytes();
         if overhead > 0 && scheme.share >= 0.8 {
             let copies = match table.layout {
-                Layout::WithoutRowid => 1 + table.indexes.len() as u64, // every index carries the key
+                // Every index of a table clustered on the key carries the key.
+                Layout::WithoutRowid | Layout::ClusteredOnKey => 1 + table.indexes.len() as u64,
                 _ => 2,
             };
             let saved = rows * overhead * copies;
@@ -122,7 +125,8 @@ pub fn advise(
                 rank: 0,
                 kind: AdviceKind::BinaryStorage,
                 text: format!(
-                    "store the key as a 16-byte BLOB instead of {} (saves ~{})",
+                    "store the key as {} instead of {} (saves ~{})",
+                    dialect.binary_type(),
                     scheme.storage.label(),
                     human_bytes(saved)
                 ),
@@ -161,9 +165,10 @@ pub fn advise(
             rank: 0,
             kind: AdviceKind::Repack,
             text: format!(
-                "VACUUM once to repack (reclaims ~{}; needs ~{} free disk space while it runs)",
+                "{} (reclaims ~{}; {})",
+                dialect.repack(),
                 human_bytes(reclaim),
-                human_bytes(database_bytes * 2)
+                dialect.repack_needs(if dialect == Dialect::Sqlite { database_bytes * 2 } else { size })
             ),
             evidence: format!(
                 "{}; a rebuild fills leaves to ~{:.0}%",
@@ -196,7 +201,7 @@ pub fn verdict(advice: &[Advice], primary: Option<&KeyColumnReport>, layout: Lay
         None if primary.is_some() => {
             format!("The key is fine as far as doctor can tell (composite key, {})", layout.describe())
         }
-        None => format!("No primary key: rows are stored in rowid order ({})", layout.describe()),
+        None => format!("No primary key: rows are stored in insertion order ({})", layout.describe()),
     }
 }
 
@@ -216,6 +221,7 @@ mod tests {
                 size_bytes: 4_096_000,
             },
             reclaimable_bytes,
+            estimated: None,
         }
     }
 
@@ -233,12 +239,12 @@ mod tests {
 
     #[test]
     fn repack_only_when_a_fifth_would_be_freed() {
-        let half_empty = advise(&table(), 10, None, &[], &[btree(0.5, 1_900_000)], 4_096_000);
+        let half_empty = advise(&table(), 10, None, &[], &[btree(0.5, 1_900_000)], 4_096_000, Dialect::Sqlite);
         assert_eq!(half_empty.len(), 1);
         assert_eq!(half_empty[0].kind, AdviceKind::Repack);
         assert_eq!(half_empty[0].rank, 1);
         assert!(half_empty[0].text.contains("1.9 MB"), "{}", half_empty[0].text);
-        assert!(advise(&table(), 10, None, &[], &[btree(0.86, 400_000)], 4_096_000).is_empty());
+        assert!(advise(&table(), 10, None, &[], &[btree(0.86, 400_000)], 4_096_000, Dialect::Sqlite).is_empty());
     }
 
     #[test]

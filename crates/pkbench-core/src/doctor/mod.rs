@@ -7,11 +7,15 @@
 //! writes a migration script for the user to review; doctor never executes it.
 
 pub mod advice;
+pub mod dialect;
+pub mod mariadb;
 pub mod order;
 pub mod physical;
+pub mod postgres;
 pub mod render;
 pub mod sample;
 pub mod schema;
+pub mod server_sql;
 pub mod sql;
 
 use crate::Error;
@@ -20,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 pub use advice::{Advice, AdviceKind};
+pub use dialect::Dialect;
 pub use order::OrderReport;
 pub use physical::BtreeReport;
 pub use sample::{KeyScheme, KeyStorage, SchemeReport};
@@ -33,6 +38,8 @@ pub const DEFAULT_SAMPLES: usize = 512;
 pub struct DoctorOptions {
     /// Only this table (all user tables when `None`).
     pub table: Option<String>,
+    /// Servers: only this PostgreSQL schema / MariaDB database (default: every non-system one).
+    pub schema: Option<String>,
     /// Read every key instead of a bounded sample.
     pub full: bool,
     /// Keys sampled per column when not `full`.
@@ -41,27 +48,44 @@ pub struct DoctorOptions {
 
 impl Default for DoctorOptions {
     fn default() -> Self {
-        DoctorOptions { table: None, full: false, max_samples: DEFAULT_SAMPLES }
+        DoctorOptions { table: None, schema: None, full: false, max_samples: DEFAULT_SAMPLES }
     }
 }
 
 /// Everything doctor found in one database.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DoctorReport {
-    /// The file examined.
+    /// The file examined, or the server URL with its password hidden.
     pub target: String,
-    /// `sqlite`.
+    /// `sqlite`, `postgres` or `mariadb`.
     pub engine: String,
-    /// SQLite library version used to read it.
+    /// SQLite library version used to read it, or the server's version.
     pub engine_version: String,
     /// Database page size.
     pub page_size_bytes: u64,
-    /// Pages in the database (`page_count`).
+    /// Pages in the database (SQLite `page_count`; servers: the examined tables and indexes).
     pub page_count: u64,
-    /// Pages on the free list (reclaimed by `VACUUM`).
+    /// Pages on the free list (SQLite; InnoDB `DATA_FREE`; 0 on PostgreSQL).
     pub freelist_pages: u64,
+    /// Servers: how the session was kept read-only, as the server reported it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<String>,
+    /// What doctor could not measure directly and estimated instead, and why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// One entry per table examined.
     pub tables: Vec<TableReport>,
+}
+
+impl DoctorReport {
+    /// The engine as a [`Dialect`] (SQLite for unknown names).
+    pub fn dialect(&self) -> Dialect {
+        match self.engine.as_str() {
+            "postgres" => Dialect::Postgres,
+            "mariadb" => Dialect::Mariadb,
+            _ => Dialect::Sqlite,
+        }
+    }
 }
 
 /// One table: its key, layout, key values, b-trees and advice.
@@ -69,8 +93,11 @@ pub struct DoctorReport {
 pub struct TableReport {
     /// Table name.
     pub name: String,
-    /// Rows (`count(*)`).
+    /// Rows (`count(*)`, or the server's estimate when `rows_estimated`).
     pub rows: u64,
+    /// `rows` is the server's catalog estimate (a large table, without `--full`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rows_estimated: bool,
     /// How rows are stored and found.
     pub layout: Layout,
     /// One line describing the layout.
@@ -162,6 +189,8 @@ pub fn diagnose(path: &Path, options: &DoctorOptions) -> Result<DoctorReport, Er
         page_size_bytes,
         page_count,
         freelist_pages,
+        read_only: None,
+        notes: Vec::new(),
         tables: reports,
     })
 }
@@ -199,11 +228,36 @@ fn examine_table(
     let primary_key = table.primary.as_ref().map(|k| key_report(k, true)).transpose()?;
     let unique_keys = table.unique.iter().map(|k| key_report(k, false)).collect::<Result<Vec<_>, _>>()?;
     let btrees = physical::table_btrees(table, all_btrees, page_size);
-    let advice = advice::advise(table, rows, primary_key.as_ref(), &unique_keys, &btrees, database_bytes);
+    let facts = TableFacts { schema: table, rows, rows_estimated: false, primary_key, unique_keys, btrees };
+    Ok(assemble(facts, database_bytes, Dialect::Sqlite))
+}
+
+/// What was measured about one table, before advice.
+#[derive(Clone, Debug)]
+pub struct TableFacts<'a> {
+    /// Its schema.
+    pub schema: &'a schema::TableSchema,
+    /// Rows.
+    pub rows: u64,
+    /// `rows` is an estimate.
+    pub rows_estimated: bool,
+    /// The primary key, sampled.
+    pub primary_key: Option<KeyColumnReport>,
+    /// Single-column unique keys, sampled.
+    pub unique_keys: Vec<KeyColumnReport>,
+    /// The table's b-trees (or heap) and indexes.
+    pub btrees: Vec<BtreeReport>,
+}
+
+/// Ranks advice for one table and writes its verdict (shared by every engine).
+pub fn assemble(facts: TableFacts<'_>, database_bytes: u64, dialect: Dialect) -> TableReport {
+    let TableFacts { schema: table, rows, rows_estimated, primary_key, unique_keys, btrees } = facts;
+    let advice = advice::advise(table, rows, primary_key.as_ref(), &unique_keys, &btrees, database_bytes, dialect);
     let verdict = advice::verdict(&advice, primary_key.as_ref(), table.layout);
-    Ok(TableReport {
+    TableReport {
         name: table.name.clone(),
         rows,
+        rows_estimated,
         layout: table.layout,
         layout_description: table.layout.describe().into(),
         primary_key,
@@ -211,7 +265,7 @@ fn examine_table(
         btrees,
         advice,
         verdict,
-    })
+    }
 }
 
 /// The migration script for `report`'s advice (read-only: it only reads the schema again).
@@ -219,6 +273,37 @@ pub fn migration_sql(path: &Path, report: &DoctorReport) -> Result<String, Error
     let conn = open_read_only(path)?;
     sql::migration_script(&conn, report)
         .map_err(|cause| Error::Sqlite { context: format!("could not read the schema of '{}'", path.display()), cause })
+}
+
+/// The engine a TARGET names: a `postgres://`/`postgresql://` or `mysql://`/`mariadb://` URL,
+/// else a SQLite file.
+pub fn dialect_of(target: &str) -> Dialect {
+    let lower = target.trim_start().to_ascii_lowercase();
+    if lower.starts_with("postgres://") || lower.starts_with("postgresql://") {
+        Dialect::Postgres
+    } else if lower.starts_with("mysql://") || lower.starts_with("mariadb://") {
+        Dialect::Mariadb
+    } else {
+        Dialect::Sqlite
+    }
+}
+
+/// Examines TARGET: a SQLite file or a server URL (see [`dialect_of`]).
+pub fn diagnose_target(target: &str, options: &DoctorOptions) -> Result<DoctorReport, Error> {
+    match dialect_of(target) {
+        Dialect::Postgres => postgres::diagnose(target, options),
+        Dialect::Mariadb => mariadb::diagnose(target, options),
+        Dialect::Sqlite => diagnose(Path::new(target), options),
+    }
+}
+
+/// The migration script for `report` about TARGET (SQLite re-reads the file's schema read-only;
+/// servers' scripts come from the report alone).
+pub fn migration_sql_for(target: &str, report: &DoctorReport) -> Result<String, Error> {
+    match dialect_of(target) {
+        Dialect::Sqlite => migration_sql(Path::new(target), report),
+        _ => Ok(server_sql::script(report)),
+    }
 }
 
 /// The report as pretty JSON (validated by `schema/doctor.schema.json`).

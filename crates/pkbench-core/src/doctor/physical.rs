@@ -18,6 +18,9 @@ pub struct BtreeReport {
     pub stats: BtreeStats,
     /// Bytes a rebuild would free (leaves repacked to [`REBUILT_LEAF_FILL`]).
     pub reclaimable_bytes: u64,
+    /// When the fill is an estimate rather than read from the pages: how it was estimated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated: Option<String>,
 }
 
 /// `dbstat` figures for every b-tree of the main database.
@@ -34,6 +37,7 @@ pub fn table_btrees(table: &TableSchema, all: &[BtreeStats], page_size: u64) -> 
         .map(|b| BtreeReport {
             stats: b.clone(),
             reclaimable_bytes: reclaimable_leaves(b.leaf_pages, b.leaf_fill) * page_size,
+            estimated: None,
         })
         .collect()
 }

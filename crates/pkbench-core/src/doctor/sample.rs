@@ -96,6 +96,8 @@ pub enum KeyStorage {
     Text26,
     /// Other TEXT.
     OtherText,
+    /// A native 16-byte `uuid` / `UUID` column type (PostgreSQL, MariaDB 10.7+).
+    NativeUuid,
     /// Other BLOB, REAL or NULL.
     Other,
 }
@@ -110,6 +112,7 @@ impl KeyStorage {
             KeyStorage::Text32 => "32-char hex TEXT",
             KeyStorage::Text26 => "26-char base32 TEXT",
             KeyStorage::OtherText => "TEXT",
+            KeyStorage::NativeUuid => "native 16-byte uuid",
             KeyStorage::Other => "other",
         }
     }
@@ -275,35 +278,70 @@ pub fn sample_column(
     let (lo, hi): (Value, Value) =
         conn.query_row(&format!("SELECT min({c}), max({c}) FROM {t}"), [], |r| Ok((r.get(0)?, r.get(1)?)))?;
     let mut stmt = conn.prepare(&format!("SELECT {c} FROM {t} WHERE {c} >= ?1 ORDER BY {c} LIMIT 1"))?;
+    let mut next = conn.prepare(&format!("SELECT {c} FROM {t} WHERE {c} > ?1 ORDER BY {c} LIMIT ?2"))?;
+    let keys = spread_over_key_range(
+        &lo,
+        &hi,
+        n,
+        |probe| {
+            let mut found = stmt.query([probe])?;
+            found.next()?.map(|r| Ok(SampledKey { rowid: None, value: r.get(0)? })).transpose()
+        },
+        |after, limit| {
+            next.query_map(rusqlite::params![after, limit as i64], |r| {
+                Ok(SampledKey { rowid: None, value: r.get(0)? })
+            })?
+            .collect()
+        },
+    )?;
+    let method = format!("{} of {rows} rows at evenly spaced points of the key range", keys.len());
+    Ok(Samples { keys, method })
+}
+
+/// At most `n` keys spread over the key range `lo..=hi`: `at_or_after(probe)` seeks the first key
+/// at or after each of `n` evenly spaced probes (one index seek each). Keys bunched in a narrow
+/// part of the range (a v7 counter, say) leave most probes on the same key: then
+/// `after(key, k)` reads the `k` keys following each distinct hit instead, still at most `n`.
+/// Keys come back in key order, without duplicates.
+pub fn spread_over_key_range<E>(
+    lo: &Value,
+    hi: &Value,
+    n: usize,
+    mut at_or_after: impl FnMut(Value) -> Result<Option<SampledKey>, E>,
+    mut after: impl FnMut(&Value, usize) -> Result<Vec<SampledKey>, E>,
+) -> Result<Vec<SampledKey>, E> {
+    let n = n.max(2);
+    let mut keys: Vec<SampledKey> = Vec::with_capacity(n);
     for i in 0..n {
-        let Some(probe) = interpolate(&lo, &hi, i as u128, n as u128 - 1) else { break };
-        let mut found = stmt.query([probe])?;
-        if let Some(r) = found.next()? {
-            let value: Value = r.get(0)?;
-            if keys.last().is_none_or(|k| k.value != value) {
-                keys.push(SampledKey { rowid: None, value });
-            }
+        let Some(probe) = interpolate(lo, hi, i as u128, n as u128 - 1) else { break };
+        if let Some(key) = at_or_after(probe)?
+            && keys.last().is_none_or(|k| k.value != key.value)
+        {
+            keys.push(key);
         }
     }
-    // Keys bunched in a narrow part of the range (a v7 counter, say) leave most probes on the
-    // same key: take the keys that follow each probe instead, still at most `n` in all.
     if keys.len() < n / 2 {
         let per_probe = (n / keys.len().max(1)).saturating_sub(1);
-        let mut next = conn.prepare(&format!("SELECT {c} FROM {t} WHERE {c} > ?1 ORDER BY {c} LIMIT ?2"))?;
         let mut spread = Vec::with_capacity(n);
         for probe in std::mem::take(&mut keys) {
-            let following: Vec<Value> = next
-                .query_map(rusqlite::params![probe.value, per_probe as i64], |r| r.get(0))?
-                .collect::<Result<_, _>>()?;
+            let following = after(&probe.value, per_probe)?;
             spread.push(probe);
-            spread.extend(following.into_iter().map(|value| SampledKey { rowid: None, value }));
+            spread.extend(following);
         }
         spread.sort_by(|a, b| order_cmp(&a.value, &b.value));
         spread.dedup_by(|a, b| a.value == b.value);
         keys = spread;
     }
-    let method = format!("{} of {rows} rows at evenly spaced points of the key range", keys.len());
-    Ok(Samples { keys, method })
+    Ok(keys)
+}
+
+/// The same report with 16-byte values named as a native `uuid` column type.
+pub fn as_native_uuid(mut report: SchemeReport) -> SchemeReport {
+    if report.storage == KeyStorage::Blob16 {
+        report.evidence = report.evidence.replace(KeyStorage::Blob16.label(), KeyStorage::NativeUuid.label());
+        report.storage = KeyStorage::NativeUuid;
+    }
+    report
 }
 
 /// SQLite's order for values of one column: integers, then text, then BLOBs.
