@@ -58,11 +58,12 @@ fn order_line(order: Option<&OrderReport>) -> String {
 }
 
 fn fill_line(b: &BtreeReport) -> String {
+    let (name, leaves, fill) = (&b.stats.name, b.stats.leaf_pages, b.stats.leaf_fill * 100.0);
+    if b.estimated.is_some() {
+        return format!("b-tree '{name}': {leaves} leaf pages, leaf fill ~{fill:.0}% (estimated)");
+    }
     format!(
-        "b-tree '{}': {} leaf pages, leaf fill {:.0}%, {:.0}% of leaves out of order",
-        b.stats.name,
-        b.stats.leaf_pages,
-        b.stats.leaf_fill * 100.0,
+        "b-tree '{name}': {leaves} leaf pages, leaf fill {fill:.0}%, {:.0}% of leaves out of order",
         b.stats.leaf_out_of_order * 100.0
     )
 }

@@ -8,6 +8,7 @@
 
 pub mod advice;
 pub mod dialect;
+pub mod key_range;
 pub mod mariadb;
 pub mod order;
 pub mod physical;

@@ -37,9 +37,9 @@ impl Layout {
             Layout::HeapWithKeyIndex => "heap table plus a B-tree index for the primary key (rows in insertion order)",
             Layout::HeapNoKey => "heap table with no primary key",
             Layout::ClusteredOnKey => {
-                "InnoDB table clustered on the primary key (every secondary index carries the key)"
+                "clustered InnoDB table (rows in primary-key order; every secondary index carries the key)"
             }
-            Layout::ClusteredHiddenKey => "InnoDB table with no primary key (clustered on a hidden row id)",
+            Layout::ClusteredHiddenKey => "clustered InnoDB table with no primary key (rows in hidden row-id order)",
         }
     }
 

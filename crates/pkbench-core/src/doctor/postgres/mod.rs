@@ -4,80 +4,25 @@
 //! order can be compared with insertion order), and `pgstatindex` when `pgstattuple` is installed
 //! (else estimates from the catalog and the sampled sizes, said so in the report).
 
-use super::physical::reclaimable_leaves;
-use super::sample::{SampledKey, Samples, as_native_uuid, detect_scheme};
-use super::schema::{KeySchema, Layout, TableSchema};
-use super::{BtreeReport, Dialect, DoctorOptions, DoctorReport, KeyColumnReport, TableFacts, assemble, order};
+mod sample;
+mod session;
+
+use sample::{HeapSample, fetch_expr, sample_heap};
+pub use session::ReadOnlySession;
+
 use crate::Error;
-use crate::engines::server::redact_url;
+use crate::doctor::physical::reclaimable_leaves;
+use crate::doctor::sample::{SampledKey, Samples, as_native_uuid, detect_scheme};
+use crate::doctor::schema::{KeySchema, Layout, TableSchema};
+use crate::doctor::{BtreeReport, Dialect, DoctorOptions, DoctorReport, KeyColumnReport, TableFacts, assemble, order};
 use crate::results::BtreeStats;
-use postgres::{Client, NoTls, Row};
-use rusqlite::types::Value;
-use std::str::FromStr;
+use postgres::Client;
 
 /// Tables and indexes larger than this are not read whole (`count(*)`, `pgstatindex`) unless
 /// `--full`: the catalog's estimates are used instead.
 pub const WHOLE_READ_LIMIT_BYTES: i64 = 256 << 20;
 /// Bytes per page usable for tuples (8192 minus page header and B-tree special space).
 const USABLE_PAGE: f64 = 8192.0 - 24.0 - 16.0;
-
-/// A connection whose every statement runs inside one READ ONLY transaction.
-pub struct ReadOnlySession {
-    client: Client,
-    target: String,
-    read_only: String,
-}
-
-impl ReadOnlySession {
-    /// Connects to `url` and opens the read-only transaction. Errors name the URL with its
-    /// password hidden.
-    pub fn connect(url: &str) -> Result<Self, Error> {
-        let shown = redact_url(url);
-        let mut config = postgres::Config::from_str(url)
-            .map_err(|e| Error::InvalidInput(format!("'{shown}' is not a PostgreSQL URL: {e}")))?;
-        if config.get_connect_timeout().is_none() {
-            config.connect_timeout(std::time::Duration::from_secs(5));
-        }
-        config.application_name("pkbench doctor");
-        let client = config.connect(NoTls).map_err(|e| Error::postgres(format!("could not connect to {shown}"), e))?;
-        Self::start(client, shown)
-    }
-
-    fn start(mut client: Client, target: String) -> Result<Self, Error> {
-        // Reads wait at most 5 s for a lock (an ALTER TABLE in progress), never forever.
-        client
-            .batch_execute(
-                "SET default_transaction_read_only = on; SET lock_timeout = '5s'; \
-                 BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
-            )
-            .map_err(|e| Error::postgres("could not start a read-only transaction", e))?;
-        let row = client
-            .query_one(
-                "SELECT current_setting('transaction_read_only'), current_setting('default_transaction_read_only')",
-                &[],
-            )
-            .map_err(|e| Error::postgres("could not read transaction_read_only", e))?;
-        let (tx, default): (String, String) = (row.get(0), row.get(1));
-        if tx != "on" {
-            return Err(Error::InvalidInput(format!("{target}: the transaction is not read-only; doctor stops")));
-        }
-        let read_only = format!(
-            "one READ ONLY transaction (transaction_read_only = {tx}, default_transaction_read_only = {default})"
-        );
-        Ok(ReadOnlySession { client, target, read_only })
-    }
-
-    /// The client, inside the read-only transaction (tests use it to show writes are refused).
-    pub fn client(&mut self) -> &mut Client {
-        &mut self.client
-    }
-}
-
-impl Drop for ReadOnlySession {
-    fn drop(&mut self) {
-        let _ = self.client.batch_execute("ROLLBACK");
-    }
-}
 
 /// One table as the catalog describes it.
 struct PgTable {
@@ -213,35 +158,6 @@ fn table(c: &mut Client, oid: u32, name: String, heap_bytes: i64, reltuples: f64
     Ok(PgTable { oid, schema, heap_bytes, reltuples, index_bytes, types })
 }
 
-/// SQL reading a column as a value doctor can classify: integers, uuid and bytea as themselves,
-/// anything else as text.
-fn fetch_expr(column: &str, type_name: &str) -> String {
-    let q = super::schema::quote(column);
-    match type_name {
-        "int2" | "int4" | "int8" => format!("{q}::int8"),
-        "uuid" | "bytea" => q,
-        _ => format!("{q}::text"),
-    }
-}
-
-fn value_at(row: &Row, i: usize, type_name: &str) -> Value {
-    let v = match type_name {
-        "int2" | "int4" | "int8" => row.try_get::<_, Option<i64>>(i).ok().flatten().map(Value::Integer),
-        "uuid" => row.try_get::<_, Option<uuid::Uuid>>(i).ok().flatten().map(|u| Value::Blob(u.as_bytes().to_vec())),
-        "bytea" => row.try_get::<_, Option<Vec<u8>>>(i).ok().flatten().map(Value::Blob),
-        _ => row.try_get::<_, Option<String>>(i).ok().flatten().map(Value::Text),
-    };
-    v.unwrap_or(Value::Null)
-}
-
-/// Sampled rows: ctid as a number (block × 65536 + offset), each key column's value and datum
-/// size, and the row's size.
-struct HeapSample {
-    rowid: i64,
-    values: Vec<(Value, i32)>,
-    row_bytes: i32,
-}
-
 fn examine<'a>(
     c: &mut Client,
     t: &'a PgTable,
@@ -264,7 +180,7 @@ fn examine<'a>(
         .iter()
         .map(|k| {
             let col = &k.columns[0];
-            format!("{}, pg_column_size({})", fetch_expr(col, type_of(col)), super::schema::quote(col))
+            format!("{}, pg_column_size({})", fetch_expr(col, type_of(col)), crate::doctor::schema::quote(col))
         })
         .collect();
     let (heap, method) = sample_heap(c, t, &exprs, &keys, rows, options)?;
@@ -368,7 +284,7 @@ fn pgstatindex(c: &mut Client, nsp: &str, table: u32, index: &str) -> Result<Opt
     let sql = format!(
         "SELECT leaf_pages::bigint, avg_leaf_density::float8, leaf_fragmentation::float8 FROM {}.pgstatindex(\
          (SELECT ic.oid FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid WHERE i.indrelid = $1 AND ic.relname = $2)::regclass)",
-        super::schema::quote(nsp)
+        crate::doctor::schema::quote(nsp)
     );
     match c.query_one(&sql, &[&table, &index]) {
         Ok(r) => {
@@ -382,59 +298,4 @@ fn pgstatindex(c: &mut Client, nsp: &str, table: u32, index: &str) -> Result<Opt
             Ok(None)
         }
     }
-}
-
-/// Reads at most `options.max_samples` rows, one at each of that many evenly spaced heap page
-/// ranges (a TID range scan reads only those pages), or every row with `--full` or a small table.
-fn sample_heap(
-    c: &mut Client,
-    t: &PgTable,
-    exprs: &[String],
-    keys: &[&KeySchema],
-    rows: u64,
-    options: &DoctorOptions,
-) -> Result<(Vec<HeapSample>, String), Error> {
-    let table = rel(c, t.oid)?;
-    let cols = if exprs.is_empty() { String::new() } else { format!(", {}", exprs.join(", ")) };
-    let select = format!(
-        "SELECT (ctid::text::point)[0]::int8, (ctid::text::point)[1]::int8, pg_column_size(t.*){cols} FROM {table} AS t"
-    );
-    let parse = |r: &Row| HeapSample {
-        rowid: r.get::<_, i64>(0) * 65_536 + r.get::<_, i64>(1),
-        row_bytes: r.get(2),
-        values: keys
-            .iter()
-            .enumerate()
-            .map(|(i, k)| {
-                let ty = t.types.iter().find(|c| c.0 == k.columns[0]).map(|c| c.1.as_str()).unwrap_or("text");
-                (value_at(r, 3 + 2 * i, ty), r.try_get::<_, Option<i32>>(4 + 2 * i).ok().flatten().unwrap_or(0))
-            })
-            .collect(),
-    };
-    let n = options.max_samples.max(2);
-    if options.full || rows <= n as u64 {
-        let all: Vec<HeapSample> =
-            c.query(&select, &[]).map_err(pg("could not read keys"))?.iter().map(parse).collect();
-        let method = format!("all {} rows{}", all.len(), if options.full { " (--full)" } else { "" });
-        return Ok((all, method));
-    }
-    // One probe per page range; with fewer pages than samples, several rows from each page.
-    let pages = (t.heap_bytes.max(0) / 8192).max(1);
-    let probes = (n as i64).min(pages);
-    let per_probe = (n as i64 + probes - 1) / probes;
-    let probe = c
-        .prepare(&format!("{select} WHERE ctid >= $1::text::tid AND ctid < $2::text::tid LIMIT $3"))
-        .map_err(pg("could not prepare the key sample"))?;
-    let mut out = Vec::with_capacity(n);
-    for i in 0..probes {
-        let (from, to) = (pages * i / probes, pages * (i + 1) / probes);
-        let (a, b) = (format!("({from},0)"), format!("({to},0)"));
-        let found = c.query(&probe, &[&a, &b, &per_probe]).map_err(pg("could not sample keys"))?;
-        out.extend(found.iter().map(parse));
-    }
-    let method = format!(
-        "{} of ~{rows} rows: up to {per_probe} from the start of each of {probes} evenly spaced ranges of the {pages} heap pages (ctid ranges)",
-        out.len()
-    );
-    Ok((out, method))
 }

@@ -5,17 +5,21 @@
 //! exists, and InnoDB's own page counts (`mysql.innodb_index_stats`) with leaf fill estimated
 //! from them and the sampled sizes.
 
-use super::physical::reclaimable_leaves;
-use super::sample::{SampledKey, Samples, as_native_uuid, detect_scheme, spread_over_key_range};
-use super::schema::{KeySchema, Layout, TableSchema};
-use super::{BtreeReport, Dialect, DoctorOptions, DoctorReport, KeyColumnReport, TableFacts, assemble, order};
+mod sample;
+mod session;
+
+use sample::{Kind, column_bytes_sql, sample_key};
+pub use session::ReadOnlySession;
+use session::my;
+
 use crate::Error;
-use crate::engines::server::redact_url;
-use crate::generators::{decode_hyphenated, encode_hyphenated_str};
+use crate::doctor::physical::reclaimable_leaves;
+use crate::doctor::sample::{as_native_uuid, detect_scheme};
+use crate::doctor::schema::{KeySchema, Layout, TableSchema};
+use crate::doctor::{BtreeReport, Dialect, DoctorOptions, DoctorReport, KeyColumnReport, TableFacts, assemble, order};
 use crate::results::BtreeStats;
+use mysql::Conn;
 use mysql::prelude::Queryable;
-use mysql::{Conn, Params, Value as My};
-use rusqlite::types::Value;
 
 /// Tables larger than this are not counted whole unless `--full` (`TABLE_ROWS` instead).
 pub const WHOLE_READ_LIMIT_BYTES: u64 = 256 << 20;
@@ -24,128 +28,6 @@ pub const WHOLE_READ_LIMIT_BYTES: u64 = 256 << 20;
 const CLUSTERED_OVERHEAD: f64 = 20.0;
 /// On a secondary leaf: 5-byte header and ~2 bytes of flags and directory share.
 const SECONDARY_OVERHEAD: f64 = 7.0;
-
-/// A connection whose statements run inside one READ ONLY transaction.
-pub struct ReadOnlySession {
-    conn: Conn,
-    target: String,
-    read_only: String,
-}
-
-fn my(context: &str) -> impl Fn(mysql::Error) -> Error + '_ {
-    move |e| Error::mariadb(context, e)
-}
-
-impl ReadOnlySession {
-    /// Connects to a `mysql://` or `mariadb://` URL and opens the read-only transaction.
-    pub fn connect(url: &str) -> Result<Self, Error> {
-        let shown = redact_url(url);
-        let url = match url.split_once("://") {
-            Some((scheme, rest)) if scheme.eq_ignore_ascii_case("mariadb") => format!("mysql://{rest}"),
-            _ => url.to_string(),
-        };
-        let opts = mysql::Opts::from_url(&url).map_err(|_| {
-            Error::InvalidInput(format!(
-                "'{shown}' is not a MySQL/MariaDB URL (mysql://user:password@host:port/database)"
-            ))
-        })?;
-        let opts = mysql::OptsBuilder::from_opts(opts).tcp_connect_timeout(Some(std::time::Duration::from_secs(5)));
-        let conn = Conn::new(opts).map_err(my(&format!("could not connect to {shown}")))?;
-        Self::start(conn, shown)
-    }
-
-    /// Makes `conn`'s transactions read-only and opens one.
-    pub fn start(mut conn: Conn, target: String) -> Result<Self, Error> {
-        conn.query_drop("SET SESSION TRANSACTION READ ONLY").map_err(my("could not make the session read-only"))?;
-        // Reads wait at most 5 s for a metadata lock (an ALTER TABLE in progress).
-        conn.query_drop("SET SESSION lock_wait_timeout = 5").map_err(my("could not set lock_wait_timeout"))?;
-        conn.query_drop("START TRANSACTION READ ONLY, WITH CONSISTENT SNAPSHOT")
-            .map_err(my("could not start a read-only transaction"))?;
-        // MariaDB and MySQL 5.7 name it tx_read_only; MySQL 8 transaction_read_only.
-        let flag: Option<i64> = conn
-            .query_first("SELECT @@session.tx_read_only")
-            .or_else(|_| conn.query_first("SELECT @@session.transaction_read_only"))
-            .map_err(my("could not read tx_read_only"))?;
-        if flag != Some(1) {
-            return Err(Error::InvalidInput(format!("{target}: the session is not read-only; doctor stops")));
-        }
-        let read_only = "one START TRANSACTION READ ONLY (SET SESSION TRANSACTION READ ONLY: tx_read_only = 1)".into();
-        Ok(ReadOnlySession { conn, target, read_only })
-    }
-
-    /// The connection, inside the read-only transaction (tests use it to show writes are refused).
-    pub fn conn(&mut self) -> &mut Conn {
-        &mut self.conn
-    }
-}
-
-impl Drop for ReadOnlySession {
-    fn drop(&mut self) {
-        let _ = self.conn.query_drop("ROLLBACK");
-    }
-}
-
-/// How a key column's values travel between MariaDB and doctor.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Int,
-    Binary,
-    Text,
-    Uuid,
-}
-
-impl Kind {
-    fn of(data_type: &str) -> Kind {
-        match data_type {
-            "tinyint" | "smallint" | "mediumint" | "int" | "bigint" => Kind::Int,
-            "binary" | "varbinary" | "blob" | "tinyblob" | "mediumblob" | "longblob" => Kind::Binary,
-            "uuid" => Kind::Uuid,
-            _ => Kind::Text,
-        }
-    }
-
-    fn read(self, v: My) -> Value {
-        match (self, v) {
-            (_, My::Int(i)) => Value::Integer(i),
-            (_, My::UInt(u)) => Value::Integer(u as i64),
-            (Kind::Binary, My::Bytes(b)) => Value::Blob(b),
-            (Kind::Uuid, My::Bytes(b)) => match decode_hyphenated(&b) {
-                Ok(bytes) => Value::Blob(bytes.to_vec()),
-                Err(_) => Value::Text(String::from_utf8_lossy(&b).into_owned()),
-            },
-            (Kind::Int, My::Bytes(b)) => String::from_utf8_lossy(&b).parse().map(Value::Integer).unwrap_or(Value::Null),
-            (_, My::Bytes(b)) => Value::Text(String::from_utf8_lossy(&b).into_owned()),
-            _ => Value::Null,
-        }
-    }
-
-    fn param(self, v: &Value) -> My {
-        match v {
-            Value::Integer(i) => My::Int(*i),
-            Value::Text(s) => My::Bytes(s.as_bytes().to_vec()),
-            Value::Blob(b) if self == Kind::Uuid && b.len() == 16 => {
-                let bytes: [u8; 16] = b.as_slice().try_into().unwrap_or([0; 16]);
-                My::Bytes(encode_hyphenated_str(&bytes, &mut [0; 36]).as_bytes().to_vec())
-            }
-            Value::Blob(b) => My::Bytes(b.clone()),
-            _ => My::NULL,
-        }
-    }
-}
-
-/// Fixed storage bytes of integer types (`LENGTH()` would count their digits).
-fn column_bytes_sql(column: &str, data_type: &str) -> String {
-    match data_type {
-        "tinyint" => "1".into(),
-        "smallint" => "2".into(),
-        "mediumint" => "3".into(),
-        "int" => "4".into(),
-        "bigint" | "double" | "datetime" => "8".into(),
-        "timestamp" | "float" => "4".into(),
-        "uuid" => "16".into(),
-        _ => format!("COALESCE(LENGTH({}), 0)", quote(column)),
-    }
-}
 
 /// Quotes an identifier for MariaDB.
 pub fn quote(name: &str) -> String {
@@ -430,60 +312,4 @@ fn report(name: &str, kind: &str, pages: u64, leaf_pages: u64, fill: f64, page: 
         reclaimable_bytes: reclaimable_leaves(leaf_pages, fill) * page,
         estimated: Some(how),
     }
-}
-
-/// At most `options.max_samples` keys by index seeks spread over the key range (all with `--full`
-/// or a small table), each with its insertion-order value as the "rowid".
-fn sample_key(
-    c: &mut Conn,
-    from: &str,
-    column: &str,
-    insertion: &str,
-    kind: Kind,
-    rows: u64,
-    options: &DoctorOptions,
-) -> Result<Samples, Error> {
-    let k = quote(column);
-    let select = format!("SELECT {k}, {insertion} FROM {from}");
-    let to_key = |mut r: mysql::Row| -> SampledKey {
-        let value = kind.read(r.take::<My, _>(0).unwrap_or(My::NULL));
-        let rowid = match r.take::<My, _>(1) {
-            Some(My::Int(i)) => Some(i),
-            Some(My::UInt(u)) => Some(u as i64),
-            _ => None,
-        };
-        SampledKey { rowid, value }
-    };
-    let n = options.max_samples.max(2);
-    if options.full || rows <= n as u64 {
-        let all: Vec<mysql::Row> = c.query(format!("{select} ORDER BY {k}")).map_err(my("could not read keys"))?;
-        let keys: Vec<SampledKey> = all.into_iter().map(to_key).collect();
-        let method = format!("all {} rows{}", keys.len(), if options.full { " (--full)" } else { "" });
-        return Ok(Samples { keys, method });
-    }
-    let ends: Option<(My, My)> =
-        c.query_first(format!("SELECT MIN({k}), MAX({k}) FROM {from}")).map_err(my("could not read the key range"))?;
-    let Some((lo, hi)) = ends else { return Ok(Samples { keys: vec![], method: "no rows".into() }) };
-    let (lo, hi) = (kind.read(lo), kind.read(hi));
-    let probe = c.prep(format!("{select} WHERE {k} >= ? ORDER BY {k} LIMIT 1")).map_err(my("could not prepare"))?;
-    let next = c.prep(format!("{select} WHERE {k} > ? ORDER BY {k} LIMIT ?")).map_err(my("could not prepare"))?;
-    let cell = std::cell::RefCell::new(c);
-    let keys = spread_over_key_range(
-        &lo,
-        &hi,
-        n,
-        |p| {
-            let row: Option<mysql::Row> =
-                cell.borrow_mut().exec_first(&probe, Params::Positional(vec![kind.param(&p)]))?;
-            Ok::<_, mysql::Error>(row.map(to_key))
-        },
-        |after, limit| {
-            let params = Params::Positional(vec![kind.param(after), My::UInt(limit as u64)]);
-            let rows: Vec<mysql::Row> = cell.borrow_mut().exec(&next, params)?;
-            Ok(rows.into_iter().map(to_key).collect())
-        },
-    )
-    .map_err(my("could not sample keys"))?;
-    let method = format!("{} of {rows} rows by index seeks at evenly spaced points of the key range", keys.len());
-    Ok(Samples { keys, method })
 }
