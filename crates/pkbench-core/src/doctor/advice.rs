@@ -116,12 +116,36 @@ pub fn advise(
         }
         let overhead = scheme.storage.text_overhead_bytes();
         if overhead > 0 && scheme.share >= 0.8 {
-            let copies = match table.layout {
-                // Every index of a table clustered on the key carries the key.
-                Layout::WithoutRowid | Layout::ClusteredOnKey => 1 + table.indexes.len() as u64,
-                _ => 2,
+            let holders = super::physical::key_holders(table, pk.index.as_deref());
+            let measured: Vec<&BtreeReport> = btrees
+                .iter()
+                .filter(|b| holders.iter().any(|h| h.eq_ignore_ascii_case(&b.stats.name)))
+                .filter(|b| b.payload_bytes.is_some_and(|p| p > 0))
+                .collect();
+            let (saved, how) = if measured.is_empty() {
+                let copies = holders.len() as u64;
+                (
+                    rows * overhead * copies,
+                    format!("{overhead} extra bytes per key × {rows} rows × {copies} b-tree(s) holding the key"),
+                )
+            } else {
+                // Each b-tree shrinks by the share of its leaf payload the extra bytes take.
+                let mut parts = Vec::new();
+                let mut saved = 0.0;
+                for b in &measured {
+                    let (payload, cells) = (b.payload_bytes.unwrap_or(1), b.entries.unwrap_or(0));
+                    let share = (cells * overhead) as f64 / payload as f64;
+                    saved += share * b.stats.size_bytes as f64;
+                    parts.push(format!(
+                        "'{}': {cells} keys, {} of payload in {} (dbstat), {:.0}% of it text overhead",
+                        b.stats.name,
+                        human_bytes(payload),
+                        human_bytes(b.stats.size_bytes),
+                        share * 100.0
+                    ));
+                }
+                (saved.round() as u64, format!("{overhead} extra bytes per key; {}", parts.join("; ")))
             };
-            let saved = rows * overhead * copies;
             out.push(Advice {
                 rank: 0,
                 kind: AdviceKind::BinaryStorage,
@@ -131,10 +155,7 @@ pub fn advise(
                     scheme.storage.label(),
                     human_bytes(saved)
                 ),
-                evidence: format!(
-                    "{overhead} extra bytes per key × {rows} rows × {copies} b-tree(s) holding the key; {}",
-                    scheme.evidence
-                ),
+                evidence: format!("{how}; {}", scheme.evidence),
                 gain_bytes: Some(saved),
             });
         }
@@ -223,6 +244,8 @@ mod tests {
             },
             reclaimable_bytes,
             estimated: None,
+            payload_bytes: None,
+            entries: None,
         }
     }
 

@@ -261,7 +261,12 @@ fn examine_table(
     };
     let primary_key = table.primary.as_ref().map(|k| key_report(k, true)).transpose()?;
     let unique_keys = table.unique.iter().map(|k| key_report(k, false)).collect::<Result<Vec<_>, _>>()?;
-    let btrees = physical::table_btrees(table, all_btrees, page_size);
+    let mut btrees = physical::table_btrees(table, all_btrees, page_size);
+    if let Some(pk) = &primary_key
+        && pk.scheme.as_ref().is_some_and(|s| s.storage.text_overhead_bytes() > 0)
+    {
+        physical::add_payload(conn, &mut btrees, &physical::key_holders(table, pk.index.as_deref()))?;
+    }
     let facts = TableFacts { schema: table, rows, rows_estimated: false, primary_key, unique_keys, btrees };
     Ok(assemble(facts, database_bytes, Dialect::Sqlite))
 }

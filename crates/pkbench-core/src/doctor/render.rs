@@ -75,11 +75,13 @@ pub fn render(report: &DoctorReport, md: bool) -> String {
             );
         }
         for b in &t.btrees {
-            let mark = if b.estimated.is_some() { "~" } else { "" };
-            let (fill, ooo) = (
-                format!("{mark}{:.0}%", b.stats.leaf_fill * 100.0),
-                format!("{:.0}%", b.stats.leaf_out_of_order * 100.0),
-            );
+            // Estimated fill is marked '~'; their leaf order is not measured.
+            let (fill, ooo) = match b.estimated {
+                Some(_) => (format!("~{:.0}%", b.stats.leaf_fill * 100.0), "-".to_string()),
+                None => {
+                    (format!("{:.0}%", b.stats.leaf_fill * 100.0), format!("{:.0}%", b.stats.leaf_out_of_order * 100.0))
+                }
+            };
             let (size, rec) = (human_bytes(b.stats.size_bytes), human_bytes(b.reclaimable_bytes));
             if md {
                 let _ = writeln!(
@@ -93,6 +95,11 @@ pub fn render(report: &DoctorReport, md: bool) -> String {
                     "  {:<28} {:<6} {:>8} {fill:>9} {ooo:>12} {size:>10} {rec:>11}",
                     b.stats.name, b.stats.kind, b.stats.pages
                 );
+            }
+        }
+        for b in &t.btrees {
+            if let Some(how) = &b.estimated {
+                let _ = writeln!(out, "{bullet}~ {}: {how}", b.stats.name);
             }
         }
         let _ = writeln!(out, "\n{bullet}Verdict: {}", t.verdict);

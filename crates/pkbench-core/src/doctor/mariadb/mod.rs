@@ -311,5 +311,7 @@ fn report(name: &str, kind: &str, pages: u64, leaf_pages: u64, fill: f64, page: 
         },
         reclaimable_bytes: reclaimable_leaves(leaf_pages, fill) * page,
         estimated: Some(how),
+        payload_bytes: None,
+        entries: None,
     }
 }

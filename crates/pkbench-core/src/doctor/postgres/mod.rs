@@ -269,6 +269,8 @@ fn report(
         },
         reclaimable_bytes: reclaimable_leaves(leaf_pages, fill) * 8192,
         estimated,
+        payload_bytes: None,
+        entries: None,
     }
 }
 
