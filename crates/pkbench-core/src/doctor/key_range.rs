@@ -88,4 +88,39 @@ mod tests {
         assert_eq!(interpolate(&Value::Integer(10), &Value::Integer(20), 1, 2), Some(Value::Integer(15)));
         assert_eq!(interpolate(&Value::Integer(1), &Value::Text("a".into()), 1, 2), None);
     }
+
+    /// Work is bounded by `n` whatever the table size: at most `n` seeks, at most `n` keys, also
+    /// when every probe lands on the same key and the fallback reads following keys.
+    #[test]
+    fn at_most_n_seeks_and_keys_on_any_table() {
+        let table: Vec<i64> = (0..1_000_000).map(|i| i * 7).collect();
+        for (lo, hi, bunched) in [(0i64, 6_999_993i64, false), (0, i64::MAX, true)] {
+            let (mut seeks, mut read) = (0usize, 0usize);
+            let keys = spread_over_key_range(
+                &Value::Integer(lo),
+                &Value::Integer(hi),
+                64,
+                |p| {
+                    seeks += 1;
+                    let Value::Integer(p) = p else { return Ok::<_, ()>(None) };
+                    // A bunched table: every key sits at the bottom of the range.
+                    let at = if bunched { 0 } else { table.partition_point(|&k| k < p) };
+                    Ok(table.get(at).map(|&k| SampledKey { rowid: None, value: Value::Integer(k) }))
+                },
+                |after, limit| {
+                    let Value::Integer(a) = after else { return Ok(vec![]) };
+                    let from = table.partition_point(|&k| k <= *a);
+                    let next: Vec<SampledKey> = table[from..(from + limit).min(table.len())]
+                        .iter()
+                        .map(|&k| SampledKey { rowid: None, value: Value::Integer(k) })
+                        .collect();
+                    read += next.len();
+                    Ok(next)
+                },
+            )
+            .unwrap();
+            assert!(seeks <= 64 && read <= 64 && keys.len() <= 64, "{seeks} seeks, {read} read, {}", keys.len());
+            assert!(keys.len() >= 32, "bunched {bunched}: only {} keys", keys.len());
+        }
+    }
 }
