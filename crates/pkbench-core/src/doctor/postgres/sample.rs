@@ -86,7 +86,7 @@ pub(super) fn sample_heap(
         out.extend(found.iter().map(parse));
     }
     let method = format!(
-        "{} of ~{rows} rows: up to {per_probe} from the start of each of {probes} evenly spaced ranges of the {pages} heap pages (ctid ranges)",
+        "{} of {rows} rows: up to {per_probe} from the start of each of {probes} evenly spaced ranges of the {pages} heap pages (ctid ranges)",
         out.len()
     );
     Ok((out, method))
