@@ -50,7 +50,9 @@ fn order_line(order: Option<&OrderReport>) -> String {
     let Some(o) = order else { return String::new() };
     match (o.vs_rowid_inversion_ratio, o.vs_time_inversion_ratio) {
         (Some(r), _) => {
-            format!("; key order vs insertion order (rowid, ctid or auto-increment): inversion ratio {r:.2} (0 = in order, 0.5 = random)")
+            format!(
+                "; key order vs insertion order (rowid, ctid or auto-increment): inversion ratio {r:.2} (0 = in order, 0.5 = random)"
+            )
         }
         (None, Some(t)) => format!("; embedded times in key order: inversion ratio {t:.2} (0 = in order)"),
         _ => String::new(),
