@@ -11,6 +11,7 @@ pub mod dialect;
 pub mod key_range;
 pub mod mariadb;
 pub mod order;
+pub mod page_sample;
 pub mod physical;
 pub mod postgres;
 pub mod render;
@@ -22,6 +23,7 @@ pub mod sql;
 use crate::Error;
 use rusqlite::{Connection, OpenFlags};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::path::Path;
 
 pub use advice::{Advice, AdviceKind};
@@ -45,11 +47,19 @@ pub struct DoctorOptions {
     pub full: bool,
     /// Keys sampled per column when not `full`.
     pub max_samples: usize,
+    /// SQLite files larger than this get b-tree statistics from sampled descents, not `dbstat`.
+    pub page_sample_above_bytes: u64,
 }
 
 impl Default for DoctorOptions {
     fn default() -> Self {
-        DoctorOptions { table: None, schema: None, full: false, max_samples: DEFAULT_SAMPLES }
+        DoctorOptions {
+            table: None,
+            schema: None,
+            full: false,
+            max_samples: DEFAULT_SAMPLES,
+            page_sample_above_bytes: page_sample::SAMPLE_ABOVE_BYTES,
+        }
     }
 }
 
@@ -209,11 +219,38 @@ pub fn diagnose(path: &Path, options: &DoctorOptions) -> Result<DoctorReport, Er
         }
         None => tables,
     };
-    let btrees = physical::all_btrees(&conn).map_err(sq("could not read dbstat"))?;
+    let file_bytes = page_size_bytes * page_count;
+    let mut notes: Vec<String> = open_note.into_iter().collect();
+    let sampled = if !options.full && file_bytes > options.page_sample_above_bytes && page_sample::file_is_current(path)
+    {
+        page_sample::all_btrees(path, &conn).map_err(sq("could not read the schema"))?
+    } else {
+        None
+    };
+    let (btrees, row_estimates) = match sampled {
+        Some(sampled) => {
+            let read: usize = sampled.iter().map(|b| b.pages_read).sum();
+            notes.push(format!(
+                "{} file: b-tree statistics and row counts estimated from {} random root-to-leaf descents per b-tree ({read} pages read, not every page; --full walks them all with dbstat)",
+                advice::human_bytes(file_bytes),
+                page_sample::DESCENTS
+            ));
+            let rows: HashMap<String, u64> =
+                sampled.iter().map(|b| (b.stats.name.clone(), b.entries.round() as u64)).collect();
+            (sampled.into_iter().map(|b| b.stats).collect(), Some(rows))
+        }
+        None => (physical::all_btrees(&conn).map_err(sq("could not read dbstat"))?, None),
+    };
     let mut reports = Vec::new();
     for table in &selected {
-        let report = examine_table(&conn, table, &btrees, page_size_bytes, page_size_bytes * page_count, options)
+        let estimate = row_estimates.as_ref().and_then(|r: &HashMap<String, u64>| r.get(&table.name).copied());
+        let mut report = examine_table(&conn, table, &btrees, page_size_bytes, file_bytes, options, estimate)
             .map_err(sq(&format!("could not examine table '{}'", table.name)))?;
+        if estimate.is_some() {
+            for b in &mut report.btrees {
+                b.estimated = Some(format!("{} random root-to-leaf descents", page_sample::DESCENTS));
+            }
+        }
         reports.push(report);
     }
     Ok(DoctorReport {
@@ -224,7 +261,7 @@ pub fn diagnose(path: &Path, options: &DoctorOptions) -> Result<DoctorReport, Er
         page_count,
         freelist_pages,
         read_only: None,
-        notes: open_note.into_iter().collect(),
+        notes,
         tables: reports,
     })
 }
@@ -236,10 +273,14 @@ fn examine_table(
     page_size: u64,
     database_bytes: u64,
     options: &DoctorOptions,
+    rows_estimate: Option<u64>,
 ) -> rusqlite::Result<TableReport> {
-    let rows = conn
-        .query_row(&format!("SELECT count(*) FROM {}", schema::quote(&table.name)), [], |r| r.get::<_, i64>(0))?
-        as u64;
+    let rows = match rows_estimate {
+        Some(rows) => rows,
+        None => conn
+            .query_row(&format!("SELECT count(*) FROM {}", schema::quote(&table.name)), [], |r| r.get::<_, i64>(0))?
+            as u64,
+    };
     let has_rowid = !table.without_rowid;
     let key_report = |key: &schema::KeySchema, is_primary: bool| -> rusqlite::Result<KeyColumnReport> {
         let mut out = KeyColumnReport {
@@ -263,11 +304,13 @@ fn examine_table(
     let unique_keys = table.unique.iter().map(|k| key_report(k, false)).collect::<Result<Vec<_>, _>>()?;
     let mut btrees = physical::table_btrees(table, all_btrees, page_size);
     if let Some(pk) = &primary_key
+        && rows_estimate.is_none()
         && pk.scheme.as_ref().is_some_and(|s| s.storage.text_overhead_bytes() > 0)
     {
         physical::add_payload(conn, &mut btrees, &physical::key_holders(table, pk.index.as_deref()))?;
     }
-    let facts = TableFacts { schema: table, rows, rows_estimated: false, primary_key, unique_keys, btrees };
+    let facts =
+        TableFacts { schema: table, rows, rows_estimated: rows_estimate.is_some(), primary_key, unique_keys, btrees };
     Ok(assemble(facts, database_bytes, Dialect::Sqlite))
 }
 
