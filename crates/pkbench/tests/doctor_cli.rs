@@ -82,11 +82,13 @@ fn doctor_reads_what_run_kept_and_changes_nothing() {
 
 #[test]
 fn servers_and_bad_files_get_one_line_errors() {
-    pkbench()
-        .args(["doctor", "postgres://user@localhost/db"])
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains("not supported yet: SQLite files only"));
+    for url in ["postgres://user:Pw-Hidden-3@127.0.0.1:1/db", "mariadb://user:Pw-Hidden-3@127.0.0.1:1/db"] {
+        let out = pkbench().args(["doctor", url]).output().unwrap();
+        assert!(!out.status.success());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("could not connect to") && stderr.contains("user:***@127.0.0.1:1"), "{stderr}");
+        assert!(!stderr.contains("Pw-Hidden-3") && stderr.trim().lines().count() == 1, "{stderr}");
+    }
     let dir = tempfile::tempdir().unwrap();
     let junk = dir.path().join("junk.db");
     std::fs::write(&junk, vec![b'x'; 4096]).unwrap();
@@ -96,4 +98,35 @@ fn servers_and_bad_files_get_one_line_errors() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("not a database").and(predicate::str::contains("panicked").not()));
+}
+
+#[test]
+fn doctor_reads_a_postgres_url_read_only() {
+    use pkbench_core::engines::postgres::ManagedPostgres;
+    let server = ManagedPostgres::start(None, 16).unwrap_or_else(|e| panic!("could not start PostgreSQL: {e}"));
+    let mut client = server.config().connect(postgres::NoTls).unwrap();
+    client
+        .batch_execute(
+            "CREATE TABLE orders (id char(36) PRIMARY KEY, note text);
+             INSERT INTO orders SELECT gen_random_uuid()::text, 'x' FROM generate_series(1, 3000);",
+        )
+        .unwrap();
+    let url = format!("postgresql://postgres@/postgres?host={}&port={}", server.dir().display(), server.port());
+    let out = pkbench().args(["doctor", "--format", "json", &url]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let schema: Value = serde_json::from_str(include_str!("../../../schema/doctor.schema.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&report).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let t = &report["tables"][0];
+    assert_eq!(t["layout"], "heap-with-key-index");
+    assert_eq!(t["primary_key"]["scheme"]["storage"], "text36");
+    assert_eq!(t["advice"][0]["kind"], "time-ordered-key");
+    assert!(report["read_only"].as_str().unwrap().contains("transaction_read_only = on"));
+    pkbench()
+        .args(["doctor", "--sql", "--format", "md", "--table", "orders", &url])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("ALTER COLUMN \"id\" TYPE uuid USING \"id\"::uuid"));
 }

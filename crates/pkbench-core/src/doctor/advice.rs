@@ -1,5 +1,6 @@
 //! The verdict: ranked advice, each with the measurement that supports it, or "the key is fine".
 
+use super::dialect::Dialect;
 use super::physical::{BtreeReport, REBUILT_LEAF_FILL};
 use super::sample::{KeyStorage, SchemeReport};
 use super::schema::{Layout, TableSchema};
@@ -12,11 +13,11 @@ use serde::{Deserialize, Serialize};
 pub enum AdviceKind {
     /// Generate new primary keys in time order (UUIDv7, a sequence).
     TimeOrderedKey,
-    /// Store 128-bit keys as 16-byte BLOBs instead of text.
+    /// Store 128-bit keys in 16 bytes (BLOB, uuid, BINARY(16)) instead of text.
     BinaryStorage,
     /// Generate new values of a UNIQUE-indexed random column in time order.
     TimeOrderedUniqueColumn,
-    /// Rebuild once (`VACUUM`) to repack half-empty pages.
+    /// Rebuild once (`VACUUM`, `REINDEX`, `OPTIMIZE TABLE`) to repack half-empty pages.
     Repack,
 }
 
@@ -49,7 +50,9 @@ fn order_line(order: Option<&OrderReport>) -> String {
     let Some(o) = order else { return String::new() };
     match (o.vs_rowid_inversion_ratio, o.vs_time_inversion_ratio) {
         (Some(r), _) => {
-            format!("; key order vs insertion (rowid) order: inversion ratio {r:.2} (0 = in order, 0.5 = random)")
+            format!(
+                "; key order vs insertion order (rowid, ctid or auto-increment): inversion ratio {r:.2} (0 = in order, 0.5 = random)"
+            )
         }
         (None, Some(t)) => format!("; embedded times in key order: inversion ratio {t:.2} (0 = in order)"),
         _ => String::new(),
@@ -57,11 +60,12 @@ fn order_line(order: Option<&OrderReport>) -> String {
 }
 
 fn fill_line(b: &BtreeReport) -> String {
+    let (name, leaves, fill) = (&b.stats.name, b.stats.leaf_pages, b.stats.leaf_fill * 100.0);
+    if b.estimated.is_some() {
+        return format!("b-tree '{name}': {leaves} leaf pages, leaf fill ~{fill:.0}% (estimated)");
+    }
     format!(
-        "b-tree '{}': {} leaf pages, leaf fill {:.0}%, {:.0}% of leaves out of order",
-        b.stats.name,
-        b.stats.leaf_pages,
-        b.stats.leaf_fill * 100.0,
+        "b-tree '{name}': {leaves} leaf pages, leaf fill {fill:.0}%, {:.0}% of leaves out of order",
         b.stats.leaf_out_of_order * 100.0
     )
 }
@@ -84,6 +88,7 @@ pub fn advise(
     unique: &[KeyColumnReport],
     btrees: &[BtreeReport],
     database_bytes: u64,
+    dialect: Dialect,
 ) -> Vec<Advice> {
     let mut out = Vec::new();
     if let Some(pk) = primary
@@ -113,23 +118,46 @@ pub fn advise(
         }
         let overhead = scheme.storage.text_overhead_bytes();
         if overhead > 0 && scheme.share >= 0.8 {
-            let copies = match table.layout {
-                Layout::WithoutRowid => 1 + table.indexes.len() as u64, // every index carries the key
-                _ => 2,
+            let holders = super::physical::key_holders(table, pk.index.as_deref());
+            let measured: Vec<&BtreeReport> = btrees
+                .iter()
+                .filter(|b| holders.iter().any(|h| h.eq_ignore_ascii_case(&b.stats.name)))
+                .filter(|b| b.payload_bytes.is_some_and(|p| p > 0))
+                .collect();
+            let (saved, how) = if measured.is_empty() {
+                let copies = holders.len() as u64;
+                (
+                    rows * overhead * copies,
+                    format!("{overhead} extra bytes per key × {rows} rows × {copies} b-tree(s) holding the key"),
+                )
+            } else {
+                // Each b-tree shrinks by the share of its leaf payload the extra bytes take.
+                let mut parts = Vec::new();
+                let mut saved = 0.0;
+                for b in &measured {
+                    let (payload, cells) = (b.payload_bytes.unwrap_or(1), b.entries.unwrap_or(0));
+                    let share = (cells * overhead) as f64 / payload as f64;
+                    saved += share * b.stats.size_bytes as f64;
+                    parts.push(format!(
+                        "'{}': {cells} keys, {} of payload in {} (dbstat), {:.0}% of it text overhead",
+                        b.stats.name,
+                        human_bytes(payload),
+                        human_bytes(b.stats.size_bytes),
+                        share * 100.0
+                    ));
+                }
+                (saved.round() as u64, format!("{overhead} extra bytes per key; {}", parts.join("; ")))
             };
-            let saved = rows * overhead * copies;
             out.push(Advice {
                 rank: 0,
                 kind: AdviceKind::BinaryStorage,
                 text: format!(
-                    "store the key as a 16-byte BLOB instead of {} (saves ~{})",
+                    "store the key as {} instead of {} (saves ~{})",
+                    dialect.binary_type(),
                     scheme.storage.label(),
                     human_bytes(saved)
                 ),
-                evidence: format!(
-                    "{overhead} extra bytes per key × {rows} rows × {copies} b-tree(s) holding the key; {}",
-                    scheme.evidence
-                ),
+                evidence: format!("{how}; {}", scheme.evidence),
                 gain_bytes: Some(saved),
             });
         }
@@ -161,9 +189,10 @@ pub fn advise(
             rank: 0,
             kind: AdviceKind::Repack,
             text: format!(
-                "VACUUM once to repack (reclaims ~{}; needs ~{} free disk space while it runs)",
+                "{} (reclaims ~{}; {})",
+                dialect.repack(),
                 human_bytes(reclaim),
-                human_bytes(database_bytes * 2)
+                dialect.repack_needs(if dialect == Dialect::Sqlite { database_bytes * 2 } else { size })
             ),
             evidence: format!(
                 "{}; a rebuild fills leaves to ~{:.0}%",
@@ -196,7 +225,7 @@ pub fn verdict(advice: &[Advice], primary: Option<&KeyColumnReport>, layout: Lay
         None if primary.is_some() => {
             format!("The key is fine as far as doctor can tell (composite key, {})", layout.describe())
         }
-        None => format!("No primary key: rows are stored in rowid order ({})", layout.describe()),
+        None => format!("No primary key: rows are stored in insertion order ({})", layout.describe()),
     }
 }
 
@@ -216,6 +245,9 @@ mod tests {
                 size_bytes: 4_096_000,
             },
             reclaimable_bytes,
+            estimated: None,
+            payload_bytes: None,
+            entries: None,
         }
     }
 
@@ -233,12 +265,12 @@ mod tests {
 
     #[test]
     fn repack_only_when_a_fifth_would_be_freed() {
-        let half_empty = advise(&table(), 10, None, &[], &[btree(0.5, 1_900_000)], 4_096_000);
+        let half_empty = advise(&table(), 10, None, &[], &[btree(0.5, 1_900_000)], 4_096_000, Dialect::Sqlite);
         assert_eq!(half_empty.len(), 1);
         assert_eq!(half_empty[0].kind, AdviceKind::Repack);
         assert_eq!(half_empty[0].rank, 1);
         assert!(half_empty[0].text.contains("1.9 MB"), "{}", half_empty[0].text);
-        assert!(advise(&table(), 10, None, &[], &[btree(0.86, 400_000)], 4_096_000).is_empty());
+        assert!(advise(&table(), 10, None, &[], &[btree(0.86, 400_000)], 4_096_000, Dialect::Sqlite).is_empty());
     }
 
     #[test]

@@ -7,19 +7,27 @@
 //! writes a migration script for the user to review; doctor never executes it.
 
 pub mod advice;
+pub mod dialect;
+pub mod key_range;
+pub mod mariadb;
 pub mod order;
+pub mod page_sample;
 pub mod physical;
+pub mod postgres;
 pub mod render;
 pub mod sample;
 pub mod schema;
+pub mod server_sql;
 pub mod sql;
 
 use crate::Error;
 use rusqlite::{Connection, OpenFlags};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::path::Path;
 
 pub use advice::{Advice, AdviceKind};
+pub use dialect::Dialect;
 pub use order::OrderReport;
 pub use physical::BtreeReport;
 pub use sample::{KeyScheme, KeyStorage, SchemeReport};
@@ -33,35 +41,62 @@ pub const DEFAULT_SAMPLES: usize = 512;
 pub struct DoctorOptions {
     /// Only this table (all user tables when `None`).
     pub table: Option<String>,
+    /// Servers: only this PostgreSQL schema / MariaDB database (default: every non-system one).
+    pub schema: Option<String>,
     /// Read every key instead of a bounded sample.
     pub full: bool,
     /// Keys sampled per column when not `full`.
     pub max_samples: usize,
+    /// SQLite files larger than this get b-tree statistics from sampled descents, not `dbstat`.
+    pub page_sample_above_bytes: u64,
 }
 
 impl Default for DoctorOptions {
     fn default() -> Self {
-        DoctorOptions { table: None, full: false, max_samples: DEFAULT_SAMPLES }
+        DoctorOptions {
+            table: None,
+            schema: None,
+            full: false,
+            max_samples: DEFAULT_SAMPLES,
+            page_sample_above_bytes: page_sample::SAMPLE_ABOVE_BYTES,
+        }
     }
 }
 
 /// Everything doctor found in one database.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DoctorReport {
-    /// The file examined.
+    /// The file examined, or the server URL with its password hidden.
     pub target: String,
-    /// `sqlite`.
+    /// `sqlite`, `postgres` or `mariadb`.
     pub engine: String,
-    /// SQLite library version used to read it.
+    /// SQLite library version used to read it, or the server's version.
     pub engine_version: String,
     /// Database page size.
     pub page_size_bytes: u64,
-    /// Pages in the database (`page_count`).
+    /// Pages in the database (SQLite `page_count`; servers: the examined tables and indexes).
     pub page_count: u64,
-    /// Pages on the free list (reclaimed by `VACUUM`).
+    /// Pages on the free list (SQLite; InnoDB `DATA_FREE`; 0 on PostgreSQL).
     pub freelist_pages: u64,
+    /// Servers: how the session was kept read-only, as the server reported it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<String>,
+    /// What doctor could not measure directly and estimated instead, and why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// One entry per table examined.
     pub tables: Vec<TableReport>,
+}
+
+impl DoctorReport {
+    /// The engine as a [`Dialect`] (SQLite for unknown names).
+    pub fn dialect(&self) -> Dialect {
+        match self.engine.as_str() {
+            "postgres" => Dialect::Postgres,
+            "mariadb" => Dialect::Mariadb,
+            _ => Dialect::Sqlite,
+        }
+    }
 }
 
 /// One table: its key, layout, key values, b-trees and advice.
@@ -69,8 +104,11 @@ pub struct DoctorReport {
 pub struct TableReport {
     /// Table name.
     pub name: String,
-    /// Rows (`count(*)`).
+    /// Rows (`count(*)`, or the server's estimate when `rows_estimated`).
     pub rows: u64,
+    /// `rows` is the server's catalog estimate (a large table, without `--full`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rows_estimated: bool,
     /// How rows are stored and found.
     pub layout: Layout,
     /// One line describing the layout.
@@ -104,6 +142,22 @@ pub struct KeyColumnReport {
 
 /// Opens `path` strictly read-only: no journal recovery writes, no checkpoints, no schema changes.
 pub fn open_read_only(path: &Path) -> Result<Connection, Error> {
+    open_for_doctor(path).map(|(conn, _)| conn)
+}
+
+/// Whether `path` is a WAL-mode database (header bytes 18–19 = 2) that no connection has open:
+/// opening it, even read-only, would create `-wal` and `-shm` files beside it.
+fn closed_wal_database(path: &Path) -> bool {
+    use std::io::Read;
+    let mut header = [0u8; 20];
+    let read = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut header));
+    let wal = path.with_file_name(format!("{}-wal", path.file_name().unwrap_or_default().to_string_lossy()));
+    read.is_ok() && header.starts_with(b"SQLite format 3\0") && header[18] == 2 && !wal.exists()
+}
+
+/// [`open_read_only`], plus how the file was opened when that is worth a note: a WAL database
+/// no one has open is opened `immutable=1`, so SQLite creates no `-wal`/`-shm` files.
+pub fn open_for_doctor(path: &Path) -> Result<(Connection, Option<String>), Error> {
     let context = || format!("could not open '{}' read-only", path.display());
     if !path.is_file() {
         return Err(Error::InvalidInput(format!(
@@ -111,20 +165,37 @@ pub fn open_read_only(path: &Path) -> Result<Connection, Error> {
             path.display()
         )));
     }
-    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let conn = Connection::open_with_flags(path, flags).map_err(|cause| Error::Sqlite { context: context(), cause })?;
+    let mut flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let (conn, note) = if closed_wal_database(path) {
+        flags |= OpenFlags::SQLITE_OPEN_URI;
+        // Percent-encode what a URI would misread; the path stays absolute or relative as given.
+        let mut uri = String::from("file:");
+        for b in path.as_os_str().as_encoded_bytes() {
+            match b {
+                b'%' | b'?' | b'#' | 0x80.. => uri.push_str(&format!("%{b:02X}")),
+                _ => uri.push(char::from(*b)),
+            }
+        }
+        uri.push_str("?immutable=1");
+        let conn =
+            Connection::open_with_flags(&uri, flags).map_err(|cause| Error::Sqlite { context: context(), cause })?;
+        let note = "WAL database with no -wal file (no open writer): opened immutable=1, so no -wal/-shm files are created beside it";
+        (conn, Some(note.to_string()))
+    } else {
+        (Connection::open_with_flags(path, flags).map_err(|cause| Error::Sqlite { context: context(), cause })?, None)
+    };
     conn.pragma_update(None, "query_only", "ON").map_err(|cause| Error::Sqlite { context: context(), cause })?;
     conn.busy_timeout(std::time::Duration::from_secs(5))
         .map_err(|cause| Error::Sqlite { context: context(), cause })?;
     // Touch the schema now so "not a database" surfaces here, with the path in the message.
     conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get::<_, i64>(0))
         .map_err(|cause| Error::Sqlite { context: context(), cause })?;
-    Ok(conn)
+    Ok((conn, note))
 }
 
 /// Examines the SQLite database at `path`.
 pub fn diagnose(path: &Path, options: &DoctorOptions) -> Result<DoctorReport, Error> {
-    let conn = open_read_only(path)?;
+    let (conn, open_note) = open_for_doctor(path)?;
     let sq = |context: &str| {
         let context = format!("{context} in '{}'", path.display());
         move |cause| Error::Sqlite { context: context.clone(), cause }
@@ -148,11 +219,38 @@ pub fn diagnose(path: &Path, options: &DoctorOptions) -> Result<DoctorReport, Er
         }
         None => tables,
     };
-    let btrees = physical::all_btrees(&conn).map_err(sq("could not read dbstat"))?;
+    let file_bytes = page_size_bytes * page_count;
+    let mut notes: Vec<String> = open_note.into_iter().collect();
+    let sampled = if !options.full && file_bytes > options.page_sample_above_bytes && page_sample::file_is_current(path)
+    {
+        page_sample::all_btrees(path, &conn).map_err(sq("could not read the schema"))?
+    } else {
+        None
+    };
+    let (btrees, row_estimates) = match sampled {
+        Some(sampled) => {
+            let read: usize = sampled.iter().map(|b| b.pages_read).sum();
+            notes.push(format!(
+                "{} file: b-tree statistics and row counts estimated from {} random root-to-leaf descents per b-tree ({read} pages read, not every page; --full walks them all with dbstat)",
+                advice::human_bytes(file_bytes),
+                page_sample::DESCENTS
+            ));
+            let rows: HashMap<String, u64> =
+                sampled.iter().map(|b| (b.stats.name.clone(), b.entries.round() as u64)).collect();
+            (sampled.into_iter().map(|b| b.stats).collect(), Some(rows))
+        }
+        None => (physical::all_btrees(&conn).map_err(sq("could not read dbstat"))?, None),
+    };
     let mut reports = Vec::new();
     for table in &selected {
-        let report = examine_table(&conn, table, &btrees, page_size_bytes, page_size_bytes * page_count, options)
+        let estimate = row_estimates.as_ref().and_then(|r: &HashMap<String, u64>| r.get(&table.name).copied());
+        let mut report = examine_table(&conn, table, &btrees, page_size_bytes, file_bytes, options, estimate)
             .map_err(sq(&format!("could not examine table '{}'", table.name)))?;
+        if estimate.is_some() {
+            for b in &mut report.btrees {
+                b.estimated = Some(format!("{} random root-to-leaf descents", page_sample::DESCENTS));
+            }
+        }
         reports.push(report);
     }
     Ok(DoctorReport {
@@ -162,6 +260,8 @@ pub fn diagnose(path: &Path, options: &DoctorOptions) -> Result<DoctorReport, Er
         page_size_bytes,
         page_count,
         freelist_pages,
+        read_only: None,
+        notes,
         tables: reports,
     })
 }
@@ -173,10 +273,14 @@ fn examine_table(
     page_size: u64,
     database_bytes: u64,
     options: &DoctorOptions,
+    rows_estimate: Option<u64>,
 ) -> rusqlite::Result<TableReport> {
-    let rows = conn
-        .query_row(&format!("SELECT count(*) FROM {}", schema::quote(&table.name)), [], |r| r.get::<_, i64>(0))?
-        as u64;
+    let rows = match rows_estimate {
+        Some(rows) => rows,
+        None => conn
+            .query_row(&format!("SELECT count(*) FROM {}", schema::quote(&table.name)), [], |r| r.get::<_, i64>(0))?
+            as u64,
+    };
     let has_rowid = !table.without_rowid;
     let key_report = |key: &schema::KeySchema, is_primary: bool| -> rusqlite::Result<KeyColumnReport> {
         let mut out = KeyColumnReport {
@@ -198,12 +302,44 @@ fn examine_table(
     };
     let primary_key = table.primary.as_ref().map(|k| key_report(k, true)).transpose()?;
     let unique_keys = table.unique.iter().map(|k| key_report(k, false)).collect::<Result<Vec<_>, _>>()?;
-    let btrees = physical::table_btrees(table, all_btrees, page_size);
-    let advice = advice::advise(table, rows, primary_key.as_ref(), &unique_keys, &btrees, database_bytes);
+    let mut btrees = physical::table_btrees(table, all_btrees, page_size);
+    if let Some(pk) = &primary_key
+        && rows_estimate.is_none()
+        && pk.scheme.as_ref().is_some_and(|s| s.storage.text_overhead_bytes() > 0)
+    {
+        physical::add_payload(conn, &mut btrees, &physical::key_holders(table, pk.index.as_deref()))?;
+    }
+    let facts =
+        TableFacts { schema: table, rows, rows_estimated: rows_estimate.is_some(), primary_key, unique_keys, btrees };
+    Ok(assemble(facts, database_bytes, Dialect::Sqlite))
+}
+
+/// What was measured about one table, before advice.
+#[derive(Clone, Debug)]
+pub struct TableFacts<'a> {
+    /// Its schema.
+    pub schema: &'a schema::TableSchema,
+    /// Rows.
+    pub rows: u64,
+    /// `rows` is an estimate.
+    pub rows_estimated: bool,
+    /// The primary key, sampled.
+    pub primary_key: Option<KeyColumnReport>,
+    /// Single-column unique keys, sampled.
+    pub unique_keys: Vec<KeyColumnReport>,
+    /// The table's b-trees (or heap) and indexes.
+    pub btrees: Vec<BtreeReport>,
+}
+
+/// Ranks advice for one table and writes its verdict (shared by every engine).
+pub fn assemble(facts: TableFacts<'_>, database_bytes: u64, dialect: Dialect) -> TableReport {
+    let TableFacts { schema: table, rows, rows_estimated, primary_key, unique_keys, btrees } = facts;
+    let advice = advice::advise(table, rows, primary_key.as_ref(), &unique_keys, &btrees, database_bytes, dialect);
     let verdict = advice::verdict(&advice, primary_key.as_ref(), table.layout);
-    Ok(TableReport {
+    TableReport {
         name: table.name.clone(),
         rows,
+        rows_estimated,
         layout: table.layout,
         layout_description: table.layout.describe().into(),
         primary_key,
@@ -211,7 +347,7 @@ fn examine_table(
         btrees,
         advice,
         verdict,
-    })
+    }
 }
 
 /// The migration script for `report`'s advice (read-only: it only reads the schema again).
@@ -219,6 +355,37 @@ pub fn migration_sql(path: &Path, report: &DoctorReport) -> Result<String, Error
     let conn = open_read_only(path)?;
     sql::migration_script(&conn, report)
         .map_err(|cause| Error::Sqlite { context: format!("could not read the schema of '{}'", path.display()), cause })
+}
+
+/// The engine a TARGET names: a `postgres://`/`postgresql://` or `mysql://`/`mariadb://` URL,
+/// else a SQLite file.
+pub fn dialect_of(target: &str) -> Dialect {
+    let lower = target.trim_start().to_ascii_lowercase();
+    if lower.starts_with("postgres://") || lower.starts_with("postgresql://") {
+        Dialect::Postgres
+    } else if lower.starts_with("mysql://") || lower.starts_with("mariadb://") {
+        Dialect::Mariadb
+    } else {
+        Dialect::Sqlite
+    }
+}
+
+/// Examines TARGET: a SQLite file or a server URL (see [`dialect_of`]).
+pub fn diagnose_target(target: &str, options: &DoctorOptions) -> Result<DoctorReport, Error> {
+    match dialect_of(target) {
+        Dialect::Postgres => postgres::diagnose(target, options),
+        Dialect::Mariadb => mariadb::diagnose(target, options),
+        Dialect::Sqlite => diagnose(Path::new(target), options),
+    }
+}
+
+/// The migration script for `report` about TARGET (SQLite re-reads the file's schema read-only;
+/// servers' scripts come from the report alone).
+pub fn migration_sql_for(target: &str, report: &DoctorReport) -> Result<String, Error> {
+    match dialect_of(target) {
+        Dialect::Sqlite => migration_sql(Path::new(target), report),
+        _ => Ok(server_sql::script(report)),
+    }
 }
 
 /// The report as pretty JSON (validated by `schema/doctor.schema.json`).

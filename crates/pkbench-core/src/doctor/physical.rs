@@ -18,6 +18,44 @@ pub struct BtreeReport {
     pub stats: BtreeStats,
     /// Bytes a rebuild would free (leaves repacked to [`REBUILT_LEAF_FILL`]).
     pub reclaimable_bytes: u64,
+    /// When the fill is an estimate rather than read from the pages: how it was estimated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated: Option<String>,
+    /// SQLite b-trees holding a text key: `dbstat` payload bytes of all their pages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payload_bytes: Option<u64>,
+    /// SQLite b-trees holding a text key: entries (`dbstat` cells of leaf pages, and of interior
+    /// pages that carry payload: an index b-tree keeps entries there too).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entries: Option<u64>,
+}
+
+/// Names of the b-trees whose entries carry the primary key: every b-tree of a table clustered
+/// on the key (its indexes point at rows by key), else the table's rows and the key's own index.
+pub fn key_holders<'a>(table: &'a TableSchema, key_index: Option<&'a str>) -> Vec<&'a str> {
+    let mut out = vec![table.name.as_str()];
+    if table.layout.clustered_on_key() {
+        out.extend(table.indexes.iter().map(|i| i.0.as_str()));
+    } else {
+        out.extend(key_index);
+    }
+    out
+}
+
+/// Fills in `dbstat` payload and entry counts for the b-trees named in `names` (a walk of those
+/// b-trees only).
+pub fn add_payload(conn: &Connection, btrees: &mut [BtreeReport], names: &[&str]) -> rusqlite::Result<()> {
+    let mut stmt = conn.prepare(
+        "SELECT coalesce(sum(payload), 0), \
+         coalesce(sum(CASE WHEN pagetype = 'leaf' OR (pagetype = 'internal' AND payload > 0) THEN ncell END), 0) \
+         FROM dbstat WHERE name = ?1",
+    )?;
+    for b in btrees.iter_mut().filter(|b| names.iter().any(|n| n.eq_ignore_ascii_case(&b.stats.name))) {
+        let (payload, cells): (i64, i64) = stmt.query_row([&b.stats.name], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        b.payload_bytes = Some(payload.max(0) as u64);
+        b.entries = Some(cells.max(0) as u64);
+    }
+    Ok(())
 }
 
 /// `dbstat` figures for every b-tree of the main database.
@@ -34,6 +72,9 @@ pub fn table_btrees(table: &TableSchema, all: &[BtreeStats], page_size: u64) -> 
         .map(|b| BtreeReport {
             stats: b.clone(),
             reclaimable_bytes: reclaimable_leaves(b.leaf_pages, b.leaf_fill) * page_size,
+            estimated: None,
+            payload_bytes: None,
+            entries: None,
         })
         .collect()
 }

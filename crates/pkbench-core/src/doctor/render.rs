@@ -36,11 +36,23 @@ pub fn render(report: &DoctorReport, md: bool) -> String {
     let (h1, h2, bullet) = if md { ("# ", "## ", "- ") } else { ("", "", "  ") };
     let _ = writeln!(
         out,
-        "{h1}pkbench doctor: {} (SQLite {}, {} pages of {} bytes, {} free)",
-        report.target, report.engine_version, report.page_count, report.page_size_bytes, report.freelist_pages
+        "{h1}pkbench doctor: {} ({} {}, {} pages of {} bytes, {} free)",
+        report.target,
+        report.dialect().label(),
+        report.engine_version,
+        report.page_count,
+        report.page_size_bytes,
+        report.freelist_pages
     );
+    if let Some(ro) = &report.read_only {
+        let _ = writeln!(out, "{bullet}Session: {ro}");
+    }
+    for note in &report.notes {
+        let _ = writeln!(out, "{bullet}Note: {note}");
+    }
     for t in &report.tables {
-        let _ = writeln!(out, "\n{h2}Table {} ({} rows)", t.name, t.rows);
+        let approx = if t.rows_estimated { "~" } else { "" };
+        let _ = writeln!(out, "\n{h2}Table {} ({approx}{} rows)", t.name, t.rows);
         let _ = writeln!(out, "{bullet}Layout: {}", t.layout_description);
         match &t.primary_key {
             Some(k) => {
@@ -63,8 +75,13 @@ pub fn render(report: &DoctorReport, md: bool) -> String {
             );
         }
         for b in &t.btrees {
-            let (fill, ooo) =
-                (format!("{:.0}%", b.stats.leaf_fill * 100.0), format!("{:.0}%", b.stats.leaf_out_of_order * 100.0));
+            // Estimated fill is marked '~'; their leaf order is not measured.
+            let (fill, ooo) = match b.estimated {
+                Some(_) => (format!("~{:.0}%", b.stats.leaf_fill * 100.0), "-".to_string()),
+                None => {
+                    (format!("{:.0}%", b.stats.leaf_fill * 100.0), format!("{:.0}%", b.stats.leaf_out_of_order * 100.0))
+                }
+            };
             let (size, rec) = (human_bytes(b.stats.size_bytes), human_bytes(b.reclaimable_bytes));
             if md {
                 let _ = writeln!(
@@ -78,6 +95,11 @@ pub fn render(report: &DoctorReport, md: bool) -> String {
                     "  {:<28} {:<6} {:>8} {fill:>9} {ooo:>12} {size:>10} {rec:>11}",
                     b.stats.name, b.stats.kind, b.stats.pages
                 );
+            }
+        }
+        for b in &t.btrees {
+            if let Some(how) = &b.estimated {
+                let _ = writeln!(out, "{bullet}~ {}: {how}", b.stats.name);
             }
         }
         let _ = writeln!(out, "\n{bullet}Verdict: {}", t.verdict);

@@ -2,6 +2,7 @@
 //! with the generators' [`inspect`](crate::generators::inspect)).
 
 use super::DoctorOptions;
+use super::key_range::spread_over_key_range;
 use super::schema::quote;
 use crate::generators::inspect::{IdKind, InspectOptions};
 use crate::generators::{TextEncoding, encode_hyphenated_str, inspect};
@@ -96,6 +97,8 @@ pub enum KeyStorage {
     Text26,
     /// Other TEXT.
     OtherText,
+    /// A native 16-byte `uuid` / `UUID` column type (PostgreSQL, MariaDB 10.7+).
+    NativeUuid,
     /// Other BLOB, REAL or NULL.
     Other,
 }
@@ -110,6 +113,7 @@ impl KeyStorage {
             KeyStorage::Text32 => "32-char hex TEXT",
             KeyStorage::Text26 => "26-char base32 TEXT",
             KeyStorage::OtherText => "TEXT",
+            KeyStorage::NativeUuid => "native 16-byte uuid",
             KeyStorage::Other => "other",
         }
     }
@@ -275,70 +279,33 @@ pub fn sample_column(
     let (lo, hi): (Value, Value) =
         conn.query_row(&format!("SELECT min({c}), max({c}) FROM {t}"), [], |r| Ok((r.get(0)?, r.get(1)?)))?;
     let mut stmt = conn.prepare(&format!("SELECT {c} FROM {t} WHERE {c} >= ?1 ORDER BY {c} LIMIT 1"))?;
-    for i in 0..n {
-        let Some(probe) = interpolate(&lo, &hi, i as u128, n as u128 - 1) else { break };
-        let mut found = stmt.query([probe])?;
-        if let Some(r) = found.next()? {
-            let value: Value = r.get(0)?;
-            if keys.last().is_none_or(|k| k.value != value) {
-                keys.push(SampledKey { rowid: None, value });
-            }
-        }
-    }
-    // Keys bunched in a narrow part of the range (a v7 counter, say) leave most probes on the
-    // same key: take the keys that follow each probe instead, still at most `n` in all.
-    if keys.len() < n / 2 {
-        let per_probe = (n / keys.len().max(1)).saturating_sub(1);
-        let mut next = conn.prepare(&format!("SELECT {c} FROM {t} WHERE {c} > ?1 ORDER BY {c} LIMIT ?2"))?;
-        let mut spread = Vec::with_capacity(n);
-        for probe in std::mem::take(&mut keys) {
-            let following: Vec<Value> = next
-                .query_map(rusqlite::params![probe.value, per_probe as i64], |r| r.get(0))?
-                .collect::<Result<_, _>>()?;
-            spread.push(probe);
-            spread.extend(following.into_iter().map(|value| SampledKey { rowid: None, value }));
-        }
-        spread.sort_by(|a, b| order_cmp(&a.value, &b.value));
-        spread.dedup_by(|a, b| a.value == b.value);
-        keys = spread;
-    }
+    let mut next = conn.prepare(&format!("SELECT {c} FROM {t} WHERE {c} > ?1 ORDER BY {c} LIMIT ?2"))?;
+    let keys = spread_over_key_range(
+        &lo,
+        &hi,
+        n,
+        |probe| {
+            let mut found = stmt.query([probe])?;
+            found.next()?.map(|r| Ok(SampledKey { rowid: None, value: r.get(0)? })).transpose()
+        },
+        |after, limit| {
+            next.query_map(rusqlite::params![after, limit as i64], |r| {
+                Ok(SampledKey { rowid: None, value: r.get(0)? })
+            })?
+            .collect()
+        },
+    )?;
     let method = format!("{} of {rows} rows at evenly spaced points of the key range", keys.len());
     Ok(Samples { keys, method })
 }
 
-/// SQLite's order for values of one column: integers, then text, then BLOBs.
-fn order_cmp(a: &Value, b: &Value) -> std::cmp::Ordering {
-    match (a, b) {
-        (Value::Integer(x), Value::Integer(y)) => x.cmp(y),
-        (Value::Text(x), Value::Text(y)) => x.cmp(y),
-        (Value::Blob(x), Value::Blob(y)) => x.cmp(y),
-        _ => std::cmp::Ordering::Equal,
+/// The same report with 16-byte values named as a native `uuid` column type.
+pub fn as_native_uuid(mut report: SchemeReport) -> SchemeReport {
+    if report.storage == KeyStorage::Blob16 {
+        report.evidence = report.evidence.replace(KeyStorage::Blob16.label(), KeyStorage::NativeUuid.label());
+        report.storage = KeyStorage::NativeUuid;
     }
-}
-
-/// The value `i / n` of the way from `lo` to `hi`, for integer, BLOB and TEXT keys (by their
-/// first 16 bytes); `None` when the two are not of one type.
-fn interpolate(lo: &Value, hi: &Value, i: u128, n: u128) -> Option<Value> {
-    fn prefix(b: &[u8]) -> u128 {
-        let mut buf = [0u8; 16];
-        let k = b.len().min(16);
-        buf[..k].copy_from_slice(&b[..k]);
-        u128::from_be_bytes(buf)
-    }
-    let between = |a: u128, b: u128| a + ((b.saturating_sub(a)) / n.max(1)).saturating_mul(i);
-    match (lo, hi) {
-        (Value::Integer(a), Value::Integer(b)) => {
-            let v = i128::from(*a) + (i128::from(*b) - i128::from(*a)) * i as i128 / n.max(1) as i128;
-            Some(Value::Integer(v as i64))
-        }
-        (Value::Blob(a), Value::Blob(b)) => Some(Value::Blob(between(prefix(a), prefix(b)).to_be_bytes().to_vec())),
-        (Value::Text(a), Value::Text(b)) => {
-            // Keep the probe printable ASCII; probes stay ordered closely enough for spreading.
-            let bytes = between(prefix(a.as_bytes()), prefix(b.as_bytes())).to_be_bytes();
-            Some(Value::Text(bytes.iter().map(|&x| char::from(x.clamp(0x20, 0x7e))).collect()))
-        }
-        _ => None,
-    }
+    report
 }
 
 #[cfg(test)]
@@ -355,15 +322,5 @@ mod tests {
         assert_eq!(classify(&Value::Text("01ARZ3NDEKTSV4RRFFQ69G5FAV".into())).1, KeyScheme::Ulid);
         assert_eq!(classify(&Value::Text("alice".into())).1, KeyScheme::Unknown);
         assert_eq!(classify(&Value::Null).1, KeyScheme::Unknown);
-    }
-
-    #[test]
-    fn interpolation_stays_between_the_ends() {
-        let (lo, hi) = (Value::Blob(vec![0; 16]), Value::Blob(vec![0xff; 16]));
-        assert_eq!(interpolate(&lo, &hi, 0, 4), Some(lo.clone()));
-        let Some(Value::Blob(mid)) = interpolate(&lo, &hi, 2, 4) else { panic!() };
-        assert_eq!(mid[0], 0x7f);
-        assert_eq!(interpolate(&Value::Integer(10), &Value::Integer(20), 1, 2), Some(Value::Integer(15)));
-        assert_eq!(interpolate(&Value::Integer(1), &Value::Text("a".into()), 1, 2), None);
     }
 }

@@ -16,6 +16,14 @@ pub enum Layout {
     RowidWithKeyIndex,
     /// A rowid table without a declared primary key.
     RowidNoKey,
+    /// PostgreSQL: a heap in insertion order plus a B-tree index for the primary key.
+    HeapWithKeyIndex,
+    /// PostgreSQL: a heap without a primary key.
+    HeapNoKey,
+    /// InnoDB: rows clustered on the primary key; secondary indexes carry the key.
+    ClusteredOnKey,
+    /// InnoDB without a primary key: rows clustered on a hidden 6-byte row id.
+    ClusteredHiddenKey,
 }
 
 impl Layout {
@@ -26,7 +34,18 @@ impl Layout {
             Layout::WithoutRowid => "WITHOUT ROWID table (rows clustered on the primary key)",
             Layout::RowidWithKeyIndex => "rowid table plus a separate unique index for the primary key",
             Layout::RowidNoKey => "rowid table with no declared primary key",
+            Layout::HeapWithKeyIndex => "heap table plus a B-tree index for the primary key (rows in insertion order)",
+            Layout::HeapNoKey => "heap table with no primary key",
+            Layout::ClusteredOnKey => {
+                "clustered InnoDB table (rows in primary-key order; every secondary index carries the key)"
+            }
+            Layout::ClusteredHiddenKey => "clustered InnoDB table with no primary key (rows in hidden row-id order)",
         }
+    }
+
+    /// Rows sit in the primary key's order, so the key's b-tree is the table itself.
+    pub fn clustered_on_key(self) -> bool {
+        matches!(self, Layout::RowidAlias | Layout::WithoutRowid | Layout::ClusteredOnKey)
     }
 }
 

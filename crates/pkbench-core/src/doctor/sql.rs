@@ -7,14 +7,31 @@ use super::schema::{TableSchema, quote};
 use super::{DoctorReport, TableReport};
 use rusqlite::Connection;
 
-/// SQL that turns a text UUID value into 16 bytes, or `None` when SQL cannot (base32).
+/// SQL that turns a text UUID or ULID value into its 16 bytes, or `None` for other storage.
 fn to_blob(column: &str, storage: KeyStorage) -> Option<String> {
     let c = quote(column);
     match storage {
         KeyStorage::Text36 => Some(format!("unhex(replace({c}, '-', ''))")),
         KeyStorage::Text32 => Some(format!("unhex({c})")),
+        KeyStorage::Text26 => Some(ulid_to_blob(&c)),
         _ => None,
     }
+}
+
+/// Crockford base32 (26 characters, 130 bits with the top 2 zero) to 16 bytes in plain SQLite:
+/// the high and low 64 bits are summed from 5-bit digits (character 13 straddles the halves)
+/// and printed as hex. Integers wrap in two's complement, which `%016x` prints unsigned.
+fn ulid_to_blob(c: &str) -> String {
+    let digit = |i: usize| format!("(instr('0123456789ABCDEFGHJKMNPQRSTVWXYZ', upper(substr({c}, {}, 1))) - 1)", i + 1);
+    let hi: Vec<String> = (0..13).map(|i| format!("({} << {})", digit(i), 5 * (12 - i) + 1)).collect();
+    let lo: Vec<String> = (14..26).map(|i| format!("({} << {})", digit(i), 5 * (25 - i))).collect();
+    format!(
+        "unhex(printf('%016x%016x', {} | ({} >> 4), (({} & 15) << 60) | {}))",
+        hi.join(" | "),
+        digit(13),
+        digit(13),
+        lo.join(" | ")
+    )
 }
 
 /// The script for every table with advice; comments only where nothing needs changing.
@@ -54,10 +71,7 @@ fn binary_copy(conn: &Connection, schema: &TableSchema, table: &TableReport) -> 
     let storage = key.and_then(|k| k.scheme.as_ref()).map(|s| s.storage).unwrap_or(KeyStorage::Other);
     let key_column = key.map(|k| k.columns[0].clone()).unwrap_or_default();
     let Some(_) = to_blob(&key_column, storage) else {
-        return Ok(format!(
-            "-- {}: SQLite has no base32 decoder; convert '{key_column}' to 16 bytes in the application.\n",
-            storage.label()
-        ));
+        return Ok(format!("-- {}: convert '{key_column}' to 16 bytes in the application.\n", storage.label()));
     };
     let info: Vec<(String, String, bool, Option<String>)> = conn
         .prepare("SELECT name, type, \"notnull\", dflt_value FROM pragma_table_info(?1) ORDER BY cid")?

@@ -2,8 +2,8 @@
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use pkbench_core::doctor::{DoctorOptions, diagnose, migration_sql, render, to_json};
-use std::path::Path;
+use pkbench_core::doctor::{DoctorOptions, diagnose_target, migration_sql_for, render, to_json};
+use pkbench_core::engines::server::redact_url;
 use std::process::ExitCode;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -18,13 +18,17 @@ pub enum DoctorFormat {
 
 #[derive(Debug, Args)]
 pub struct DoctorArgs {
-    /// A SQLite database file (opened read-only; never changed).
+    /// A SQLite database file (opened read-only), or a postgres:// or mysql:// / mariadb:// URL
+    /// (examined inside one read-only transaction). Never changed.
     #[arg(value_name = "TARGET")]
     pub target: String,
     /// Only this table.
     #[arg(long)]
     pub table: Option<String>,
-    /// Read every key instead of a bounded sample (slow on large tables).
+    /// Servers: only this PostgreSQL schema or MariaDB database.
+    #[arg(long)]
+    pub schema: Option<String>,
+    /// Read every key (and, on servers, every page) instead of a bounded sample: slow on large tables.
     #[arg(long)]
     pub full: bool,
     /// Also print the migration SQL for the advice (doctor never runs it).
@@ -36,16 +40,18 @@ pub struct DoctorArgs {
 }
 
 pub fn doctor(args: DoctorArgs) -> anyhow::Result<ExitCode> {
-    let lower = args.target.to_ascii_lowercase();
-    if ["postgres://", "postgresql://", "mysql://", "mariadb://"].iter().any(|p| lower.starts_with(p)) {
-        anyhow::bail!("not supported yet: SQLite files only");
-    }
     if args.sql && args.format == DoctorFormat::Json {
         anyhow::bail!("--sql prints SQL: use it with --format table or md, not json");
     }
-    let path = Path::new(&args.target);
-    let options = DoctorOptions { table: args.table.clone(), full: args.full, ..DoctorOptions::default() };
-    let report = diagnose(path, &options).with_context(|| format!("doctor could not examine '{}'", path.display()))?;
+    let shown = redact_url(&args.target);
+    let options = DoctorOptions {
+        table: args.table.clone(),
+        schema: args.schema.clone(),
+        full: args.full,
+        ..DoctorOptions::default()
+    };
+    let report =
+        diagnose_target(&args.target, &options).with_context(|| format!("doctor could not examine '{shown}'"))?;
     let text = match args.format {
         DoctorFormat::Json => to_json(&report),
         DoctorFormat::Table => render::render(&report, false),
@@ -53,7 +59,7 @@ pub fn doctor(args: DoctorArgs) -> anyhow::Result<ExitCode> {
     };
     println!("{text}");
     if args.sql {
-        let script = migration_sql(path, &report)?;
+        let script = migration_sql_for(&args.target, &report)?;
         if args.format == DoctorFormat::Md {
             println!("\n```sql\n{script}```");
         } else {

@@ -1,0 +1,66 @@
+//! The MariaDB/MySQL session doctor works in: one READ ONLY transaction, checked.
+
+use crate::Error;
+use crate::engines::server::redact_url;
+use mysql::Conn;
+use mysql::prelude::Queryable;
+
+/// A connection whose statements run inside one READ ONLY transaction.
+pub struct ReadOnlySession {
+    pub(super) conn: Conn,
+    pub(super) target: String,
+    pub(super) read_only: String,
+}
+
+pub(super) fn my(context: &str) -> impl Fn(mysql::Error) -> Error + '_ {
+    move |e| Error::mariadb(context, e)
+}
+
+impl ReadOnlySession {
+    /// Connects to a `mysql://` or `mariadb://` URL and opens the read-only transaction.
+    pub fn connect(url: &str) -> Result<Self, Error> {
+        let shown = redact_url(url);
+        let url = match url.split_once("://") {
+            Some((scheme, rest)) if scheme.eq_ignore_ascii_case("mariadb") => format!("mysql://{rest}"),
+            _ => url.to_string(),
+        };
+        let opts = mysql::Opts::from_url(&url).map_err(|_| {
+            Error::InvalidInput(format!(
+                "'{shown}' is not a MySQL/MariaDB URL (mysql://user:password@host:port/database)"
+            ))
+        })?;
+        let opts = mysql::OptsBuilder::from_opts(opts).tcp_connect_timeout(Some(std::time::Duration::from_secs(5)));
+        let conn = Conn::new(opts).map_err(my(&format!("could not connect to {shown}")))?;
+        Self::start(conn, shown)
+    }
+
+    /// Makes `conn`'s transactions read-only and opens one.
+    pub fn start(mut conn: Conn, target: String) -> Result<Self, Error> {
+        conn.query_drop("SET SESSION TRANSACTION READ ONLY").map_err(my("could not make the session read-only"))?;
+        // Reads wait at most 5 s for a metadata lock (an ALTER TABLE in progress).
+        conn.query_drop("SET SESSION lock_wait_timeout = 5").map_err(my("could not set lock_wait_timeout"))?;
+        conn.query_drop("START TRANSACTION READ ONLY, WITH CONSISTENT SNAPSHOT")
+            .map_err(my("could not start a read-only transaction"))?;
+        // MariaDB and MySQL 5.7 name it tx_read_only; MySQL 8 transaction_read_only.
+        let flag: Option<i64> = conn
+            .query_first("SELECT @@session.tx_read_only")
+            .or_else(|_| conn.query_first("SELECT @@session.transaction_read_only"))
+            .map_err(my("could not read tx_read_only"))?;
+        if flag != Some(1) {
+            return Err(Error::InvalidInput(format!("{target}: the session is not read-only; doctor stops")));
+        }
+        let read_only = "one START TRANSACTION READ ONLY (SET SESSION TRANSACTION READ ONLY: tx_read_only = 1)".into();
+        Ok(ReadOnlySession { conn, target, read_only })
+    }
+
+    /// The connection, inside the read-only transaction (tests use it to show writes are refused).
+    pub fn conn(&mut self) -> &mut Conn {
+        &mut self.conn
+    }
+}
+
+impl Drop for ReadOnlySession {
+    fn drop(&mut self) {
+        let _ = self.conn.query_drop("ROLLBACK");
+    }
+}
