@@ -74,7 +74,7 @@ fn unsupported(strategy: &Strategy, reason: impl Into<String>) -> Error {
 /// Renders `strategy` inside `schema`.
 pub fn render(strategy: &Strategy, schema: &str) -> Result<PgSchema, Error> {
     let t = |name: &str| format!("{schema}.{name}");
-    if strategy.primary.storage == Storage::MariaDbUuid {
+    if strategy.primary.storage == Storage::MariaDbUuid && strategy.server_primary().is_none() {
         return Err(unsupported(
             strategy,
             "the reordered UUID column type is MariaDB's; PostgreSQL's uuid type is what the strategy without -mariadb-uuid uses",
