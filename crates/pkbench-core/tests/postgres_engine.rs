@@ -8,7 +8,9 @@ use pkbench_core::control::RunControl;
 use pkbench_core::engines::postgres::PostgresEngine;
 use pkbench_core::engines::server::{ServerSettings, ServerTarget};
 use pkbench_core::engines::{CaseSpec, Engine, KeyRow};
-use pkbench_core::strategy::{CATALOG, KeySource, Storage, find};
+use pkbench_core::generators::{Key, decode_hex, decode_hyphenated};
+use pkbench_core::strategy::{CATALOG, KeySource, Storage, find, swap_time_fields};
+use pkbench_core::workloads::KeyStream;
 
 fn managed(cache_mb: u64) -> PostgresEngine {
     let settings =
@@ -153,4 +155,49 @@ fn gen_random_uuid_keys_are_unique_version_4_and_sent_by_no_client() {
     // And through the workload, as `pkbench run` does it.
     let r = run(&mut engine, strategy, 3_000, 1_000);
     assert_eq!(r.verified_rows, Some(3_000));
+}
+
+#[test]
+fn storage_variants_hold_exactly_the_generated_keys() {
+    let mut engine = managed(16);
+    let mut client = engine.managed().unwrap().config().connect(postgres::NoTls).unwrap();
+    for name in ["uuid4-hex32", "uuid4-varhex32", "uuid4-varchar36", "uuid1-bin-swapped"] {
+        let strategy = find(name).unwrap();
+        let mut keys = KeyStream::new(strategy, common::SEED);
+        let rows: Vec<KeyRow> = (0..3_000).map(|_| keys.next_row()).collect();
+        let mut case = engine.create_case(&CaseSpec { strategy, payload_bytes: 50 }).unwrap();
+        for batch in rows.chunks(1_000) {
+            case.insert_batch(batch, &RunControl::new()).unwrap();
+        }
+        let stored: Vec<[u8; 16]> = client
+            .query("SELECT id::text FROM pkbench.bench ORDER BY id", &[])
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let t: String = r.get(0);
+                if t.len() == 36 { decode_hyphenated(t.as_bytes()) } else { decode_hex(t.as_bytes(), "hex") }
+            })
+            .collect::<Result<_, _>>()
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        // What the column should hold, in the column's order (bytes, hex and hyphenated text
+        // of lowercase hex all sort alike under the cluster's C collation).
+        let mut want: Vec<[u8; 16]> = rows
+            .iter()
+            .map(|r| match r.primary {
+                Some(Key::Uuid(b)) => strategy.primary.storage.binary_form(b),
+                other => panic!("{name}: {other:?}"),
+            })
+            .collect();
+        want.sort();
+        assert_eq!(stored, want, "{name}");
+        if name == "uuid1-bin-swapped" {
+            // Swapped v1 keys arrive in time order, so the column's order is the insert order.
+            let inserted: Vec<[u8; 16]> = rows
+                .iter()
+                .map(|r| if let Some(Key::Uuid(b)) = r.primary { swap_time_fields(b) } else { [0; 16] })
+                .collect();
+            assert_eq!(stored, inserted);
+        }
+        assert_eq!(case.finish().unwrap().verified_rows, 3_000, "{name}");
+    }
 }
