@@ -4,9 +4,13 @@
 mod common;
 
 use common::run;
+use pkbench_core::control::RunControl;
 use pkbench_core::engines::postgres::PostgresEngine;
 use pkbench_core::engines::server::{ServerSettings, ServerTarget};
-use pkbench_core::strategy::{CATALOG, find};
+use pkbench_core::engines::{CaseSpec, Engine, KeyRow};
+use pkbench_core::generators::{Key, decode_hex, decode_hyphenated};
+use pkbench_core::strategy::{CATALOG, KeySource, Storage, find, swap_time_fields};
+use pkbench_core::workloads::KeyStream;
 
 fn managed(cache_mb: u64) -> PostgresEngine {
     let settings =
@@ -18,6 +22,20 @@ fn managed(cache_mb: u64) -> PostgresEngine {
 fn every_strategy_inserts_and_verifies_on_postgres() {
     let mut engine = managed(16);
     for strategy in CATALOG {
+        // MariaDB's UUID type and v1 generators are MariaDB's; uuidv7() needs PostgreSQL 18.
+        let refused = match (strategy.primary.source, strategy.primary.storage) {
+            (KeySource::Server(_), _) if strategy.name.starts_with("uuid1-") => Some("no built-in uuid1 generator"),
+            (_, Storage::MariaDbUuid) => Some("MariaDB"),
+            (KeySource::Server(_), _) if strategy.name == "uuid7-server" => {
+                Some("PostgreSQL 18 and newer; this server is 15.")
+            }
+            _ => None,
+        };
+        if let Some(reason) = refused {
+            let err = engine.check(strategy).unwrap_err().to_string();
+            assert!(err.contains(reason) && !err.contains('\n'), "{}: {err}", strategy.name);
+            continue;
+        }
         let r = run(&mut engine, strategy, 3_000, 1_000);
         assert!(r.complete, "{}", strategy.name);
         assert_eq!(r.verified_rows, Some(3_000), "{}", strategy.name);
@@ -25,6 +43,7 @@ fn every_strategy_inserts_and_verifies_on_postgres() {
         for b in &r.batches {
             assert!(b.counters.wal_bytes.unwrap() > 0, "{}: {b:?}", strategy.name);
             assert!(b.counters.wal_records.unwrap() > 0, "{}: {b:?}", strategy.name);
+            assert!(b.counters.index_blocks_touched.unwrap() > 0, "{}: {b:?}", strategy.name);
         }
         assert!(r.size_bytes.unwrap() > 0);
         let pk = r
@@ -47,6 +66,16 @@ fn random_keys_write_more_wal_and_full_page_images_than_ordered_keys() {
     let (int, _) = totals(&mut engine, "int");
     let (v7, _) = totals(&mut engine, "uuid7");
     let (v4, v4_run) = totals(&mut engine, "uuid4");
+    let blocks = |c: &pkbench_core::results::Counters| c.index_blocks_touched.unwrap();
+    // Same rows, so totals compare per row: each batch of random keys touches nearly every leaf
+    // of the index, an ordered key's batch only the leaves it appends.
+    assert!(
+        blocks(&v4) > 2 * blocks(&int) && blocks(&v4) > 2 * blocks(&v7),
+        "index blocks touched: int {}, uuid7 {}, uuid4 {}",
+        blocks(&int),
+        blocks(&v7),
+        blocks(&v4)
+    );
     let wal = |c: &pkbench_core::results::Counters| c.wal_bytes.unwrap();
     let fpi = |c: &pkbench_core::results::Counters| c.wal_fpi.unwrap();
     assert!(
@@ -100,4 +129,75 @@ fn asynchronous_commits_still_attribute_every_page_split() {
     let (durable, asynchronous) = (splits(true), splits(false));
     assert!(durable.iter().all(|&s| s > 0), "{durable:?}");
     assert_eq!(durable, asynchronous, "splits per batch: durable {durable:?}, asynchronous {asynchronous:?}");
+}
+
+#[test]
+fn gen_random_uuid_keys_are_unique_version_4_and_sent_by_no_client() {
+    let mut engine = managed(16);
+    let mut client = engine.managed().unwrap().config().connect(postgres::NoTls).unwrap();
+    let strategy = find("uuid4-server").unwrap();
+    let mut case = engine.create_case(&CaseSpec { strategy, payload_bytes: 50 }).unwrap();
+    let rows = vec![KeyRow { primary: None, secondary: None }; 1_000];
+    for _ in 0..3 {
+        case.insert_batch(&rows, &RunControl::new()).unwrap();
+    }
+    let row = client
+        .query_one(
+            "SELECT count(*), count(DISTINCT id), count(*) FILTER (WHERE substr(id::text, 15, 1) <> '4') FROM pkbench.bench",
+            &[],
+        )
+        .unwrap();
+    let (n, distinct, not_v4): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
+    assert_eq!((n, distinct, not_v4), (3_000, 3_000, 0));
+    let c = case.take_counters().unwrap();
+    assert!(c.index_blocks_touched.unwrap() > 0, "{c:?}");
+    assert_eq!(case.finish().unwrap().verified_rows, 3_000);
+    // And through the workload, as `pkbench run` does it.
+    let r = run(&mut engine, strategy, 3_000, 1_000);
+    assert_eq!(r.verified_rows, Some(3_000));
+}
+
+#[test]
+fn storage_variants_hold_exactly_the_generated_keys() {
+    let mut engine = managed(16);
+    let mut client = engine.managed().unwrap().config().connect(postgres::NoTls).unwrap();
+    for name in ["uuid4-hex32", "uuid4-varhex32", "uuid4-varchar36", "uuid1-bin-swapped"] {
+        let strategy = find(name).unwrap();
+        let mut keys = KeyStream::new(strategy, common::SEED);
+        let rows: Vec<KeyRow> = (0..3_000).map(|_| keys.next_row()).collect();
+        let mut case = engine.create_case(&CaseSpec { strategy, payload_bytes: 50 }).unwrap();
+        for batch in rows.chunks(1_000) {
+            case.insert_batch(batch, &RunControl::new()).unwrap();
+        }
+        let stored: Vec<[u8; 16]> = client
+            .query("SELECT id::text FROM pkbench.bench ORDER BY id", &[])
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let t: String = r.get(0);
+                if t.len() == 36 { decode_hyphenated(t.as_bytes()) } else { decode_hex(t.as_bytes(), "hex") }
+            })
+            .collect::<Result<_, _>>()
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        // What the column should hold, in the column's order (bytes, hex and hyphenated text
+        // of lowercase hex all sort alike under the cluster's C collation).
+        let mut want: Vec<[u8; 16]> = rows
+            .iter()
+            .map(|r| match r.primary {
+                Some(Key::Uuid(b)) => strategy.primary.storage.binary_form(b),
+                other => panic!("{name}: {other:?}"),
+            })
+            .collect();
+        want.sort();
+        assert_eq!(stored, want, "{name}");
+        if name == "uuid1-bin-swapped" {
+            // Swapped v1 keys arrive in time order, so the column's order is the insert order.
+            let inserted: Vec<[u8; 16]> = rows
+                .iter()
+                .map(|r| if let Some(Key::Uuid(b)) = r.primary { swap_time_fields(b) } else { [0; 16] })
+                .collect();
+            assert_eq!(stored, inserted);
+        }
+        assert_eq!(case.finish().unwrap().verified_rows, 3_000, "{name}");
+    }
 }

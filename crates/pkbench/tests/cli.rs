@@ -106,7 +106,11 @@ fn list_shows_every_strategy_and_alias() {
         .stdout(
             predicate::str::contains("uuid7+uuid4-map").and(predicate::str::contains("Uuid7WithUuid4ToUuid7Mapping")),
         )
-        .stdout(predicate::str::contains("WITHOUT ROWID"));
+        .stdout(predicate::str::contains("WITHOUT ROWID"))
+        // Server-only variants: each engine's DDL, or its one-line refusal.
+        .stdout(predicate::str::contains("id uuid NOT NULL DEFAULT gen_random_uuid() PRIMARY KEY"))
+        .stdout(predicate::str::contains("id UUID NOT NULL DEFAULT (UUID()) PRIMARY KEY"))
+        .stdout(predicate::str::contains("SQLite has no built-in UUID function"));
 }
 
 #[test]

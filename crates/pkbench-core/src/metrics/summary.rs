@@ -44,6 +44,9 @@ pub struct StrategySummary {
     pub wal_fpi_per_1k: Option<f64>,
     /// B-tree page splits per 1,000 rows.
     pub page_splits_per_1k: Option<f64>,
+    /// Distinct index blocks touched per 1,000 rows (summed over batches).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index_blocks_touched_per_1k: Option<f64>,
 }
 
 /// Summaries of every run in a document, with the baseline used for `slowdown`.
@@ -98,6 +101,7 @@ pub fn summarize(doc: &ResultsDoc) -> Summary {
                 wal_bytes_per_row: counters.wal_bytes.and_then(|c| ratio(c as f64, rows as f64)),
                 wal_fpi_per_1k: counters.wal_fpi.and_then(|c| per_thousand(c, rows)),
                 page_splits_per_1k: counters.page_splits.and_then(|c| per_thousand(c, rows)),
+                index_blocks_touched_per_1k: counters.index_blocks_touched.and_then(|c| per_thousand(c, rows)),
             }
         })
         .collect();

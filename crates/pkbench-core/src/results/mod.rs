@@ -150,11 +150,16 @@ pub struct Counters {
     /// Pages written through the doublewrite buffer (InnoDB `Innodb_dblwr_pages_written`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doublewrite_pages: Option<u64>,
+    /// Distinct index blocks (of every index on the case's tables) that the span's WAL records
+    /// reference: how widely the inserts spread over the indexes (PostgreSQL, from
+    /// `pg_walinspect` block references; seed 003's "distinct index blocks touched").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index_blocks_touched: Option<u64>,
 }
 
 impl Counters {
     /// Every counter with its field name, in declaration order (for exporters and charts).
-    pub fn fields(&self) -> [(&'static str, Option<u64>); 11] {
+    pub fn fields(&self) -> [(&'static str, Option<u64>); 12] {
         [
             ("cache_hits", self.cache_hits),
             ("cache_misses", self.cache_misses),
@@ -167,10 +172,11 @@ impl Counters {
             ("page_splits", self.page_splits),
             ("page_merges", self.page_merges),
             ("doublewrite_pages", self.doublewrite_pages),
+            ("index_blocks_touched", self.index_blocks_touched),
         ]
     }
 
-    fn fields_mut(&mut self) -> [&mut Option<u64>; 11] {
+    fn fields_mut(&mut self) -> [&mut Option<u64>; 12] {
         [
             &mut self.cache_hits,
             &mut self.cache_misses,
@@ -183,6 +189,7 @@ impl Counters {
             &mut self.page_splits,
             &mut self.page_merges,
             &mut self.doublewrite_pages,
+            &mut self.index_blocks_touched,
         ]
     }
 

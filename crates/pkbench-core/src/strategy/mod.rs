@@ -5,9 +5,11 @@
 //! unique index; an optional second, external key). Each engine renders its own SQL from it.
 
 mod catalog;
+mod encoding;
 mod lookup;
 
 pub use catalog::CATALOG;
+pub use encoding::{swap_time_fields, unswap_time_fields};
 pub use lookup::{find, parse_list};
 
 use crate::generators::Scheme;
@@ -20,6 +22,9 @@ pub enum KeySource {
     EngineAssigned,
     /// The client generates it with a scheme.
     Client(Scheme),
+    /// The server generates it with its own function on insert (`gen_random_uuid()`, `UUID()`);
+    /// the client sends no key. The scheme names the UUID version the server produces.
+    Server(Scheme),
 }
 
 /// How a key is stored in its column.
@@ -34,6 +39,18 @@ pub enum Storage {
     Text36,
     /// 26-character Crockford base32 text (ULID's canonical form).
     Text26,
+    /// 32 hex digits in a fixed-width column (`CHAR(32)`).
+    Hex32,
+    /// 32 hex digits in a variable-width column (`VARCHAR(32)`).
+    VarHex32,
+    /// 36-character hyphenated text in a variable-width column (`VARCHAR(36)`).
+    VarText36,
+    /// MariaDB's native `UUID` type (10.7+), which reorders a v1–v5 UUID's fields on disk so
+    /// that v1 sorts by time; rejected by engines without it.
+    MariaDbUuid,
+    /// 16 raw bytes with a UUIDv1's time fields swapped to high-mid-low, as MySQL's
+    /// `UUID_TO_BIN(u, 1)` stores them (see [`swap_time_fields`]): time-ordered bytes.
+    Binary16TimeSwapped,
 }
 
 impl Storage {
@@ -41,9 +58,19 @@ impl Storage {
     pub fn text_encoding(self) -> Option<crate::generators::TextEncoding> {
         use crate::generators::TextEncoding;
         match self {
-            Storage::Integer | Storage::Binary16 => None,
-            Storage::Text36 => Some(TextEncoding::Hyphenated),
+            Storage::Integer | Storage::Binary16 | Storage::Binary16TimeSwapped => None,
+            Storage::Text36 | Storage::VarText36 | Storage::MariaDbUuid => Some(TextEncoding::Hyphenated),
+            Storage::Hex32 | Storage::VarHex32 => Some(TextEncoding::Hex),
             Storage::Text26 => Some(TextEncoding::Base32),
+        }
+    }
+
+    /// The 16 bytes a binary storage holds for `key` (swapped for [`Storage::Binary16TimeSwapped`]).
+    #[inline]
+    pub fn binary_form(self, key: [u8; 16]) -> [u8; 16] {
+        match self {
+            Storage::Binary16TimeSwapped => swap_time_fields(key),
+            _ => key,
         }
     }
 }
@@ -114,15 +141,23 @@ impl Strategy {
     pub fn primary_is_ordered(&self) -> bool {
         match self.primary.source {
             KeySource::EngineAssigned => true,
-            KeySource::Client(s) => s.is_ordered(),
+            KeySource::Client(s) | KeySource::Server(s) => s.is_ordered(),
         }
     }
 
     /// Whether inserts must carry a client-generated primary key.
     pub fn client_primary(&self) -> Option<Scheme> {
         match self.primary.source {
-            KeySource::EngineAssigned => None,
+            KeySource::EngineAssigned | KeySource::Server(_) => None,
             KeySource::Client(s) => Some(s),
+        }
+    }
+
+    /// The UUID version the server generates for the primary key, if it does.
+    pub fn server_primary(&self) -> Option<Scheme> {
+        match self.primary.source {
+            KeySource::Server(s) => Some(s),
+            _ => None,
         }
     }
 }

@@ -7,6 +7,7 @@ mod counters;
 mod physical;
 mod schema;
 mod server;
+pub mod uuid_type;
 
 pub use schema::{MariaDbSchema, render as render_schema};
 pub use server::{MIN_POOL_MB, ManagedMariaDb, lru_scan_depth};
@@ -101,10 +102,20 @@ impl Engine for MariaDbEngine {
     }
 
     fn check(&self, strategy: &crate::strategy::Strategy) -> Result<(), Error> {
-        render_schema(strategy, &self.database).map(|_| ())
+        render_schema(strategy, &self.database)?;
+        // An unparsable version string is left to the server to refuse what it lacks.
+        let requirement =
+            uuid_type::ServerVersion::parse(&self.version).and_then(|v| uuid_type::version_requirement(strategy, &v));
+        match requirement {
+            Some(reason) => {
+                Err(Error::Unsupported { strategy: strategy.name.into(), engine: "mariadb".into(), reason })
+            }
+            None => Ok(()),
+        }
     }
 
     fn create_case(&mut self, spec: &CaseSpec<'_>) -> Result<Box<dyn InsertCase + '_>, Error> {
+        self.check(spec.strategy)?;
         let sql = render_schema(spec.strategy, &self.database)?;
         for stmt in &sql.create {
             self.conn
@@ -173,7 +184,7 @@ fn push_literal(buf: &mut String, key: Option<Key>, storage: Storage) {
         }
         (Some(Key::Uuid(b)), None) => {
             buf.push_str("X'");
-            for byte in b {
+            for byte in storage.binary_form(b) {
                 buf.push(HEX[usize::from(byte >> 4)] as char);
                 buf.push(HEX[usize::from(byte & 0xf)] as char);
             }

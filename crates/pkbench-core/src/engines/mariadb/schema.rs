@@ -22,9 +22,32 @@ pub struct MariaDbSchema {
 pub fn column_type(storage: Storage) -> &'static str {
     match storage {
         Storage::Integer => "BIGINT",
-        Storage::Binary16 => "BINARY(16)",
+        Storage::Binary16 | Storage::Binary16TimeSwapped => "BINARY(16)",
         Storage::Text36 => "CHAR(36)",
         Storage::Text26 => "CHAR(26)",
+        Storage::Hex32 => "CHAR(32)",
+        Storage::VarHex32 => "VARCHAR(32)",
+        Storage::VarText36 => "VARCHAR(36)",
+        Storage::MariaDbUuid => "UUID",
+    }
+}
+
+fn unsupported(strategy: &Strategy, reason: impl Into<String>) -> Error {
+    Error::Unsupported { strategy: strategy.name.into(), engine: "mariadb".into(), reason: reason.into() }
+}
+
+/// The primary-key column of a server-generated key: the server's function as its default.
+fn server_key_column(strategy: &Strategy, scheme: crate::generators::Scheme) -> Result<String, Error> {
+    let function = super::uuid_type::server_function(scheme)
+        .ok_or_else(|| unsupported(strategy, format!("MariaDB has no built-in {scheme} generator")))?;
+    match strategy.primary.storage {
+        Storage::MariaDbUuid => Ok(format!("id UUID NOT NULL DEFAULT ({function}) PRIMARY KEY")),
+        Storage::Binary16 => {
+            Ok(format!("id BINARY(16) NOT NULL DEFAULT (UNHEX(REPLACE({function}, '-', ''))) PRIMARY KEY"))
+        }
+        other => {
+            Err(unsupported(strategy, format!("server-generated keys are stored as UUID or BINARY(16), not {other:?}")))
+        }
     }
 }
 
@@ -40,6 +63,7 @@ pub fn render(strategy: &Strategy, db: &str) -> Result<MariaDbSchema, Error> {
     let pk = match strategy.primary.source {
         KeySource::EngineAssigned => "id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY".to_string(),
         KeySource::Client(_) => format!("id {} NOT NULL PRIMARY KEY", column_type(strategy.primary.storage)),
+        KeySource::Server(scheme) => server_key_column(strategy, scheme)?,
     };
     let mut columns = vec![pk];
     let mut cols = Vec::new();
@@ -108,6 +132,23 @@ mod tests {
         assert!(sql("uuid4-text").create[0].contains("id CHAR(36) NOT NULL PRIMARY KEY"));
         assert!(sql("int+uuid4").create[0].contains("ext_id BINARY(16) NOT NULL, UNIQUE KEY ext_id (ext_id)"));
         assert_eq!(sql("uuid7+uuid4-map").tables, ["bench", "bench_map"]);
+    }
+
+    #[test]
+    fn storage_variants_and_server_keys() {
+        let pk = |name: &str| sql(name).create[0].split(", payload").next().unwrap_or_default().to_string();
+        assert_eq!(pk("uuid4-hex32"), "CREATE TABLE pkbench.bench (id CHAR(32) NOT NULL PRIMARY KEY");
+        assert_eq!(pk("uuid4-varhex32"), "CREATE TABLE pkbench.bench (id VARCHAR(32) NOT NULL PRIMARY KEY");
+        assert_eq!(pk("uuid4-varchar36"), "CREATE TABLE pkbench.bench (id VARCHAR(36) NOT NULL PRIMARY KEY");
+        assert_eq!(pk("uuid7-mariadb-uuid"), "CREATE TABLE pkbench.bench (id UUID NOT NULL PRIMARY KEY");
+        assert_eq!(pk("uuid1-bin-swapped"), "CREATE TABLE pkbench.bench (id BINARY(16) NOT NULL PRIMARY KEY");
+        assert_eq!(pk("uuid1-server"), "CREATE TABLE pkbench.bench (id UUID NOT NULL DEFAULT (UUID()) PRIMARY KEY");
+        assert_eq!(
+            pk("uuid1-server-bin"),
+            "CREATE TABLE pkbench.bench (id BINARY(16) NOT NULL DEFAULT (UNHEX(REPLACE(UUID(), '-', ''))) PRIMARY KEY"
+        );
+        assert_eq!(sql("uuid1-server").insert_prefix, "INSERT INTO pkbench.bench (payload) VALUES ");
+        assert!(pk("uuid7-server").contains("DEFAULT (UNHEX(REPLACE(UUID_v7(), '-', '')))"));
     }
 
     #[test]

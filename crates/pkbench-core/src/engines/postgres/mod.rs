@@ -34,6 +34,7 @@ pub struct PostgresEngine {
     schema: String,
     created_schema: bool,
     version: String,
+    version_num: i32,
     walinspect: bool,
     pgstattuple: bool,
     durable_commits: bool,
@@ -116,6 +117,7 @@ impl PostgresEngine {
             schema,
             created_schema: true,
             version,
+            version_num,
             walinspect: installed.iter().any(|e| e == "pg_walinspect"),
             pgstattuple: installed.iter().any(|e| e == "pgstattuple"),
             durable_commits: settings.durable_commits,
@@ -154,10 +156,17 @@ impl Engine for PostgresEngine {
     }
 
     fn check(&self, strategy: &Strategy) -> Result<(), Error> {
-        render_schema(strategy, &self.schema).map(|_| ())
+        render_schema(strategy, &self.schema)?;
+        match schema::version_requirement(strategy, self.version_num) {
+            Some(reason) => {
+                Err(Error::Unsupported { strategy: strategy.name.into(), engine: "postgres".into(), reason })
+            }
+            None => Ok(()),
+        }
     }
 
     fn create_case(&mut self, spec: &CaseSpec<'_>) -> Result<Box<dyn InsertCase + '_>, Error> {
+        self.check(spec.strategy)?;
         let sql = render_schema(spec.strategy, &self.schema)?;
         for stmt in &sql.create {
             self.client
@@ -196,7 +205,7 @@ impl Engine for PostgresEngine {
 enum Column {
     None,
     Int(Vec<i64>),
-    Uuid(Vec<uuid::Uuid>),
+    Uuid(Vec<uuid::Uuid>, Storage),
     Text(Vec<String>, TextEncoding),
 }
 
@@ -205,11 +214,15 @@ impl Column {
         match storage {
             None => Column::None,
             Some(Storage::Integer) => Column::Int(Vec::with_capacity(ROWS_PER_STATEMENT)),
-            Some(Storage::Binary16) => Column::Uuid(Vec::with_capacity(ROWS_PER_STATEMENT)),
-            Some(s @ (Storage::Text36 | Storage::Text26)) => Column::Text(
-                Vec::with_capacity(ROWS_PER_STATEMENT),
-                s.text_encoding().unwrap_or(TextEncoding::Hyphenated),
-            ),
+            Some(s @ (Storage::Binary16 | Storage::Binary16TimeSwapped | Storage::MariaDbUuid)) => {
+                Column::Uuid(Vec::with_capacity(ROWS_PER_STATEMENT), s)
+            }
+            Some(s @ (Storage::Text36 | Storage::Text26 | Storage::Hex32 | Storage::VarHex32 | Storage::VarText36)) => {
+                Column::Text(
+                    Vec::with_capacity(ROWS_PER_STATEMENT),
+                    s.text_encoding().unwrap_or(TextEncoding::Hyphenated),
+                )
+            }
         }
     }
 
@@ -224,10 +237,10 @@ impl Column {
                     _ => 0,
                 }));
             }
-            Column::Uuid(v) => {
+            Column::Uuid(v, storage) => {
                 v.clear();
                 v.extend(keys.map(|k| match k {
-                    Some(Key::Uuid(b)) => uuid::Uuid::from_bytes(b),
+                    Some(Key::Uuid(b)) => uuid::Uuid::from_bytes(storage.binary_form(b)),
                     _ => uuid::Uuid::nil(),
                 }));
             }
@@ -252,7 +265,7 @@ impl Column {
         match self {
             Column::None => None,
             Column::Int(v) => Some(v),
-            Column::Uuid(v) => Some(v),
+            Column::Uuid(v, _) => Some(v),
             Column::Text(v, _) => Some(v),
         }
     }
@@ -345,7 +358,8 @@ impl InsertCase for PgCase<'_> {
 
     fn take_counters(&mut self) -> Result<Counters, Error> {
         let now = self.snapshot()?;
-        let c = counters::between(&mut self.engine.client, &self.last, &now, self.engine.walinspect);
+        let walinspect = self.engine.walinspect.then_some((self.engine.schema.as_str(), self.tables.as_slice()));
+        let c = counters::between(&mut self.engine.client, &self.last, &now, walinspect);
         self.last = now;
         Ok(c)
     }

@@ -170,7 +170,7 @@ fn bind_key(
     match (key, storage.text_encoding()) {
         (Key::Int(v), _) => stmt.raw_bind_parameter(index, v),
         (Key::Uuid(b), Some(encoding)) => stmt.raw_bind_parameter(index, encoding.encode(&b, text)),
-        (Key::Uuid(b), None) => stmt.raw_bind_parameter(index, &b[..]),
+        (Key::Uuid(b), None) => stmt.raw_bind_parameter(index, &storage.binary_form(b)[..]),
     }
 }
 

@@ -37,15 +37,25 @@ pub struct Params {
 fn column_type(storage: Storage) -> &'static str {
     match storage {
         Storage::Integer => "INTEGER",
-        Storage::Binary16 => "BLOB",
-        Storage::Text36 | Storage::Text26 => "TEXT",
+        // MariaDbUuid is rejected by `unsupported_reason` before a column is rendered.
+        Storage::Binary16 | Storage::Binary16TimeSwapped | Storage::MariaDbUuid => "BLOB",
+        Storage::Text36 | Storage::Text26 | Storage::Hex32 | Storage::VarHex32 | Storage::VarText36 => "TEXT",
     }
 }
 
 /// Why SQLite cannot run `strategy`, if it cannot.
 pub fn unsupported_reason(strategy: &Strategy) -> Option<&'static str> {
-    (strategy.primary.storage == Storage::Integer && strategy.index == PrimaryIndex::HeapWithIndex)
-        .then_some("an INTEGER PRIMARY KEY is always the rowid itself, so it cannot be a separate index")
+    if strategy.primary.storage == Storage::Integer && strategy.index == PrimaryIndex::HeapWithIndex {
+        return Some("an INTEGER PRIMARY KEY is always the rowid itself, so it cannot be a separate index");
+    }
+    if let KeySource::Server(_) = strategy.primary.source {
+        return Some(
+            "SQLite has no built-in UUID function to generate keys on insert (use the client-generated strategy)",
+        );
+    }
+    (strategy.primary.storage == Storage::MariaDbUuid).then_some(
+        "the UUID column type is MariaDB's (10.7+); SQLite stores UUIDs as BLOB or TEXT (use uuid4, uuid4-text)",
+    )
 }
 
 /// Renders the schema for `strategy`.
@@ -174,8 +184,22 @@ mod tests {
     }
 
     #[test]
+    fn server_only_variants() {
+        assert!(sql("uuid4-hex32").create[0].contains("id TEXT NOT NULL PRIMARY KEY"));
+        assert!(sql("uuid4-varchar36").create[0].contains("id TEXT NOT NULL PRIMARY KEY"));
+        assert!(sql("uuid1-bin-swapped").create[0].contains("id BLOB NOT NULL PRIMARY KEY"));
+        for name in ["uuid4-server", "uuid1-server", "uuid4-mariadb-uuid"] {
+            let err = render(find(name).unwrap()).unwrap_err().to_string();
+            assert!(err.contains("SQLite") && !err.contains('\n'), "{name}: {err}");
+        }
+    }
+
+    #[test]
     fn every_catalog_strategy_renders_valid_sql() {
         for strategy in crate::strategy::CATALOG {
+            if unsupported_reason(strategy).is_some() {
+                continue;
+            }
             let schema = render(strategy).unwrap();
             let conn = rusqlite::Connection::open_in_memory().unwrap();
             for stmt in &schema.create {
