@@ -51,7 +51,7 @@ fn value(key: Option<Key>, storage: Storage) -> Value {
     match (key, storage.text_encoding()) {
         (Some(Key::Int(v)), _) => Value::Int(v),
         (Some(Key::Uuid(b)), Some(encoding)) => Value::Bytes(encoding.encode(&b, &mut [0u8; 36]).as_bytes().to_vec()),
-        (Some(Key::Uuid(b)), None) => Value::Bytes(b.to_vec()),
+        (Some(Key::Uuid(b)), None) => Value::Bytes(storage.binary_form(b).to_vec()),
         (None, _) => Value::NULL,
     }
 }

@@ -74,7 +74,7 @@ impl InsertClient for PgClient {
                         texts[i].clear();
                         texts[i].push_str(encoding.encode(&b, &mut buf));
                     }
-                    None => uuids[i] = uuid::Uuid::from_bytes(b),
+                    None => uuids[i] = uuid::Uuid::from_bytes(s.binary_form(b)),
                 },
                 _ => {}
             }
@@ -83,10 +83,10 @@ impl InsertClient for PgClient {
         let mut n = 0;
         for (i, storage) in storages.iter().enumerate() {
             if let Some(s) = storage {
-                params[n] = match s {
-                    Storage::Integer => &ints[i],
-                    Storage::Binary16 => &uuids[i],
-                    Storage::Text36 | Storage::Text26 => &texts[i],
+                params[n] = match (s, s.text_encoding()) {
+                    (Storage::Integer, _) => &ints[i],
+                    (_, Some(_)) => &texts[i],
+                    (_, None) => &uuids[i],
                 };
                 n += 1;
             }
