@@ -42,6 +42,11 @@ pub enum EngineArg {
 pub enum WorkloadArg {
     /// Insert rows in batches and time every batch as the table grows.
     InsertGrowth,
+    /// Seed 004: N rows `test{i}` to a plain file (write per row, one buffered write, ± fsync)
+    /// vs SQLite in one transaction at every `synchronous` level (SQLite only; one case).
+    FileBaseline,
+    /// Seed 000's advice tested: grow with uuid4, switch new rows to uuid7, then VACUUM.
+    Remedy,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -86,6 +91,9 @@ pub struct RunArgs {
     /// Rows per transaction (accepts 500k, 2M, …).
     #[arg(long, short = 'b', default_value = "100k", value_parser = parse_count)]
     pub batch: u64,
+    /// insert-growth: sort each batch's keys before inserting it.
+    #[arg(long)]
+    pub presort: bool,
     /// Payload bytes per row, identical in every row.
     #[arg(long, default_value = "50", value_parser = parse_count)]
     pub payload: u64,

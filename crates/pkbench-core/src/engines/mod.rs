@@ -74,6 +74,37 @@ pub trait InsertCase {
 
     /// Counts the rows, measures size and B-tree state, and removes or keeps the database.
     fn finish(self: Box<Self>) -> Result<CaseReport, Error>;
+
+    /// Size on disk and B-tree state now, without ending the case (remedy, churn).
+    fn physical(&mut self) -> Result<Physical, Error> {
+        Err(not_yet("reading size and leaf fill during a case"))
+    }
+
+    /// Deletes the rows with these primary keys in one transaction; returns rows deleted (churn).
+    fn delete_by_primary(&mut self, _keys: &[Key], _control: &RunControl) -> Result<u64, Error> {
+        Err(not_yet("deleting rows"))
+    }
+
+    /// Rebuilds the database to give free pages back (SQLite `VACUUM`; remedy).
+    fn compact(&mut self) -> Result<(), Error> {
+        Err(not_yet("compacting (VACUUM)"))
+    }
+}
+
+/// The error of an [`InsertCase`] method an engine does not implement yet.
+fn not_yet(what: &str) -> Error {
+    Error::InvalidInput(format!("{what} is implemented for --engine sqlite only so far; use --engine sqlite"))
+}
+
+/// A case's size on disk and B-tree state at one moment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Physical {
+    /// Size on disk, bytes (all of the database's files).
+    pub size_bytes: u64,
+    /// Of `size_bytes`, the write-ahead log's share, if the engine keeps one in a file.
+    pub wal_size_bytes: Option<u64>,
+    /// Per-B-tree physical statistics.
+    pub btrees: Vec<BtreeStats>,
 }
 
 /// What an engine measured after a case.

@@ -1,10 +1,15 @@
 //! Workloads: what is done to each strategy's database. One file per workload.
 
+mod file_baseline;
 mod insert_growth;
 mod key_stream;
+mod outcome;
+mod remedy;
 
+pub use file_baseline::{FileBaseline, MAX_FILE_ROWS};
 pub use insert_growth::{InsertGrowth, MAX_BATCH_ROWS, MAX_PAYLOAD_BYTES, MAX_ROWS};
 pub use key_stream::KeyStream;
+pub use remedy::Remedy;
 
 use crate::control::{RunControl, Timer};
 use crate::engines::Engine;

@@ -18,6 +18,16 @@ const ENGINES: [(&str, &str, Render); 3] = [
     }),
 ];
 
+/// Every workload with one line on what it measures.
+const WORKLOADS: [(&str, &str); 3] = [
+    ("insert-growth", "insert rows in batches, timing each batch as the table grows (--presort sorts each batch)"),
+    ("file-baseline", "seed 004: plain-file writes (per row, buffered, ± fsync) vs SQLite at every synchronous level"),
+    (
+        "remedy",
+        "seed 000's advice: grow with uuid4, switch new rows to uuid7, then VACUUM (default --strategies uuid4)",
+    ),
+];
+
 pub fn list() -> anyhow::Result<ExitCode> {
     let width = CATALOG.iter().map(|s| s.name.len()).max().unwrap_or(0);
     println!("Strategies (use with --strategies; seed-001 names in brackets are accepted too):\n");
@@ -25,7 +35,10 @@ pub fn list() -> anyhow::Result<ExitCode> {
         let aliases = if s.aliases.is_empty() { String::new() } else { format!(" [{}]", s.aliases.join(", ")) };
         println!("  {:width$}  {}{aliases}", s.name, s.description);
     }
-    println!("\nWorkloads:\n  insert-growth  insert rows in batches, timing each batch as the table grows");
+    println!("\nWorkloads (--workload):");
+    for (name, what) in WORKLOADS {
+        println!("  {name:14} {what}");
+    }
     for (engine, what, render) in ENGINES {
         println!("\n--engine {engine}: {what}; schema per strategy:");
         for s in CATALOG {

@@ -1,7 +1,7 @@
 //! `pkbench run`: turn flags into a plan, run it with live progress, print and save results.
 
 use super::engine;
-use crate::cli::{EngineArg, FormatArg, RunArgs, WorkloadArg};
+use crate::cli::{DEFAULT_STRATEGIES, EngineArg, FormatArg, RunArgs, WorkloadArg};
 use crate::progress::Progress;
 use anyhow::Context;
 use pkbench_core::Error;
@@ -12,9 +12,9 @@ use pkbench_core::results::{Environment, ResultsWriter};
 use pkbench_core::run::{RunPlan, run as run_plan};
 use pkbench_core::strategy::parse_list;
 use pkbench_core::util::time::folder_stamp_now;
-use pkbench_core::workloads::{CaseContext, InsertGrowth, Workload};
+use pkbench_core::workloads::{CaseContext, FileBaseline, InsertGrowth, Remedy, Workload};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -24,9 +24,14 @@ const EXIT_INTERRUPTED: u8 = 130;
 
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     // Validate everything before creating any file.
-    let strategies = parse_list(&args.strategies)?;
-    let workload = workload(&args)?;
+    let strategies = parse_list(strategies_for(&args)?)?;
     let out_dir = args.out.clone().unwrap_or_else(default_out_dir);
+    let workload = workload(&args, &out_dir)?;
+    if args.workload == WorkloadArg::Remedy {
+        for s in &strategies {
+            Remedy::switched(s)?;
+        }
+    }
     engine::precheck(args.engine, &strategies)?;
     let engine_plan = engine::plan(&args, &out_dir)?;
     let writer = ResultsWriter::create(&out_dir)?;
@@ -86,10 +91,37 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// The workload `--workload` names, with its flags validated.
-fn workload(args: &RunArgs) -> Result<Box<dyn Workload>, Error> {
+/// The strategies to run: `--strategies`, or the workload's own default when it was not given.
+fn strategies_for(args: &RunArgs) -> Result<&str, Error> {
+    let given = args.strategies != DEFAULT_STRATEGIES;
     Ok(match args.workload {
-        WorkloadArg::InsertGrowth => Box::new(InsertGrowth::new(args.rows, args.batch, args.payload, args.seed)?),
+        WorkloadArg::FileBaseline if given => {
+            return Err(Error::InvalidInput(
+                "file-baseline writes one rowid table `log(logline TEXT)` and takes no --strategies; remove it".into(),
+            ));
+        }
+        WorkloadArg::FileBaseline => "int",
+        WorkloadArg::Remedy if !given => "uuid4",
+        _ => &args.strategies,
+    })
+}
+
+/// The workload `--workload` names, with its flags validated.
+fn workload(args: &RunArgs, out_dir: &Path) -> Result<Box<dyn Workload>, Error> {
+    if args.presort && args.workload != WorkloadArg::InsertGrowth {
+        return Err(Error::InvalidInput("--presort applies to --workload insert-growth only; remove it".into()));
+    }
+    if args.workload == WorkloadArg::FileBaseline && args.engine != EngineArg::Sqlite {
+        return Err(Error::InvalidInput(
+            "file-baseline compares plain files with SQLite only: use --engine sqlite".into(),
+        ));
+    }
+    Ok(match args.workload {
+        WorkloadArg::InsertGrowth => {
+            Box::new(InsertGrowth::new(args.rows, args.batch, args.payload, args.seed)?.with_presort(args.presort))
+        }
+        WorkloadArg::FileBaseline => Box::new(FileBaseline::new(args.rows, out_dir.to_path_buf())?),
+        WorkloadArg::Remedy => Box::new(Remedy::new(args.rows, args.batch, args.payload, args.seed)?),
     })
 }
 

@@ -1,0 +1,134 @@
+//! Engine tests of the workloads beyond insert-growth, on real SQLite with small sizes: every
+//! figure present, positive and consistent with the others.
+
+use pkbench_core::control::{MonotonicTimer, RunControl};
+use pkbench_core::engines::Engine;
+use pkbench_core::engines::sqlite::{SqliteEngine, SqliteSettings};
+use pkbench_core::results::{PhaseResult, RunResult};
+use pkbench_core::strategy::find;
+use pkbench_core::workloads::{CaseContext, FileBaseline, InsertGrowth, Remedy, Silent, Workload};
+use std::path::Path;
+
+/// Seed of every key stream here.
+const SEED: u64 = 7;
+
+fn engine(dir: &Path) -> SqliteEngine {
+    SqliteEngine::new(SqliteSettings { cache_mb: 2, ..SqliteSettings::seed_000(dir.to_path_buf()) }).unwrap()
+}
+
+fn run(workload: &dyn Workload, engine: &mut dyn Engine, strategy: &str) -> RunResult {
+    let control = RunControl::new();
+    let ctx = CaseContext { control: &control, timer: &MonotonicTimer::default(), observer: &Silent };
+    let (result, error) = workload.run_case(engine, find(strategy).unwrap(), &ctx);
+    assert!(error.is_none(), "{strategy}: {error:?}");
+    assert!(result.complete && result.error.is_none());
+    result
+}
+
+fn phase<'a>(result: &'a RunResult, name: &str) -> &'a PhaseResult {
+    result.phases.iter().find(|p| p.name == name).unwrap_or_else(|| panic!("no phase {name}: {result:#?}"))
+}
+
+fn figure(p: &PhaseResult, name: &str) -> f64 {
+    *p.figures.get(name).unwrap_or_else(|| panic!("{}: no figure {name}: {:?}", p.name, p.figures))
+}
+
+#[test]
+fn file_baseline_times_every_method_and_verifies_what_it_wrote() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = 5_000;
+    let workload = FileBaseline::new(rows, dir.path().to_path_buf()).unwrap();
+    let result = run(&workload, &mut engine(dir.path()), "int");
+    let names: Vec<&str> = result.phases.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "write-per-row",
+            "write-per-row-fsync",
+            "buffered-write",
+            "buffered-write-fsync",
+            "sqlite-sync-off",
+            "sqlite-sync-normal",
+            "sqlite-sync-full",
+            "sqlite-sync-extra"
+        ]
+    );
+    let expected_bytes: u64 = (1..=rows).map(|i| format!("test{i}\n").len() as u64).sum();
+    let mut fastest = 0;
+    for p in &result.phases {
+        assert_eq!(p.rows, rows, "{}", p.name);
+        assert!(p.elapsed_ns > 0 && p.operations > 0, "{p:?}");
+        let ratio = figure(p, "ratio_to_fastest");
+        assert!(ratio >= 1.0, "{p:?}");
+        fastest += usize::from(ratio == 1.0);
+        if p.name.starts_with("sqlite") {
+            assert_eq!(p.operations, rows);
+            assert!(figure(p, "database_bytes") > 0.0);
+        } else {
+            assert_eq!(figure(p, "file_bytes"), expected_bytes as f64, "{}", p.name);
+            let writes = if p.name.starts_with("buffered") { 1 } else { rows };
+            assert_eq!(p.operations, writes, "{}", p.name);
+        }
+    }
+    assert!(fastest >= 1, "one method is the fastest");
+    assert_eq!(result.verified_rows, Some(rows));
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().filter_map(|e| e.ok()).collect();
+    assert!(leftovers.is_empty(), "files left behind: {leftovers:?}");
+}
+
+#[test]
+fn remedy_switches_keys_then_vacuums() {
+    let dir = tempfile::tempdir().unwrap();
+    let workload = Remedy::new(6_000, 1_000, 50, SEED).unwrap();
+    for strategy in ["uuid4", "int+uuid4"] {
+        let result = run(&workload, &mut engine(dir.path()), strategy);
+        assert_eq!(result.verified_rows, Some(6_000), "{strategy}");
+        assert_eq!(result.batches.len(), 6);
+        let (v4, v7) = (phase(&result, "insert-uuid4"), phase(&result, "insert-uuid7"));
+        assert_eq!((v4.rows, v7.rows), (3_000, 3_000), "{strategy}");
+        assert_eq!(figure(v7, "first_batch_index"), 3.0);
+        assert_eq!(v4.elapsed_ns + v7.elapsed_ns, result.insert_ns());
+        let vacuum = phase(&result, "vacuum");
+        assert!(vacuum.elapsed_ns > 0);
+        for f in
+            ["size_before_bytes", "size_after_bytes", "leaf_fill_before", "leaf_fill_after", "free_space_needed_bytes"]
+        {
+            assert!(figure(vacuum, f) > 0.0, "{strategy}: {f}");
+        }
+        // VACUUM rebuilds every tree packed: never less full, never more pages.
+        assert!(figure(vacuum, "leaf_fill_after") >= figure(vacuum, "leaf_fill_before"), "{vacuum:?}");
+        assert!(figure(vacuum, "pages_after") <= figure(vacuum, "pages_before"), "{vacuum:?}");
+        assert!(figure(vacuum, "free_space_needed_bytes") >= figure(vacuum, "size_before_bytes") * 0.5);
+    }
+}
+
+#[test]
+fn remedy_refuses_strategies_without_a_random_uuid() {
+    assert!(Remedy::switched(find("uuid7").unwrap()).is_err());
+    assert!(Remedy::switched(find("int").unwrap()).is_err());
+    assert!(Remedy::new(1_000, 1_000, 50, 1).is_err(), "one batch cannot switch");
+}
+
+#[test]
+fn presort_inserts_each_batch_in_key_order_and_keeps_every_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let workload = InsertGrowth::new(4_000, 1_000, 50, SEED).unwrap().with_presort(true);
+    let settings = SqliteSettings { keep_db: true, ..SqliteSettings::seed_000(dir.path().to_path_buf()) };
+    let result = run(&workload, &mut SqliteEngine::new(settings).unwrap(), "uuid4-rowid");
+    assert_eq!(result.verified_rows, Some(4_000));
+    assert_eq!(result.settings.workload_options.get("presort").map(String::as_str), Some("true"));
+    // A rowid table keeps insertion order: within each batch the keys must ascend.
+    let conn = rusqlite::Connection::open(result.kept_database.unwrap()).unwrap();
+    let ids: Vec<Vec<u8>> = conn
+        .prepare("SELECT id FROM bench ORDER BY rowid")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(ids.len(), 4_000);
+    for batch in ids.chunks(1_000) {
+        assert!(batch.windows(2).all(|w| w[0] < w[1]), "a batch is not sorted");
+    }
+    assert!(!ids.windows(2).all(|w| w[0] < w[1]), "batches are sorted separately, not the whole stream");
+}

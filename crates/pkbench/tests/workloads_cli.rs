@@ -1,0 +1,58 @@
+//! Command-line tests of the workloads beyond insert-growth.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn pkbench() -> Command {
+    Command::cargo_bin("pkbench").expect("pkbench binary")
+}
+
+#[test]
+fn file_baseline_runs_once_and_writes_every_method() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    pkbench()
+        .args(["run", "--workload", "file-baseline", "--rows", "2k", "--quiet", "--out"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("buffered-write-fsync").and(predicate::str::contains("sqlite-sync-extra")));
+    let doc: Value = serde_json::from_slice(&std::fs::read(out.join("results.json")).unwrap()).unwrap();
+    let runs = doc["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 1);
+    assert_eq!(runs[0]["workload"], "file-baseline");
+    let phases = runs[0]["phases"].as_array().unwrap();
+    assert_eq!(phases.len(), 8);
+    assert!(phases.iter().all(|p| p["figures"]["ratio_to_fastest"].as_f64().unwrap() >= 1.0));
+}
+
+#[test]
+fn workload_flags_are_checked_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    for (args, needle) in [
+        (vec!["--workload", "file-baseline", "--strategies", "uuid4"], "takes no --strategies"),
+        (vec!["--workload", "remedy", "--presort"], "--presort applies to --workload insert-growth"),
+        (vec!["--workload", "remedy", "--strategies", "uuid7"], "has none"),
+        (vec!["--workload", "file-baseline", "--engine", "postgres"], "use --engine sqlite"),
+    ] {
+        pkbench()
+            .arg("run")
+            .args(&args)
+            .args(["--rows", "2k", "--batch", "1k", "--quiet", "--out"])
+            .arg(&out)
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(needle));
+    }
+}
+
+#[test]
+fn list_names_every_workload() {
+    pkbench()
+        .arg("list")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("file-baseline").and(predicate::str::contains("remedy")));
+}
