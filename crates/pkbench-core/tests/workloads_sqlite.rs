@@ -3,10 +3,10 @@
 
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::Engine;
-use pkbench_core::engines::sqlite::{SqliteEngine, SqliteSettings};
+use pkbench_core::engines::sqlite::{SqliteEngine, SqliteSettings, Synchronous};
 use pkbench_core::results::{PhaseResult, RunResult};
 use pkbench_core::strategy::find;
-use pkbench_core::workloads::{CaseContext, FileBaseline, InsertGrowth, Remedy, Silent, Workload};
+use pkbench_core::workloads::{App, CaseContext, FileBaseline, InsertGrowth, PAGE_ROWS, Remedy, Silent, Workload};
 use std::path::Path;
 
 /// Seed of every key stream here.
@@ -131,4 +131,54 @@ fn presort_inserts_each_batch_in_key_order_and_keeps_every_row() {
         assert!(batch.windows(2).all(|w| w[0] < w[1]), "a batch is not sorted");
     }
     assert!(!ids.windows(2).all(|w| w[0] < w[1]), "batches are sorted separately, not the whole stream");
+}
+
+#[test]
+fn app_measures_every_step_and_its_rows_add_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let (users, per_user) = (3_000, 4);
+    let workload = App::new(users, per_user, 1_000, SEED).unwrap();
+    for strategy in ["int", "uuid4", "int+uuid4", "int+uuid4-noindex", "uuid7+uuid4-map", "uuid4-rowid"] {
+        let settings = SqliteSettings {
+            sync: Synchronous::Normal,
+            page_size: 8192,
+            ..SqliteSettings::seed_000(dir.path().to_path_buf())
+        };
+        let result = run(&workload, &mut SqliteEngine::new(settings).unwrap(), strategy);
+        let names: Vec<&str> = result.phases.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["load", "avg-age", "point-select", "join-page", "orders-of-user", "mixed-crud"],
+            "{strategy}"
+        );
+        for p in &result.phases {
+            assert!(p.elapsed_ns > 0 && p.operations > 0 && p.rows > 0, "{strategy}: {p:?}");
+            if p.name != "load" {
+                let l = p.latency.unwrap_or_else(|| panic!("{strategy}: {} has no latency", p.name));
+                assert_eq!(l.count, p.operations);
+                assert!(l.min_ns > 0 && l.min_ns <= l.p50_ns && l.p50_ns <= l.p99_ns && l.p99_ns <= l.max_ns);
+            }
+        }
+        let load = phase(&result, "load");
+        assert_eq!(load.rows, users + users * per_user);
+        assert!(figure(load, "users_per_s") > 0.0 && figure(load, "orders_per_s") > 0.0);
+        assert!(figure(load, "size_after_load_bytes") > 0.0);
+        let mean_age = (1..=users).map(|n| (18 + (n * 37) % 63) as f64).sum::<f64>() / users as f64;
+        assert!((figure(phase(&result, "avg-age"), "avg_age_years") - mean_age).abs() < 1e-9);
+        let select = phase(&result, "point-select");
+        assert_eq!(select.rows, select.operations, "{strategy}: every public id is found");
+        let join = phase(&result, "join-page");
+        assert_eq!(join.rows, join.operations * u64::from(PAGE_ROWS), "{strategy}: rows read = page size × pages");
+        let orders = phase(&result, "orders-of-user");
+        assert_eq!(orders.rows, orders.operations * per_user, "{strategy}");
+        let crud = phase(&result, "mixed-crud");
+        assert_eq!(crud.operations, 100 * figure(crud, "iterations") as u64);
+        assert!(crud.note.as_deref().unwrap().contains("50 point reads"));
+        // Users plus orders, after CRUD added 20 and deleted 10 orders per iteration.
+        let iterations = figure(crud, "iterations") as u64;
+        assert_eq!(result.verified_rows, Some(users + users * per_user + 10 * iterations), "{strategy}");
+        assert!(result.size_bytes.unwrap() > 0);
+    }
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().filter_map(|e| e.ok()).collect();
+    assert!(leftovers.is_empty(), "databases left behind: {leftovers:?}");
 }

@@ -47,6 +47,9 @@ pub enum WorkloadArg {
     FileBaseline,
     /// Seed 000's advice tested: grow with uuid4, switch new rows to uuid7, then VACUUM.
     Remedy,
+    /// Seed 001's small-SaaS app: users + orders; load, aggregate, point selects, paginated
+    /// join, a user's orders, mixed CRUD (SQLite only so far).
+    App,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -91,6 +94,12 @@ pub struct RunArgs {
     /// Rows per transaction (accepts 500k, 2M, …).
     #[arg(long, short = 'b', default_value = "100k", value_parser = parse_count)]
     pub batch: u64,
+    /// app: users to load (accepts 200k, 1M, …).
+    #[arg(long, default_value = "200k", value_parser = parse_count)]
+    pub users: u64,
+    /// app: orders per user.
+    #[arg(long, default_value_t = 5)]
+    pub orders_per_user: u64,
     /// insert-growth: sort each batch's keys before inserting it.
     #[arg(long)]
     pub presort: bool,

@@ -2,6 +2,7 @@
 //! strategy's schema in a fresh database, insert batches, read counters, verify and measure,
 //! tear down.
 
+pub mod app;
 pub mod mariadb;
 pub mod mock;
 pub mod postgres;
@@ -57,6 +58,11 @@ pub trait Engine {
 
     /// Creates a fresh database holding `spec.strategy`'s empty tables.
     fn create_case(&mut self, spec: &CaseSpec<'_>) -> Result<Box<dyn InsertCase + '_>, Error>;
+
+    /// The application workload's SQL for this engine, if it has one yet.
+    fn app(&mut self) -> Option<&mut dyn app::AppEngine> {
+        None
+    }
 }
 
 /// One strategy's database while a workload inserts into it. Dropping it removes the database

@@ -19,9 +19,10 @@ const ENGINES: [(&str, &str, Render); 3] = [
 ];
 
 /// Every workload with one line on what it measures.
-const WORKLOADS: [(&str, &str); 3] = [
+const WORKLOADS: [(&str, &str); 4] = [
     ("insert-growth", "insert rows in batches, timing each batch as the table grows (--presort sorts each batch)"),
     ("file-baseline", "seed 004: plain-file writes (per row, buffered, ± fsync) vs SQLite at every synchronous level"),
+    ("app", "seed 001's small-SaaS app (users + orders): load, aggregate, point select, paginated join, CRUD (SQLite)"),
     (
         "remedy",
         "seed 000's advice: grow with uuid4, switch new rows to uuid7, then VACUUM (default --strategies uuid4)",

@@ -12,7 +12,7 @@ use pkbench_core::results::{Environment, ResultsWriter};
 use pkbench_core::run::{RunPlan, run as run_plan};
 use pkbench_core::strategy::parse_list;
 use pkbench_core::util::time::folder_stamp_now;
-use pkbench_core::workloads::{CaseContext, FileBaseline, InsertGrowth, Remedy, Workload};
+use pkbench_core::workloads::{App, CaseContext, FileBaseline, InsertGrowth, Remedy, Workload};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -116,12 +116,16 @@ fn workload(args: &RunArgs, out_dir: &Path) -> Result<Box<dyn Workload>, Error> 
             "file-baseline compares plain files with SQLite only: use --engine sqlite".into(),
         ));
     }
+    if args.workload == WorkloadArg::App && args.engine != EngineArg::Sqlite {
+        return Err(Error::InvalidInput("the app workload has SQL for SQLite only so far: use --engine sqlite".into()));
+    }
     Ok(match args.workload {
         WorkloadArg::InsertGrowth => {
             Box::new(InsertGrowth::new(args.rows, args.batch, args.payload, args.seed)?.with_presort(args.presort))
         }
         WorkloadArg::FileBaseline => Box::new(FileBaseline::new(args.rows, out_dir.to_path_buf())?),
         WorkloadArg::Remedy => Box::new(Remedy::new(args.rows, args.batch, args.payload, args.seed)?),
+        WorkloadArg::App => Box::new(App::new(args.users, args.orders_per_user, args.batch, args.seed)?),
     })
 }
 

@@ -1,11 +1,14 @@
 //! Embedded SQLite through rusqlite's bundled build: one fresh database file per case.
 
+mod app;
+mod app_schema;
 mod counters;
 mod dbstat;
 mod log_table;
 mod schema;
 mod settings;
 
+pub use app_schema::{AppSchema, render as render_app_schema};
 pub use dbstat::btree_stats;
 pub use log_table::{LogInsert, insert_log_lines};
 pub use schema::{MAP_TABLE, SqliteSchema, TABLE, render as render_schema};
@@ -51,6 +54,10 @@ impl Engine for SqliteEngine {
 
     fn check(&self, strategy: &Strategy) -> Result<(), Error> {
         render_schema(strategy).map(|_| ())
+    }
+
+    fn app(&mut self) -> Option<&mut dyn super::app::AppEngine> {
+        Some(self)
     }
 
     fn create_case(&mut self, spec: &CaseSpec<'_>) -> Result<Box<dyn InsertCase + '_>, Error> {
