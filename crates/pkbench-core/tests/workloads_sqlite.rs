@@ -6,7 +6,9 @@ use pkbench_core::engines::Engine;
 use pkbench_core::engines::sqlite::{SqliteEngine, SqliteSettings, Synchronous};
 use pkbench_core::results::{PhaseResult, RunResult};
 use pkbench_core::strategy::find;
-use pkbench_core::workloads::{App, CaseContext, FileBaseline, InsertGrowth, PAGE_ROWS, Remedy, Silent, Workload};
+use pkbench_core::workloads::{
+    App, CaseContext, Churn, FileBaseline, InsertGrowth, PAGE_ROWS, Remedy, Silent, Workload,
+};
 use std::path::Path;
 
 /// Seed of every key stream here.
@@ -181,4 +183,30 @@ fn app_measures_every_step_and_its_rows_add_up() {
     }
     let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().filter_map(|e| e.ok()).collect();
     assert!(leftovers.is_empty(), "databases left behind: {leftovers:?}");
+}
+
+#[test]
+fn churn_keeps_the_table_size_and_samples_every_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let workload = Churn::new(3_000, 500, 50, SEED).unwrap();
+    for strategy in ["int", "uuid7", "uuid4", "int+uuid4"] {
+        let result = run(&workload, &mut engine(dir.path()), strategy);
+        assert_eq!(result.verified_rows, Some(3_000), "{strategy}");
+        // 6 fill batches, then 3 turnovers of 6 steps.
+        assert_eq!(result.batches.len(), 6 + 18, "{strategy}");
+        assert!(result.batches[6..].iter().all(|b| b.rows_total == 3_000 && b.rows == 500));
+        assert_eq!(result.phases.len(), 1 + 18);
+        assert_eq!(result.phases[0].name, "fill");
+        for p in &result.phases {
+            for f in ["size_bytes", "leaf_pages", "leaf_fill"] {
+                assert!(figure(p, f) > 0.0, "{strategy}: {} {f}", p.name);
+            }
+            assert!(figure(p, "leaf_fill") <= 1.0);
+        }
+        for p in &result.phases[1..] {
+            assert_eq!(p.rows, 1_000);
+            let sum = figure(p, "delete_ms") + figure(p, "insert_ms");
+            assert!((sum - p.elapsed_ns as f64 / 1e6).abs() < 1e-3, "{p:?}");
+        }
+    }
 }

@@ -50,6 +50,9 @@ pub enum WorkloadArg {
     /// Seed 001's small-SaaS app: users + orders; load, aggregate, point selects, paginated
     /// join, a user's orders, mixed CRUD (SQLite only so far).
     App,
+    /// Retention: fill --rows, then delete the oldest --batch rows and insert --batch new ones
+    /// until the table turned over three times; size and leaf fill after every step.
+    Churn,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

@@ -1,6 +1,7 @@
 //! Workloads: what is done to each strategy's database. One file per workload.
 
 mod app;
+mod churn;
 mod file_baseline;
 mod insert_growth;
 mod key_stream;
@@ -8,6 +9,7 @@ mod outcome;
 mod remedy;
 
 pub use app::{App, MAX_ORDERS_PER_USER, MAX_USERS, PAGE_ROWS};
+pub use churn::{Churn, TURNOVERS};
 pub use file_baseline::{FileBaseline, MAX_FILE_ROWS};
 pub use insert_growth::{InsertGrowth, MAX_BATCH_ROWS, MAX_PAYLOAD_BYTES, MAX_ROWS};
 pub use key_stream::KeyStream;

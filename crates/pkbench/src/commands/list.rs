@@ -19,7 +19,11 @@ const ENGINES: [(&str, &str, Render); 3] = [
 ];
 
 /// Every workload with one line on what it measures.
-const WORKLOADS: [(&str, &str); 4] = [
+const WORKLOADS: [(&str, &str); 5] = [
+    (
+        "churn",
+        "retention: fixed-size table, delete oldest --batch rows and insert new ones; size and leaf fill over time",
+    ),
     ("insert-growth", "insert rows in batches, timing each batch as the table grows (--presort sorts each batch)"),
     ("file-baseline", "seed 004: plain-file writes (per row, buffered, ± fsync) vs SQLite at every synchronous level"),
     ("app", "seed 001's small-SaaS app (users + orders): load, aggregate, point select, paginated join, CRUD (SQLite)"),

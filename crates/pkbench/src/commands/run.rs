@@ -12,7 +12,7 @@ use pkbench_core::results::{Environment, ResultsWriter};
 use pkbench_core::run::{RunPlan, run as run_plan};
 use pkbench_core::strategy::parse_list;
 use pkbench_core::util::time::folder_stamp_now;
-use pkbench_core::workloads::{App, CaseContext, FileBaseline, InsertGrowth, Remedy, Workload};
+use pkbench_core::workloads::{App, CaseContext, Churn, FileBaseline, InsertGrowth, Remedy, Workload};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -125,6 +125,7 @@ fn workload(args: &RunArgs, out_dir: &Path) -> Result<Box<dyn Workload>, Error> 
         }
         WorkloadArg::FileBaseline => Box::new(FileBaseline::new(args.rows, out_dir.to_path_buf())?),
         WorkloadArg::Remedy => Box::new(Remedy::new(args.rows, args.batch, args.payload, args.seed)?),
+        WorkloadArg::Churn => Box::new(Churn::new(args.rows, args.batch, args.payload, args.seed)?),
         WorkloadArg::App => Box::new(App::new(args.users, args.orders_per_user, args.batch, args.seed)?),
     })
 }
