@@ -103,6 +103,10 @@ pub struct RunArgs {
     /// app: orders per user.
     #[arg(long, default_value_t = 5)]
     pub orders_per_user: u64,
+    /// Run each strategy's case this many times, each in a fresh database; the table adds the
+    /// median and a 95% bootstrap confidence interval of every figure.
+    #[arg(long, default_value_t = 1)]
+    pub repeat: u32,
     /// insert-growth: sort each batch's keys before inserting it.
     #[arg(long)]
     pub presort: bool,

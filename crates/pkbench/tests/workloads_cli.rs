@@ -56,3 +56,27 @@ fn list_names_every_workload() {
         .success()
         .stdout(predicate::str::contains("file-baseline").and(predicate::str::contains("remedy")));
 }
+
+#[test]
+fn repeat_runs_each_case_again_and_prints_medians_with_intervals() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    pkbench()
+        .args(["run", "--repeat", "3", "--strategies", "int,uuid4", "--rows", "2k", "--batch", "1k", "--quiet"])
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Repeated runs").and(predicate::str::contains("insert rows/s")));
+    let doc: Value = serde_json::from_slice(&std::fs::read(out.join("results.json")).unwrap()).unwrap();
+    let strategies: Vec<&str> =
+        doc["runs"].as_array().unwrap().iter().map(|r| r["strategy"].as_str().unwrap()).collect();
+    assert_eq!(strategies, ["int", "int", "int", "uuid4", "uuid4", "uuid4"]);
+    pkbench()
+        .args(["run", "--repeat", "0", "--quiet", "--out"])
+        .arg(dir.path().join("never"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("--repeat 0 is out of range"));
+    assert!(!dir.path().join("never").exists());
+}

@@ -7,10 +7,10 @@ use anyhow::Context;
 use pkbench_core::Error;
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::server::{abort_all, redact_url};
-use pkbench_core::report::Format;
+use pkbench_core::report::{Format, render_repeats};
 use pkbench_core::results::{Environment, ResultsWriter};
 use pkbench_core::run::{RunPlan, run as run_plan};
-use pkbench_core::strategy::parse_list;
+use pkbench_core::strategy::{Strategy, parse_list};
 use pkbench_core::util::time::folder_stamp_now;
 use pkbench_core::workloads::{App, CaseContext, Churn, FileBaseline, InsertGrowth, Remedy, Workload};
 use std::io::IsTerminal;
@@ -24,7 +24,7 @@ const EXIT_INTERRUPTED: u8 = 130;
 
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     // Validate everything before creating any file.
-    let strategies = parse_list(strategies_for(&args)?)?;
+    let strategies = repeated(parse_list(strategies_for(&args)?)?, &args)?;
     let out_dir = args.out.clone().unwrap_or_else(default_out_dir);
     let workload = workload(&args, &out_dir)?;
     if args.workload == WorkloadArg::Remedy {
@@ -69,6 +69,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             FormatArg::Md => Format::Markdown,
         };
         print!("{}", format.exporter().render(&outcome.doc)?);
+        if matches!(format, Format::Table)
+            && let Some(repeats) = render_repeats(&outcome.doc)
+        {
+            print!("{repeats}");
+        }
     }
     match outcome.error {
         None => {
@@ -90,6 +95,22 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         }
     }
 }
+
+/// Each strategy `--repeat` times in a row (each run gets a fresh database).
+fn repeated(strategies: Vec<&'static Strategy>, args: &RunArgs) -> Result<Vec<&'static Strategy>, Error> {
+    if !(1..=MAX_REPEAT).contains(&args.repeat) {
+        return Err(Error::InvalidInput(format!("--repeat {} is out of range: use 1 to {MAX_REPEAT}", args.repeat)));
+    }
+    if args.repeat > 1 && args.keep_db {
+        return Err(Error::InvalidInput(
+            "--keep-db keeps one database per strategy and cannot be combined with --repeat; remove one".into(),
+        ));
+    }
+    Ok(strategies.into_iter().flat_map(|s| std::iter::repeat_n(s, args.repeat as usize)).collect())
+}
+
+/// Largest `--repeat` accepted.
+const MAX_REPEAT: u32 = 100;
 
 /// The strategies to run: `--strategies`, or the workload's own default when it was not given.
 fn strategies_for(args: &RunArgs) -> Result<&str, Error> {
