@@ -7,7 +7,7 @@ use pkbench_core::engines::sqlite::{SqliteEngine, SqliteSettings, Synchronous};
 use pkbench_core::results::{PhaseResult, RunResult};
 use pkbench_core::strategy::find;
 use pkbench_core::workloads::{
-    App, CaseContext, Churn, FileBaseline, InsertGrowth, PAGE_ROWS, Remedy, Silent, Workload,
+    App, CaseContext, Churn, FileBaseline, InsertGrowth, MemoryCap, PAGE_ROWS, Remedy, Scale, Silent, Workload,
 };
 use std::path::Path;
 
@@ -209,4 +209,26 @@ fn churn_keeps_the_table_size_and_samples_every_step() {
             assert!((sum - p.elapsed_ns as f64 / 1e6).abs() < 1e-3, "{p:?}");
         }
     }
+}
+
+#[test]
+fn scale_splits_batches_into_regimes_that_add_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let growth = InsertGrowth::new(30_000, 2_000, 50, SEED).unwrap();
+    // A 256 KiB "cache" and a 1 MiB "cap": a uuid4 table of 30k rows passes both.
+    let cap = MemoryCap { bytes: 1 << 20, source: "test cap".into() };
+    let workload = Scale::new(growth, 256 << 10, cap);
+    let result = run(&workload, &mut engine(dir.path()), "uuid4");
+    assert_eq!(result.workload, "scale");
+    let names: Vec<&str> = result.phases.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["fits-cache", "exceeds-cache", "exceeds-memory-cap"]);
+    assert_eq!(result.phases.iter().map(|p| p.rows).sum::<u64>(), 30_000);
+    assert_eq!(result.phases.iter().map(|p| p.operations).sum::<u64>(), result.batches.len() as u64);
+    assert_eq!(result.phases.iter().map(|p| p.elapsed_ns).sum::<u64>(), result.insert_ns());
+    for p in &result.phases {
+        assert!(figure(p, "rows_per_s") > 0.0 && p.counters.cache_hits.unwrap() > 0, "{p:?}");
+    }
+    assert_eq!(result.settings.workload_options["memory_cap"], "test cap");
+    let detected = MemoryCap::detect();
+    assert!(detected.bytes > 0 && !detected.source.is_empty());
 }

@@ -53,6 +53,9 @@ pub enum WorkloadArg {
     /// Retention: fill --rows, then delete the oldest --batch rows and insert --batch new ones
     /// until the table turned over three times; size and leaf fill after every step.
     Churn,
+    /// Seed 003's regimes: insert-growth with each batch placed by table size — fits the engine
+    /// cache, exceeds it, exceeds the memory cap (the process's cgroup limit, else RAM).
+    Scale,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

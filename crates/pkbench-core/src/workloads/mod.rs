@@ -7,6 +7,7 @@ mod insert_growth;
 mod key_stream;
 mod outcome;
 mod remedy;
+mod scale;
 
 pub use app::{App, MAX_ORDERS_PER_USER, MAX_USERS, PAGE_ROWS};
 pub use churn::{Churn, TURNOVERS};
@@ -14,6 +15,7 @@ pub use file_baseline::{FileBaseline, MAX_FILE_ROWS};
 pub use insert_growth::{InsertGrowth, MAX_BATCH_ROWS, MAX_PAYLOAD_BYTES, MAX_ROWS};
 pub use key_stream::KeyStream;
 pub use remedy::Remedy;
+pub use scale::{MemoryCap, Scale};
 
 use crate::control::{RunControl, Timer};
 use crate::engines::Engine;

@@ -132,6 +132,9 @@ fn vacuum(case: &mut dyn InsertCase, ctx: &CaseContext<'_>) -> Result<PhaseResul
     let pages = |p: &Physical| p.btrees.iter().map(|b| b.pages).sum::<u64>() as f64;
     let figures = BTreeMap::from([
         ("size_before_bytes".to_string(), before.size_bytes as f64),
+        // The database file alone (without the WAL): what VACUUM shrinks once checkpointed.
+        ("file_before_bytes".to_string(), (before.size_bytes - wal_before) as f64),
+        ("file_after_bytes".to_string(), (after.size_bytes - wal_after) as f64),
         ("size_after_bytes".to_string(), after.size_bytes as f64),
         ("leaf_fill_before".to_string(), leaf_fill(&before)),
         ("leaf_fill_after".to_string(), leaf_fill(&after)),

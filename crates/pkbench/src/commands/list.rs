@@ -19,7 +19,11 @@ const ENGINES: [(&str, &str, Render); 3] = [
 ];
 
 /// Every workload with one line on what it measures.
-const WORKLOADS: [(&str, &str); 5] = [
+const WORKLOADS: [(&str, &str); 6] = [
+    (
+        "scale",
+        "seed 003's regimes: insert-growth split by table size vs engine cache and memory cap (cgroup limit or RAM)",
+    ),
     (
         "churn",
         "retention: fixed-size table, delete oldest --batch rows and insert new ones; size and leaf fill over time",

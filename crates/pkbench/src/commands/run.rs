@@ -12,7 +12,9 @@ use pkbench_core::results::{Environment, ResultsWriter};
 use pkbench_core::run::{RunPlan, run as run_plan};
 use pkbench_core::strategy::{Strategy, parse_list};
 use pkbench_core::util::time::folder_stamp_now;
-use pkbench_core::workloads::{App, CaseContext, Churn, FileBaseline, InsertGrowth, Remedy, Workload};
+use pkbench_core::workloads::{
+    App, CaseContext, Churn, FileBaseline, InsertGrowth, MemoryCap, Remedy, Scale, Workload,
+};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -146,6 +148,11 @@ fn workload(args: &RunArgs, out_dir: &Path) -> Result<Box<dyn Workload>, Error> 
         }
         WorkloadArg::FileBaseline => Box::new(FileBaseline::new(args.rows, out_dir.to_path_buf())?),
         WorkloadArg::Remedy => Box::new(Remedy::new(args.rows, args.batch, args.payload, args.seed)?),
+        WorkloadArg::Scale => Box::new(Scale::new(
+            InsertGrowth::new(args.rows, args.batch, args.payload, args.seed)?,
+            args.cache_mb * 1024 * 1024,
+            MemoryCap::detect(),
+        )),
         WorkloadArg::Churn => Box::new(Churn::new(args.rows, args.batch, args.payload, args.seed)?),
         WorkloadArg::App => Box::new(App::new(args.users, args.orders_per_user, args.batch, args.seed)?),
     })
