@@ -140,7 +140,7 @@ fn app_measures_every_step_and_its_rows_add_up() {
     let dir = tempfile::tempdir().unwrap();
     let (users, per_user) = (3_000, 4);
     let workload = App::new(users, per_user, 1_000, SEED).unwrap();
-    for strategy in ["int", "uuid4", "int+uuid4", "int+uuid4-noindex", "uuid7+uuid4-map", "uuid4-rowid"] {
+    for strategy in ["int", "snowflake", "uuid4", "int+uuid4", "int+uuid4-noindex", "uuid7+uuid4-map", "uuid4-rowid"] {
         let settings = SqliteSettings {
             sync: Synchronous::Normal,
             page_size: 8192,
@@ -231,4 +231,36 @@ fn scale_splits_batches_into_regimes_that_add_up() {
     assert_eq!(result.settings.workload_options["memory_cap"], "test cap");
     let detected = MemoryCap::detect();
     assert!(detected.bytes > 0 && !detected.source.is_empty());
+}
+
+#[test]
+fn every_workload_writes_results_the_json_schema_accepts() {
+    use pkbench_core::results::{Environment, ResultsDoc, SCHEMA_VERSION};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schema/results.schema.json");
+    let schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let settings = SqliteSettings { sync: Synchronous::Off, ..SqliteSettings::seed_000(dir.path().to_path_buf()) };
+    let mut engine = SqliteEngine::new(settings).unwrap();
+    let cap = MemoryCap { bytes: 1 << 20, source: "test cap".into() };
+    let workloads: Vec<(Box<dyn Workload>, &str)> = vec![
+        (Box::new(FileBaseline::new(500, dir.path().to_path_buf()).unwrap()), "int"),
+        (Box::new(App::new(100, 1, 1_000, SEED).unwrap()), "int+uuid4"),
+        (Box::new(Remedy::new(2_000, 1_000, 50, SEED).unwrap()), "uuid4"),
+        (Box::new(Churn::new(1_000, 500, 50, SEED).unwrap()), "uuid7"),
+        (Box::new(Scale::new(InsertGrowth::new(2_000, 1_000, 50, SEED).unwrap(), 1 << 16, cap)), "uuid4"),
+    ];
+    let runs = workloads.iter().map(|(w, s)| run(w.as_ref(), &mut engine, s)).collect();
+    let doc = ResultsDoc {
+        schema_version: SCHEMA_VERSION,
+        command: vec!["pkbench".into()],
+        started_at: "2026-01-01T00:00:00Z".into(),
+        environment: Environment::detect("sqlite", &engine.info().version, dir.path()),
+        runs,
+    };
+    let value = serde_json::to_value(&doc).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&value).map(|e| format!("{}: {e}", e.instance_path())).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let app = &doc.runs[1];
+    assert_eq!(phase(app, "join-page").rows, 100, "fewer orders than one page × pages: every order once");
 }

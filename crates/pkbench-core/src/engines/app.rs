@@ -78,7 +78,7 @@ pub trait AppCase {
     fn user_by_public_id(&mut self, public: Key) -> Result<u64, Error>;
 
     /// Reads the next page of users joined with their orders in key order (keyset pagination;
-    /// `restart` goes back to the first page). Returns rows read.
+    /// `restart` goes back to the first page). Returns rows read; 0 once past the last page.
     fn join_page(&mut self, restart: bool, page_rows: u32) -> Result<u64, Error>;
 
     /// Reads every order of the user with this public id; returns rows read.

@@ -65,6 +65,9 @@ impl Pick {
 struct Loaded {
     ids: Vec<Key>,
     publics: Vec<Key>,
+    /// The orders' key stream, continued by mixed CRUD (deterministic schemes such as
+    /// Snowflake would repeat keys if restarted).
+    order_keys: KeyStream,
 }
 
 impl App {
@@ -153,7 +156,7 @@ impl App {
             note: Some(format!("users, then orders round-robin over users; {} rows per transaction", self.batch_rows)),
             ..PhaseResult::default()
         };
-        Ok((Loaded { ids, publics }, phase))
+        Ok((Loaded { ids, publics, order_keys }, phase))
     }
 
     /// Times `count` calls of `op` (after `warmup` untimed ones); each returns rows read.
@@ -239,11 +242,10 @@ impl App {
     fn mixed_crud(
         &self,
         case: &mut dyn AppCase,
-        loaded: &Loaded,
-        strategy: &Strategy,
+        loaded: &mut Loaded,
         ctx: &CaseContext<'_>,
     ) -> Result<PhaseResult, Error> {
-        let mut keys = KeyStream::new(strategy, self.seed ^ 0xc0de);
+        let keys = &mut loaded.order_keys;
         let mut pick = Pick(self.seed ^ 0xc0de);
         let mut inserted: VecDeque<(Key, Option<Key>)> = VecDeque::new();
         let users = loaded.publics.len();
@@ -315,11 +317,11 @@ impl Workload for App {
             })?;
             let mut case = app.create_app(strategy)?;
             result.settings.engine = case.effective_settings()?;
-            let (loaded, load) = self.load(case.as_mut(), strategy, ctx)?;
+            let (mut loaded, load) = self.load(case.as_mut(), strategy, ctx)?;
             result.phases.push(load);
             let queries = self.queries(case.as_mut(), &loaded, ctx)?;
             result.phases.extend(queries);
-            result.phases.push(self.mixed_crud(case.as_mut(), &loaded, strategy, ctx)?);
+            result.phases.push(self.mixed_crud(case.as_mut(), &mut loaded, ctx)?);
             let report = case.finish()?;
             verify(strategy.name, self.users, report.users)?;
             // Mixed CRUD adds 20 orders and deletes 10 per iteration.

@@ -37,7 +37,7 @@ impl AppEngine for SqliteEngine {
             schema,
             primary: strategy.primary.storage,
             external: strategy.secondary.map(|s| s.storage),
-            cursor: None,
+            cursor: Cursor::Start,
             text: Vec::with_capacity(64),
         };
         let conn = case.conn();
@@ -50,6 +50,16 @@ impl AppEngine for SqliteEngine {
     }
 }
 
+/// Keyset pagination state of the join.
+enum Cursor {
+    /// Before the first page.
+    Start,
+    /// After this (user id, order id).
+    After(Value, Value),
+    /// The previous page was the last.
+    End,
+}
+
 /// One strategy's application database.
 struct SqliteApp {
     /// `None` only after `finish` closed it.
@@ -58,8 +68,8 @@ struct SqliteApp {
     schema: AppSchema,
     primary: Storage,
     external: Option<Storage>,
-    /// Last (user id, order id) of the previous join page.
-    cursor: Option<(Value, Value)>,
+    /// Where the next join page starts.
+    cursor: Cursor,
     /// Reused buffer for text columns (no allocation per row).
     text: Vec<u8>,
 }
@@ -226,31 +236,33 @@ impl AppCase for SqliteApp {
 
     fn join_page(&mut self, restart: bool, page_rows: u32) -> Result<u64, Error> {
         if restart {
-            self.cursor = None;
+            self.cursor = Cursor::Start;
         }
         let conn = self.conn();
         let (sql, limit_at) = match self.cursor {
-            None => (&self.schema.join_first, 1),
-            Some(_) => (&self.schema.join_next, 3),
+            Cursor::Start => (&self.schema.join_first, 1),
+            Cursor::After(..) => (&self.schema.join_next, 3),
+            Cursor::End => return Ok(0),
         };
         let mut stmt = conn.prepare_cached(sql).map_err(|e| self.err("could not prepare the join", e))?;
-        if let Some((u, o)) = &self.cursor {
+        if let Cursor::After(u, o) = &self.cursor {
             stmt.raw_bind_parameter(1, u).map_err(|e| self.err("could not bind", e))?;
             stmt.raw_bind_parameter(2, o).map_err(|e| self.err("could not bind", e))?;
         }
         stmt.raw_bind_parameter(limit_at, page_rows).map_err(|e| self.err("could not bind", e))?;
         let mut rows = stmt.raw_query();
-        let (mut n, mut last) = (0, None);
+        let (mut n, mut next) = (0, Cursor::End);
         while let Some(row) = rows.next().map_err(|e| self.err("the join failed", e))? {
             n += 1;
+            // Only a full page can have a successor.
             if n == u64::from(page_rows) {
                 let get = |i| row.get::<_, Value>(i).map_err(|e| self.err("could not read the join", e));
-                last = Some((get(0)?, get(2)?));
+                next = Cursor::After(get(0)?, get(2)?);
             }
         }
         drop(rows);
         drop(stmt);
-        self.cursor = last;
+        self.cursor = next;
         Ok(n)
     }
 
