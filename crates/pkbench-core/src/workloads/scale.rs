@@ -32,7 +32,25 @@ impl MemoryCap {
                     .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
             })
             .map_or(0, |kb| kb * 1024);
-        let limit = read("/sys/fs/cgroup/memory.max").or_else(|| read("/sys/fs/cgroup/memory/memory.limit_in_bytes"));
+        // This process's own cgroup (from /proc/self/cgroup), v2 then v1; the mount root last.
+        let own = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+        let path_of = |controller: &str| {
+            own.lines().find_map(|l| l.strip_prefix(controller)).map(|p| p.trim_end_matches('/').to_string())
+        };
+        let v2 = path_of("0::").map(|p| format!("/sys/fs/cgroup{p}/memory.max"));
+        let v1 = own
+            .lines()
+            .find_map(|l| l.split_once(":memory:").map(|(_, p)| p.trim_end_matches('/').to_string()))
+            .map(|p| format!("/sys/fs/cgroup/memory{p}/memory.limit_in_bytes"));
+        let limit = [
+            v2,
+            v1,
+            Some("/sys/fs/cgroup/memory.max".into()),
+            Some("/sys/fs/cgroup/memory/memory.limit_in_bytes".into()),
+        ]
+        .into_iter()
+        .flatten()
+        .find_map(|p| read(&p));
         match limit {
             Some(b) if b < ram => {
                 MemoryCap { bytes: b, source: format!("cgroup memory limit of this process ({b} bytes)") }
