@@ -17,7 +17,8 @@ fn file_baseline_runs_once_and_writes_every_method() {
         .arg(&out)
         .assert()
         .success()
-        .stdout(predicate::str::contains("buffered-write-fsync").and(predicate::str::contains("sqlite-sync-extra")));
+        .stdout(predicate::str::contains("buffered-write-fsync").and(predicate::str::contains("sqlite-sync-extra")))
+        .stderr(predicate::str::contains("int: 8 timed steps in"));
     let doc: Value = serde_json::from_slice(&std::fs::read(out.join("results.json")).unwrap()).unwrap();
     let runs = doc["runs"].as_array().unwrap();
     assert_eq!(runs.len(), 1);
@@ -34,13 +35,17 @@ fn workload_flags_are_checked_before_anything_runs() {
     for (args, needle) in [
         (vec!["--workload", "file-baseline", "--strategies", "uuid4"], "takes no --strategies"),
         (vec!["--workload", "remedy", "--presort"], "--presort applies to --workload insert-growth"),
-        (vec!["--workload", "remedy", "--strategies", "uuid7"], "has none"),
+        (vec!["--workload", "remedy", "--strategies", "uuid7", "--batch", "1k"], "has none"),
         (vec!["--workload", "file-baseline", "--engine", "postgres"], "use --engine sqlite"),
+        (vec!["--workload", "app", "--engine", "mariadb"], "use --engine sqlite"),
+        (vec!["--workload", "churn", "--engine", "postgres"], "use --engine sqlite"),
+        (vec!["--workload", "app", "--users", "0"], "--users 0 is out of range"),
+        (vec!["--workload", "churn", "--payload", "0", "--batch", "3k"], "exceeds --rows"),
     ] {
         pkbench()
             .arg("run")
             .args(&args)
-            .args(["--rows", "2k", "--batch", "1k", "--quiet", "--out"])
+            .args(["--rows", "2k", "--quiet", "--out"])
             .arg(&out)
             .assert()
             .failure()

@@ -142,6 +142,13 @@ fn workload(args: &RunArgs, out_dir: &Path) -> Result<Box<dyn Workload>, Error> 
     if args.workload == WorkloadArg::App && args.engine != EngineArg::Sqlite {
         return Err(Error::InvalidInput("the app workload has SQL for SQLite only so far: use --engine sqlite".into()));
     }
+    // Both need InsertCase::delete_by_primary / physical / compact, implemented for SQLite only.
+    if matches!(args.workload, WorkloadArg::Remedy | WorkloadArg::Churn) && args.engine != EngineArg::Sqlite {
+        return Err(Error::InvalidInput(format!(
+            "--workload {} deletes rows or compacts, which pkbench implements for --engine sqlite only so far; use --engine sqlite",
+            if args.workload == WorkloadArg::Remedy { "remedy" } else { "churn" }
+        )));
+    }
     Ok(match args.workload {
         WorkloadArg::InsertGrowth => {
             Box::new(InsertGrowth::new(args.rows, args.batch, args.payload, args.seed)?.with_presort(args.presort))
