@@ -161,6 +161,9 @@ fn app_measures_every_step_and_its_rows_add_up() {
                 assert!(l.min_ns > 0 && l.min_ns <= l.p50_ns && l.p50_ns <= l.p99_ns && l.p99_ns <= l.max_ns);
             }
         }
+        assert_eq!(result.settings.engine["auto_vacuum"], "2", "incremental auto-vacuum took effect");
+        assert_eq!(result.settings.engine["foreign_keys"], "1");
+        assert_eq!(result.settings.engine["page_size"], "8192");
         let load = phase(&result, "load");
         assert_eq!(load.rows, users + users * per_user);
         assert!(figure(load, "users_per_s") > 0.0 && figure(load, "orders_per_s") > 0.0);

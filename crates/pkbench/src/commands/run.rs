@@ -142,6 +142,11 @@ fn workload(args: &RunArgs, out_dir: &Path) -> Result<Box<dyn Workload>, Error> 
     if args.workload == WorkloadArg::App && args.engine != EngineArg::Sqlite {
         return Err(Error::InvalidInput("the app workload has SQL for SQLite only so far: use --engine sqlite".into()));
     }
+    if args.keep_db && matches!(args.workload, WorkloadArg::App | WorkloadArg::FileBaseline) {
+        return Err(Error::InvalidInput(
+            "--keep-db applies to insert-growth, remedy, churn and scale; remove it for this workload".into(),
+        ));
+    }
     // Both need InsertCase::delete_by_primary / physical / compact, implemented for SQLite only.
     if matches!(args.workload, WorkloadArg::Remedy | WorkloadArg::Churn) && args.engine != EngineArg::Sqlite {
         return Err(Error::InvalidInput(format!(

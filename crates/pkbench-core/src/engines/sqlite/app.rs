@@ -14,9 +14,8 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 
-/// Seed 001's settings beyond the engine's own (`--sync`, `--page-size`, `--cache-mb`):
-/// `auto_vacuum` must precede the first table.
-const APP_PRAGMAS: &str = "PRAGMA auto_vacuum = INCREMENTAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; \
+/// Seed 001's settings beyond the engine's own (`--sync`, `--page-size`, `--cache-mb`).
+const APP_PRAGMAS: &str = "PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; \
      PRAGMA trusted_schema = OFF; PRAGMA busy_timeout = 5000; PRAGMA journal_size_limit = 67108864;";
 
 impl AppEngine for SqliteEngine {
@@ -41,6 +40,9 @@ impl AppEngine for SqliteEngine {
             text: Vec::with_capacity(64),
         };
         let conn = case.conn();
+        // auto_vacuum takes effect only before the file is first written, i.e. before the
+        // switch to WAL (seed 001 listed it last, where SQLite ignores it).
+        conn.execute_batch("PRAGMA auto_vacuum = INCREMENTAL").map_err(|e| case.err("could not set auto_vacuum", e))?;
         self.settings.apply(conn).map_err(|e| case.err("could not apply SQLite settings", e))?;
         conn.execute_batch(APP_PRAGMAS).map_err(|e| case.err("could not apply the application's settings", e))?;
         for stmt in &case.schema.create {
