@@ -41,7 +41,10 @@ impl AppEngine for SqliteEngine {
         };
         let conn = case.conn();
         // auto_vacuum takes effect only before the file is first written, i.e. before the
-        // switch to WAL (seed 001 listed it last, where SQLite ignores it).
+        // switch to WAL (seed 001 listed it last, where SQLite ignores it); and it fixes the
+        // page size, so that comes first.
+        conn.pragma_update(None, "page_size", self.settings.page_size)
+            .map_err(|e| case.err("could not set page_size", e))?;
         conn.execute_batch("PRAGMA auto_vacuum = INCREMENTAL").map_err(|e| case.err("could not set auto_vacuum", e))?;
         self.settings.apply(conn).map_err(|e| case.err("could not apply SQLite settings", e))?;
         conn.execute_batch(APP_PRAGMAS).map_err(|e| case.err("could not apply the application's settings", e))?;
