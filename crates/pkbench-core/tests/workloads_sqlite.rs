@@ -155,6 +155,7 @@ fn app_measures_every_step_and_its_rows_add_up() {
         );
         for p in &result.phases {
             assert!(p.elapsed_ns > 0 && p.operations > 0 && p.rows > 0, "{strategy}: {p:?}");
+            assert!(p.counters.cache_hits.unwrap_or(0) > 0, "{strategy}: {} has no cache counters", p.name);
             if p.name != "load" {
                 let l = p.latency.unwrap_or_else(|| panic!("{strategy}: {} has no latency", p.name));
                 assert_eq!(l.count, p.operations);

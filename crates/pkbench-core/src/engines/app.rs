@@ -7,7 +7,7 @@ use super::KeyRow;
 use crate::Error;
 use crate::control::RunControl;
 use crate::generators::Key;
-use crate::results::BtreeStats;
+use crate::results::{BtreeStats, Counters};
 use crate::strategy::Strategy;
 use std::collections::BTreeMap;
 
@@ -97,6 +97,9 @@ pub trait AppCase {
 
     /// Size on disk now, bytes.
     fn size_bytes(&mut self) -> Result<u64, Error>;
+
+    /// Engine counters accumulated since the previous call (or since the case was created).
+    fn take_counters(&mut self) -> Result<Counters, Error>;
 
     /// Counts rows, measures size and B-trees, and removes the database.
     fn finish(self: Box<Self>) -> Result<AppReport, Error>;

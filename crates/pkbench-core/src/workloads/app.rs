@@ -141,6 +141,7 @@ impl App {
             orders_ns += ctx.timer.now_ns() - t0;
             n += take;
         }
+        let counters = case.take_counters()?;
         let rate = |rows: u64, ns: u64| rows as f64 * 1e9 / ns.max(1) as f64;
         let figures = BTreeMap::from([
             ("users_per_s".to_string(), rate(self.users, users_ns)),
@@ -152,6 +153,7 @@ impl App {
             operations: self.users + self.orders(),
             rows: self.users + self.orders(),
             elapsed_ns: users_ns + orders_ns,
+            counters,
             figures,
             note: Some(format!("users, then orders round-robin over users; {} rows per transaction", self.batch_rows)),
             ..PhaseResult::default()
@@ -159,17 +161,20 @@ impl App {
         Ok((Loaded { ids, publics, order_keys }, phase))
     }
 
-    /// Times `count` calls of `op` (after `warmup` untimed ones); each returns rows read.
+    /// Times `count` calls of `op` on `case` (after `warmup` untimed ones); each returns rows
+    /// read. Counters cover the timed calls only.
     fn timed(
         name: &str,
         count: u64,
         warmup: u64,
+        case: &mut dyn AppCase,
         ctx: &CaseContext<'_>,
-        mut op: impl FnMut(u64) -> Result<u64, Error>,
+        mut op: impl FnMut(&mut dyn AppCase, u64) -> Result<u64, Error>,
     ) -> Result<PhaseResult, Error> {
         for i in 0..warmup {
-            op(i)?;
+            op(case, i)?;
         }
+        case.take_counters()?;
         let mut latency = LatencyRecorder::new();
         let (mut rows, mut elapsed_ns) = (0, 0);
         for i in 0..count {
@@ -177,7 +182,7 @@ impl App {
                 return Err(Error::Interrupted);
             }
             let t0 = ctx.timer.now_ns();
-            rows += op(i)?;
+            rows += op(case, i)?;
             let ns = ctx.timer.now_ns() - t0;
             latency.record(ns);
             elapsed_ns += ns;
@@ -189,6 +194,7 @@ impl App {
             rows,
             elapsed_ns,
             latency: latency.summary(),
+            counters: case.take_counters()?,
             note,
             ..PhaseResult::default()
         })
@@ -202,8 +208,8 @@ impl App {
     ) -> Result<Vec<PhaseResult>, Error> {
         let mut phases = Vec::new();
         let mut avg = 0.0;
-        let mut p = Self::timed("avg-age", AGGREGATES, 1, ctx, |_| {
-            avg = case.average_age()?;
+        let mut p = Self::timed("avg-age", AGGREGATES, 1, case, ctx, |c, _| {
+            avg = c.average_age()?;
             Ok(self.users)
         })?;
         let expected = (1..=self.users).map(|n| age(n) as f64).sum::<f64>() / self.users as f64;
@@ -217,13 +223,13 @@ impl App {
 
         let mut pick = Pick(self.seed);
         let users = loaded.publics.len();
-        let p = Self::timed("point-select", POINT_SELECTS, WARMUP, ctx, |_| {
-            case.user_by_public_id(loaded.publics[pick.below(users)])
+        let p = Self::timed("point-select", POINT_SELECTS, WARMUP, case, ctx, |c, _| {
+            c.user_by_public_id(loaded.publics[pick.below(users)])
         })?;
         verify("app point-select", p.operations, p.rows)?;
         phases.push(p);
 
-        let mut p = Self::timed("join-page", PAGES, 0, ctx, |i| case.join_page(i == 0, PAGE_ROWS))?;
+        let mut p = Self::timed("join-page", PAGES, 0, case, ctx, |c, i| c.join_page(i == 0, PAGE_ROWS))?;
         verify("app join-page", (PAGES * u64::from(PAGE_ROWS)).min(self.orders()), p.rows)?;
         p.figures.insert("page_rows".into(), f64::from(PAGE_ROWS));
         p.note = Some(format!(
@@ -231,8 +237,8 @@ impl App {
         ));
         phases.push(p);
 
-        let p = Self::timed("orders-of-user", ORDER_LOOKUPS, WARMUP.min(ORDER_LOOKUPS), ctx, |_| {
-            case.orders_of_user(loaded.publics[pick.below(users)])
+        let p = Self::timed("orders-of-user", ORDER_LOOKUPS, WARMUP.min(ORDER_LOOKUPS), case, ctx, |c, _| {
+            c.orders_of_user(loaded.publics[pick.below(users)])
         })?;
         verify("app orders-of-user", ORDER_LOOKUPS * self.orders_per_user, p.rows)?;
         phases.push(p);
@@ -250,7 +256,7 @@ impl App {
         let mut inserted: VecDeque<(Key, Option<Key>)> = VecDeque::new();
         let users = loaded.publics.len();
         let mut n = 0u64;
-        let mut p = Self::timed("mixed-crud", CRUD_ITERATIONS * 100, 0, ctx, |_| {
+        let mut p = Self::timed("mixed-crud", CRUD_ITERATIONS * 100, 0, case, ctx, |case, _| {
             n += 1;
             let user = pick.below(users);
             Ok(match n % 10 {

@@ -7,6 +7,7 @@ use crate::control::RunControl;
 use crate::engines::KeyRow;
 use crate::engines::app::{AppCase, AppEngine, AppReport, OrderRow, UserRow};
 use crate::generators::Key;
+use crate::results::Counters;
 use crate::strategy::{Storage, Strategy};
 use rusqlite::types::Value;
 use rusqlite::{Connection, Statement};
@@ -51,6 +52,9 @@ impl AppEngine for SqliteEngine {
         for stmt in &case.schema.create {
             conn.execute_batch(stmt).map_err(|e| case.err("could not create the application's tables", e))?;
         }
+        let mut case = case;
+        // Start counting from here: schema creation is not part of the load.
+        case.take_counters()?;
         Ok(Box::new(case))
     }
 }
@@ -301,6 +305,10 @@ impl AppCase for SqliteApp {
             .map_err(|e| self.err("could not prepare DELETE", e))?;
         bind_key(&mut stmt, 1, primary, self.primary, &mut text).map_err(|e| self.err("could not bind", e))?;
         Ok(stmt.raw_execute().map_err(|e| self.err("DELETE failed", e))? as u64)
+    }
+
+    fn take_counters(&mut self) -> Result<Counters, Error> {
+        super::counters::take(self.conn())
     }
 
     fn size_bytes(&mut self) -> Result<u64, Error> {
