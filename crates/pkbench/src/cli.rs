@@ -46,6 +46,20 @@ pub enum WorkloadArg {
     InsertGrowth,
     /// N connections insert single rows in autocommit statements for a fixed time (seed 002).
     Concurrent,
+    /// Seed 004: N rows `test{i}` to a plain file (write per row, one buffered write, ± fsync)
+    /// vs SQLite in one transaction at every `synchronous` level (SQLite only; one case).
+    FileBaseline,
+    /// Seed 000's advice tested: grow with uuid4, switch new rows to uuid7, then VACUUM.
+    Remedy,
+    /// Seed 001's small-SaaS app: users + orders; load, aggregate, point selects, paginated
+    /// join, a user's orders, mixed CRUD (SQLite only so far).
+    App,
+    /// Retention: fill --rows, then delete the oldest --batch rows and insert --batch new ones
+    /// until the table turned over three times; size and leaf fill after every step.
+    Churn,
+    /// Seed 003's regimes: insert-growth with each batch placed by table size — fits the engine
+    /// cache, exceeds it, exceeds the memory cap (the process's cgroup limit, else RAM).
+    Scale,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -99,6 +113,19 @@ pub struct RunArgs {
     /// Warm-up before the measured time, excluded from the figures (`--workload concurrent`).
     #[arg(long, default_value = "5s", value_parser = parse_duration)]
     pub warmup: Duration,
+    /// app: users to load (accepts 200k, 1M, …).
+    #[arg(long, default_value = "200k", value_parser = parse_count)]
+    pub users: u64,
+    /// app: orders per user.
+    #[arg(long, default_value_t = 5)]
+    pub orders_per_user: u64,
+    /// Run each strategy's case this many times, each in a fresh database; the table adds the
+    /// median and a 95% bootstrap confidence interval of every figure.
+    #[arg(long, default_value_t = 1)]
+    pub repeat: u32,
+    /// insert-growth: sort each batch's keys before inserting it.
+    #[arg(long)]
+    pub presort: bool,
     /// Payload bytes per row, identical in every row.
     #[arg(long, default_value = "50", value_parser = parse_count)]
     pub payload: u64,

@@ -113,7 +113,13 @@ impl Observer for Progress {
             _ => String::new(),
         };
         let status = if result.complete { String::new() } else { " (incomplete)".into() };
-        let line = format!("{}: {rows} rows in {secs:.2} s ({rate:.0} rows/s){growth}{status}", result.strategy);
+        let line = if result.batches.is_empty() && !result.phases.is_empty() {
+            // Workloads without insert batches (file-baseline, app): their timed steps.
+            let secs = result.phases.iter().map(|p| p.elapsed_ns).sum::<u64>() as f64 / 1e9;
+            format!("{}: {} timed steps in {secs:.2} s{status}", result.strategy, result.phases.len())
+        } else {
+            format!("{}: {rows} rows in {secs:.2} s ({rate:.0} rows/s){growth}{status}", result.strategy)
+        };
         match &self.bar {
             Some(bar) => bar.println(line),
             None => eprintln!("{line}"),

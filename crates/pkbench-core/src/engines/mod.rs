@@ -2,6 +2,7 @@
 //! strategy's schema in a fresh database, insert batches, read counters, verify and measure,
 //! tear down.
 
+pub mod app;
 pub mod mariadb;
 pub mod mock;
 pub mod postgres;
@@ -57,6 +58,11 @@ pub trait Engine {
 
     /// Creates a fresh database holding `spec.strategy`'s empty tables.
     fn create_case(&mut self, spec: &CaseSpec<'_>) -> Result<Box<dyn InsertCase + '_>, Error>;
+
+    /// The application workload's SQL for this engine, if it has one yet.
+    fn app(&mut self) -> Option<&mut dyn app::AppEngine> {
+        None
+    }
 }
 
 /// One strategy's database while a workload inserts into it. Dropping it removes the database
@@ -81,6 +87,37 @@ pub trait InsertCase {
 
     /// Counts the rows, measures size and B-tree state, and removes or keeps the database.
     fn finish(self: Box<Self>) -> Result<CaseReport, Error>;
+
+    /// Size on disk and B-tree state now, without ending the case (remedy, churn).
+    fn physical(&mut self) -> Result<Physical, Error> {
+        Err(not_yet("reading size and leaf fill during a case"))
+    }
+
+    /// Deletes the rows with these primary keys in one transaction; returns rows deleted (churn).
+    fn delete_by_primary(&mut self, _keys: &[Key], _control: &RunControl) -> Result<u64, Error> {
+        Err(not_yet("deleting rows"))
+    }
+
+    /// Rebuilds the database to give free pages back (SQLite `VACUUM`; remedy).
+    fn compact(&mut self) -> Result<(), Error> {
+        Err(not_yet("compacting (VACUUM)"))
+    }
+}
+
+/// The error of an [`InsertCase`] method an engine does not implement yet.
+fn not_yet(what: &str) -> Error {
+    Error::InvalidInput(format!("{what} is implemented for --engine sqlite only so far; use --engine sqlite"))
+}
+
+/// A case's size on disk and B-tree state at one moment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Physical {
+    /// Size on disk, bytes (all of the database's files).
+    pub size_bytes: u64,
+    /// Of `size_bytes`, the write-ahead log's share, if the engine keeps one in a file.
+    pub wal_size_bytes: Option<u64>,
+    /// Per-B-tree physical statistics.
+    pub btrees: Vec<BtreeStats>,
 }
 
 /// One extra connection to a case's database, used by one thread of a concurrent workload.

@@ -1,9 +1,11 @@
 //! Derived figures: pure statistics, and per-strategy summaries computed from results.
 
 mod latency;
+mod repeats;
 pub mod stats;
 mod summary;
 
 pub use latency::LatencyRecorder;
+pub use repeats::{RepeatedFigure, WIDE_SPREAD, repeated_figures};
 
 pub use summary::{StrategySummary, Summary, summarize};

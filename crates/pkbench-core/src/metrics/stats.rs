@@ -35,6 +35,59 @@ pub fn quantile_sorted(sorted: &[f64], q: f64) -> Option<f64> {
     Some(sorted[lo] + (sorted[hi] - sorted[lo]) * frac)
 }
 
+/// Median, or `None` for an empty slice (NaNs sort last).
+pub fn median(values: &[f64]) -> Option<f64> {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    quantile_sorted(&v, 0.5)
+}
+
+/// A median with its bootstrap confidence interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MedianCi {
+    /// Median of the values.
+    pub median: f64,
+    /// Lower bound of the interval.
+    pub low: f64,
+    /// Upper bound of the interval.
+    pub high: f64,
+}
+
+impl MedianCi {
+    /// Interval width ÷ |median|: how far apart repeated runs are (`None` for a zero median).
+    pub fn relative_width(&self) -> Option<f64> {
+        ratio(self.high - self.low, self.median.abs())
+    }
+}
+
+/// Median of `values` and its percentile-bootstrap confidence interval at `level` (e.g. 0.95):
+/// `resamples` resamples with replacement, drawn from a SplitMix64 stream seeded with `seed`
+/// (same inputs, same interval). `None` for an empty slice.
+pub fn bootstrap_median_ci(values: &[f64], level: f64, resamples: usize, seed: u64) -> Option<MedianCi> {
+    let median = median(values)?;
+    let n = values.len();
+    let mut state = seed;
+    let mut next = move || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let mut sample = vec![0.0; n];
+    let mut medians = Vec::with_capacity(resamples.max(1));
+    for _ in 0..resamples.max(1) {
+        for slot in sample.iter_mut() {
+            *slot = values[(next() % n as u64) as usize];
+        }
+        sample.sort_by(f64::total_cmp);
+        medians.extend(quantile_sorted(&sample, 0.5));
+    }
+    medians.sort_by(f64::total_cmp);
+    let tail = (1.0 - level.clamp(0.0, 1.0)) / 2.0;
+    Some(MedianCi { median, low: quantile_sorted(&medians, tail)?, high: quantile_sorted(&medians, 1.0 - tail)? })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -49,7 +102,33 @@ mod tests {
         assert_eq!(mean(&[]), None);
     }
 
+    #[test]
+    fn bootstrap_of_identical_values_has_zero_width() {
+        let ci = bootstrap_median_ci(&[5.0; 7], 0.95, 500, 1).unwrap();
+        assert_eq!((ci.median, ci.low, ci.high), (5.0, 5.0, 5.0));
+        assert_eq!(ci.relative_width(), Some(0.0));
+        assert_eq!(bootstrap_median_ci(&[], 0.95, 500, 1), None);
+        assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
+    }
+
     proptest! {
+        #[test]
+        fn bootstrap_interval_holds_the_median_within_the_data(v in prop::collection::vec(-1e6f64..1e6, 1..30), seed in 0u64..1000) {
+            let ci = bootstrap_median_ci(&v, 0.95, 200, seed).unwrap();
+            let min = v.iter().cloned().fold(f64::INFINITY, f64::min);
+            let max = v.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+            prop_assert!(min - 1e-9 <= ci.low && ci.low <= ci.high && ci.high <= max + 1e-9);
+            prop_assert!(ci.low <= ci.median + 1e-9 && ci.median <= ci.high + 1e-9);
+            prop_assert_eq!(bootstrap_median_ci(&v, 0.95, 200, seed), Some(ci));
+        }
+
+        #[test]
+        fn wider_levels_give_wider_intervals(v in prop::collection::vec(0f64..1e3, 2..20), seed in 0u64..100) {
+            let narrow = bootstrap_median_ci(&v, 0.5, 300, seed).unwrap();
+            let wide = bootstrap_median_ci(&v, 0.95, 300, seed).unwrap();
+            prop_assert!(wide.low <= narrow.low + 1e-9 && wide.high >= narrow.high - 1e-9);
+        }
+
         #[test]
         fn quantiles_are_monotone_and_bounded(mut v in prop::collection::vec(-1e9f64..1e9, 1..200), a in 0.0f64..1.0, b in 0.0f64..1.0) {
             v.sort_by(f64::total_cmp);

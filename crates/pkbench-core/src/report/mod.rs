@@ -12,6 +12,7 @@ mod html;
 mod input;
 mod json;
 mod markdown;
+mod repeats;
 mod svg;
 mod table;
 
@@ -19,6 +20,7 @@ pub use fmt::{rate, sparkline};
 pub use html::{HtmlExporter, render_html};
 pub use input::{Source, label_sources, load_results, load_sources};
 pub use markdown::{KEY_CHART_FILE, MarkdownExporter, key_chart_svg, render_markdown};
+pub use repeats::render_repeats;
 
 use crate::Error;
 use crate::results::ResultsDoc;

@@ -1,12 +1,23 @@
 //! Workloads: what is done to each strategy's database. One file per workload.
 
+mod app;
+mod churn;
 mod concurrent;
+mod file_baseline;
 mod insert_growth;
 mod key_stream;
+mod outcome;
+mod remedy;
+mod scale;
 
+pub use app::{App, MAX_ORDERS_PER_USER, MAX_USERS, PAGE_ROWS};
+pub use churn::{Churn, TURNOVERS};
 pub use concurrent::{ConcurrentInsert, IntervalSeries, MAX_THREADS};
+pub use file_baseline::{FileBaseline, MAX_FILE_ROWS};
 pub use insert_growth::{InsertGrowth, MAX_BATCH_ROWS, MAX_PAYLOAD_BYTES, MAX_ROWS};
 pub use key_stream::KeyStream;
+pub use remedy::Remedy;
+pub use scale::{MemoryCap, Scale};
 
 use crate::control::{RunControl, Timer};
 use crate::engines::Engine;

@@ -18,6 +18,29 @@ const ENGINES: [(&str, &str, Render); 3] = [
     }),
 ];
 
+/// Every workload with one line on what it measures.
+const WORKLOADS: [(&str, &str); 7] = [
+    ("insert-growth", "insert rows in batches, timing each batch as the table grows (--presort sorts each batch)"),
+    (
+        "concurrent",
+        "--threads N connections insert single rows (autocommit) for --duration after --warmup; per-second rows/s, latency p50/p95/p99/max, SQLite lock wait",
+    ),
+    ("app", "seed 001's small-SaaS app (users + orders): load, aggregate, point select, paginated join, CRUD (SQLite)"),
+    ("file-baseline", "seed 004: plain-file writes (per row, buffered, ± fsync) vs SQLite at every synchronous level"),
+    (
+        "remedy",
+        "seed 000's advice: grow with uuid4, switch new rows to uuid7, then VACUUM (default --strategies uuid4)",
+    ),
+    (
+        "churn",
+        "retention: fixed-size table, delete oldest --batch rows and insert new ones; size and leaf fill over time",
+    ),
+    (
+        "scale",
+        "seed 003's regimes: insert-growth split by table size vs engine cache and memory cap (cgroup limit or RAM)",
+    ),
+];
+
 pub fn list() -> anyhow::Result<ExitCode> {
     let width = CATALOG.iter().map(|s| s.name.len()).max().unwrap_or(0);
     println!("Strategies (use with --strategies; seed-001 names in brackets are accepted too):\n");
@@ -25,10 +48,10 @@ pub fn list() -> anyhow::Result<ExitCode> {
         let aliases = if s.aliases.is_empty() { String::new() } else { format!(" [{}]", s.aliases.join(", ")) };
         println!("  {:width$}  {}{aliases}", s.name, s.description);
     }
-    println!("\nWorkloads:\n  insert-growth  insert rows in batches, timing each batch as the table grows");
-    println!(
-        "  concurrent     --threads N connections insert single rows (autocommit) for --duration after --warmup; per-second rows/s, latency p50/p95/p99/max, SQLite lock wait"
-    );
+    println!("\nWorkloads (--workload):");
+    for (name, what) in WORKLOADS {
+        println!("  {name:14} {what}");
+    }
     for (engine, what, render) in ENGINES {
         println!("\n--engine {engine}: {what}; schema per strategy:");
         for s in CATALOG {

@@ -1,20 +1,22 @@
 //! `pkbench run`: turn flags into a plan, run it with live progress, print and save results.
 
 use super::engine;
-use crate::cli::{EngineArg, FormatArg, RunArgs, WorkloadArg};
+use crate::cli::{DEFAULT_STRATEGIES, EngineArg, FormatArg, RunArgs, WorkloadArg};
 use crate::progress::Progress;
 use anyhow::Context;
 use pkbench_core::Error;
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::server::{abort_all, redact_url};
-use pkbench_core::report::Format;
+use pkbench_core::report::{Format, render_repeats};
 use pkbench_core::results::{Environment, ResultsWriter};
 use pkbench_core::run::{RunPlan, run as run_plan};
 use pkbench_core::strategy::{Strategy, parse_list};
 use pkbench_core::util::time::folder_stamp_now;
-use pkbench_core::workloads::{CaseContext, ConcurrentInsert, InsertGrowth, Workload};
+use pkbench_core::workloads::{
+    App, CaseContext, Churn, ConcurrentInsert, FileBaseline, InsertGrowth, MemoryCap, Remedy, Scale, Workload,
+};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -24,9 +26,14 @@ const EXIT_INTERRUPTED: u8 = 130;
 
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     // Validate everything before creating any file.
-    let strategies = parse_list(&args.strategies)?;
-    let workload = workload(&args, &strategies)?;
+    let strategies = repeated(parse_list(strategies_for(&args)?)?, &args)?;
     let out_dir = args.out.clone().unwrap_or_else(default_out_dir);
+    let workload = workload(&args, &strategies, &out_dir)?;
+    if args.workload == WorkloadArg::Remedy {
+        for s in &strategies {
+            Remedy::switched(s)?;
+        }
+    }
     engine::precheck(args.engine, &strategies)?;
     let engine_plan = engine::plan(&args, &out_dir)?;
     let writer = ResultsWriter::create(&out_dir)?;
@@ -64,6 +71,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             FormatArg::Md => Format::Markdown,
         };
         print!("{}", format.exporter().render(&outcome.doc)?);
+        if matches!(format, Format::Table)
+            && let Some(repeats) = render_repeats(&outcome.doc)
+        {
+            print!("{repeats}");
+        }
     }
     match outcome.error {
         None => {
@@ -86,10 +98,66 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// The workload `--workload` names, with its flags validated against the strategies.
-fn workload(args: &RunArgs, strategies: &[&'static Strategy]) -> Result<Box<dyn Workload>, Error> {
+/// Each strategy `--repeat` times in a row (each run gets a fresh database).
+fn repeated(strategies: Vec<&'static Strategy>, args: &RunArgs) -> Result<Vec<&'static Strategy>, Error> {
+    if !(1..=MAX_REPEAT).contains(&args.repeat) {
+        return Err(Error::InvalidInput(format!("--repeat {} is out of range: use 1 to {MAX_REPEAT}", args.repeat)));
+    }
+    if args.repeat > 1 && args.keep_db {
+        return Err(Error::InvalidInput(
+            "--keep-db keeps one database per strategy and cannot be combined with --repeat; remove one".into(),
+        ));
+    }
+    Ok(strategies.into_iter().flat_map(|s| std::iter::repeat_n(s, args.repeat as usize)).collect())
+}
+
+/// Largest `--repeat` accepted.
+const MAX_REPEAT: u32 = 100;
+
+/// The strategies to run: `--strategies`, or the workload's own default when it was not given.
+fn strategies_for(args: &RunArgs) -> Result<&str, Error> {
+    let given = args.strategies != DEFAULT_STRATEGIES;
     Ok(match args.workload {
-        WorkloadArg::InsertGrowth => Box::new(InsertGrowth::new(args.rows, args.batch, args.payload, args.seed)?),
+        WorkloadArg::FileBaseline if given => {
+            return Err(Error::InvalidInput(
+                "file-baseline writes one rowid table `log(logline TEXT)` and takes no --strategies; remove it".into(),
+            ));
+        }
+        WorkloadArg::FileBaseline => "int",
+        WorkloadArg::Remedy if !given => "uuid4",
+        _ => &args.strategies,
+    })
+}
+
+/// The workload `--workload` names, with its flags validated against the engine and strategies.
+fn workload(args: &RunArgs, strategies: &[&'static Strategy], out_dir: &Path) -> Result<Box<dyn Workload>, Error> {
+    if args.presort && args.workload != WorkloadArg::InsertGrowth {
+        return Err(Error::InvalidInput("--presort applies to --workload insert-growth only; remove it".into()));
+    }
+    if args.workload == WorkloadArg::FileBaseline && args.engine != EngineArg::Sqlite {
+        return Err(Error::InvalidInput(
+            "file-baseline compares plain files with SQLite only: use --engine sqlite".into(),
+        ));
+    }
+    if args.workload == WorkloadArg::App && args.engine != EngineArg::Sqlite {
+        return Err(Error::InvalidInput("the app workload has SQL for SQLite only so far: use --engine sqlite".into()));
+    }
+    if args.keep_db && matches!(args.workload, WorkloadArg::App | WorkloadArg::FileBaseline) {
+        return Err(Error::InvalidInput(
+            "--keep-db applies to insert-growth, remedy, churn and scale; remove it for this workload".into(),
+        ));
+    }
+    // Both need InsertCase::delete_by_primary / physical / compact, implemented for SQLite only.
+    if matches!(args.workload, WorkloadArg::Remedy | WorkloadArg::Churn) && args.engine != EngineArg::Sqlite {
+        return Err(Error::InvalidInput(format!(
+            "--workload {} deletes rows or compacts, which pkbench implements for --engine sqlite only so far; use --engine sqlite",
+            if args.workload == WorkloadArg::Remedy { "remedy" } else { "churn" }
+        )));
+    }
+    Ok(match args.workload {
+        WorkloadArg::InsertGrowth => {
+            Box::new(InsertGrowth::new(args.rows, args.batch, args.payload, args.seed)?.with_presort(args.presort))
+        }
         WorkloadArg::Concurrent => {
             let w = ConcurrentInsert::new(args.threads, args.duration, args.warmup, args.payload, args.seed)?;
             let engine = format!("{:?}", args.engine).to_lowercase();
@@ -98,6 +166,15 @@ fn workload(args: &RunArgs, strategies: &[&'static Strategy]) -> Result<Box<dyn 
             }
             Box::new(w)
         }
+        WorkloadArg::FileBaseline => Box::new(FileBaseline::new(args.rows, out_dir.to_path_buf())?),
+        WorkloadArg::Remedy => Box::new(Remedy::new(args.rows, args.batch, args.payload, args.seed)?),
+        WorkloadArg::Scale => Box::new(Scale::new(
+            InsertGrowth::new(args.rows, args.batch, args.payload, args.seed)?,
+            args.cache_mb * 1024 * 1024,
+            MemoryCap::detect(),
+        )),
+        WorkloadArg::Churn => Box::new(Churn::new(args.rows, args.batch, args.payload, args.seed)?),
+        WorkloadArg::App => Box::new(App::new(args.users, args.orders_per_user, args.batch, args.seed)?),
     })
 }
 

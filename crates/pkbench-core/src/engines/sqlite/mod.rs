@@ -1,16 +1,21 @@
 //! Embedded SQLite through rusqlite's bundled build: one fresh database file per case.
 
+mod app;
+mod app_schema;
 mod client;
 mod counters;
 mod dbstat;
+mod log_table;
 mod schema;
 mod settings;
 
+pub use app_schema::{AppSchema, render as render_app_schema};
 pub use dbstat::btree_stats;
+pub use log_table::{LogInsert, insert_log_lines};
 pub use schema::{MAP_TABLE, SqliteSchema, TABLE, render as render_schema};
 pub use settings::{Journal, SqliteSettings, Synchronous};
 
-use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, InsertClient, KeyRow};
+use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, InsertClient, KeyRow, Physical};
 use crate::Error;
 use crate::control::RunControl;
 use crate::generators::Key;
@@ -51,6 +56,10 @@ impl Engine for SqliteEngine {
 
     fn check(&self, strategy: &Strategy) -> Result<(), Error> {
         render_schema(strategy).map(|_| ())
+    }
+
+    fn app(&mut self) -> Option<&mut dyn super::app::AppEngine> {
+        Some(self)
     }
 
     fn create_case(&mut self, spec: &CaseSpec<'_>) -> Result<Box<dyn InsertCase + '_>, Error> {
@@ -158,6 +167,35 @@ impl SqliteCase {
     }
 }
 
+impl SqliteCase {
+    fn delete_rows(&self, keys: &[Key], control: &RunControl) -> Result<u64, Error> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(&self.schema.delete).map_err(|e| self.err("could not prepare DELETE", e))?;
+        let mut map = match &self.schema.delete_map {
+            Some(sql) => Some(conn.prepare_cached(sql).map_err(|e| self.err("could not prepare DELETE", e))?),
+            None => None,
+        };
+        let mut text = [0u8; 36];
+        let mut deleted = 0;
+        for chunk in keys.chunks(RunControl::PROGRESS_STEP) {
+            for &key in chunk {
+                if let Some(map) = map.as_mut() {
+                    bind_key(map, 1, key, self.primary_storage, &mut text)
+                        .map_err(|e| self.err("could not bind", e))?;
+                    map.raw_execute().map_err(|e| self.err("DELETE from the mapping table failed", e))?;
+                }
+                bind_key(&mut stmt, 1, key, self.primary_storage, &mut text)
+                    .map_err(|e| self.err("could not bind", e))?;
+                deleted += stmt.raw_execute().map_err(|e| self.err("DELETE failed", e))? as u64;
+            }
+            if control.is_cancelled() {
+                return Err(Error::Interrupted);
+            }
+        }
+        Ok(deleted)
+    }
+}
+
 /// Binds one key in its storage form, without allocating.
 #[inline]
 fn bind_key(
@@ -212,6 +250,29 @@ impl InsertCase for SqliteCase {
             secondary_storage: self.secondary_storage,
             counters: Arc::clone(&self.client_counters),
         })?))
+    }
+
+    fn physical(&mut self) -> Result<Physical, Error> {
+        let wal = std::fs::metadata(wal_path(&self.path)).ok().map(|m| m.len());
+        let size_bytes = file_len(&self.path) + wal.unwrap_or(0);
+        let btrees = dbstat::btree_stats(self.conn()).map_err(|e| self.err("could not read dbstat", e))?;
+        Ok(Physical { size_bytes, wal_size_bytes: wal, btrees })
+    }
+
+    fn delete_by_primary(&mut self, keys: &[Key], control: &RunControl) -> Result<u64, Error> {
+        self.conn().execute_batch("BEGIN IMMEDIATE").map_err(|e| self.err("could not begin a transaction", e))?;
+        let result = self.delete_rows(keys, control).and_then(|n| {
+            self.conn().execute_batch("COMMIT").map_err(|e| self.err("COMMIT failed", e))?;
+            Ok(n)
+        });
+        if result.is_err() && !self.conn().is_autocommit() {
+            let _ = self.conn().execute_batch("ROLLBACK");
+        }
+        result
+    }
+
+    fn compact(&mut self) -> Result<(), Error> {
+        self.conn().execute_batch("VACUUM").map_err(|e| self.err("VACUUM failed", e))
     }
 
     fn finish(mut self: Box<Self>) -> Result<CaseReport, Error> {

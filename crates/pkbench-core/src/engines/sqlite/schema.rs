@@ -21,6 +21,10 @@ pub struct SqliteSchema {
     pub params: Params,
     /// Tables whose row counts must equal the rows inserted.
     pub tables: Vec<&'static str>,
+    /// Deletes one row by primary key (`?1`).
+    pub delete: String,
+    /// Deletes a row's mapping entry by its primary key (`?1`), if the strategy has one.
+    pub delete_map: Option<String>,
 }
 
 /// 1-based parameter positions of the main INSERT.
@@ -34,7 +38,7 @@ pub struct Params {
     pub payload: usize,
 }
 
-fn column_type(storage: Storage) -> &'static str {
+pub(super) fn column_type(storage: Storage) -> &'static str {
     match storage {
         Storage::Integer => "INTEGER",
         // MariaDbUuid is rejected by `unsupported_reason` before a column is rendered.
@@ -105,7 +109,9 @@ pub fn render(strategy: &Strategy) -> Result<SqliteSchema, Error> {
     create.insert(0, format!("CREATE TABLE {TABLE} ({}){without_rowid}", columns.join(", ")));
     let placeholders: Vec<String> = (1..=insert_cols.len()).map(|i| format!("?{i}")).collect();
     let insert = format!("INSERT INTO {TABLE} ({}) VALUES ({})", insert_cols.join(", "), placeholders.join(", "));
-    Ok(SqliteSchema { create, insert, insert_map, params, tables })
+    let delete = format!("DELETE FROM {TABLE} WHERE id = ?1");
+    let delete_map = insert_map.as_ref().map(|_| format!("DELETE FROM {MAP_TABLE} WHERE id = ?1"));
+    Ok(SqliteSchema { create, insert, insert_map, params, tables, delete, delete_map })
 }
 
 #[cfg(test)]

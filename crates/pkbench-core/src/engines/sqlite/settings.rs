@@ -19,7 +19,8 @@ pub enum Synchronous {
 }
 
 impl Synchronous {
-    fn pragma(self) -> &'static str {
+    /// The `PRAGMA synchronous` value.
+    pub fn pragma(self) -> &'static str {
         match self {
             Synchronous::Off => "OFF",
             Synchronous::Normal => "NORMAL",

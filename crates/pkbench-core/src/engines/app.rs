@@ -1,0 +1,106 @@
+//! The small-SaaS application of seed 001 (`users` and their `orders`, both keyed by the
+//! strategy) as an engine extension: each engine renders its own SQL behind [`AppCase`].
+//! SQLite implements it; a server engine follows by implementing [`AppEngine`] and returning it
+//! from [`super::Engine::app`].
+
+use super::KeyRow;
+use crate::Error;
+use crate::control::RunControl;
+use crate::generators::Key;
+use crate::results::{BtreeStats, Counters};
+use crate::strategy::Strategy;
+use std::collections::BTreeMap;
+
+/// An engine that can host the application schema.
+pub trait AppEngine {
+    /// Creates a fresh database holding `strategy`'s empty `users` and `orders` tables.
+    fn create_app(&mut self, strategy: &Strategy) -> Result<Box<dyn AppCase + '_>, Error>;
+}
+
+/// One user to insert. Text columns are derived from `number` by the engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UserRow {
+    /// Client-generated keys (primary and external, where the strategy has them).
+    pub keys: KeyRow,
+    /// 1-based user number: name `user{n}`, email `user{n}@example.com`.
+    pub number: u64,
+    /// Age in years.
+    pub age: i64,
+    /// Creation time, seconds since the epoch.
+    pub created_at: i64,
+}
+
+/// One order to insert.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OrderRow {
+    /// Client-generated keys of the order.
+    pub keys: KeyRow,
+    /// The owning user's primary key (foreign key).
+    pub user: Key,
+    /// Amount in cents.
+    pub amount: i64,
+    /// Creation time, seconds since the epoch.
+    pub created_at: i64,
+}
+
+/// Row counts and physical state after an application run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AppReport {
+    /// Rows in `users` (and its mapping table, which must match: the smaller count).
+    pub users: u64,
+    /// Rows in `orders` (likewise).
+    pub orders: u64,
+    /// Size on disk, bytes.
+    pub size_bytes: u64,
+    /// Of `size_bytes`, the write-ahead log's share.
+    pub wal_size_bytes: Option<u64>,
+    /// Per-B-tree statistics.
+    pub btrees: Vec<BtreeStats>,
+}
+
+/// One strategy's application database. Every lookup of a user goes through its public id: the
+/// external key where the strategy has one, else the primary key.
+pub trait AppCase {
+    /// Settings as the engine reports them.
+    fn effective_settings(&mut self) -> Result<BTreeMap<String, String>, Error>;
+
+    /// Inserts `users` in one transaction and appends each one's primary key to `ids` (read
+    /// back where the engine assigns it).
+    fn insert_users(&mut self, users: &[UserRow], ids: &mut Vec<Key>, control: &RunControl) -> Result<(), Error>;
+
+    /// Inserts `orders` in one transaction.
+    fn insert_orders(&mut self, orders: &[OrderRow], control: &RunControl) -> Result<(), Error>;
+
+    /// `avg(age)` over all users.
+    fn average_age(&mut self) -> Result<f64, Error>;
+
+    /// Reads one user by public id; returns rows found (0 or 1).
+    fn user_by_public_id(&mut self, public: Key) -> Result<u64, Error>;
+
+    /// Reads the next page of users joined with their orders in key order (keyset pagination;
+    /// `restart` goes back to the first page). Returns rows read; 0 once past the last page.
+    fn join_page(&mut self, restart: bool, page_rows: u32) -> Result<u64, Error>;
+
+    /// Reads every order of the user with this public id; returns rows read.
+    fn orders_of_user(&mut self, public: Key) -> Result<u64, Error>;
+
+    /// Inserts one order in its own transaction; returns its primary key.
+    fn insert_order(&mut self, order: &OrderRow) -> Result<Key, Error>;
+
+    /// Sets `created_at` of the user with this public id in its own transaction; returns rows
+    /// changed.
+    fn touch_user(&mut self, public: Key, created_at: i64) -> Result<u64, Error>;
+
+    /// Deletes one order (by primary key; `external` is its external key, if any) in its own
+    /// transaction; returns rows deleted.
+    fn delete_order(&mut self, primary: Key, external: Option<Key>) -> Result<u64, Error>;
+
+    /// Size on disk now, bytes.
+    fn size_bytes(&mut self) -> Result<u64, Error>;
+
+    /// Engine counters accumulated since the previous call (or since the case was created).
+    fn take_counters(&mut self) -> Result<Counters, Error>;
+
+    /// Counts rows, measures size and B-trees, and removes the database.
+    fn finish(self: Box<Self>) -> Result<AppReport, Error>;
+}

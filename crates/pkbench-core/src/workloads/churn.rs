@@ -1,0 +1,186 @@
+//! churn: a retention pattern. Fill a table to `rows`, then turn it over [`TURNOVERS`] times in
+//! steps: delete the oldest `batch` rows (one transaction), insert `batch` new ones (another).
+//! Every insert is a batch in `batches`; every step is a phase `churn-NNN` with the table's
+//! size on disk and leaf fill after it, so ordered and random keys can be compared over time.
+
+use super::outcome::{SettingsBase, conclude, empty_result, verify};
+use super::{CaseContext, KeyStream, Workload};
+use crate::Error;
+use crate::engines::{CaseSpec, Engine, InsertCase, KeyRow, Physical};
+use crate::generators::Key;
+use crate::results::{BatchResult, PhaseResult, RunResult};
+use crate::strategy::Strategy;
+use std::collections::{BTreeMap, VecDeque};
+
+/// How many times the whole table is replaced.
+pub const TURNOVERS: u64 = 3;
+
+/// The churn workload: a table of `rows` rows, replaced `batch_rows` at a time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Churn {
+    rows: u64,
+    batch_rows: u64,
+    payload_bytes: u64,
+    seed: u64,
+}
+
+impl Churn {
+    /// Uses insert-growth's limits; `batch_rows` must not exceed `rows`.
+    pub fn new(rows: u64, batch_rows: u64, payload_bytes: u64, seed: u64) -> Result<Self, Error> {
+        super::InsertGrowth::new(rows, batch_rows, payload_bytes, seed)?;
+        if batch_rows > rows {
+            return Err(Error::InvalidInput(format!(
+                "churn replaces --batch rows at a time in a table of --rows rows: --batch {batch_rows} exceeds --rows {rows}"
+            )));
+        }
+        Ok(Churn { rows, batch_rows, payload_bytes, seed })
+    }
+
+    fn steps(&self) -> u64 {
+        (TURNOVERS * self.rows).div_ceil(self.batch_rows)
+    }
+}
+
+/// Inserts `n` rows, remembering their primary keys in insertion order.
+struct Inserter {
+    keys: KeyStream,
+    rows: Vec<KeyRow>,
+    /// Primary keys of the rows in the table, oldest first.
+    live: VecDeque<Key>,
+    /// The next engine-assigned key (SQLite rowids and identity columns count up from 1).
+    next_assigned: i64,
+}
+
+impl Inserter {
+    fn insert(
+        &mut self,
+        case: &mut dyn InsertCase,
+        n: u64,
+        result: &mut RunResult,
+        ctx: &CaseContext<'_>,
+        strategy: &str,
+    ) -> Result<u64, Error> {
+        let t0 = ctx.timer.now_ns();
+        self.keys.fill(&mut self.rows, n);
+        let t1 = ctx.timer.now_ns();
+        case.insert_batch(&self.rows, ctx.control)?;
+        let t2 = ctx.timer.now_ns();
+        for r in &self.rows {
+            let key = r.primary.unwrap_or_else(|| {
+                self.next_assigned += 1;
+                Key::Int(self.next_assigned)
+            });
+            self.live.push_back(key);
+        }
+        let batch = BatchResult {
+            index: result.batches.len() as u64,
+            rows: n,
+            rows_total: self.live.len() as u64,
+            elapsed_ns: t2 - t1,
+            keygen_ns: t1 - t0,
+            counters: case.take_counters()?,
+        };
+        ctx.observer.batch_done(strategy, &batch);
+        result.batches.push(batch);
+        Ok(t2 - t1)
+    }
+}
+
+/// Figures of the table's physical state: size, WAL, and the main tree's leaf fill.
+fn state_figures(p: &Physical, figures: &mut BTreeMap<String, f64>) {
+    figures.insert("size_bytes".into(), p.size_bytes as f64);
+    figures.insert("wal_bytes".into(), p.wal_size_bytes.unwrap_or(0) as f64);
+    let leaves: u64 = p.btrees.iter().map(|b| b.leaf_pages).sum();
+    let used: f64 = p.btrees.iter().map(|b| b.leaf_fill * b.leaf_pages as f64).sum();
+    figures.insert("leaf_pages".into(), leaves as f64);
+    figures.insert("leaf_fill".into(), if leaves == 0 { 0.0 } else { used / leaves as f64 });
+}
+
+impl Workload for Churn {
+    fn name(&self) -> &'static str {
+        "churn"
+    }
+
+    fn rows_per_case(&self) -> u64 {
+        self.rows + self.steps() * self.batch_rows
+    }
+
+    fn run_case(
+        &self,
+        engine: &mut dyn Engine,
+        strategy: &Strategy,
+        ctx: &CaseContext<'_>,
+    ) -> (RunResult, Option<Error>) {
+        let base = SettingsBase {
+            rows: self.rows,
+            batch_rows: self.batch_rows,
+            payload_bytes: self.payload_bytes,
+            seed: self.seed,
+            insert_path: engine.insert_path().to_string(),
+            options: BTreeMap::from([
+                ("turnovers".to_string(), TURNOVERS.to_string()),
+                ("churn_steps".to_string(), self.steps().to_string()),
+            ]),
+        };
+        let mut result = empty_result(engine.info(), self.name(), strategy, base);
+        ctx.control.set_rows(0);
+        let spec = CaseSpec { strategy, payload_bytes: self.payload_bytes as usize };
+        let outcome = (|| -> Result<(), Error> {
+            let mut case = engine.create_case(&spec)?;
+            result.settings.engine = case.effective_settings()?;
+            let mut ins = Inserter {
+                keys: KeyStream::new(strategy, self.seed),
+                rows: Vec::with_capacity(self.batch_rows as usize),
+                live: VecDeque::with_capacity(self.rows as usize + self.batch_rows as usize),
+                next_assigned: 0,
+            };
+            let mut fill_ns = 0;
+            while (ins.live.len() as u64) < self.rows {
+                let n = self.batch_rows.min(self.rows - ins.live.len() as u64);
+                fill_ns += ins.insert(case.as_mut(), n, &mut result, ctx, strategy.name)?;
+            }
+            let mut fill = PhaseResult {
+                name: "fill".into(),
+                operations: result.batches.len() as u64,
+                rows: self.rows,
+                elapsed_ns: fill_ns,
+                ..PhaseResult::default()
+            };
+            state_figures(&case.physical()?, &mut fill.figures);
+            result.phases.push(fill);
+            let mut doomed: Vec<Key> = Vec::with_capacity(self.batch_rows as usize);
+            for step in 1..=self.steps() {
+                if ctx.control.is_cancelled() {
+                    return Err(Error::Interrupted);
+                }
+                doomed.clear();
+                doomed.extend(ins.live.drain(..self.batch_rows as usize));
+                let t0 = ctx.timer.now_ns();
+                let deleted = case.delete_by_primary(&doomed, ctx.control)?;
+                let delete_ns = ctx.timer.now_ns() - t0;
+                verify(strategy.name, doomed.len() as u64, deleted)?;
+                let insert_ns = ins.insert(case.as_mut(), self.batch_rows, &mut result, ctx, strategy.name)?;
+                let mut phase = PhaseResult {
+                    name: format!("churn-{step:03}"),
+                    operations: 2,
+                    rows: 2 * self.batch_rows,
+                    elapsed_ns: delete_ns + insert_ns,
+                    ..PhaseResult::default()
+                };
+                phase.counters = result.batches.last().map(|b| b.counters).unwrap_or_default();
+                phase.figures.insert("delete_ms".into(), delete_ns as f64 / 1e6);
+                phase.figures.insert("insert_ms".into(), insert_ns as f64 / 1e6);
+                state_figures(&case.physical()?, &mut phase.figures);
+                result.phases.push(phase);
+            }
+            let report = case.finish()?;
+            result.verified_rows = Some(report.verified_rows);
+            result.size_bytes = Some(report.size_bytes);
+            result.wal_size_bytes = report.wal_size_bytes;
+            result.btrees = report.btrees;
+            result.kept_database = report.kept.map(|p| p.display().to_string());
+            verify(strategy.name, self.rows, report.verified_rows)
+        })();
+        conclude(result, outcome)
+    }
+}

@@ -1,0 +1,78 @@
+//! The result skeleton every workload fills, and how a case's outcome is recorded.
+
+use crate::Error;
+use crate::engines::EngineInfo;
+use crate::generators::VirtualClock;
+use crate::results::{RunResult, Settings};
+use crate::strategy::Strategy;
+use std::collections::BTreeMap;
+
+/// An empty, incomplete result for `strategy` under `workload` on `engine`.
+pub(crate) fn empty_result(
+    engine: EngineInfo,
+    workload: &str,
+    strategy: &Strategy,
+    settings: SettingsBase,
+) -> RunResult {
+    RunResult {
+        engine: engine.name.to_string(),
+        engine_version: engine.version,
+        workload: workload.to_string(),
+        strategy: strategy.name.to_string(),
+        strategy_description: strategy.description.to_string(),
+        settings: Settings {
+            rows: settings.rows,
+            batch_rows: settings.batch_rows,
+            payload_bytes: settings.payload_bytes,
+            seed: settings.seed,
+            key_clock: VirtualClock::default().describe(),
+            insert_path: settings.insert_path,
+            engine: BTreeMap::new(),
+            workload_options: settings.options,
+        },
+        batches: Vec::new(),
+        phases: Vec::new(),
+        verified_rows: None,
+        size_bytes: None,
+        wal_size_bytes: None,
+        btrees: Vec::new(),
+        kept_database: None,
+        complete: false,
+        error: None,
+    }
+}
+
+/// The settings a workload records besides the engine's own.
+pub(crate) struct SettingsBase {
+    /// Rows the case was asked to write.
+    pub rows: u64,
+    /// Rows per transaction.
+    pub batch_rows: u64,
+    /// Payload bytes per row.
+    pub payload_bytes: u64,
+    /// Key seed.
+    pub seed: u64,
+    /// How rows reach the engine.
+    pub insert_path: String,
+    /// Workload options (`presort = true`, `users = 200000`, …).
+    pub options: BTreeMap<String, String>,
+}
+
+/// Marks `result` complete, or records the error beside it.
+pub(crate) fn conclude(mut result: RunResult, outcome: Result<(), Error>) -> (RunResult, Option<Error>) {
+    match outcome {
+        Ok(()) => {
+            result.complete = true;
+            (result, None)
+        }
+        Err(e) => {
+            result.error = Some(e.to_string());
+            (result, Some(e))
+        }
+    }
+}
+
+/// Checks that `found` rows are the `expected` ones.
+pub(crate) fn verify(strategy: &str, expected: u64, found: u64) -> Result<(), Error> {
+    if expected == found { Ok(()) } else { Err(Error::Verification { strategy: strategy.into(), expected, found }) }
+}

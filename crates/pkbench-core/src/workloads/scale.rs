@@ -1,0 +1,159 @@
+//! scale: seed 003's three regimes in one run. insert-growth, with every batch placed in the
+//! regime its table size falls in — fits the engine cache, exceeds the cache but fits the
+//! memory cap, exceeds the memory cap — and one phase per regime with its throughput and the
+//! counters that explain it. pkbench never creates a cgroup: the cap is the cgroup memory
+//! limit the process already runs under, else the machine's RAM (said in `memory_cap`).
+
+use super::{CaseContext, InsertGrowth, Workload};
+use crate::Error;
+use crate::engines::Engine;
+use crate::results::{BatchResult, PhaseResult, RunResult};
+use crate::strategy::Strategy;
+
+/// Where the memory cap comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoryCap {
+    /// The cap, bytes.
+    pub bytes: u64,
+    /// What it is, in one line.
+    pub source: String,
+}
+
+impl MemoryCap {
+    /// The cgroup memory limit of this process (v2 `memory.max`, v1 `memory.limit_in_bytes`),
+    /// else the machine's RAM.
+    pub fn detect() -> Self {
+        let read = |p: &str| std::fs::read_to_string(p).ok().and_then(|s| s.trim().parse::<u64>().ok());
+        let ram = std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find_map(|l| l.strip_prefix("MemTotal:"))
+                    .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            })
+            .map_or(0, |kb| kb * 1024);
+        // This process's own cgroup (from /proc/self/cgroup), v2 then v1; the mount root last.
+        let own = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+        let path_of = |controller: &str| {
+            own.lines().find_map(|l| l.strip_prefix(controller)).map(|p| p.trim_end_matches('/').to_string())
+        };
+        let v2 = path_of("0::").map(|p| format!("/sys/fs/cgroup{p}/memory.max"));
+        let v1 = own
+            .lines()
+            .find_map(|l| l.split_once(":memory:").map(|(_, p)| p.trim_end_matches('/').to_string()))
+            .map(|p| format!("/sys/fs/cgroup/memory{p}/memory.limit_in_bytes"));
+        let limit = [
+            v2,
+            v1,
+            Some("/sys/fs/cgroup/memory.max".into()),
+            Some("/sys/fs/cgroup/memory/memory.limit_in_bytes".into()),
+        ]
+        .into_iter()
+        .flatten()
+        .find_map(|p| read(&p));
+        match limit {
+            Some(b) if b < ram => {
+                MemoryCap { bytes: b, source: format!("cgroup memory limit of this process ({b} bytes)") }
+            }
+            _ => MemoryCap {
+                bytes: ram,
+                source: format!(
+                    "no cgroup memory limit below RAM applies and pkbench creates none: the cap is RAM ({ram} bytes); run under e.g. `systemd-run --scope -p MemoryMax=…` to impose one"
+                ),
+            },
+        }
+    }
+}
+
+/// The scale workload: insert-growth plus regimes.
+pub struct Scale {
+    growth: InsertGrowth,
+    cache_bytes: u64,
+    cap: MemoryCap,
+}
+
+/// The three regimes, in order.
+const REGIMES: [&str; 3] = ["fits-cache", "exceeds-cache", "exceeds-memory-cap"];
+
+impl Scale {
+    /// `growth` inserts; `cache_bytes` is the engine cache (`--cache-mb`); `cap` the memory cap.
+    pub fn new(growth: InsertGrowth, cache_bytes: u64, cap: MemoryCap) -> Self {
+        Scale { growth, cache_bytes, cap }
+    }
+
+    /// The regime of a table of `size` bytes.
+    fn regime(&self, size: f64) -> usize {
+        if size <= self.cache_bytes as f64 {
+            0
+        } else if size <= self.cap.bytes as f64 {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// One phase per regime reached. The table size after each batch is estimated from the final
+    /// B-tree size, in proportion to rows (tables grow about linearly in rows).
+    fn regimes(&self, result: &RunResult) -> Vec<PhaseResult> {
+        // The B-trees' pages are the table; the WAL is not.
+        let trees: u64 = result.btrees.iter().map(|b| b.size_bytes).sum();
+        let size = if trees > 0 { Some(trees) } else { result.size_bytes };
+        let (Some(size), rows) = (size, result.rows_inserted()) else { return Vec::new() };
+        let bytes_per_row = size as f64 / rows.max(1) as f64;
+        let mut groups: [Vec<&BatchResult>; 3] = Default::default();
+        for b in &result.batches {
+            groups[self.regime(b.rows_total as f64 * bytes_per_row)].push(b);
+        }
+        let mut phases = Vec::new();
+        for (name, batches) in REGIMES.iter().zip(&groups) {
+            let (Some(first), Some(last)) = (batches.first(), batches.last()) else { continue };
+            let mut p = PhaseResult {
+                name: (*name).to_string(),
+                operations: batches.len() as u64,
+                rows: batches.iter().map(|b| b.rows).sum(),
+                elapsed_ns: batches.iter().map(|b| b.elapsed_ns).sum(),
+                ..PhaseResult::default()
+            };
+            for b in batches {
+                p.counters.accumulate(&b.counters);
+            }
+            p.figures.insert("rows_per_s".into(), p.rows as f64 * 1e9 / p.elapsed_ns.max(1) as f64);
+            p.figures.insert("first_batch_index".into(), first.index as f64);
+            p.figures.insert("table_bytes_at_end_est".into(), last.rows_total as f64 * bytes_per_row);
+            if let Some(m) = p.counters.cache_misses {
+                p.figures.insert("cache_misses_per_1k_rows".into(), m as f64 * 1000.0 / p.rows.max(1) as f64);
+            }
+            p.note = Some(
+                "batches whose estimated table size (final B-tree bytes × rows ÷ final rows) is in this regime".into(),
+            );
+            phases.push(p);
+        }
+        phases
+    }
+}
+
+impl Workload for Scale {
+    fn name(&self) -> &'static str {
+        "scale"
+    }
+
+    fn rows_per_case(&self) -> u64 {
+        self.growth.rows()
+    }
+
+    fn run_case(
+        &self,
+        engine: &mut dyn Engine,
+        strategy: &Strategy,
+        ctx: &CaseContext<'_>,
+    ) -> (RunResult, Option<Error>) {
+        let (mut result, error) = self.growth.run_case(engine, strategy, ctx);
+        result.workload = self.name().to_string();
+        let options = &mut result.settings.workload_options;
+        options.insert("engine_cache_bytes".into(), self.cache_bytes.to_string());
+        options.insert("memory_cap_bytes".into(), self.cap.bytes.to_string());
+        options.insert("memory_cap".into(), self.cap.source.clone());
+        result.phases = self.regimes(&result);
+        (result, error)
+    }
+}

@@ -1,0 +1,88 @@
+//! Command-line tests of the workloads beyond insert-growth.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn pkbench() -> Command {
+    Command::cargo_bin("pkbench").expect("pkbench binary")
+}
+
+#[test]
+fn file_baseline_runs_once_and_writes_every_method() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    pkbench()
+        .args(["run", "--workload", "file-baseline", "--rows", "2k", "--quiet", "--out"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("buffered-write-fsync").and(predicate::str::contains("sqlite-sync-extra")))
+        .stderr(predicate::str::contains("int: 8 timed steps in"));
+    let doc: Value = serde_json::from_slice(&std::fs::read(out.join("results.json")).unwrap()).unwrap();
+    let runs = doc["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 1);
+    assert_eq!(runs[0]["workload"], "file-baseline");
+    let phases = runs[0]["phases"].as_array().unwrap();
+    assert_eq!(phases.len(), 8);
+    assert!(phases.iter().all(|p| p["figures"]["ratio_to_fastest"].as_f64().unwrap() >= 1.0));
+}
+
+#[test]
+fn workload_flags_are_checked_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    for (args, needle) in [
+        (vec!["--workload", "file-baseline", "--strategies", "uuid4"], "takes no --strategies"),
+        (vec!["--workload", "remedy", "--presort"], "--presort applies to --workload insert-growth"),
+        (vec!["--workload", "remedy", "--strategies", "uuid7", "--batch", "1k"], "has none"),
+        (vec!["--workload", "file-baseline", "--engine", "postgres"], "use --engine sqlite"),
+        (vec!["--workload", "app", "--engine", "mariadb"], "use --engine sqlite"),
+        (vec!["--workload", "churn", "--engine", "postgres"], "use --engine sqlite"),
+        (vec!["--workload", "app", "--users", "0"], "--users 0 is out of range"),
+        (vec!["--workload", "app", "--keep-db"], "--keep-db applies to"),
+        (vec!["--workload", "churn", "--payload", "0", "--batch", "3k"], "exceeds --rows"),
+    ] {
+        pkbench()
+            .arg("run")
+            .args(&args)
+            .args(["--rows", "2k", "--quiet", "--out"])
+            .arg(&out)
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(needle));
+    }
+}
+
+#[test]
+fn list_names_every_workload() {
+    pkbench()
+        .arg("list")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("file-baseline").and(predicate::str::contains("remedy")));
+}
+
+#[test]
+fn repeat_runs_each_case_again_and_prints_medians_with_intervals() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    pkbench()
+        .args(["run", "--repeat", "3", "--strategies", "int,uuid4", "--rows", "2k", "--batch", "1k", "--quiet"])
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Repeated runs").and(predicate::str::contains("insert rows/s")));
+    let doc: Value = serde_json::from_slice(&std::fs::read(out.join("results.json")).unwrap()).unwrap();
+    let strategies: Vec<&str> =
+        doc["runs"].as_array().unwrap().iter().map(|r| r["strategy"].as_str().unwrap()).collect();
+    assert_eq!(strategies, ["int", "int", "int", "uuid4", "uuid4", "uuid4"]);
+    pkbench()
+        .args(["run", "--repeat", "0", "--quiet", "--out"])
+        .arg(dir.path().join("never"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("--repeat 0 is out of range"));
+    assert!(!dir.path().join("never").exists());
+}
