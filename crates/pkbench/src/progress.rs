@@ -88,37 +88,34 @@ impl Observer for Progress {
     fn batch_done(&self, _strategy: &str, _batch: &BatchResult) {}
 
     fn case_finished(&self, result: &RunResult) {
-        if let (true, Some(phase)) = (result.batches.is_empty(), result.phases.last()) {
-            // Timed workloads (e.g. concurrent) report phases, not batches.
-            let secs = phase.elapsed_ns as f64 / 1e9;
-            let rate = rate_per_sec(phase.operations, phase.elapsed_ns).unwrap_or(0.0);
-            let status = if result.complete { "" } else { " (incomplete)" };
-            let line = format!(
-                "{}: {} {} operations in {secs:.2} s ({rate:.0}/s){status}",
-                result.strategy, phase.operations, phase.name
-            );
-            match &self.bar {
-                Some(bar) => bar.println(line),
-                None => eprintln!("{line}"),
+        let status = if result.complete { "" } else { " (incomplete)" };
+        let line = match (result.batches.is_empty(), result.phases.as_slice()) {
+            // A timed workload with one step (concurrent): its operations and rate.
+            (true, [phase]) => {
+                let secs = phase.elapsed_ns as f64 / 1e9;
+                let rate = rate_per_sec(phase.operations, phase.elapsed_ns).unwrap_or(0.0);
+                format!(
+                    "{}: {} {} operations in {secs:.2} s ({rate:.0}/s){status}",
+                    result.strategy, phase.operations, phase.name
+                )
             }
-            return;
-        }
-        let rows = result.rows_inserted();
-        let secs = result.insert_ns() as f64 / 1e9;
-        let rate = rate_per_sec(rows, result.insert_ns()).unwrap_or(0.0);
-        let growth = match (result.batches.first(), result.batches.last()) {
-            (Some(f), Some(l)) if f.elapsed_ns > 0 => {
-                format!(", last/first batch {:.2}×", l.elapsed_ns as f64 / f.elapsed_ns as f64)
+            // Workloads without insert batches and several steps (file-baseline, app).
+            (true, phases) if !phases.is_empty() => {
+                let secs = phases.iter().map(|p| p.elapsed_ns).sum::<u64>() as f64 / 1e9;
+                format!("{}: {} timed steps in {secs:.2} s{status}", result.strategy, phases.len())
             }
-            _ => String::new(),
-        };
-        let status = if result.complete { String::new() } else { " (incomplete)".into() };
-        let line = if result.batches.is_empty() && !result.phases.is_empty() {
-            // Workloads without insert batches (file-baseline, app): their timed steps.
-            let secs = result.phases.iter().map(|p| p.elapsed_ns).sum::<u64>() as f64 / 1e9;
-            format!("{}: {} timed steps in {secs:.2} s{status}", result.strategy, result.phases.len())
-        } else {
-            format!("{}: {rows} rows in {secs:.2} s ({rate:.0} rows/s){growth}{status}", result.strategy)
+            _ => {
+                let rows = result.rows_inserted();
+                let secs = result.insert_ns() as f64 / 1e9;
+                let rate = rate_per_sec(rows, result.insert_ns()).unwrap_or(0.0);
+                let growth = match (result.batches.first(), result.batches.last()) {
+                    (Some(f), Some(l)) if f.elapsed_ns > 0 => {
+                        format!(", last/first batch {:.2}×", l.elapsed_ns as f64 / f.elapsed_ns as f64)
+                    }
+                    _ => String::new(),
+                };
+                format!("{}: {rows} rows in {secs:.2} s ({rate:.0} rows/s){growth}{status}", result.strategy)
+            }
         };
         match &self.bar {
             Some(bar) => bar.println(line),

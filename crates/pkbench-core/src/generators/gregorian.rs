@@ -1,10 +1,13 @@
 //! The timestamp shared by UUIDv1 and v6: 60 bits of 100-ns ticks since 1582-10-15, a 14-bit
 //! clock sequence and a 48-bit node.
 //!
-//! Ordering: the clock sequence serves as a counter within one tick (seeded randomly with its top
-//! bit clear each new tick). When it runs out the tick advances by one; when the clock steps back
-//! the last tick is kept and counting goes on. So (tick, clock sequence) never repeats or
-//! decreases within one generator.
+//! Ordering: the clock sequence is drawn at random once per generator (top bit clear, RFC 9562
+//! §5.1: "initialized to a random number" and kept) and stays put from tick to tick, as in
+//! libuuid's and MariaDB's `UUID()`; it counts up only when two IDs fall in the same tick. When it
+//! runs out the tick advances by one; when the clock steps back the last tick is kept and counting
+//! goes on. So (tick, clock sequence) never repeats or decreases within one generator, and a
+//! generator's v1 IDs sort by time wherever the layout puts the clock sequence first (MariaDB's
+//! `UUID` type).
 
 use super::KeyRng;
 
@@ -17,7 +20,8 @@ const SEQ_MAX: u16 = 0x3fff;
 #[derive(Debug, Clone, Default)]
 pub(super) struct TickCounter {
     last: u64,
-    seq: u16,
+    /// The clock sequence, drawn on first use.
+    seq: Option<u16>,
 }
 
 impl TickCounter {
@@ -25,21 +29,23 @@ impl TickCounter {
     #[inline]
     pub(super) fn next(&mut self, unix_ns: u64, rng: &mut KeyRng) -> (u64, u16) {
         let now = (unix_ns / 100 + GREGORIAN_OFFSET_TICKS) & TICKS_MASK;
-        if now > self.last {
+        let seq = *self.seq.get_or_insert_with(|| rng.next_u64() as u16 & (SEQ_MAX >> 1));
+        let seq = if now > self.last {
             self.last = now;
-            self.seq = rng.next_u64() as u16 & (SEQ_MAX >> 1);
-        } else if self.seq < SEQ_MAX {
-            self.seq += 1;
+            seq
+        } else if seq < SEQ_MAX {
+            seq + 1
         } else {
             self.last += 1;
-            self.seq = rng.next_u64() as u16 & (SEQ_MAX >> 1);
-        }
-        (self.last, self.seq)
+            0
+        };
+        self.seq = Some(seq);
+        (self.last, seq)
     }
 
     #[cfg(test)]
     pub(super) fn force_seq(&mut self, seq: u16) {
-        self.seq = seq;
+        self.seq = Some(seq);
     }
 }
 
@@ -114,5 +120,18 @@ mod tests {
         assert_eq!(v6_ticks(&v6), ticks);
         assert_eq!((clock_seq(&v1), clock_seq(&v6)), (0x33c8, 0x33c8));
         assert_eq!((v1[6] >> 4, v6[6] >> 4), (1, 6));
+    }
+
+    #[test]
+    fn clock_sequence_is_kept_across_ticks_and_counts_within_one() {
+        let mut rng = KeyRng::seeded(3);
+        let mut t = TickCounter::default();
+        let (t0, s0) = t.next(1_000, &mut rng);
+        let (t1, s1) = t.next(2_000, &mut rng);
+        assert_eq!((t1 - t0, s1), (10, s0), "a new tick keeps the sequence");
+        let (t2, s2) = t.next(2_000, &mut rng);
+        assert_eq!((t2, s2), (t1, s0 + 1), "same tick counts up");
+        t.force_seq(SEQ_MAX);
+        assert_eq!(t.next(2_000, &mut rng), (t1 + 1, 0), "overflow moves to the next tick");
     }
 }

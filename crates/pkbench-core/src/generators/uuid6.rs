@@ -2,8 +2,9 @@
 //! by time.
 //!
 //! As RFC 9562 §5.6 recommends, the node is random for every UUID (multicast bit set), so v6
-//! reveals the time but not which generator made it. The clock sequence counts within a 100-ns
-//! tick, which keeps UUIDs from one generator strictly increasing.
+//! reveals the time but not which generator made it. The clock sequence is drawn once per
+//! generator and counts up only within a 100-ns tick, which keeps UUIDs from one generator
+//! strictly increasing.
 
 use super::gregorian::{TickCounter, pack_v6, random_node};
 use super::{Clock, Key, KeyGenerator, KeyRng};
