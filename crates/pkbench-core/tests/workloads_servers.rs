@@ -130,8 +130,16 @@ fn remedy_on_mariadb_runs_optimize_table() {
 #[test]
 fn churn_on_postgres_deletes_by_key_in_every_storage() {
     let mut engine = postgres();
-    let strategies =
-        ["int", "uuid7", "uuid4", "uuid7-text", "uuid4-hex32", "uuid4-varchar36", "uuid1-bin-swapped", "uuid7+uuid4-map"];
+    let strategies = [
+        "int",
+        "uuid7",
+        "uuid4",
+        "uuid7-text",
+        "uuid4-hex32",
+        "uuid4-varchar36",
+        "uuid1-bin-swapped",
+        "uuid7+uuid4-map",
+    ];
     churn(&mut engine, &strategies, "VACUUM");
     let (result, error) = run_case(&Churn::new(3_000, 500, 50, SEED).unwrap(), &mut engine, "uuid4-server");
     let error = error.expect("server-generated keys cannot be deleted by key");
