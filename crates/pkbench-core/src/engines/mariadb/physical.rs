@@ -126,3 +126,30 @@ pub fn from_ibd(path: &Path, page_size: usize, names: &BTreeMap<u64, String>) ->
         })
         .collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extent_descriptors_mark_free_pages() {
+        let page_size = 16384;
+        let mut free = FreePages::new(page_size);
+        assert_eq!(free.extent_pages, 64);
+        let mut desc = vec![0u8; page_size];
+        let entry = |n: usize| XDES_ARR_OFFSET + n * (XDES_BITMAP + 16);
+        // Extent 0 in use with its page 5 free; extent 1 in use, all pages used; extent 2
+        // beyond the free limit (state 0).
+        desc[entry(0) + XDES_STATE + 3] = 2;
+        desc[entry(0) + XDES_BITMAP + 10 / 8] |= 1 << (10 % 8);
+        desc[entry(1) + XDES_STATE + 3] = 4;
+        free.descriptors.insert(0, desc);
+        assert!(!free.is_free(4));
+        assert!(free.is_free(5));
+        assert!(!free.is_free(6));
+        assert!(!free.is_free(64 + 5));
+        assert!(free.is_free(128));
+        // No descriptor read for that range: nothing is known to be free.
+        assert!(!free.is_free(page_size + 3));
+    }
+}
