@@ -49,7 +49,8 @@ pub enum WorkloadArg {
     /// Seed 004: N rows `test{i}` to a plain file (write per row, one buffered write, ± fsync)
     /// vs SQLite in one transaction at every `synchronous` level (SQLite only; one case).
     FileBaseline,
-    /// Seed 000's advice tested: grow with uuid4, switch new rows to uuid7, then VACUUM.
+    /// Seed 000's advice tested: grow with uuid4, switch new rows to uuid7, then compact
+    /// (SQLite VACUUM, PostgreSQL VACUUM FULL, MariaDB OPTIMIZE TABLE).
     Remedy,
     /// Seed 001's small-SaaS app: users + orders; load, aggregate, point selects, paginated
     /// join, a user's orders, mixed CRUD (SQLite only so far).

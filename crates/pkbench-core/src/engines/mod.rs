@@ -94,19 +94,29 @@ pub trait InsertCase {
     }
 
     /// Deletes the rows with these primary keys in one transaction; returns rows deleted (churn).
+    /// Engine-assigned keys are passed as the integers the engine gave them (1, 2, … in a fresh
+    /// table).
     fn delete_by_primary(&mut self, _keys: &[Key], _control: &RunControl) -> Result<u64, Error> {
         Err(not_yet("deleting rows"))
     }
 
-    /// Rebuilds the database to give free pages back (SQLite `VACUUM`; remedy).
-    fn compact(&mut self) -> Result<(), Error> {
+    /// What else [`delete_by_primary`](Self::delete_by_primary) runs besides the DELETE (e.g. a
+    /// plain VACUUM where autovacuum is off), for the churn phases' note; `None` if nothing.
+    fn delete_note(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Rebuilds the database to give free pages back (SQLite `VACUUM`, PostgreSQL `VACUUM FULL`,
+    /// MariaDB `OPTIMIZE TABLE`; remedy). Returns a note saying which command ran and what
+    /// free space it needs.
+    fn compact(&mut self) -> Result<&'static str, Error> {
         Err(not_yet("compacting (VACUUM)"))
     }
 }
 
 /// The error of an [`InsertCase`] method an engine does not implement yet.
 fn not_yet(what: &str) -> Error {
-    Error::InvalidInput(format!("{what} is implemented for --engine sqlite only so far; use --engine sqlite"))
+    Error::InvalidInput(format!("{what} is not implemented for this engine; use --engine sqlite, postgres or mariadb"))
 }
 
 /// A case's size on disk and B-tree state at one moment.

@@ -9,7 +9,7 @@ use crate::Error;
 use crate::engines::{CaseSpec, Engine, InsertCase, KeyRow, Physical};
 use crate::generators::Key;
 use crate::results::{BatchResult, PhaseResult, RunResult};
-use crate::strategy::Strategy;
+use crate::strategy::{KeySource, Strategy};
 use std::collections::{BTreeMap, VecDeque};
 
 /// How many times the whole table is replaced.
@@ -126,6 +126,12 @@ impl Workload for Churn {
         ctx.control.set_rows(0);
         let spec = CaseSpec { strategy, payload_bytes: self.payload_bytes as usize };
         let outcome = (|| -> Result<(), Error> {
+            if let KeySource::Server(_) = strategy.primary.source {
+                return Err(Error::InvalidInput(format!(
+                    "churn deletes the oldest rows by key, and the server generates '{}' keys without telling pkbench; use the client-generated strategy",
+                    strategy.name
+                )));
+            }
             let mut case = engine.create_case(&spec)?;
             result.settings.engine = case.effective_settings()?;
             let mut ins = Inserter {
@@ -165,6 +171,8 @@ impl Workload for Churn {
                     operations: 2,
                     rows: 2 * self.batch_rows,
                     elapsed_ns: delete_ns + insert_ns,
+                    // Said once: the same maintenance runs after every delete.
+                    note: if step == 1 { case.delete_note().map(str::to_string) } else { None },
                     ..PhaseResult::default()
                 };
                 phase.counters = result.batches.last().map(|b| b.counters).unwrap_or_default();

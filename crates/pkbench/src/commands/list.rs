@@ -29,7 +29,7 @@ const WORKLOADS: [(&str, &str); 7] = [
     ("file-baseline", "seed 004: plain-file writes (per row, buffered, ± fsync) vs SQLite at every synchronous level"),
     (
         "remedy",
-        "seed 000's advice: grow with uuid4, switch new rows to uuid7, then VACUUM (default --strategies uuid4)",
+        "seed 000's advice: grow with uuid4, switch new rows to uuid7, then VACUUM / VACUUM FULL / OPTIMIZE TABLE (default --strategies uuid4)",
     ),
     (
         "churn",

@@ -147,13 +147,6 @@ fn workload(args: &RunArgs, strategies: &[&'static Strategy], out_dir: &Path) ->
             "--keep-db applies to insert-growth, remedy, churn and scale; remove it for this workload".into(),
         ));
     }
-    // Both need InsertCase::delete_by_primary / physical / compact, implemented for SQLite only.
-    if matches!(args.workload, WorkloadArg::Remedy | WorkloadArg::Churn) && args.engine != EngineArg::Sqlite {
-        return Err(Error::InvalidInput(format!(
-            "--workload {} deletes rows or compacts, which pkbench implements for --engine sqlite only so far; use --engine sqlite",
-            if args.workload == WorkloadArg::Remedy { "remedy" } else { "churn" }
-        )));
-    }
     Ok(match args.workload {
         WorkloadArg::InsertGrowth => {
             Box::new(InsertGrowth::new(args.rows, args.batch, args.payload, args.seed)?.with_presort(args.presort))

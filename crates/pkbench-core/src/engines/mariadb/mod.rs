@@ -4,6 +4,7 @@
 
 mod client;
 mod counters;
+mod maintenance;
 mod physical;
 mod schema;
 mod server;
@@ -13,11 +14,11 @@ pub use schema::{MariaDbSchema, render as render_schema};
 pub use server::{MIN_POOL_MB, ManagedMariaDb, lru_scan_depth};
 
 use super::server::{ServerSettings, ServerTarget, redact_url, unique_suffix};
-use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, InsertClient, KeyRow};
+use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, InsertClient, KeyRow, Physical};
 use crate::Error;
 use crate::control::RunControl;
 use crate::generators::Key;
-use crate::results::{BtreeStats, Counters};
+use crate::results::Counters;
 use crate::strategy::Storage;
 use counters::Snapshot;
 use mysql::prelude::Queryable;
@@ -136,6 +137,8 @@ impl Engine for MariaDbEngine {
         }
         payload.push('\'');
         let mut case = MariaDbCase {
+            strategy: spec.strategy.name,
+            delete_storage: maintenance::delete_storage(spec.strategy),
             engine: self,
             sql,
             payload,
@@ -155,6 +158,10 @@ impl Engine for MariaDbEngine {
 
 struct MariaDbCase<'a> {
     engine: &'a mut MariaDbEngine,
+    /// The strategy's name, for errors.
+    strategy: &'static str,
+    /// How primary keys are written in a DELETE; `None` when the server generates them.
+    delete_storage: Option<Storage>,
     sql: MariaDbSchema,
     payload: String,
     /// Payload bytes per row (`payload` is their hex literal).
@@ -170,7 +177,7 @@ struct MariaDbCase<'a> {
 }
 
 /// Appends `key` as an SQL literal for its storage, without allocating.
-fn push_literal(buf: &mut String, key: Option<Key>, storage: Storage) {
+pub(super) fn push_literal(buf: &mut String, key: Option<Key>, storage: Storage) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     match (key, storage.text_encoding()) {
         (Some(Key::Int(v)), _) => {
@@ -246,27 +253,10 @@ impl MariaDbCase<'_> {
         Ok(())
     }
 
-    /// B-tree statistics from the table's `.ibd` file, read while the table is quiesced.
-    fn tablespace_stats(&mut self, db: &str, table: &str, ibd: &std::path::Path) -> Result<Vec<BtreeStats>, Error> {
-        let conn = &mut self.engine.conn;
-        let page_size: usize = conn
-            .query_first("SELECT @@innodb_page_size")
-            .map_err(|e| Error::mariadb("could not read innodb_page_size", e))?
-            .unwrap_or(16384);
-        let names: BTreeMap<u64, String> = conn
-            .exec::<(u64, String), _, _>(
-                "SELECT i.INDEX_ID, i.NAME FROM information_schema.INNODB_SYS_INDEXES i \
-                 JOIN information_schema.INNODB_SYS_TABLES t ON t.TABLE_ID = i.TABLE_ID WHERE t.NAME = ?",
-                (format!("{db}/{table}"),),
-            )
-            .map_err(|e| Error::mariadb("could not list InnoDB indexes", e))?
-            .into_iter()
-            .collect();
-        conn.query_drop(format!("FLUSH TABLES {db}.{table} FOR EXPORT"))
-            .map_err(|e| Error::mariadb("FLUSH TABLES … FOR EXPORT failed", e))?;
-        let stats = physical::from_ibd(ibd, page_size, &names);
-        conn.query_drop("UNLOCK TABLES").map_err(|e| Error::mariadb("UNLOCK TABLES failed", e))?;
-        stats.map_err(|e| Error::io("read", ibd, e))
+    /// Size and B-tree statistics of the case's tables now.
+    fn measure(&mut self) -> Result<(u64, Vec<crate::results::BtreeStats>), Error> {
+        let datadir = self.engine.server.as_ref().map(|s| s.dir().join("data"));
+        maintenance::measure(&mut self.engine.conn, &self.engine.database, &self.sql.tables, datadir.as_deref())
     }
 
     fn drop_tables(&mut self) -> Result<(), Error> {
@@ -343,12 +333,35 @@ impl InsertCase for MariaDbCase<'_> {
         Ok(Box::new(c))
     }
 
+    fn physical(&mut self) -> Result<Physical, Error> {
+        let (size_bytes, btrees) = self.measure()?;
+        Ok(Physical { size_bytes, wal_size_bytes: None, btrees })
+    }
+
+    fn delete_by_primary(&mut self, keys: &[Key], control: &RunControl) -> Result<u64, Error> {
+        let storage = self.delete_storage.ok_or_else(|| maintenance::server_keys_unknown(self.strategy))?;
+        let delete = maintenance::Delete {
+            db: &self.engine.database,
+            tables: &self.sql.tables,
+            storage,
+            per_statement: self.rows_per_statement,
+        };
+        delete.run(&mut self.engine.conn, &mut self.buf, keys, control)
+    }
+
+    fn delete_note(&self) -> Option<&'static str> {
+        Some(maintenance::DELETE_NOTE)
+    }
+
+    fn compact(&mut self) -> Result<&'static str, Error> {
+        maintenance::optimize(&mut self.engine.conn, &self.engine.database, &self.sql.tables)?;
+        Ok(maintenance::COMPACT_NOTE)
+    }
+
     fn finish(mut self: Box<Self>) -> Result<CaseReport, Error> {
         let db = self.engine.database.clone();
         let mut verified_rows: Option<u64> = None;
-        let mut size_bytes = 0;
-        let mut btrees = Vec::new();
-        for table in self.sql.tables.clone() {
+        for table in &self.sql.tables {
             let n: u64 = self
                 .engine
                 .conn
@@ -356,26 +369,8 @@ impl InsertCase for MariaDbCase<'_> {
                 .map_err(|e| Error::mariadb("could not count rows", e))?
                 .unwrap_or(0);
             verified_rows = Some(verified_rows.map_or(n, |v| v.min(n)));
-            // ANALYZE refreshes the page counts behind data_length and index_length.
-            let _: Vec<mysql::Row> = self
-                .engine
-                .conn
-                .query(format!("ANALYZE TABLE {db}.{table}"))
-                .map_err(|e| Error::mariadb("ANALYZE TABLE failed", e))?;
-            let size: Option<u64> = self
-                .engine
-                .conn
-                .exec_first(
-                    "SELECT data_length + index_length FROM information_schema.TABLES WHERE table_schema = ? AND table_name = ?",
-                    (db.as_str(), table),
-                )
-                .map_err(|e| Error::mariadb("could not read the table size", e))?;
-            size_bytes += size.unwrap_or(0);
-            if let Some(server) = &self.engine.server {
-                let ibd = server.dir().join("data").join(&db).join(format!("{table}.ibd"));
-                btrees.extend(self.tablespace_stats(&db, table, &ibd)?);
-            }
         }
+        let (size_bytes, btrees) = self.measure()?;
         self.drop_tables()?;
         Ok(CaseReport {
             verified_rows: verified_rows.unwrap_or(0),

@@ -17,6 +17,46 @@ const FIL_NULL: u32 = 0xffff_ffff;
 const FIL_TRAILER: u64 = 8;
 /// Start of the index page header (`FIL_PAGE_DATA`).
 const PAGE_HEADER: usize = 38;
+/// Start of the extent descriptors on a descriptor page (`FSP_HEADER_OFFSET + FSP_HEADER_SIZE`).
+const XDES_ARR_OFFSET: usize = 38 + 112;
+/// Offset of `XDES_STATE` and of the page bitmap (`XDES_BITMAP`) in an extent descriptor.
+const XDES_STATE: usize = 20;
+const XDES_BITMAP: usize = 24;
+
+/// Which pages of a tablespace are free, from its extent descriptors (`fsp0fsp.h`): every
+/// `page_size`-th page (0, 16384, … for 16 KiB pages) describes the extents that follow it, two
+/// bits per page, bit 0 set when the page is free. A freed B-tree page keeps its old header, so
+/// without this a table that shrank (churn) would still count its freed leaves.
+struct FreePages {
+    page_size: usize,
+    extent_pages: usize,
+    /// Descriptor page number → its bytes.
+    descriptors: BTreeMap<usize, Vec<u8>>,
+}
+
+impl FreePages {
+    fn new(page_size: usize) -> Self {
+        // Extents are 1 MiB up to 16 KiB pages, 64 pages above (`FSP_EXTENT_SIZE`).
+        let extent_pages = if page_size <= 16384 { (1 << 20) / page_size } else { 64 };
+        FreePages { page_size, extent_pages, descriptors: BTreeMap::new() }
+    }
+
+    fn is_free(&self, page_no: usize) -> bool {
+        let base = page_no - page_no % self.page_size;
+        let Some(desc) = self.descriptors.get(&base) else { return false };
+        let within = page_no - base;
+        let entry = XDES_ARR_OFFSET + (within / self.extent_pages) * (XDES_BITMAP + self.extent_pages / 4);
+        if entry + XDES_BITMAP + self.extent_pages / 4 > desc.len() {
+            return false;
+        }
+        // State 0: the extent lies beyond the space's free limit and was never initialised.
+        if u32_at(desc, entry + XDES_STATE) == 0 {
+            return true;
+        }
+        let bit = 2 * (within % self.extent_pages);
+        desc[entry + XDES_BITMAP + bit / 8] >> (bit % 8) & 1 == 1
+    }
+}
 
 #[derive(Default)]
 struct Acc {
@@ -41,13 +81,17 @@ pub fn from_ibd(path: &Path, page_size: usize, names: &BTreeMap<u64, String>) ->
     let mut file = std::io::BufReader::new(std::fs::File::open(path)?);
     let mut page = vec![0u8; page_size];
     let mut acc: BTreeMap<u64, Acc> = BTreeMap::new();
+    let mut free = FreePages::new(page_size);
     for page_no in 0usize.. {
         match file.read_exact(&mut page) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
             Err(e) => return Err(e),
         }
-        if u16_at(&page, 24) != FIL_PAGE_INDEX {
+        if page_no % page_size == 0 {
+            free.descriptors.insert(page_no, page.clone());
+        }
+        if u16_at(&page, 24) != FIL_PAGE_INDEX || free.is_free(page_no) {
             continue;
         }
         let h = PAGE_HEADER;
@@ -81,4 +125,31 @@ pub fn from_ibd(path: &Path, page_size: usize, names: &BTreeMap<u64, String>) ->
             }
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extent_descriptors_mark_free_pages() {
+        let page_size = 16384;
+        let mut free = FreePages::new(page_size);
+        assert_eq!(free.extent_pages, 64);
+        let mut desc = vec![0u8; page_size];
+        let entry = |n: usize| XDES_ARR_OFFSET + n * (XDES_BITMAP + 16);
+        // Extent 0 in use with its page 5 free; extent 1 in use, all pages used; extent 2
+        // beyond the free limit (state 0).
+        desc[entry(0) + XDES_STATE + 3] = 2;
+        desc[entry(0) + XDES_BITMAP + 10 / 8] |= 1 << (10 % 8);
+        desc[entry(1) + XDES_STATE + 3] = 4;
+        free.descriptors.insert(0, desc);
+        assert!(!free.is_free(4));
+        assert!(free.is_free(5));
+        assert!(!free.is_free(6));
+        assert!(!free.is_free(64 + 5));
+        assert!(free.is_free(128));
+        // No descriptor read for that range: nothing is known to be free.
+        assert!(!free.is_free(page_size + 3));
+    }
 }

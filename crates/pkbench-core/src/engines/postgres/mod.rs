@@ -3,7 +3,9 @@
 //! created and dropped by it.
 
 mod client;
+mod column;
 mod counters;
+mod maintenance;
 mod physical;
 mod schema;
 mod server;
@@ -12,12 +14,13 @@ pub use schema::{PgSchema, render as render_schema};
 pub use server::{MAX_WAL_MB, ManagedPostgres, WAL_KEEP_MB};
 
 use super::server::{ServerSettings, ServerTarget, redact_url};
-use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, InsertClient, KeyRow};
+use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, InsertClient, KeyRow, Physical};
 use crate::Error;
 use crate::control::RunControl;
-use crate::generators::{Key, TextEncoding};
+use crate::generators::Key;
 use crate::results::Counters;
 use crate::strategy::{Storage, Strategy};
+use column::Column;
 use counters::Snapshot;
 use postgres::types::ToSql;
 use postgres::{Client, NoTls, Statement};
@@ -181,7 +184,11 @@ impl Engine for PostgresEngine {
             Some(s) => Some(prepare(&mut self.client, s)?),
             None => None,
         };
+        let deleter =
+            maintenance::Deleter::prepare(&mut self.client, &self.schema, spec.strategy, sql.insert_map.is_some())?;
         let mut case = PgCase {
+            strategy: spec.strategy.name,
+            deleter,
             payload: vec![0xa5; spec.payload_bytes],
             tables: sql.tables.clone(),
             insert,
@@ -201,78 +208,12 @@ impl Engine for PostgresEngine {
     }
 }
 
-/// A reusable array parameter: filled per statement without allocating per row.
-enum Column {
-    None,
-    Int(Vec<i64>),
-    Uuid(Vec<uuid::Uuid>, Storage),
-    Text(Vec<String>, TextEncoding),
-}
-
-impl Column {
-    fn for_storage(storage: Option<Storage>) -> Self {
-        match storage {
-            None => Column::None,
-            Some(Storage::Integer) => Column::Int(Vec::with_capacity(ROWS_PER_STATEMENT)),
-            Some(s @ (Storage::Binary16 | Storage::Binary16TimeSwapped | Storage::MariaDbUuid)) => {
-                Column::Uuid(Vec::with_capacity(ROWS_PER_STATEMENT), s)
-            }
-            Some(s @ (Storage::Text36 | Storage::Text26 | Storage::Hex32 | Storage::VarHex32 | Storage::VarText36)) => {
-                Column::Text(
-                    Vec::with_capacity(ROWS_PER_STATEMENT),
-                    s.text_encoding().unwrap_or(TextEncoding::Hyphenated),
-                )
-            }
-        }
-    }
-
-    fn fill(&mut self, keys: impl Iterator<Item = Option<Key>>) {
-        let mut buf = [0u8; 36];
-        match self {
-            Column::None => {}
-            Column::Int(v) => {
-                v.clear();
-                v.extend(keys.map(|k| match k {
-                    Some(Key::Int(i)) => i,
-                    _ => 0,
-                }));
-            }
-            Column::Uuid(v, storage) => {
-                v.clear();
-                v.extend(keys.map(|k| match k {
-                    Some(Key::Uuid(b)) => uuid::Uuid::from_bytes(storage.binary_form(b)),
-                    _ => uuid::Uuid::nil(),
-                }));
-            }
-            Column::Text(v, encoding) => {
-                let mut n = 0;
-                for k in keys {
-                    if let Some(Key::Uuid(b)) = k {
-                        if v.len() <= n {
-                            v.push(String::with_capacity(36));
-                        }
-                        v[n].clear();
-                        v[n].push_str(encoding.encode(&b, &mut buf));
-                        n += 1;
-                    }
-                }
-                v.truncate(n);
-            }
-        }
-    }
-
-    fn param(&self) -> Option<&(dyn ToSql + Sync)> {
-        match self {
-            Column::None => None,
-            Column::Int(v) => Some(v),
-            Column::Uuid(v, _) => Some(v),
-            Column::Text(v, _) => Some(v),
-        }
-    }
-}
-
 struct PgCase<'a> {
     engine: &'a mut PostgresEngine,
+    /// The strategy's name, for errors.
+    strategy: &'static str,
+    /// DELETEs by primary key, unless the server generates the keys.
+    deleter: Option<maintenance::Deleter>,
     payload: Vec<u8>,
     tables: Vec<&'static str>,
     insert: Statement,
@@ -291,13 +232,19 @@ impl PgCase<'_> {
             .map_err(|e| Error::postgres("could not read PostgreSQL statistics", e))
     }
 
+    /// The case's tables, schema-qualified and comma-separated.
+    fn table_list(&self) -> String {
+        let list: Vec<String> = self.tables.iter().map(|t| format!("{}.{t}", self.engine.schema)).collect();
+        list.join(", ")
+    }
+
     fn drop_tables(&mut self) -> Result<(), Error> {
         if !self.dropped {
             self.dropped = true;
-            let list: Vec<String> = self.tables.iter().map(|t| format!("{}.{t}", self.engine.schema)).collect();
+            let list = self.table_list();
             self.engine
                 .client
-                .batch_execute(&format!("DROP TABLE IF EXISTS {}", list.join(", ")))
+                .batch_execute(&format!("DROP TABLE IF EXISTS {list}"))
                 .map_err(|e| Error::postgres("could not drop the benchmark table", e))?;
         }
         Ok(())
@@ -382,27 +329,42 @@ impl InsertCase for PgCase<'_> {
         Ok(Box::new(c))
     }
 
+    fn physical(&mut self) -> Result<Physical, Error> {
+        let (size_bytes, btrees) =
+            maintenance::measure(&mut self.engine.client, &self.engine.schema, &self.tables, self.engine.pgstattuple)?;
+        Ok(Physical { size_bytes, wal_size_bytes: None, btrees })
+    }
+
+    fn delete_by_primary(&mut self, keys: &[Key], control: &RunControl) -> Result<u64, Error> {
+        let tables = self.table_list();
+        let deleter = self.deleter.as_mut().ok_or_else(|| maintenance::server_keys_unknown(self.strategy))?;
+        deleter.delete(&mut self.engine.client, &tables, keys, control)
+    }
+
+    fn delete_note(&self) -> Option<&'static str> {
+        Some(maintenance::DELETE_NOTE)
+    }
+
+    fn compact(&mut self) -> Result<&'static str, Error> {
+        let tables = self.table_list();
+        maintenance::vacuum_full(&mut self.engine.client, &tables)?;
+        Ok(maintenance::COMPACT_NOTE)
+    }
+
     fn finish(mut self: Box<Self>) -> Result<CaseReport, Error> {
         let schema = self.engine.schema.clone();
         let mut verified_rows: Option<u64> = None;
-        let mut size_bytes = 0;
-        let mut btrees = Vec::new();
-        for table in self.tables.clone() {
-            let q = format!("{schema}.{table}");
-            let row = self
+        for table in &self.tables {
+            let n: i64 = self
                 .engine
                 .client
-                .query_one(&format!("SELECT count(*), pg_total_relation_size('{q}') FROM {q}"), &[])
-                .map_err(|e| Error::postgres("could not count rows", e))?;
-            let (n, size): (i64, i64) = (row.get(0), row.get(1));
+                .query_one(&format!("SELECT count(*) FROM {schema}.{table}"), &[])
+                .map_err(|e| Error::postgres("could not count rows", e))?
+                .get(0);
             verified_rows = Some(verified_rows.map_or(n as u64, |v| v.min(n as u64)));
-            size_bytes += size.max(0) as u64;
-            // Fill and fragmentation need pgstattuple (and, on a user's server, the right to use
-            // it). Without them no B-tree figures are reported, rather than zeros or a failed case.
-            if self.engine.pgstattuple {
-                btrees.extend(physical::btree_stats(&mut self.engine.client, &schema, table).unwrap_or_default());
-            }
         }
+        let (size_bytes, btrees) =
+            maintenance::measure(&mut self.engine.client, &schema, &self.tables, self.engine.pgstattuple)?;
         self.drop_tables()?;
         Ok(CaseReport {
             verified_rows: verified_rows.unwrap_or(0),

@@ -271,8 +271,9 @@ impl InsertCase for SqliteCase {
         result
     }
 
-    fn compact(&mut self) -> Result<(), Error> {
-        self.conn().execute_batch("VACUUM").map_err(|e| self.err("VACUUM failed", e))
+    fn compact(&mut self) -> Result<&'static str, Error> {
+        self.conn().execute_batch("VACUUM").map_err(|e| self.err("VACUUM failed", e))?;
+        Ok("SQLite: VACUUM; free_space_needed_bytes = the temporary copy (database size before) + the WAL it grew by")
     }
 
     fn finish(mut self: Box<Self>) -> Result<CaseReport, Error> {
