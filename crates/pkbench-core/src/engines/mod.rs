@@ -130,6 +130,20 @@ pub struct Physical {
     pub btrees: Vec<BtreeStats>,
 }
 
+impl Physical {
+    /// Leaf pages of every B-tree.
+    pub fn leaf_pages(&self) -> u64 {
+        self.btrees.iter().map(|b| b.leaf_pages).sum()
+    }
+
+    /// Average leaf fill over the leaves of every B-tree, or `None` when the engine could not
+    /// read any leaf (e.g. InnoDB on a server whose files pkbench cannot see).
+    pub fn leaf_fill(&self) -> Option<f64> {
+        let used: f64 = self.btrees.iter().map(|b| b.leaf_fill * b.leaf_pages as f64).sum();
+        crate::metrics::stats::ratio(used, self.leaf_pages() as f64)
+    }
+}
+
 /// One extra connection to a case's database, used by one thread of a concurrent workload.
 /// Dropping it closes the connection; close every client before the case's `finish`.
 pub trait InsertClient {

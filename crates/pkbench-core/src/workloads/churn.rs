@@ -89,11 +89,14 @@ impl Inserter {
 /// Figures of the table's physical state: size, WAL, and the main tree's leaf fill.
 fn state_figures(p: &Physical, figures: &mut BTreeMap<String, f64>) {
     figures.insert("size_bytes".into(), p.size_bytes as f64);
-    figures.insert("wal_bytes".into(), p.wal_size_bytes.unwrap_or(0) as f64);
-    let leaves: u64 = p.btrees.iter().map(|b| b.leaf_pages).sum();
-    let used: f64 = p.btrees.iter().map(|b| b.leaf_fill * b.leaf_pages as f64).sum();
-    figures.insert("leaf_pages".into(), leaves as f64);
-    figures.insert("leaf_fill".into(), if leaves == 0 { 0.0 } else { used / leaves as f64 });
+    // Unknown figures are left out, never written as zero.
+    if let Some(wal) = p.wal_size_bytes {
+        figures.insert("wal_bytes".into(), wal as f64);
+    }
+    if let Some(fill) = p.leaf_fill() {
+        figures.insert("leaf_pages".into(), p.leaf_pages() as f64);
+        figures.insert("leaf_fill".into(), fill);
+    }
 }
 
 impl Workload for Churn {

@@ -114,13 +114,6 @@ impl Remedy {
     }
 }
 
-/// Leaf fill of the table's B-tree (the largest tree), averaged over leaves of every tree.
-fn leaf_fill(p: &Physical) -> f64 {
-    let leaves: u64 = p.btrees.iter().map(|b| b.leaf_pages).sum();
-    let used: f64 = p.btrees.iter().map(|b| b.leaf_fill * b.leaf_pages as f64).sum();
-    if leaves == 0 { 0.0 } else { used / leaves as f64 }
-}
-
 fn vacuum(case: &mut dyn InsertCase, ctx: &CaseContext<'_>) -> Result<PhaseResult, Error> {
     let before = case.physical()?;
     let t0 = ctx.timer.now_ns();
@@ -130,14 +123,12 @@ fn vacuum(case: &mut dyn InsertCase, ctx: &CaseContext<'_>) -> Result<PhaseResul
     let wal_before = before.wal_size_bytes.unwrap_or(0);
     let wal_after = after.wal_size_bytes.unwrap_or(0);
     let pages = |p: &Physical| p.btrees.iter().map(|b| b.pages).sum::<u64>() as f64;
-    let figures = BTreeMap::from([
+    let mut figures = BTreeMap::from([
         ("size_before_bytes".to_string(), before.size_bytes as f64),
         // The database file alone (without the WAL): what VACUUM shrinks once checkpointed.
         ("file_before_bytes".to_string(), (before.size_bytes - wal_before) as f64),
         ("file_after_bytes".to_string(), (after.size_bytes - wal_after) as f64),
         ("size_after_bytes".to_string(), after.size_bytes as f64),
-        ("leaf_fill_before".to_string(), leaf_fill(&before)),
-        ("leaf_fill_after".to_string(), leaf_fill(&after)),
         ("pages_before".to_string(), pages(&before)),
         ("pages_after".to_string(), pages(&after)),
         ("wal_growth_bytes".to_string(), wal_after.saturating_sub(wal_before) as f64),
@@ -149,6 +140,11 @@ fn vacuum(case: &mut dyn InsertCase, ctx: &CaseContext<'_>) -> Result<PhaseResul
             (before.size_bytes - wal_before + wal_after.saturating_sub(wal_before)) as f64,
         ),
     ]);
+    // Leaf fill only where the engine could read the leaves; unknown is left out, never zero.
+    if let (Some(fill_before), Some(fill_after)) = (before.leaf_fill(), after.leaf_fill()) {
+        figures.insert("leaf_fill_before".into(), fill_before);
+        figures.insert("leaf_fill_after".into(), fill_after);
+    }
     Ok(PhaseResult {
         name: "vacuum".into(),
         operations: 1,
