@@ -1,0 +1,218 @@
+//! Time from counts: fit `ms per batch = a·misses + b·pages written + c·rows` by least squares
+//! on a short real run's per-batch counters and timings, then turn the model's counts into
+//! predicted milliseconds. The only part of `predict` that runs an engine.
+
+use crate::Error;
+use crate::control::{MonotonicTimer, RunControl};
+use crate::engines::sqlite::{SqliteEngine, SqliteSettings};
+use crate::results::{Counters, Environment, ResultsDoc, RunResult};
+use crate::run::{RunPlan, run};
+use crate::strategy::Strategy;
+use crate::workloads::{CaseContext, InsertGrowth, Silent};
+use std::collections::BTreeMap;
+
+/// Fitted cost per counted event, and how well the fit matched the real run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Calibration {
+    /// Milliseconds per cache miss.
+    pub ms_per_miss: f64,
+    /// Milliseconds per page written.
+    pub ms_per_page_written: f64,
+    /// Milliseconds per row.
+    pub ms_per_row: f64,
+    /// Root-mean-square of (fitted − measured) / measured over the real batches.
+    pub fit_error: f64,
+    /// Real batches the fit used.
+    pub batches: usize,
+    /// Rows per strategy of the real run.
+    pub rows: u64,
+}
+
+/// One batch's predictors and measured time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// Cache misses.
+    pub misses: f64,
+    /// Pages written.
+    pub pages_written: f64,
+    /// Rows.
+    pub rows: f64,
+    /// Measured milliseconds.
+    pub ms: f64,
+}
+
+impl Sample {
+    fn x(&self) -> [f64; 3] {
+        [self.misses, self.pages_written, self.rows]
+    }
+}
+
+impl Calibration {
+    /// Predicted nanoseconds for a batch of `rows` rows with `counters`.
+    pub fn predict_ns(&self, counters: &Counters, rows: u64) -> u64 {
+        let ms = self.predict_ms(
+            counters.cache_misses.unwrap_or(0) as f64,
+            counters.pages_written.unwrap_or(0) as f64,
+            rows as f64,
+        );
+        (ms * 1e6).round().max(0.0) as u64
+    }
+
+    fn predict_ms(&self, misses: f64, written: f64, rows: f64) -> f64 {
+        self.ms_per_miss * misses + self.ms_per_page_written * written + self.ms_per_row * rows
+    }
+
+    /// Records the fit in a run's workload options.
+    pub fn describe(&self, options: &mut BTreeMap<String, String>) {
+        options.insert(
+            "timing".into(),
+            format!(
+                "calibrated on a real {}-row SQLite run ({} batches): ms = {:.6}·misses + {:.6}·pages written + {:.7}·rows",
+                self.rows, self.batches, self.ms_per_miss, self.ms_per_page_written, self.ms_per_row
+            ),
+        );
+        options.insert("calibration_fit_error".into(), format!("{:.1}% (RMS relative, per batch)", self.fit_error * 100.0));
+    }
+
+    /// Fits the three costs to `samples`, non-negative (the best fit over every subset of the
+    /// three predictors whose costs all come out ≥ 0).
+    pub fn fit(samples: &[Sample], rows: u64) -> Result<Calibration, Error> {
+        if samples.len() < 3 {
+            return Err(Error::InvalidInput(
+                "calibration needs at least 3 real batches: use a larger --calibrate-rows or a smaller --batch".into(),
+            ));
+        }
+        let mut best: Option<([f64; 3], f64)> = None;
+        for mask in 1u8..8 {
+            let Some(coef) = least_squares(samples, mask) else { continue };
+            if coef.iter().any(|&c| c < 0.0) {
+                continue;
+            }
+            let sse: f64 = samples.iter().map(|s| (dot(&coef, &s.x()) - s.ms).powi(2)).sum();
+            if best.is_none_or(|(_, b)| sse < b) {
+                best = Some((coef, sse));
+            }
+        }
+        let (coef, _) = best.ok_or_else(|| Error::InvalidInput("calibration could not fit the real batches".into()))?;
+        let rel: f64 = samples
+            .iter()
+            .filter(|s| s.ms > 0.0)
+            .map(|s| ((dot(&coef, &s.x()) - s.ms) / s.ms).powi(2))
+            .sum::<f64>()
+            / samples.len() as f64;
+        Ok(Calibration {
+            ms_per_miss: coef[0],
+            ms_per_page_written: coef[1],
+            ms_per_row: coef[2],
+            fit_error: rel.sqrt(),
+            batches: samples.len(),
+            rows,
+        })
+    }
+}
+
+fn dot(a: &[f64; 3], b: &[f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// Least squares over the predictors selected by `mask` (bit i = predictor i); others are 0.
+fn least_squares(samples: &[Sample], mask: u8) -> Option<[f64; 3]> {
+    let idx: Vec<usize> = (0..3).filter(|i| mask & (1 << i) != 0).collect();
+    let n = idx.len();
+    let mut a = vec![vec![0.0; n + 1]; n];
+    for s in samples {
+        let x = s.x();
+        for (r, &i) in idx.iter().enumerate() {
+            for (c, &j) in idx.iter().enumerate() {
+                a[r][c] += x[i] * x[j];
+            }
+            a[r][n] += x[i] * s.ms;
+        }
+    }
+    // Gaussian elimination with partial pivoting on the normal equations.
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&p, &q| a[p][col].abs().total_cmp(&a[q][col].abs()))?;
+        if a[pivot][col].abs() < 1e-9 {
+            return None;
+        }
+        a.swap(col, pivot);
+        for row in 0..n {
+            if row != col {
+                let f = a[row][col] / a[col][col];
+                for k in col..=n {
+                    a[row][k] -= f * a[col][k];
+                }
+            }
+        }
+    }
+    let mut coef = [0.0; 3];
+    for (r, &i) in idx.iter().enumerate() {
+        coef[i] = a[r][n] / a[r][r];
+    }
+    Some(coef)
+}
+
+/// Samples from a real run's batches (all strategies pooled).
+pub fn samples(runs: &[RunResult]) -> Vec<Sample> {
+    runs.iter()
+        .flat_map(|r| r.batches.iter())
+        .map(|b| Sample {
+            misses: b.counters.cache_misses.unwrap_or(0) as f64,
+            pages_written: b.counters.pages_written.unwrap_or(0) as f64,
+            rows: b.rows as f64,
+            ms: b.elapsed_ns as f64 / 1e6,
+        })
+        .collect()
+}
+
+/// Runs a real SQLite insert-growth of `rows` rows per strategy with `settings` and fits a
+/// [`Calibration`] to its batches. Returns the real results too (to save beside the prediction).
+pub fn calibrate(
+    strategies: &[&'static Strategy],
+    settings: SqliteSettings,
+    workload: &InsertGrowth,
+    control: &RunControl,
+) -> Result<(Calibration, ResultsDoc), Error> {
+    let dir = settings.dir.clone();
+    let mut engine = SqliteEngine::new(settings)?;
+    let timer = MonotonicTimer::default();
+    let ctx = CaseContext { control, timer: &timer, observer: &Silent };
+    let plan = RunPlan {
+        workload,
+        strategies: strategies.to_vec(),
+        command: vec!["pkbench".into(), "predict".into(), "--calibrate".into()],
+    };
+    let environment = Environment::detect("sqlite", rusqlite::version(), &dir);
+    let outcome = run(&plan, &mut engine, environment, None, &ctx)?;
+    if let Some(e) = outcome.error {
+        return Err(e);
+    }
+    let fit = Calibration::fit(&samples(&outcome.doc.runs), workload.rows())?;
+    Ok((fit, outcome.doc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recovers_known_costs() {
+        let samples: Vec<Sample> = (0..20)
+            .map(|i| {
+                let (m, w, r) = (f64::from(i * 37 % 11) * 100.0, f64::from(i * 13 % 7) * 150.0, 10_000.0);
+                Sample { misses: m, pages_written: w, rows: r, ms: 0.01 * m + 0.02 * w + 0.001 * r }
+            })
+            .collect();
+        let c = Calibration::fit(&samples, 1).unwrap();
+        assert!((c.ms_per_miss - 0.01).abs() < 1e-6, "{c:?}");
+        assert!((c.ms_per_page_written - 0.02).abs() < 1e-6, "{c:?}");
+        assert!((c.ms_per_row - 0.001).abs() < 1e-7, "{c:?}");
+        assert!(c.fit_error < 1e-6);
+    }
+
+    #[test]
+    fn too_few_batches_is_an_error() {
+        let s = Sample { misses: 1.0, pages_written: 1.0, rows: 1.0, ms: 1.0 };
+        assert!(Calibration::fit(&[s, s], 1).is_err());
+    }
+}
