@@ -10,8 +10,8 @@ use pkbench_core::predict::{Mode, PredictConfig, predict};
 use pkbench_core::results::{BtreeStats, RunResult};
 use pkbench_core::strategy::find;
 
-const ROWS: u64 = 200_000;
-const BATCH: u64 = 20_000;
+const ROWS: u64 = 100_000;
+const BATCH: u64 = 10_000;
 const CACHE_MB: u64 = 1;
 
 fn real(dir: &std::path::Path, name: &str) -> RunResult {
