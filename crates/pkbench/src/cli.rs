@@ -158,6 +158,10 @@ pub struct PredictArgs {
     /// Fit time per cache miss, page written and row on a short real SQLite run, and predict ms per batch.
     #[arg(long)]
     pub calibrate: bool,
+    /// Calibrate from an existing `pkbench run` results.json (its batches within the first
+    /// --calibrate-rows rows) instead of a new real run.
+    #[arg(long, conflicts_with = "calibrate")]
+    pub calibrate_from: Option<PathBuf>,
     /// Rows per strategy of the calibration run.
     #[arg(long, default_value = "1M", value_parser = parse_count)]
     pub calibrate_rows: u64,

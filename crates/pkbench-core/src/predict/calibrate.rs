@@ -165,6 +165,27 @@ pub fn samples(runs: &[RunResult]) -> Vec<Sample> {
         .collect()
 }
 
+/// Fits a [`Calibration`] to an existing real run's batches of `strategies` that end within the
+/// first `rows` rows (e.g. the first tenth of a long run, to predict the rest).
+pub fn from_results(doc: &ResultsDoc, strategies: &[&Strategy], rows: u64) -> Result<Calibration, Error> {
+    let runs: Vec<RunResult> = doc
+        .runs
+        .iter()
+        .filter(|r| r.engine == "sqlite" && strategies.iter().any(|s| s.name == r.strategy))
+        .map(|r| {
+            let mut r = r.clone();
+            r.batches.retain(|b| b.rows_total <= rows);
+            r
+        })
+        .collect();
+    if runs.is_empty() {
+        return Err(Error::InvalidInput(
+            "the calibration file has no SQLite insert-growth run of these strategies: pass a results.json from pkbench run".into(),
+        ));
+    }
+    Calibration::fit(&samples(&runs), rows)
+}
+
 /// Runs a real SQLite insert-growth of `rows` rows per strategy with `settings` and fits a
 /// [`Calibration`] to its batches. Returns the real results too (to save beside the prediction).
 pub fn calibrate(

@@ -18,7 +18,7 @@ mod model;
 pub mod table;
 mod tree;
 
-pub use calibrate::{Calibration, calibrate};
+pub use calibrate::{Calibration, calibrate, from_results};
 pub use model::{BatchCounts, Model};
 
 use crate::Error;

@@ -69,6 +69,10 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
             eprintln!("Calibration results written to {}", dir.display());
         }
         Some(fit)
+    } else if let Some(path) = &args.calibrate_from {
+        let doc = pkbench_core::report::load_results(path)?;
+        let refs: Vec<&_> = strategies.to_vec();
+        Some(predict::from_results(&doc, &refs, args.calibrate_rows)?)
     } else {
         None
     };
