@@ -65,8 +65,14 @@ fn exact_model_matches_real_sqlite() {
             eprintln!("{name} {} leaf fill: model {:.3} real {:.3}", t.name, mt.leaf_fill, t.leaf_fill);
             ok &= fill_ok;
         }
-        ok &= within(&format!("{name} misses/1k"), per_1k(&m, |c| c.cache_misses), per_1k(&r, |c| c.cache_misses), 0.25);
-        ok &= within(&format!("{name} written/1k"), per_1k(&m, |c| c.pages_written), per_1k(&r, |c| c.pages_written), 0.25);
+        ok &=
+            within(&format!("{name} misses/1k"), per_1k(&m, |c| c.cache_misses), per_1k(&r, |c| c.cache_misses), 0.25);
+        ok &= within(
+            &format!("{name} written/1k"),
+            per_1k(&m, |c| c.pages_written),
+            per_1k(&r, |c| c.pages_written),
+            0.25,
+        );
     }
     assert!(ok, "the model is out of tolerance (see the lines above)");
 }

@@ -89,11 +89,8 @@ impl BTree {
         };
         let size = self.layout.leaf_cell(moved, rowid) + CELL_POINTER;
         pager.used[page as usize] -= size;
-        pager.pages[new as usize] = if pager.bounded {
-            Content::Range { count: 1, lo: moved, hi: moved }
-        } else {
-            Content::Keys(vec![moved])
-        };
+        pager.pages[new as usize] =
+            if pager.bounded { Content::Range { count: 1, lo: moved, hi: moved } } else { Content::Keys(vec![moved]) };
         pager.used[new as usize] = size;
         if let Content::Interior { keys, children } = &mut pager.pages[parent as usize] {
             keys.push(divider);
@@ -104,8 +101,7 @@ impl BTree {
     }
 
     fn cell_size(&self, leaf: bool, key: u128, rowid: i64) -> u32 {
-        CELL_POINTER
-            + if leaf { self.layout.leaf_cell(key, rowid) } else { self.layout.interior_cell(key, rowid) }
+        CELL_POINTER + if leaf { self.layout.leaf_cell(key, rowid) } else { self.layout.interior_cell(key, rowid) }
     }
 
     fn balance_nonroot(&mut self, pager: &mut Pager, parent: u32, idx: usize, rowid: i64) {

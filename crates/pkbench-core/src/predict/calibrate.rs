@@ -71,7 +71,10 @@ impl Calibration {
                 self.rows, self.batches, self.ms_per_miss, self.ms_per_page_written, self.ms_per_row
             ),
         );
-        options.insert("calibration_fit_error".into(), format!("{:.1}% (RMS relative, per batch)", self.fit_error * 100.0));
+        options.insert(
+            "calibration_fit_error".into(),
+            format!("{:.1}% (RMS relative, per batch)", self.fit_error * 100.0),
+        );
     }
 
     /// Fits the three costs to `samples`, non-negative (the best fit over every subset of the
@@ -94,12 +97,9 @@ impl Calibration {
             }
         }
         let (coef, _) = best.ok_or_else(|| Error::InvalidInput("calibration could not fit the real batches".into()))?;
-        let rel: f64 = samples
-            .iter()
-            .filter(|s| s.ms > 0.0)
-            .map(|s| ((dot(&coef, &s.x()) - s.ms) / s.ms).powi(2))
-            .sum::<f64>()
-            / samples.len() as f64;
+        let rel: f64 =
+            samples.iter().filter(|s| s.ms > 0.0).map(|s| ((dot(&coef, &s.x()) - s.ms) / s.ms).powi(2)).sum::<f64>()
+                / samples.len() as f64;
         Ok(Calibration {
             ms_per_miss: coef[0],
             ms_per_page_written: coef[1],

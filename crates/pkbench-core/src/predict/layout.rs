@@ -59,6 +59,10 @@ pub struct TreeLayout {
     /// Whether the key is the rowid (its varint is part of every table cell).
     key_is_rowid: bool,
     columns: Vec<Column>,
+    /// Record bytes of every column except integer values (header + fixed bodies).
+    fixed_record: u32,
+    /// Integer-valued columns (their bodies depend on the value).
+    int_columns: u32,
 }
 
 /// Every B-tree a strategy creates, in creation order (root pages 2, 3, …).
@@ -125,11 +129,22 @@ fn key_bytes(storage: Storage) -> Column {
 
 impl TreeLayout {
     fn new(name: &str, kind: TreeKind, key: TreeKey, key_is_rowid: bool, columns: Vec<Column>) -> Self {
-        TreeLayout { name: name.to_string(), kind, key, key_is_rowid, columns }
+        let mut t =
+            TreeLayout { name: name.to_string(), kind, key, key_is_rowid, columns, fixed_record: 0, int_columns: 0 };
+        t.int_columns = t.columns.iter().filter(|c| **c == Column::Int).count() as u32;
+        // With value 0 an integer has an empty body (serial type 8), so this is the rest.
+        t.fixed_record = t.record_len_slow(0);
+        t
     }
 
     /// Record size (header + body) when integer columns hold `int_value`.
+    #[inline]
     fn record_len(&self, int_value: i64) -> u32 {
+        self.fixed_record + self.int_columns * int_body_len(int_value)
+    }
+
+    /// Record size computed column by column.
+    fn record_len_slow(&self, int_value: i64) -> u32 {
         let mut header = 0;
         let mut body = 0;
         for c in &self.columns {
@@ -278,13 +293,24 @@ mod tests {
     }
 
     #[test]
+    fn precomputed_record_lengths_match_the_column_walk() {
+        for name in ["int", "uuid4", "int+uuid4", "uuid7+uuid4", "uuid4-rowid", "snowflake"] {
+            for t in &layout(name).trees {
+                for v in [0, 1, 5, 300, 70_000, 1 << 40, i64::MAX, -3] {
+                    assert_eq!(t.record_len(v), t.record_len_slow(v), "{name} {v}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_unique_external_key_adds_an_index() {
         let l = layout("int+uuid4");
         assert_eq!(l.trees.len(), 2);
         assert_eq!(l.trees[1].name, "sqlite_autoindex_bench_1");
         assert_eq!(l.trees[1].key, TreeKey::Secondary);
-        // (ext blob16, rowid 3 bytes): header 4, body 19, varint 1.
-        assert_eq!(l.trees[1].leaf_cell(0, 1_000_000), 24);
+        // (ext blob16, rowid 3 bytes): header 3, body 19, payload-size varint 1.
+        assert_eq!(l.trees[1].leaf_cell(0, 1_000_000), 23);
         assert_eq!(layout("uuid7-rowid").trees.len(), 2);
         assert_eq!(layout("int+uuid4-noindex").trees.len(), 1);
     }

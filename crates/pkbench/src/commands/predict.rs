@@ -81,11 +81,7 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         schema_version: SCHEMA_VERSION,
         command: std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect(),
         started_at: rfc3339_now(),
-        environment: Environment::detect(
-            predict::ENGINE,
-            &predict::engine_version(),
-            &out_dir,
-        ),
+        environment: Environment::detect(predict::ENGINE, &predict::engine_version(), &out_dir),
         runs: Vec::new(),
     };
     for strategy in &strategies {
