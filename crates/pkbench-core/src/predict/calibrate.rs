@@ -139,8 +139,9 @@ fn least_squares(samples: &[Sample], mask: u8) -> Option<[f64; 3]> {
         for row in 0..n {
             if row != col {
                 let f = a[row][col] / a[col][col];
-                for k in col..=n {
-                    a[row][k] -= f * a[col][k];
+                let pivot_row = a[col].clone();
+                for (x, p) in a[row].iter_mut().zip(&pivot_row).skip(col) {
+                    *x -= f * p;
                 }
             }
         }
