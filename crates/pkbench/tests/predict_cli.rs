@@ -61,3 +61,29 @@ fn other_engines_and_bad_sizes_are_one_line_errors() {
         assert!(lines[0].starts_with("Error: ") && lines[0].contains(needle), "{stderr}");
     }
 }
+
+#[test]
+fn calibrate_runs_real_sqlite_and_predicts_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    pkbench()
+        .args(["predict", "-s", "int,uuid4", "-n", "40k", "-b", "5k", "--cache-mb", "1", "--calibrate"])
+        .args(["--calibrate-rows", "20k", "-q", "--out"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("calibration fit error").and(predicate::str::contains("last batch ms (pred.)")),
+        );
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    for run in doc["runs"].as_array().unwrap() {
+        let options = &run["settings"]["workload_options"];
+        assert!(options["timing"].as_str().unwrap().starts_with("calibrated on a real 20000-row SQLite run"));
+        assert!(options["calibration_fit_error"].as_str().unwrap().ends_with("(RMS relative, per batch)"));
+        assert!(run["batches"].as_array().unwrap().iter().all(|b| b["elapsed_ns"].as_u64().unwrap() > 0));
+    }
+    // The real calibration run is kept beside the prediction, so both can be charted together.
+    let real: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("calibration/results.json")).unwrap()).unwrap();
+    assert_eq!(real["runs"][1]["verified_rows"], 20_000);
+}
