@@ -13,6 +13,10 @@ use pkbench_core::util::time::{folder_stamp_now, rfc3339_now};
 use pkbench_core::workloads::InsertGrowth;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+
+/// Exit code after Ctrl-C (128 + SIGINT).
+const EXIT_INTERRUPTED: u8 = 130;
 
 /// Above this many rows the default mode is bounded (exact mode holds every key).
 const EXACT_DEFAULT_MAX_ROWS: u64 = 20_000_000;
@@ -46,7 +50,9 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
     }
     let out_dir = args.out.clone().unwrap_or_else(default_out_dir);
     let writer = ResultsWriter::create(&out_dir)?;
-    let control = RunControl::new();
+    let control = Arc::new(RunControl::new());
+    let handler_control = Arc::clone(&control);
+    ctrlc::set_handler(move || handler_control.cancel()).context("could not install the Ctrl-C handler")?;
 
     let calibration = if args.calibrate {
         let dir = out_dir.join("calibration");
@@ -63,7 +69,13 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         if !args.quiet {
             eprintln!("Calibrating: a real {}-row SQLite run per strategy…", args.calibrate_rows);
         }
-        let (fit, doc) = predict::calibrate(&strategies, settings, &workload, &control)?;
+        let (fit, doc) = match predict::calibrate(&strategies, settings, &workload, &control) {
+            Err(Error::Interrupted) => {
+                eprintln!("Interrupted during the calibration run; nothing predicted");
+                return Ok(ExitCode::from(EXIT_INTERRUPTED));
+            }
+            other => other?,
+        };
         real_writer.write(&doc)?;
         if !args.quiet {
             eprintln!("Calibration results written to {}", dir.display());
@@ -91,8 +103,13 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         let result = predict::predict(strategy, &config, calibration.as_ref(), &control, &mut |_| {});
         match result {
             Ok(run) => {
+                let complete = run.complete;
                 doc.runs.push(run);
                 writer.write(&doc)?;
+                if !complete {
+                    eprintln!("Interrupted: results so far are in {}", writer.dir().display());
+                    return Ok(ExitCode::from(EXIT_INTERRUPTED));
+                }
             }
             Err(e) => {
                 writer.write(&doc)?;
