@@ -145,7 +145,7 @@ pub fn predict(
             index: result.batches.len() as u64,
             rows: n,
             rows_total: total,
-            elapsed_ns: calibration.map_or(0, |c| c.predict_ns(&counters, n)),
+            elapsed_ns: calibration.map_or(0, |c| c.predict_ns(strategy.name, &counters, n)),
             keygen_ns: 0,
             counters,
         };
@@ -184,7 +184,7 @@ fn empty_result(strategy: &Strategy, config: &PredictConfig, calibration: Option
     options.insert("cache_pages".into(), config.cache_pages().to_string());
     options.insert("size_bytes".into(), "main database file only (the WAL is not modelled)".into());
     match calibration {
-        Some(c) => c.describe(&mut options),
+        Some(c) => c.describe(strategy.name, &mut options),
         None => {
             options.insert("timing".into(), "counts only, no calibration (elapsed_ns = 0)".into());
         }
