@@ -62,3 +62,35 @@ fn bounded_mode_agrees_with_exact_mode() {
         close("written", total(&exact, |c| c.pages_written) as f64, total(&bounded, |c| c.pages_written) as f64);
     }
 }
+
+/// Every strategy, page size and payload the model accepts runs without losing a row (debug
+/// builds also check every size computation for overflow).
+#[test]
+fn every_strategy_keeps_every_row_at_every_page_size() {
+    for strategy in pkbench_core::strategy::CATALOG {
+        for page_size in [512, 4096, 65536] {
+            for payload_bytes in [0, 50, 300] {
+                for mode in [Mode::Exact, Mode::Bounded] {
+                    let config = PredictConfig {
+                        rows: 4_000,
+                        batch_rows: 1_000,
+                        payload_bytes,
+                        seed: 1,
+                        page_size,
+                        cache_mb: 1,
+                        mode,
+                    };
+                    match predict(strategy, &config, None, &RunControl::new(), &mut |_| {}) {
+                        Ok(r) => {
+                            assert_eq!(r.verified_rows, Some(4_000), "{} {page_size} {payload_bytes}", strategy.name)
+                        }
+                        Err(e) => {
+                            let msg = e.to_string();
+                            assert!(msg.contains("overflow pages") || msg.contains("not supported"), "{msg}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
