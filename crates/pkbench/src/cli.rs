@@ -137,7 +137,7 @@ pub struct PredictArgs {
     /// Comma-separated strategies (see `pkbench list`).
     #[arg(long, short = 's', default_value = DEFAULT_STRATEGIES)]
     pub strategies: String,
-    /// Rows to simulate per strategy (accepts 100M, 1B, …).
+    /// Rows to simulate per strategy (accepts 100M, 1G, …).
     #[arg(long, short = 'n', default_value = "10M", value_parser = parse_count)]
     pub rows: u64,
     /// Rows per transaction (accepts 100k, 1M, …).

@@ -100,7 +100,22 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         if !args.quiet {
             eprintln!("Predicting {} ({} mode, {} rows)…", strategy.name, mode.name(), args.rows);
         }
-        let result = predict::predict(strategy, &config, calibration.as_ref(), &control, &mut |_| {});
+        let started = std::time::Instant::now();
+        let mut next_tenth = 1;
+        let mut report = |b: &pkbench_core::results::BatchResult| {
+            // A plain line every tenth of the rows: long predictions show they are alive.
+            if !args.quiet && b.rows_total * 10 >= next_tenth * args.rows {
+                eprintln!(
+                    "  {}: {} of {} rows ({:.0} s)",
+                    strategy.name,
+                    b.rows_total,
+                    args.rows,
+                    started.elapsed().as_secs_f64()
+                );
+                next_tenth = b.rows_total * 10 / args.rows + 1;
+            }
+        };
+        let result = predict::predict(strategy, &config, calibration.as_ref(), &control, &mut report);
         match result {
             Ok(run) => {
                 let complete = run.complete;
