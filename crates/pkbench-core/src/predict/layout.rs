@@ -16,6 +16,10 @@ pub const CELL_POINTER: u32 = 2;
 /// `numberOfCachePages()` does.
 pub const CACHE_EXTRA_BYTES: u64 = 136;
 
+/// Name of the mapping table of `…-map` strategies (as `engines::sqlite` names it; the model
+/// imports no engine code).
+const MAP_TABLE: &str = "bench_map";
+
 /// Which value orders a tree's entries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TreeKey {
@@ -245,7 +249,7 @@ impl Layout {
                 )),
                 SecondaryLookup::NoIndex => {}
                 SecondaryLookup::MappingTable => trees.push(TreeLayout::new(
-                    crate::engines::sqlite::MAP_TABLE,
+                    MAP_TABLE,
                     TreeKind::Index,
                     TreeKey::Secondary,
                     false,
