@@ -18,6 +18,8 @@ pub struct Calibration {
     pub ms_per_miss: f64,
     /// Milliseconds per page written.
     pub ms_per_page_written: f64,
+    /// Milliseconds per WAL-index hash table searched on a miss (see [`wal_lookups`]).
+    pub ms_per_wal_lookup: f64,
     /// Milliseconds per row, per strategy (binding and comparing a 16- or 36-byte key costs
     /// more CPU per row than an integer the engine assigns).
     pub ms_per_row: BTreeMap<String, f64>,
@@ -47,7 +49,7 @@ pub struct Sample {
 impl Sample {
     /// Predictors: misses, pages written, then rows in the column of this sample's strategy.
     fn x(&self, strategies: &[String]) -> Vec<f64> {
-        let mut x = vec![self.misses, self.pages_written];
+        let mut x = vec![self.misses, self.pages_written, wal_lookups(self.misses, self.pages_written)];
         x.extend(strategies.iter().map(|s| if *s == self.strategy { self.rows } else { 0.0 }));
         x
     }
@@ -61,8 +63,10 @@ impl Sample {
 impl Calibration {
     /// Predicted nanoseconds for a batch of `strategy` with `rows` rows and `counters`.
     pub fn predict_ns(&self, strategy: &str, counters: &Counters, rows: u64) -> u64 {
-        let ms = self.ms_per_miss * counters.cache_misses.unwrap_or(0) as f64
-            + self.ms_per_page_written * counters.pages_written.unwrap_or(0) as f64
+        let (misses, written) = (counters.cache_misses.unwrap_or(0) as f64, counters.pages_written.unwrap_or(0) as f64);
+        let ms = self.ms_per_miss * misses
+            + self.ms_per_page_written * written
+            + self.ms_per_wal_lookup * wal_lookups(misses, written)
             + self.ms_per_row.get(strategy).copied().unwrap_or(0.0) * rows as f64;
         (ms * 1e6).round().max(0.0) as u64
     }
@@ -72,11 +76,12 @@ impl Calibration {
         options.insert(
             "timing".into(),
             format!(
-                "calibrated on a real {}-row SQLite run ({} batches): ms = {:.6}·misses + {:.6}·pages written + {:.7}·rows",
+                "calibrated on a real {}-row SQLite run ({} batches): ms = {:.6}·misses + {:.6}·pages written + {:.7}·WAL-index lookups + {:.7}·rows",
                 self.rows,
                 self.batches,
                 self.ms_per_miss,
                 self.ms_per_page_written,
+                self.ms_per_wal_lookup,
                 self.ms_per_row.get(strategy).copied().unwrap_or(0.0)
             ),
         );
@@ -100,7 +105,7 @@ impl Calibration {
         strategies.sort();
         strategies.dedup();
         let xs: Vec<Vec<f64>> = samples.iter().map(|s| s.x(&strategies)).collect();
-        let p = 2 + strategies.len();
+        let p = 3 + strategies.len();
         if p > 16 {
             return Err(Error::InvalidInput("calibrate at most 14 strategies at a time".into()));
         }
@@ -126,12 +131,21 @@ impl Calibration {
         Ok(Calibration {
             ms_per_miss: coef[0],
             ms_per_page_written: coef[1],
-            ms_per_row: strategies.into_iter().zip(coef[2..].iter().copied()).collect(),
+            ms_per_wal_lookup: coef[2],
+            ms_per_row: strategies.into_iter().zip(coef[3..].iter().copied()).collect(),
             fit_error: rel.sqrt(),
             batches: samples.len(),
             rows,
         })
     }
+}
+
+/// WAL-index hash tables searched by a batch's misses: a page read first looks the page up in
+/// the WAL's index, one hash table per 4096 frames, newest first (`walFindFrame` in wal.c), and
+/// a batch's own frames (about its pages written) are all in the WAL while it runs — on
+/// average half of them are searched per miss.
+pub fn wal_lookups(misses: f64, pages_written: f64) -> f64 {
+    misses * (1.0 + pages_written / 4096.0 / 2.0)
 }
 
 fn dot(a: &[f64], b: &[f64]) -> f64 {
