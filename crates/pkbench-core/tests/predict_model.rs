@@ -23,13 +23,13 @@ fn total(r: &RunResult, f: fn(&pkbench_core::results::Counters) -> Option<u64>) 
 /// fail the random bound, a missing quick balance the sequential one.
 #[test]
 fn leaf_fill_follows_sqlites_split_rules() {
-    let seq = run("int", 200_000, 64, Mode::Exact);
+    let seq = run("int", 100_000, 64, Mode::Exact);
     assert!(seq.btrees[0].leaf_fill > 0.98, "{:?}", seq.btrees);
-    let random = run("uuid4", 200_000, 64, Mode::Exact);
+    let random = run("uuid4", 100_000, 64, Mode::Exact);
     let fill = random.btrees[0].leaf_fill;
     assert!((0.84..0.92).contains(&fill), "uuid4 fill {fill}");
     // Ordered BLOB keys in a WITHOUT ROWID table get no quick balance: ~86%.
-    let v7 = run("uuid7", 200_000, 64, Mode::Exact);
+    let v7 = run("uuid7", 100_000, 64, Mode::Exact);
     assert!((0.83..0.90).contains(&v7.btrees[0].leaf_fill), "{:?}", v7.btrees);
 }
 
@@ -48,9 +48,9 @@ fn random_keys_miss_a_small_cache_and_not_a_large_one() {
 #[test]
 fn bounded_mode_agrees_with_exact_mode() {
     for name in ["int", "uuid7", "uuid4", "uuid4-text", "int+uuid4"] {
-        let exact = run(name, 80_000, 1, Mode::Exact);
-        let bounded = run(name, 80_000, 1, Mode::Bounded);
-        assert_eq!(bounded.verified_rows, Some(80_000));
+        let exact = run(name, 50_000, 1, Mode::Exact);
+        let bounded = run(name, 50_000, 1, Mode::Bounded);
+        assert_eq!(bounded.verified_rows, Some(50_000));
         let close = |label: &str, a: f64, b: f64| {
             assert!((a - b).abs() <= 0.05 * a.max(1.0), "{name} {label}: exact {a} bounded {b}");
         };
