@@ -130,7 +130,10 @@ impl BTree {
         let mut cells: Vec<u128> = Vec::new();
         let mut kids: Vec<u32> = Vec::new();
         let mut cnt_old = [0usize; 3];
+        let mut sizes: Vec<u32> = Vec::new();
+        let spread_used = self.layout.sizes_vary_with_rowid();
         for (i, &p) in old.iter().enumerate() {
+            let first = cells.len();
             match &pager.pages[p as usize] {
                 Content::Keys(k) => cells.extend_from_slice(k),
                 Content::Range { count, lo, hi } => spread(&mut cells, *count, *lo, *hi),
@@ -140,12 +143,22 @@ impl BTree {
                 }
                 Content::Free => {}
             }
+            let n = (cells.len() - first) as u32;
+            if spread_used && n > 0 {
+                // Index entries that carry the rowid were sized with the rowid of their own
+                // row; the page's used bytes keep that total, so share it out evenly.
+                let used = pager.used[p as usize];
+                sizes.extend((0..n).map(|j| used / n + u32::from(j < used % n)));
+            } else {
+                sizes.extend(cells[first..].iter().map(|&k| self.cell_size(leaf, k, rowid)));
+            }
             cnt_old[i] = cells.len();
             if i + 1 < n_old && !leaf_data {
-                cells.push(parent_keys[nx_div + i]);
+                let divider = parent_keys[nx_div + i];
+                cells.push(divider);
+                sizes.push(self.cell_size(leaf, divider, rowid));
             }
         }
-        let sizes: Vec<u32> = cells.iter().map(|&k| self.cell_size(leaf, k, rowid)).collect();
         let n_cell = cells.len();
         let usable = pager.usable(leaf) as i64;
         let mut sz_new = [0i64; MAX_NEW + 1];

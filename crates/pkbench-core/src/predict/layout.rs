@@ -193,6 +193,12 @@ impl TreeLayout {
         }
     }
 
+    /// Whether cells differ in size with the rowid they carry, not their key (an index whose
+    /// records end with the rowid).
+    pub fn sizes_vary_with_rowid(&self) -> bool {
+        self.kind == TreeKind::Index && self.int_columns > 0
+    }
+
     /// Whether the tree's key is the rowid (table trees).
     pub fn key_is_rowid(&self) -> bool {
         self.key_is_rowid
