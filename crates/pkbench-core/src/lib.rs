@@ -11,6 +11,7 @@ pub mod engines;
 mod error;
 pub mod generators;
 pub mod metrics;
+pub mod predict;
 pub mod report;
 pub mod results;
 pub mod run;

@@ -26,6 +26,8 @@ pub enum Command {
     Report(crate::commands::report::ReportArgs),
     /// Diagnose an existing SQLite database's keys, read-only: scheme, layout, order, fill, advice.
     Doctor(crate::commands::doctor::DoctorArgs),
+    /// Forecast each key's cost at sizes this machine cannot hold (a B-tree + cache model).
+    Predict(PredictArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -164,6 +166,56 @@ pub struct RunArgs {
     #[arg(long)]
     pub keep_db: bool,
     /// No progress bar: plain lines on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct PredictArgs {
+    /// Engine whose B-tree and cache are modelled (SQLite only so far).
+    #[arg(long, value_enum, default_value = "sqlite")]
+    pub engine: EngineArg,
+    /// Comma-separated strategies (see `pkbench list`).
+    #[arg(long, short = 's', default_value = DEFAULT_STRATEGIES)]
+    pub strategies: String,
+    /// Rows to simulate per strategy (accepts 100M, 1G, …).
+    #[arg(long, short = 'n', default_value = "10M", value_parser = parse_count)]
+    pub rows: u64,
+    /// Rows per transaction (accepts 100k, 1M, …).
+    #[arg(long, short = 'b', default_value = "100k", value_parser = parse_count)]
+    pub batch: u64,
+    /// Payload bytes per row, identical in every row.
+    #[arg(long, default_value = "50", value_parser = parse_count)]
+    pub payload: u64,
+    /// Page cache, MiB (SQLite `cache_size`).
+    #[arg(long, default_value_t = 8)]
+    pub cache_mb: u64,
+    /// Page size, bytes.
+    #[arg(long, default_value_t = 4096)]
+    pub page_size: u32,
+    /// Seed of the key stream (the same keys as `pkbench run --seed`).
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Fit time per cache miss, page written and row on a short real SQLite run, and predict ms per batch.
+    #[arg(long)]
+    pub calibrate: bool,
+    /// Calibrate from an existing `pkbench run` results.json (its batches within the first
+    /// --calibrate-rows rows) instead of a new real run.
+    #[arg(long, conflicts_with = "calibrate")]
+    pub calibrate_from: Option<PathBuf>,
+    /// Rows per strategy of the calibration run.
+    #[arg(long, default_value = "1M", value_parser = parse_count)]
+    pub calibrate_rows: u64,
+    /// Keep every key (exact; ~16 bytes per row) [default up to 20M rows].
+    #[arg(long, conflicts_with = "bounded")]
+    pub exact: bool,
+    /// Keep leaves as key ranges with counts (bounded memory) [default above 20M rows].
+    #[arg(long)]
+    pub bounded: bool,
+    /// Results folder [default: ./pkbench-results/predict-<timestamp>].
+    #[arg(long, short = 'o')]
+    pub out: Option<PathBuf>,
+    /// Only the table and the final lines.
     #[arg(long, short = 'q')]
     pub quiet: bool,
 }

@@ -7,7 +7,7 @@
 mod charts;
 mod columns;
 mod csv;
-mod fmt;
+pub(crate) mod fmt;
 mod html;
 mod input;
 mod json;

@@ -4,6 +4,7 @@ pub mod doctor;
 mod engine;
 pub mod ids;
 mod list;
+mod predict;
 pub mod report;
 mod run;
 
@@ -18,5 +19,6 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Ids(args) => ids::ids(args),
         Command::Report(args) => report::report(args),
         Command::Doctor(args) => doctor::doctor(args),
+        Command::Predict(args) => predict::predict(args),
     }
 }

@@ -1,0 +1,231 @@
+//! An LRU page cache that behaves like SQLite's pager cache (`pcache.c` + `pcache1.c`):
+//! clean pages are recycled least recently used first; dirty pages stay until commit, except
+//! that once dirty pages fill 90% of the cache (`n90pct` in `pcache1FetchStage2`), fetching a
+//! page not in the cache first spills the least recently used dirty page
+//! (`sqlite3PcacheFetchStress` → `pagerStress`), which writes it to the WAL and makes it clean.
+
+const NIL: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Absent,
+    Clean,
+    Dirty,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    prev: u32,
+    next: u32,
+    state: State,
+}
+
+/// A doubly linked list threaded through `nodes`; `head` is the most recently used.
+#[derive(Clone, Copy, Debug)]
+struct List {
+    head: u32,
+    tail: u32,
+    len: u64,
+}
+
+impl List {
+    const EMPTY: List = List { head: NIL, tail: NIL, len: 0 };
+}
+
+/// Counts of what the cache did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CacheCounts {
+    /// Page requests served from the cache.
+    pub hits: u64,
+    /// Page requests for pages already on disk (or in the WAL) that were not cached.
+    pub misses: u64,
+    /// Pages written: spilled before commit plus dirty at commit.
+    pub pages_written: u64,
+    /// Of `pages_written`, pages spilled because the cache was full of dirty pages.
+    pub spills: u64,
+    /// Distinct pages made dirty (a page dirtied again after a spill counts again).
+    pub pages_dirtied: u64,
+}
+
+/// SQLite-like page cache of page numbers (no page contents).
+#[derive(Debug)]
+pub struct PageCache {
+    capacity: u64,
+    dirty_limit: u64,
+    nodes: Vec<Node>,
+    clean: List,
+    dirty: List,
+    counts: CacheCounts,
+}
+
+impl PageCache {
+    /// A cache holding `capacity` pages (at least 10).
+    pub fn new(capacity: u64) -> Self {
+        let capacity = capacity.max(10);
+        PageCache {
+            capacity,
+            dirty_limit: capacity * 9 / 10,
+            nodes: Vec::new(),
+            clean: List::EMPTY,
+            dirty: List::EMPTY,
+            counts: CacheCounts::default(),
+        }
+    }
+
+    /// Capacity in pages.
+    pub fn capacity(&self) -> u64 {
+        self.capacity
+    }
+
+    /// Pages cached now.
+    pub fn len(&self) -> u64 {
+        self.clean.len + self.dirty.len
+    }
+
+    /// Whether nothing is cached.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Counts since the last [`PageCache::take_counts`].
+    pub fn take_counts(&mut self) -> CacheCounts {
+        std::mem::take(&mut self.counts)
+    }
+
+    fn node(&mut self, page: u32) -> &mut Node {
+        let i = page as usize;
+        if i >= self.nodes.len() {
+            self.nodes.resize(i + 1 + i / 8, Node { prev: NIL, next: NIL, state: State::Absent });
+        }
+        &mut self.nodes[i]
+    }
+
+    fn list(&mut self, state: State) -> &mut List {
+        match state {
+            State::Dirty => &mut self.dirty,
+            _ => &mut self.clean,
+        }
+    }
+
+    fn unlink(&mut self, page: u32) {
+        let Node { prev, next, state } = *self.node(page);
+        if prev == NIL {
+            self.list(state).head = next;
+        } else {
+            self.nodes[prev as usize].next = next;
+        }
+        if next == NIL {
+            self.list(state).tail = prev;
+        } else {
+            self.nodes[next as usize].prev = prev;
+        }
+        self.list(state).len -= 1;
+        self.nodes[page as usize].state = State::Absent;
+    }
+
+    fn push_front(&mut self, page: u32, state: State) {
+        let head = self.list(state).head;
+        *self.node(page) = Node { prev: NIL, next: head, state };
+        if head == NIL {
+            self.list(state).tail = page;
+        } else {
+            self.nodes[head as usize].prev = page;
+        }
+        let list = self.list(state);
+        list.head = page;
+        list.len += 1;
+    }
+
+    fn state(&mut self, page: u32) -> State {
+        self.node(page).state
+    }
+
+    /// Requests `page`. `on_disk` is false for a page just allocated past the end of the
+    /// database, which SQLite zero-fills instead of reading (no miss).
+    pub fn fetch(&mut self, page: u32, on_disk: bool) {
+        let state = self.state(page);
+        if state != State::Absent {
+            self.counts.hits += 1;
+            self.unlink(page);
+            self.push_front(page, state);
+            return;
+        }
+        if on_disk {
+            self.counts.misses += 1;
+        }
+        if self.dirty.len >= self.dirty_limit && self.dirty.tail != NIL {
+            let victim = self.dirty.tail;
+            self.unlink(victim);
+            self.push_front(victim, State::Clean);
+            self.counts.spills += 1;
+            self.counts.pages_written += 1;
+        }
+        if self.len() + 1 >= self.capacity && self.clean.tail != NIL {
+            let victim = self.clean.tail;
+            self.unlink(victim);
+        }
+        self.push_front(page, State::Clean);
+    }
+
+    /// Fetches `page` and marks it dirty (to be written at commit).
+    pub fn write(&mut self, page: u32, on_disk: bool) {
+        self.fetch(page, on_disk);
+        if self.state(page) == State::Clean {
+            self.unlink(page);
+            self.push_front(page, State::Dirty);
+            self.counts.pages_dirtied += 1;
+        }
+    }
+
+    /// Commits: every dirty page is written and becomes clean.
+    pub fn commit(&mut self) {
+        self.counts.pages_written += self.dirty.len;
+        // Oldest first, so the most recently used dirty page ends up most recently used.
+        while self.dirty.tail != NIL {
+            let page = self.dirty.tail;
+            self.unlink(page);
+            self.push_front(page, State::Clean);
+        }
+    }
+
+    /// Bytes this cache uses for its bookkeeping.
+    pub fn memory_bytes(&self) -> u64 {
+        (self.nodes.capacity() * std::mem::size_of::<Node>()) as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clean_pages_are_recycled_lru_first() {
+        let mut c = PageCache::new(10);
+        for p in 1..=9 {
+            c.fetch(p, true);
+        }
+        c.fetch(1, true); // hit, now most recent
+        c.fetch(10, true); // evicts 2
+        c.fetch(2, true);
+        let n = c.take_counts();
+        assert_eq!((n.hits, n.misses), (1, 11));
+        c.fetch(1, true);
+        assert_eq!(c.take_counts().hits, 1);
+    }
+
+    #[test]
+    fn dirty_pages_spill_at_ninety_percent_and_are_written_at_commit() {
+        let mut c = PageCache::new(10);
+        for p in 1..=9 {
+            c.write(p, false);
+        }
+        let n = c.take_counts();
+        assert_eq!((n.misses, n.spills, n.pages_written), (0, 0, 0));
+        c.write(10, true); // 9 dirty >= 9: spills page 1
+        let n = c.take_counts();
+        assert_eq!((n.misses, n.spills, n.pages_written), (1, 1, 1));
+        c.commit();
+        assert_eq!(c.take_counts().pages_written, 9);
+        assert!(c.len() <= 10);
+    }
+}

@@ -1,0 +1,226 @@
+//! `pkbench predict`: a page-level model of SQLite's B-trees and page cache that forecasts what
+//! each strategy's inserts cost at sizes the machine cannot hold.
+//!
+//! The model replays a strategy's real key stream (the same `--seed` as `pkbench run`) into a
+//! simulated database file: every B-tree page with its used bytes, split and rebalanced by
+//! SQLite's own rules ([`balance`]), behind a page cache that evicts and spills like SQLite's
+//! ([`cache`]). Per batch it counts cache misses, pages written and pages added by splits; at
+//! the end, each tree's leaf pages and fill. With a calibration ([`calibrate`]) fitted on a
+//! short real run, counts become predicted milliseconds per batch.
+//!
+//! Everything here except [`calibrate`] is pure: no engine, no I/O.
+
+mod balance;
+pub mod cache;
+pub mod calibrate;
+pub mod layout;
+mod model;
+pub mod table;
+mod tree;
+
+pub use calibrate::{Calibration, calibrate, from_results};
+pub use model::{BatchCounts, Model};
+
+use crate::Error;
+use crate::control::RunControl;
+use crate::generators::VirtualClock;
+use crate::results::{BatchResult, Counters, RunResult, Settings};
+use crate::strategy::Strategy;
+use layout::{CACHE_EXTRA_BYTES, Layout};
+use std::collections::BTreeMap;
+
+/// Workload name recorded in results.
+pub const WORKLOAD: &str = "predict";
+/// Engine name recorded in results.
+pub const ENGINE: &str = "sqlite-model";
+
+/// Engine version recorded in results: the SQLite whose rules the model follows.
+pub fn engine_version() -> String {
+    format!("model of sqlite {}", rusqlite::version())
+}
+
+/// How leaves are represented.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Every key of every leaf: exact, memory grows with rows (~16 bytes per row).
+    Exact,
+    /// Leaves as key ranges with counts: memory grows with leaves (~1/50 of rows).
+    Bounded,
+}
+
+impl Mode {
+    /// Lowercase name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Exact => "exact",
+            Mode::Bounded => "bounded",
+        }
+    }
+}
+
+/// What to predict.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PredictConfig {
+    /// Rows per strategy.
+    pub rows: u64,
+    /// Rows per transaction.
+    pub batch_rows: u64,
+    /// Payload bytes per row.
+    pub payload_bytes: u64,
+    /// Key-stream seed (as `pkbench run --seed`).
+    pub seed: u64,
+    /// Page size, bytes.
+    pub page_size: u32,
+    /// Page cache, MiB (as `pkbench run --cache-mb`, i.e. `PRAGMA cache_size=-KiB`).
+    pub cache_mb: u64,
+    /// Exact or bounded leaves.
+    pub mode: Mode,
+}
+
+impl PredictConfig {
+    /// Checks sizes; messages say what is allowed.
+    pub fn validate(&self) -> Result<(), Error> {
+        crate::workloads::InsertGrowth::new(self.rows, self.batch_rows, self.payload_bytes, self.seed)?;
+        if !(512..=65536).contains(&self.page_size) || !self.page_size.is_power_of_two() {
+            return Err(Error::InvalidInput(format!(
+                "--page-size {} is not valid: use a power of two from 512 to 65536 (e.g. 4096)",
+                self.page_size
+            )));
+        }
+        if self.cache_mb == 0 || self.cache_mb > 1 << 20 {
+            return Err(Error::InvalidInput(format!(
+                "--cache-mb {} is out of range: use 1 to 1048576 MiB",
+                self.cache_mb
+            )));
+        }
+        Ok(())
+    }
+
+    /// Pages SQLite's cache holds for `--cache-mb` (`numberOfCachePages()` in pcache.c).
+    pub fn cache_pages(&self) -> u64 {
+        self.cache_mb * 1024 * 1024 / (u64::from(self.page_size) + CACHE_EXTRA_BYTES)
+    }
+}
+
+/// Model counts as result counters.
+pub fn counters(c: &BatchCounts) -> Counters {
+    Counters {
+        cache_hits: Some(c.cache.hits),
+        cache_misses: Some(c.cache.misses),
+        pages_written: Some(c.cache.pages_written),
+        cache_spills: Some(c.cache.spills),
+        page_splits: Some(c.page_splits),
+        ..Counters::default()
+    }
+}
+
+/// Predicts one strategy: a [`RunResult`] with one batch per transaction (predicted counters;
+/// `elapsed_ns` from `calibration`, else 0), the trees' predicted leaves and fill, and the
+/// model's parameters in `settings.workload_options`. `on_batch` sees each batch as it is done.
+pub fn predict(
+    strategy: &Strategy,
+    config: &PredictConfig,
+    calibration: Option<&Calibration>,
+    control: &RunControl,
+    on_batch: &mut dyn FnMut(&BatchResult),
+) -> Result<RunResult, Error> {
+    config.validate()?;
+    let layout = Layout::sqlite(strategy, config.payload_bytes as u32, config.page_size)?;
+    let started = std::time::Instant::now();
+    let mut model = Model::new(strategy, layout, config.seed, config.cache_pages(), config.mode == Mode::Bounded);
+    let mut result = empty_result(strategy, config, calibration);
+    let mut total = 0;
+    let mut peak_model_bytes = 0;
+    while total < config.rows {
+        if control.is_cancelled() {
+            result.error = Some(Error::Interrupted.to_string());
+            return Ok(result);
+        }
+        let n = config.batch_rows.min(config.rows - total);
+        let counts = model.insert_batch(n);
+        total += n;
+        control.set_rows(total);
+        let counters = counters(&counts);
+        let batch = BatchResult {
+            index: result.batches.len() as u64,
+            rows: n,
+            rows_total: total,
+            elapsed_ns: calibration.map_or(0, |c| c.predict_ns(strategy.name, &counters, n)),
+            keygen_ns: 0,
+            counters,
+        };
+        on_batch(&batch);
+        result.batches.push(batch);
+        if result.batches.len() % 16 == 1 || total == config.rows {
+            peak_model_bytes = peak_model_bytes.max(model.memory_bytes());
+        }
+    }
+    let entries = model.entries();
+    let verified = entries.iter().copied().min().unwrap_or(0);
+    let options = &mut result.settings.workload_options;
+    options.insert("model_seconds".into(), format!("{:.1}", started.elapsed().as_secs_f64()));
+    options.insert("model_memory_mib".into(), format!("{:.1}", peak_model_bytes as f64 / 1048576.0));
+    if let Some(hwm) = peak_rss_bytes() {
+        options.insert("process_peak_rss_mib".into(), format!("{:.1}", hwm as f64 / 1048576.0));
+    }
+    result.verified_rows = Some(verified);
+    result.size_bytes = Some(model.size_bytes());
+    result.btrees = model.btree_stats();
+    if entries.iter().any(|&e| e != total) {
+        let e = Error::Verification { strategy: strategy.name.into(), expected: total, found: verified };
+        result.error = Some(e.to_string());
+        return Err(e);
+    }
+    result.complete = true;
+    Ok(result)
+}
+
+fn empty_result(strategy: &Strategy, config: &PredictConfig, calibration: Option<&Calibration>) -> RunResult {
+    let mut options = BTreeMap::new();
+    options.insert("model".into(), "SQLite B-tree balance rules + pager cache (LRU, 90% dirty spill)".into());
+    options.insert("mode".into(), config.mode.name().into());
+    options.insert("page_size".into(), config.page_size.to_string());
+    options.insert("cache_mb".into(), config.cache_mb.to_string());
+    options.insert("cache_pages".into(), config.cache_pages().to_string());
+    options.insert("size_bytes".into(), "main database file only (the WAL is not modelled)".into());
+    match calibration {
+        Some(c) => c.describe(strategy.name, &mut options),
+        None => {
+            options.insert("timing".into(), "counts only, no calibration (elapsed_ns = 0)".into());
+        }
+    }
+    RunResult {
+        engine: ENGINE.to_string(),
+        engine_version: engine_version(),
+        workload: WORKLOAD.to_string(),
+        strategy: strategy.name.to_string(),
+        strategy_description: strategy.description.to_string(),
+        settings: Settings {
+            rows: config.rows,
+            batch_rows: config.batch_rows,
+            payload_bytes: config.payload_bytes,
+            seed: config.seed,
+            key_clock: VirtualClock::default().describe(),
+            insert_path: "simulated: one B-tree insert per row and tree, one commit per batch".into(),
+            engine: BTreeMap::new(),
+            workload_options: options,
+        },
+        batches: Vec::new(),
+        phases: Vec::new(),
+        verified_rows: None,
+        size_bytes: None,
+        wal_size_bytes: None,
+        btrees: Vec::new(),
+        kept_database: None,
+        complete: false,
+        error: None,
+    }
+}
+
+/// The process's peak resident memory (Linux `VmHWM`), bytes.
+pub fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}

@@ -1,0 +1,108 @@
+//! One strategy's simulated database: its B-trees in one file, fed the strategy's real key
+//! stream row by row, committed batch by batch.
+
+use super::cache::CacheCounts;
+use super::layout::{Layout, TreeKey, bytes_key, int_key};
+use super::tree::{BTree, Pager};
+use crate::generators::Key;
+use crate::results::BtreeStats;
+use crate::strategy::Strategy;
+use crate::workloads::KeyStream;
+
+/// What the model counted for one batch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BatchCounts {
+    /// Rows inserted.
+    pub rows: u64,
+    /// Cache behaviour during the batch and its commit.
+    pub cache: CacheCounts,
+    /// Pages added by splits.
+    pub page_splits: u64,
+    /// Pages in the file after the batch.
+    pub pages: u64,
+}
+
+/// A strategy's simulated SQLite database.
+pub struct Model {
+    pager: Pager,
+    trees: Vec<BTree>,
+    keys: KeyStream,
+    rowid: i64,
+    rows: u64,
+    splits_before: u64,
+}
+
+fn key_value(key: Option<Key>, rowid: i64) -> u128 {
+    match key {
+        Some(Key::Int(v)) => int_key(v),
+        Some(Key::Uuid(b)) => bytes_key(b),
+        None => int_key(rowid),
+    }
+}
+
+impl Model {
+    /// An empty database for `strategy` laid out as `layout`, with a cache of `cache_pages`,
+    /// keeping only key ranges per leaf if `bounded`.
+    pub fn new(strategy: &Strategy, layout: Layout, seed: u64, cache_pages: u64, bounded: bool) -> Self {
+        let mut pager = Pager::new(layout.page_size, cache_pages, bounded);
+        let trees = layout.trees.into_iter().map(|t| BTree::create(&mut pager, t)).collect();
+        let _ = pager.cache.take_counts();
+        Model { pager, trees, keys: KeyStream::new(strategy, seed), rowid: 0, rows: 0, splits_before: 0 }
+    }
+
+    /// Inserts the next `n` rows of the key stream and commits them as one transaction.
+    pub fn insert_batch(&mut self, n: u64) -> BatchCounts {
+        for _ in 0..n {
+            let row = self.keys.next_row();
+            self.rowid += 1;
+            let rowid = match row.primary {
+                // An INTEGER PRIMARY KEY the client supplies is the rowid.
+                Some(Key::Int(v)) => v,
+                _ => self.rowid,
+            };
+            for tree in &mut self.trees {
+                let key = match tree.layout.key {
+                    TreeKey::RowidCounter => int_key(rowid),
+                    TreeKey::Primary => key_value(row.primary, rowid),
+                    TreeKey::Secondary => key_value(row.secondary, rowid),
+                };
+                tree.insert(&mut self.pager, key, rowid);
+            }
+        }
+        self.rows += n;
+        self.pager.cache.commit();
+        let splits = self.pager.splits - self.splits_before;
+        self.splits_before = self.pager.splits;
+        BatchCounts {
+            rows: n,
+            cache: self.pager.cache.take_counts(),
+            page_splits: splits,
+            pages: self.pager.page_count(),
+        }
+    }
+
+    /// Rows inserted so far.
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+
+    /// Entries found by walking every tree (each tree must hold one per row).
+    pub fn entries(&self) -> Vec<u64> {
+        self.trees.iter().map(|t| t.entries(&self.pager)).collect()
+    }
+
+    /// Per-tree statistics as `dbstat` would report them.
+    pub fn btree_stats(&self) -> Vec<BtreeStats> {
+        self.trees.iter().map(|t| t.stats(&self.pager)).collect()
+    }
+
+    /// Size of the database file, bytes.
+    pub fn size_bytes(&self) -> u64 {
+        self.pager.page_count() * u64::from(self.pager.page_size)
+    }
+
+    /// Approximate memory the model holds, bytes.
+    pub fn memory_bytes(&self) -> u64 {
+        self.pager.memory_bytes()
+    }
+}

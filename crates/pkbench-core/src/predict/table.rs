@@ -1,0 +1,95 @@
+//! The terminal table printed at the end of `pkbench predict`.
+
+use crate::report::fmt;
+use crate::results::{Counters, ResultsDoc, RunResult};
+use comfy_table::{CellAlignment, ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
+
+/// Counts per 1k rows over the last tenth of the batches (at least one): the rate at the
+/// predicted size, not the average over the growth.
+fn tail_per_1k(run: &RunResult, f: fn(&Counters) -> Option<u64>) -> Option<f64> {
+    let n = run.batches.len();
+    let tail = &run.batches[n - (n / 10).max(1).min(n)..];
+    let rows: u64 = tail.iter().map(|b| b.rows).sum();
+    let count: u64 = tail.iter().filter_map(|b| f(&b.counters)).sum();
+    (rows > 0).then(|| count as f64 * 1000.0 / rows as f64)
+}
+
+/// One line per strategy: predicted size, leaf pages and fill, cache misses, pages written and
+/// splits per 1k rows at the end of the growth, and (calibrated) predicted ms per batch.
+pub fn render(doc: &ResultsDoc) -> String {
+    let calibrated = doc.runs.iter().any(|r| r.batches.iter().any(|b| b.elapsed_ns > 0));
+    let mut header: Vec<String> = [
+        "strategy",
+        "rows",
+        "size",
+        "leaf pages",
+        "leaf fill",
+        "cache misses /1k rows",
+        "pages written /1k rows",
+        "splits /1k rows",
+    ]
+    .map(String::from)
+    .to_vec();
+    if calibrated {
+        header.extend(["first batch ms (pred.)".into(), "last batch ms (pred.)".into()]);
+    }
+    header.push("model s".into());
+    let mut t = Table::new();
+    t.load_style(UTF8_FULL_CONDENSED)
+        .force_no_tty()
+        .set_content_arrangement(ContentArrangement::Disabled)
+        .set_header(header);
+    for run in &doc.runs {
+        let leaves: u64 = run.btrees.iter().map(|b| b.leaf_pages).sum();
+        let fill = if leaves == 0 {
+            0.0
+        } else {
+            run.btrees.iter().map(|b| b.leaf_fill * b.leaf_pages as f64).sum::<f64>() / leaves as f64
+        };
+        let mut row = vec![
+            run.strategy.clone(),
+            run.rows_inserted().to_string(),
+            fmt::mib(run.size_bytes),
+            leaves.to_string(),
+            fmt::percent(fill),
+            fmt::per_1k(tail_per_1k(run, |c| c.cache_misses)),
+            fmt::per_1k(tail_per_1k(run, |c| c.pages_written)),
+            fmt::per_1k(tail_per_1k(run, |c| c.page_splits)),
+        ];
+        if calibrated {
+            let ms = |b: Option<&crate::results::BatchResult>| fmt::ms(b.map(|b| b.elapsed_ns as f64 / 1e6));
+            row.extend([ms(run.batches.first()), ms(run.batches.last())]);
+        }
+        row.push(run.settings.workload_options.get("model_seconds").cloned().unwrap_or_default());
+        t.add_row(row);
+    }
+    for i in 1..t.column_count() {
+        if let Some(c) = t.column_mut(i) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    let mut out = String::new();
+    if let Some(run) = doc.runs.first() {
+        let o = &run.settings.workload_options;
+        let get = |k: &str| o.get(k).cloned().unwrap_or_default();
+        out.push_str(&format!(
+            "{} · {} mode · {} rows in batches of {} · payload {} B · seed {} · page {} B · cache {} MiB ({} pages) · {}\n",
+            run.engine,
+            get("mode"),
+            run.settings.rows,
+            run.settings.batch_rows,
+            run.settings.payload_bytes,
+            run.settings.seed,
+            get("page_size"),
+            get("cache_mb"),
+            get("cache_pages"),
+            get("timing"),
+        ));
+        if let Some(fit) = o.get("calibration_fit_error") {
+            out.push_str(&format!("calibration fit error: {fit}\n"));
+        }
+    }
+    out.push_str(&t.to_string());
+    out.push('\n');
+    out
+}

@@ -1,0 +1,153 @@
+//! `pkbench predict`: forecast each strategy's insert cost with the page-level model, optionally
+//! calibrated by a short real SQLite run; save and print the prediction.
+
+use crate::cli::{EngineArg, PredictArgs};
+use anyhow::Context;
+use pkbench_core::Error;
+use pkbench_core::control::RunControl;
+use pkbench_core::engines::sqlite::{Journal, SqliteSettings, Synchronous};
+use pkbench_core::predict::{self, Mode, PredictConfig};
+use pkbench_core::results::{Environment, ResultsDoc, ResultsWriter, SCHEMA_VERSION};
+use pkbench_core::strategy::parse_list;
+use pkbench_core::util::time::{folder_stamp_now, rfc3339_now};
+use pkbench_core::workloads::InsertGrowth;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// Exit code after Ctrl-C (128 + SIGINT).
+const EXIT_INTERRUPTED: u8 = 130;
+
+/// Above this many rows the default mode is bounded (exact mode holds every key).
+const EXACT_DEFAULT_MAX_ROWS: u64 = 20_000_000;
+
+pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
+    if args.engine != EngineArg::Sqlite {
+        return Err(Error::InvalidInput(
+            "the model covers SQLite's B-tree and cache only so far: use --engine sqlite (or pkbench run for PostgreSQL and MariaDB)".into(),
+        )
+        .into());
+    }
+    let strategies = parse_list(&args.strategies)?;
+    let mode = match (args.exact, args.bounded) {
+        (true, _) => Mode::Exact,
+        (_, true) => Mode::Bounded,
+        _ if args.rows > EXACT_DEFAULT_MAX_ROWS => Mode::Bounded,
+        _ => Mode::Exact,
+    };
+    let config = PredictConfig {
+        rows: args.rows,
+        batch_rows: args.batch,
+        payload_bytes: args.payload,
+        seed: args.seed,
+        page_size: args.page_size,
+        cache_mb: args.cache_mb,
+        mode,
+    };
+    config.validate()?;
+    for s in &strategies {
+        predict::layout::Layout::sqlite(s, args.payload as u32, args.page_size)?;
+    }
+    let out_dir = args.out.clone().unwrap_or_else(default_out_dir);
+    let writer = ResultsWriter::create(&out_dir)?;
+    let control = Arc::new(RunControl::new());
+    let handler_control = Arc::clone(&control);
+    ctrlc::set_handler(move || handler_control.cancel()).context("could not install the Ctrl-C handler")?;
+
+    let calibration = if args.calibrate {
+        let dir = out_dir.join("calibration");
+        let real_writer = ResultsWriter::create(&dir)?;
+        let settings = SqliteSettings {
+            dir: dir.clone(),
+            cache_mb: args.cache_mb,
+            page_size: args.page_size,
+            sync: Synchronous::Full,
+            journal: Journal::Wal,
+            keep_db: false,
+        };
+        let workload = InsertGrowth::new(args.calibrate_rows, args.batch, args.payload, args.seed)?;
+        if !args.quiet {
+            eprintln!("Calibrating: a real {}-row SQLite run per strategy…", args.calibrate_rows);
+        }
+        let (fit, doc) = match predict::calibrate(&strategies, settings, &workload, &control) {
+            Err(Error::Interrupted) => {
+                eprintln!("Interrupted during the calibration run; nothing predicted");
+                return Ok(ExitCode::from(EXIT_INTERRUPTED));
+            }
+            other => other?,
+        };
+        real_writer.write(&doc)?;
+        if !args.quiet {
+            eprintln!("Calibration results written to {}", dir.display());
+        }
+        Some(fit)
+    } else if let Some(path) = &args.calibrate_from {
+        let doc = pkbench_core::report::load_results(path)?;
+        let refs: Vec<&_> = strategies.to_vec();
+        Some(predict::from_results(&doc, &refs, args.calibrate_rows)?)
+    } else {
+        None
+    };
+
+    let mut doc = ResultsDoc {
+        schema_version: SCHEMA_VERSION,
+        command: std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect(),
+        started_at: rfc3339_now(),
+        environment: Environment::detect(predict::ENGINE, &predict::engine_version(), &out_dir),
+        runs: Vec::new(),
+    };
+    for strategy in &strategies {
+        if !args.quiet {
+            eprintln!("Predicting {} ({} mode, {} rows)…", strategy.name, mode.name(), args.rows);
+        }
+        let started = std::time::Instant::now();
+        let mut next_tenth = 1;
+        let mut report = |b: &pkbench_core::results::BatchResult| {
+            // A plain line every tenth of the rows: long predictions show they are alive.
+            if !args.quiet && b.rows_total * 10 >= next_tenth * args.rows {
+                eprintln!(
+                    "  {}: {} of {} rows ({:.0} s)",
+                    strategy.name,
+                    b.rows_total,
+                    args.rows,
+                    started.elapsed().as_secs_f64()
+                );
+                next_tenth = b.rows_total * 10 / args.rows + 1;
+            }
+        };
+        let result = predict::predict(strategy, &config, calibration.as_ref(), &control, &mut report);
+        match result {
+            Ok(run) => {
+                let complete = run.complete;
+                doc.runs.push(run);
+                writer.write(&doc)?;
+                if !complete {
+                    eprintln!("Interrupted: results so far are in {}", writer.dir().display());
+                    return Ok(ExitCode::from(EXIT_INTERRUPTED));
+                }
+            }
+            Err(e) => {
+                writer.write(&doc)?;
+                return Err(anyhow::Error::new(e)).with_context(|| {
+                    format!("the prediction stopped (results so far are in {})", writer.dir().display())
+                });
+            }
+        }
+    }
+    print!("{}", predict::table::render(&doc));
+    eprintln!("Results written to {}", writer.dir().display());
+    eprintln!("Report: {}", writer.html_path().display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn default_out_dir() -> PathBuf {
+    let base = PathBuf::from("pkbench-results");
+    let stamp = format!("predict-{}", folder_stamp_now());
+    let mut dir = base.join(&stamp);
+    let mut n = 2;
+    while dir.exists() {
+        dir = base.join(format!("{stamp}-{n}"));
+        n += 1;
+    }
+    dir
+}

@@ -1,0 +1,89 @@
+//! `pkbench predict` end to end: a small prediction writes a results.json that validates
+//! against the committed schema and prints its table; bad input is one line.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn pkbench() -> Command {
+    Command::cargo_bin("pkbench").expect("pkbench binary")
+}
+
+#[test]
+fn predict_writes_valid_results_and_prints_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    pkbench()
+        .args(["predict", "-s", "int,uuid4,int+uuid4", "-n", "30k", "-b", "10k", "--cache-mb", "1", "-q", "--out"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("leaf fill").and(predicate::str::contains("counts only, no calibration")))
+        .stderr(predicate::str::contains("Results written to"));
+    let text = std::fs::read_to_string(out.join("results.json")).unwrap();
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    let schema: Value = serde_json::from_str(include_str!("../../../schema/results.schema.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let runs = doc["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 3);
+    for run in runs {
+        assert_eq!(run["workload"], "predict");
+        assert_eq!(run["engine"], "sqlite-model");
+        assert_eq!(run["verified_rows"], 30_000);
+        assert_eq!(run["settings"]["workload_options"]["mode"], "exact");
+        let batches = run["batches"].as_array().unwrap();
+        assert_eq!(batches.len(), 3);
+        for b in batches {
+            assert_eq!(b["elapsed_ns"], 0, "no calibration: no invented time");
+            assert!(b["counters"]["pages_written"].as_u64().unwrap() > 0);
+        }
+    }
+    assert_eq!(runs[2]["btrees"].as_array().unwrap().len(), 2, "int+uuid4 has a table and an index");
+    assert!(out.join("report.html").exists());
+}
+
+#[test]
+fn other_engines_and_bad_sizes_are_one_line_errors() {
+    for (args, needle) in [
+        (&["predict", "--engine", "postgres"][..], "--engine sqlite"),
+        (&["predict", "-n", "0"][..], "--rows 0 is out of range"),
+        (&["predict", "--page-size", "1000"][..], "--page-size 1000"),
+        (&["predict", "--payload", "5000", "-s", "uuid4"][..], "overflow pages"),
+        (&["predict", "-s", "uuid5"][..], "unknown strategy"),
+    ] {
+        let output = pkbench().args(args).output().unwrap();
+        assert!(!output.status.success());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+        assert_eq!(lines.len(), 1, "{stderr}");
+        assert!(lines[0].starts_with("Error: ") && lines[0].contains(needle), "{stderr}");
+    }
+}
+
+#[test]
+fn calibrate_runs_real_sqlite_and_predicts_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    pkbench()
+        .args(["predict", "-s", "int,uuid4", "-n", "40k", "-b", "5k", "--cache-mb", "1", "--calibrate"])
+        .args(["--calibrate-rows", "20k", "-q", "--out"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("calibration fit error").and(predicate::str::contains("last batch ms (pred.)")),
+        );
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    for run in doc["runs"].as_array().unwrap() {
+        let options = &run["settings"]["workload_options"];
+        assert!(options["timing"].as_str().unwrap().starts_with("calibrated on a real 20000-row SQLite run"));
+        assert!(options["calibration_fit_error"].as_str().unwrap().ends_with("(RMS relative, per batch)"));
+        assert!(run["batches"].as_array().unwrap().iter().all(|b| b["elapsed_ns"].as_u64().unwrap() > 0));
+    }
+    // The real calibration run is kept beside the prediction, so both can be charted together.
+    let real: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("calibration/results.json")).unwrap()).unwrap();
+    assert_eq!(real["runs"][1]["verified_rows"], 20_000);
+}
