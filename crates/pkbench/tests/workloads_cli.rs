@@ -26,6 +26,13 @@ fn file_baseline_runs_once_and_writes_every_method() {
     let phases = runs[0]["phases"].as_array().unwrap();
     assert_eq!(phases.len(), 8);
     assert!(phases.iter().all(|p| p["figures"]["ratio_to_fastest"].as_f64().unwrap() >= 1.0));
+    // phases.csv: a header and one row per step, with the step's figures as columns.
+    let csv = std::fs::read_to_string(out.join("phases.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 1 + 8, "{csv}");
+    assert!(lines[0].starts_with("engine,workload,strategy,step,operations,rows,elapsed_ns,latency_count"), "{csv}");
+    assert!(lines[0].contains("ratio_to_fastest"), "{csv}");
+    assert!(lines[1..].iter().all(|l| l.starts_with("sqlite,file-baseline,int,") && l.ends_with(",true")), "{csv}");
 }
 
 #[test]

@@ -16,6 +16,7 @@ mod repeats;
 mod svg;
 mod table;
 
+pub use csv::phases_csv;
 pub use fmt::{rate, sparkline};
 pub use html::{HtmlExporter, render_html};
 pub use input::{Source, label_sources, load_results, load_sources};

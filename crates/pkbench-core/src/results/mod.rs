@@ -9,7 +9,7 @@ mod writer;
 
 pub use environment::Environment;
 pub use phases::{IntervalResult, LatencySummary, PhaseResult};
-pub use writer::ResultsWriter;
+pub use writer::{PHASES_CSV, ResultsWriter};
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

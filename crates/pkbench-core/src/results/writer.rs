@@ -1,11 +1,14 @@
-//! Writes `results.json`, `results.csv`, `results.md` (with its key chart, `batch-times.svg`)
-//! and `report.html` into a run's folder, atomically, after every strategy — so an interrupted
+//! Writes `results.json`, `results.csv`, `results.md` (with its key chart, `batch-times.svg`),
+//! `report.html`, and `phases.csv` when a workload timed steps other than batches, into a run's folder, atomically, after every strategy — so an interrupted
 //! run keeps what it measured.
 
 use super::ResultsDoc;
 use crate::Error;
-use crate::report::{Format, KEY_CHART_FILE, Source, key_chart_svg};
+use crate::report::{Format, KEY_CHART_FILE, Source, key_chart_svg, phases_csv};
 use std::path::{Path, PathBuf};
+
+/// File name of the per-step CSV, written when any run has timed steps.
+pub const PHASES_CSV: &str = "phases.csv";
 
 /// Writes a results document's files into one folder.
 #[derive(Debug, Clone)]
@@ -51,6 +54,9 @@ impl ResultsWriter {
         }
         if let Some(svg) = key_chart_svg(&[Source::single(doc.clone())]) {
             write_atomically(&self.dir.join(KEY_CHART_FILE), svg.as_bytes())?;
+        }
+        if let Some(csv) = phases_csv(doc)? {
+            write_atomically(&self.dir.join(PHASES_CSV), csv.as_bytes())?;
         }
         Ok(())
     }
