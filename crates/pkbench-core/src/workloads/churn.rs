@@ -3,7 +3,7 @@
 //! Every insert is a batch in `batches`; every step is a phase `churn-NNN` with the table's
 //! size on disk and leaf fill after it, so ordered and random keys can be compared over time.
 
-use super::outcome::{SettingsBase, conclude, empty_result, verify};
+use super::outcome::{SettingsBase, conclude, empty_result, record_report, verify};
 use super::{CaseContext, KeyStream, Workload};
 use crate::Error;
 use crate::engines::{CaseSpec, Engine, InsertCase, KeyRow, Physical};
@@ -185,12 +185,7 @@ impl Workload for Churn {
                 result.phases.push(phase);
             }
             let report = case.finish()?;
-            result.verified_rows = Some(report.verified_rows);
-            result.size_bytes = Some(report.size_bytes);
-            result.wal_size_bytes = report.wal_size_bytes;
-            result.btrees = report.btrees;
-            result.kept_database = report.kept.map(|p| p.display().to_string());
-            verify(strategy.name, self.rows, report.verified_rows)
+            record_report(&mut result, report, strategy.name, self.rows)
         })();
         conclude(result, outcome)
     }

@@ -1,11 +1,11 @@
 //! insert-growth: insert rows in fixed-size transactions and time every batch as the table
 //! grows — the experiment of seed 000.
 
+use super::outcome::{SettingsBase, conclude, empty_result, record_report};
 use super::{CaseContext, KeyStream, Workload};
 use crate::Error;
 use crate::engines::{CaseSpec, Engine, InsertCase, KeyRow};
-use crate::generators::VirtualClock;
-use crate::results::{BatchResult, RunResult, Settings};
+use crate::results::{BatchResult, RunResult};
 use crate::strategy::Strategy;
 
 /// Largest `--rows` accepted.
@@ -127,37 +127,19 @@ impl Workload for InsertGrowth {
         strategy: &Strategy,
         ctx: &CaseContext<'_>,
     ) -> (RunResult, Option<Error>) {
-        let info = engine.info();
-        let mut result = RunResult {
-            engine: info.name.to_string(),
-            engine_version: info.version,
-            workload: self.name().to_string(),
-            strategy: strategy.name.to_string(),
-            strategy_description: strategy.description.to_string(),
-            settings: Settings {
-                rows: self.rows,
-                batch_rows: self.batch_rows,
-                payload_bytes: self.payload_bytes,
-                seed: self.seed,
-                key_clock: VirtualClock::default().describe(),
-                insert_path: engine.insert_path().to_string(),
-                engine: Default::default(),
-                workload_options: if self.presort {
-                    [("presort".to_string(), "true".to_string())].into()
-                } else {
-                    Default::default()
-                },
+        let base = SettingsBase {
+            rows: self.rows,
+            batch_rows: self.batch_rows,
+            payload_bytes: self.payload_bytes,
+            seed: self.seed,
+            insert_path: engine.insert_path().to_string(),
+            options: if self.presort {
+                [("presort".to_string(), "true".to_string())].into()
+            } else {
+                Default::default()
             },
-            batches: Vec::new(),
-            phases: Vec::new(),
-            verified_rows: None,
-            size_bytes: None,
-            wal_size_bytes: None,
-            btrees: Vec::new(),
-            kept_database: None,
-            complete: false,
-            error: None,
         };
+        let mut result = empty_result(engine.info(), self.name(), strategy, base);
         ctx.control.set_rows(0);
         let spec = CaseSpec { strategy, payload_bytes: self.payload_bytes as usize };
         let outcome = (|| -> Result<(), Error> {
@@ -165,30 +147,9 @@ impl Workload for InsertGrowth {
             result.settings.engine = case.effective_settings()?;
             self.insert_all(case.as_mut(), strategy, &mut result, ctx)?;
             let report = case.finish()?;
-            result.verified_rows = Some(report.verified_rows);
-            result.size_bytes = Some(report.size_bytes);
-            result.wal_size_bytes = report.wal_size_bytes;
-            result.btrees = report.btrees;
-            result.kept_database = report.kept.map(|p| p.display().to_string());
             let expected = result.rows_inserted();
-            if report.verified_rows != expected {
-                return Err(Error::Verification {
-                    strategy: strategy.name.into(),
-                    expected,
-                    found: report.verified_rows,
-                });
-            }
-            Ok(())
+            record_report(&mut result, report, strategy.name, expected)
         })();
-        match outcome {
-            Ok(()) => {
-                result.complete = true;
-                (result, None)
-            }
-            Err(e) => {
-                result.error = Some(e.to_string());
-                (result, Some(e))
-            }
-        }
+        conclude(result, outcome)
     }
 }

@@ -1,7 +1,7 @@
 //! The result skeleton every workload fills, and how a case's outcome is recorded.
 
 use crate::Error;
-use crate::engines::EngineInfo;
+use crate::engines::{CaseReport, EngineInfo};
 use crate::generators::VirtualClock;
 use crate::results::{RunResult, Settings};
 use crate::strategy::Strategy;
@@ -75,4 +75,19 @@ pub(crate) fn conclude(mut result: RunResult, outcome: Result<(), Error>) -> (Ru
 /// Checks that `found` rows are the `expected` ones.
 pub(crate) fn verify(strategy: &str, expected: u64, found: u64) -> Result<(), Error> {
     if expected == found { Ok(()) } else { Err(Error::Verification { strategy: strategy.into(), expected, found }) }
+}
+
+/// Records what the engine measured after a case, and checks it holds the `expected` rows.
+pub(crate) fn record_report(
+    result: &mut RunResult,
+    report: CaseReport,
+    strategy: &str,
+    expected: u64,
+) -> Result<(), Error> {
+    result.verified_rows = Some(report.verified_rows);
+    result.size_bytes = Some(report.size_bytes);
+    result.wal_size_bytes = report.wal_size_bytes;
+    result.btrees = report.btrees;
+    result.kept_database = report.kept.map(|p| p.display().to_string());
+    verify(strategy, expected, report.verified_rows)
 }

@@ -3,7 +3,7 @@
 //! leaf fill before and after, time, space it needs). Batches of both segments are in
 //! `batches`; phases `insert-uuid4`, `insert-uuid7` and `vacuum` summarise the three steps.
 
-use super::outcome::{SettingsBase, conclude, empty_result, verify};
+use super::outcome::{SettingsBase, conclude, empty_result, record_report};
 use super::{CaseContext, KeyStream, Workload};
 use crate::Error;
 use crate::engines::{CaseSpec, Engine, InsertCase, KeyRow, Physical};
@@ -201,12 +201,8 @@ impl Workload for Remedy {
             result.phases.push(phase);
             result.phases.push(vacuum(case.as_mut(), ctx)?);
             let report = case.finish()?;
-            result.verified_rows = Some(report.verified_rows);
-            result.size_bytes = Some(report.size_bytes);
-            result.wal_size_bytes = report.wal_size_bytes;
-            result.btrees = report.btrees;
-            result.kept_database = report.kept.map(|p| p.display().to_string());
-            verify(strategy.name, result.rows_inserted(), report.verified_rows)
+            let expected = result.rows_inserted();
+            record_report(&mut result, report, strategy.name, expected)
         })();
         conclude(result, outcome)
     }

@@ -8,12 +8,12 @@ mod worker;
 
 pub use intervals::IntervalSeries;
 
+use super::outcome::{SettingsBase, conclude, empty_result, record_report};
 use super::{CaseContext, KeyStream, Workload};
 use crate::Error;
 use crate::engines::{CaseSpec, Engine, InsertCase, InsertClient};
-use crate::generators::VirtualClock;
 use crate::metrics::LatencyRecorder;
-use crate::results::{PhaseResult, RunResult, Settings};
+use crate::results::{PhaseResult, RunResult};
 use crate::strategy::{SecondaryLookup, Strategy};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -279,35 +279,18 @@ impl Workload for ConcurrentInsert {
         ctx: &CaseContext<'_>,
     ) -> (RunResult, Option<Error>) {
         let info = engine.info();
-        let mut result = RunResult {
-            engine: info.name.to_string(),
-            engine_version: info.version,
-            workload: self.name().to_string(),
-            strategy: strategy.name.to_string(),
-            strategy_description: strategy.description.to_string(),
-            settings: Settings {
-                rows: 0,
-                batch_rows: 1,
-                payload_bytes: self.payload_bytes,
-                seed: self.seed,
-                key_clock: VirtualClock::default().describe(),
-                insert_path: format!(
-                    "{} connections, each one prepared single-row INSERT per autocommit statement",
-                    self.threads
-                ),
-                engine: Default::default(),
-                workload_options: self.options(),
-            },
-            batches: Vec::new(),
-            phases: Vec::new(),
-            verified_rows: None,
-            size_bytes: None,
-            wal_size_bytes: None,
-            btrees: Vec::new(),
-            kept_database: None,
-            complete: false,
-            error: None,
+        let base = SettingsBase {
+            rows: 0,
+            batch_rows: 1,
+            payload_bytes: self.payload_bytes,
+            seed: self.seed,
+            insert_path: format!(
+                "{} connections, each one prepared single-row INSERT per autocommit statement",
+                self.threads
+            ),
+            options: self.options(),
         };
+        let mut result = empty_result(info.clone(), self.name(), strategy, base);
         ctx.control.set_rows(0);
         let outcome = (|| -> Result<(), Error> {
             self.check(strategy, info.name)?;
@@ -325,35 +308,15 @@ impl Workload for ConcurrentInsert {
                 Err(e) => return Err(e),
             };
             let report = case.finish()?;
-            result.verified_rows = Some(report.verified_rows);
-            result.size_bytes = Some(report.size_bytes);
-            result.wal_size_bytes = report.wal_size_bytes;
-            result.btrees = report.btrees;
-            result.kept_database = report.kept.map(|p| p.display().to_string());
             let expected = warmup_rows + result.phases.iter().map(|p| p.rows).sum::<u64>();
             result.settings.rows = expected;
-            if report.verified_rows != expected {
-                return Err(Error::Verification {
-                    strategy: strategy.name.into(),
-                    expected,
-                    found: report.verified_rows,
-                });
-            }
+            record_report(&mut result, report, strategy.name, expected)?;
             if interrupted {
                 return Err(Error::Interrupted);
             }
             Ok(())
         })();
-        match outcome {
-            Ok(()) => {
-                result.complete = true;
-                (result, None)
-            }
-            Err(e) => {
-                result.error = Some(e.to_string());
-                (result, Some(e))
-            }
-        }
+        conclude(result, outcome)
     }
 }
 
