@@ -30,6 +30,11 @@ use std::str::FromStr;
 /// Rows per INSERT statement (one array element per row).
 const ROWS_PER_STATEMENT: usize = 1000;
 
+/// What each counter covers, recorded with the settings: on a server other sessions use, the
+/// WAL counters include their writes too.
+const COUNTER_SCOPE: &str = "WAL counters (wal_bytes, wal_records, wal_fpi, wal_fpi_bytes, page_splits) are server-wide; \
+cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_touched is this case's indexes";
+
 /// The PostgreSQL engine. Field order matters: the client closes before the managed server
 /// stops.
 pub struct PostgresEngine {
@@ -274,6 +279,7 @@ impl InsertCase for PgCase<'_> {
         }
         out.insert("server".into(), self.engine.target.clone());
         out.insert("server_version".into(), self.engine.version.clone());
+        out.insert("counter_scope".into(), COUNTER_SCOPE.into());
         Ok(out)
     }
 
