@@ -33,6 +33,12 @@ fn file_baseline_runs_once_and_writes_every_method() {
     assert!(lines[0].starts_with("engine,workload,strategy,step,operations,rows,elapsed_ns,latency_count"), "{csv}");
     assert!(lines[0].contains("ratio_to_fastest"), "{csv}");
     assert!(lines[1..].iter().all(|l| l.starts_with("sqlite,file-baseline,int,") && l.ends_with(",true")), "{csv}");
+    // The HTML report lists the same steps.
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(
+        html.contains("<h2>Timed steps</h2>") && html.contains("sqlite-sync-extra"),
+        "no timed steps in the report"
+    );
 }
 
 #[test]

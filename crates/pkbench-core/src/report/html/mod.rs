@@ -50,6 +50,7 @@ pub fn render_html(sources: &[Source]) -> String {
     }
     sections::summary(&mut out, sources);
     sections::btrees(&mut out, sources);
+    sections::phases(&mut out, sources);
     sections::provenance(&mut out, sources);
     let _ = write!(
         out,

@@ -20,7 +20,7 @@ fn table(out: &mut String, header: &[String], rows: &[Vec<String>], incomplete: 
         for (cell, h) in row.iter().zip(header) {
             let class = match h.as_str() {
                 "batch ms trend" => " class=\"spark\"",
-                "b-tree" | "kind" => " class=\"text\"",
+                "b-tree" | "kind" | "step" | "details" => " class=\"text\"",
                 _ => "",
             };
             let _ = write!(out, "<td{class}>{}</td>", esc(cell));
@@ -65,6 +65,26 @@ pub fn btrees(out: &mut String, sources: &[Source]) {
         }
     }
     out.push_str("</section>");
+}
+
+/// The timed steps (queries, concurrent inserts, file writes, maintenance) of every source
+/// that has any.
+pub fn phases(out: &mut String, sources: &[Source]) {
+    if sources.iter().all(|s| s.doc.runs.iter().all(|r| r.phases.is_empty())) {
+        return;
+    }
+    out.push_str("<section id=\"phases\"><h2>Timed steps</h2>");
+    for source in sources {
+        let (header, rows) = columns::phases(&source.doc);
+        if !rows.is_empty() {
+            source_heading(out, source, sources.len() > 1);
+            table(out, &header, &rows, |_| false);
+        }
+    }
+    out.push_str(
+        "<p class=\"lede\">Latency percentiles come from an HDR histogram of every timed operation \
+         (warm-up excluded); details are each step's own figures, units in their names.</p></section>",
+    );
 }
 
 /// Command line, settings and environment of every source.
