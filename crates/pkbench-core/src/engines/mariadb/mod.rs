@@ -2,6 +2,8 @@
 //! in its own database there (`pkbench` on a managed server, a fresh `pkbench_…` on the user's),
 //! created and dropped by it.
 
+mod app;
+mod app_schema;
 mod client;
 mod counters;
 mod physical;
@@ -9,6 +11,7 @@ mod schema;
 mod server;
 pub mod uuid_type;
 
+pub use app_schema::{MariaDbAppSchema, render as render_app_schema};
 pub use schema::{MariaDbSchema, render as render_schema};
 pub use server::{MIN_POOL_MB, ManagedMariaDb, lru_scan_depth};
 
@@ -17,7 +20,7 @@ use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, InsertClient, 
 use crate::Error;
 use crate::control::RunControl;
 use crate::generators::Key;
-use crate::results::{BtreeStats, Counters};
+use crate::results::Counters;
 use crate::strategy::Storage;
 use counters::Snapshot;
 use mysql::prelude::Queryable;
@@ -112,6 +115,10 @@ impl Engine for MariaDbEngine {
             }
             None => Ok(()),
         }
+    }
+
+    fn app(&mut self) -> Option<&mut dyn super::app::AppEngine> {
+        Some(self)
     }
 
     fn create_case(&mut self, spec: &CaseSpec<'_>) -> Result<Box<dyn InsertCase + '_>, Error> {
@@ -246,29 +253,6 @@ impl MariaDbCase<'_> {
         Ok(())
     }
 
-    /// B-tree statistics from the table's `.ibd` file, read while the table is quiesced.
-    fn tablespace_stats(&mut self, db: &str, table: &str, ibd: &std::path::Path) -> Result<Vec<BtreeStats>, Error> {
-        let conn = &mut self.engine.conn;
-        let page_size: usize = conn
-            .query_first("SELECT @@innodb_page_size")
-            .map_err(|e| Error::mariadb("could not read innodb_page_size", e))?
-            .unwrap_or(16384);
-        let names: BTreeMap<u64, String> = conn
-            .exec::<(u64, String), _, _>(
-                "SELECT i.INDEX_ID, i.NAME FROM information_schema.INNODB_SYS_INDEXES i \
-                 JOIN information_schema.INNODB_SYS_TABLES t ON t.TABLE_ID = i.TABLE_ID WHERE t.NAME = ?",
-                (format!("{db}/{table}"),),
-            )
-            .map_err(|e| Error::mariadb("could not list InnoDB indexes", e))?
-            .into_iter()
-            .collect();
-        conn.query_drop(format!("FLUSH TABLES {db}.{table} FOR EXPORT"))
-            .map_err(|e| Error::mariadb("FLUSH TABLES … FOR EXPORT failed", e))?;
-        let stats = physical::from_ibd(ibd, page_size, &names);
-        conn.query_drop("UNLOCK TABLES").map_err(|e| Error::mariadb("UNLOCK TABLES failed", e))?;
-        stats.map_err(|e| Error::io("read", ibd, e))
-    }
-
     fn drop_tables(&mut self) -> Result<(), Error> {
         if !self.dropped {
             self.dropped = true;
@@ -373,7 +357,7 @@ impl InsertCase for MariaDbCase<'_> {
             size_bytes += size.unwrap_or(0);
             if let Some(server) = &self.engine.server {
                 let ibd = server.dir().join("data").join(&db).join(format!("{table}.ibd"));
-                btrees.extend(self.tablespace_stats(&db, table, &ibd)?);
+                btrees.extend(physical::tablespace_stats(&mut self.engine.conn, &db, table, &ibd)?);
             }
         }
         self.drop_tables()?;

@@ -2,12 +2,17 @@
 //! its own schema there (`pkbench` on a managed cluster, a fresh `pkbench_…` on the user's),
 //! created and dropped by it.
 
+mod app;
+mod app_bound;
+mod app_schema;
 mod client;
+mod column;
 mod counters;
 mod physical;
 mod schema;
 mod server;
 
+pub use app_schema::{PgAppSchema, render as render_app_schema};
 pub use schema::{PgSchema, render as render_schema};
 pub use server::{MAX_WAL_MB, ManagedPostgres, WAL_KEEP_MB};
 
@@ -15,9 +20,9 @@ use super::server::{ServerSettings, ServerTarget, redact_url};
 use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, InsertClient, KeyRow};
 use crate::Error;
 use crate::control::RunControl;
-use crate::generators::{Key, TextEncoding};
 use crate::results::Counters;
 use crate::strategy::{Storage, Strategy};
+use column::Column;
 use counters::Snapshot;
 use postgres::types::ToSql;
 use postgres::{Client, NoTls, Statement};
@@ -165,6 +170,10 @@ impl Engine for PostgresEngine {
         }
     }
 
+    fn app(&mut self) -> Option<&mut dyn super::app::AppEngine> {
+        Some(self)
+    }
+
     fn create_case(&mut self, spec: &CaseSpec<'_>) -> Result<Box<dyn InsertCase + '_>, Error> {
         self.check(spec.strategy)?;
         let sql = render_schema(spec.strategy, &self.schema)?;
@@ -198,76 +207,6 @@ impl Engine for PostgresEngine {
         };
         case.last = case.snapshot()?;
         Ok(Box::new(case))
-    }
-}
-
-/// A reusable array parameter: filled per statement without allocating per row.
-enum Column {
-    None,
-    Int(Vec<i64>),
-    Uuid(Vec<uuid::Uuid>, Storage),
-    Text(Vec<String>, TextEncoding),
-}
-
-impl Column {
-    fn for_storage(storage: Option<Storage>) -> Self {
-        match storage {
-            None => Column::None,
-            Some(Storage::Integer) => Column::Int(Vec::with_capacity(ROWS_PER_STATEMENT)),
-            Some(s @ (Storage::Binary16 | Storage::Binary16TimeSwapped | Storage::MariaDbUuid)) => {
-                Column::Uuid(Vec::with_capacity(ROWS_PER_STATEMENT), s)
-            }
-            Some(s @ (Storage::Text36 | Storage::Text26 | Storage::Hex32 | Storage::VarHex32 | Storage::VarText36)) => {
-                Column::Text(
-                    Vec::with_capacity(ROWS_PER_STATEMENT),
-                    s.text_encoding().unwrap_or(TextEncoding::Hyphenated),
-                )
-            }
-        }
-    }
-
-    fn fill(&mut self, keys: impl Iterator<Item = Option<Key>>) {
-        let mut buf = [0u8; 36];
-        match self {
-            Column::None => {}
-            Column::Int(v) => {
-                v.clear();
-                v.extend(keys.map(|k| match k {
-                    Some(Key::Int(i)) => i,
-                    _ => 0,
-                }));
-            }
-            Column::Uuid(v, storage) => {
-                v.clear();
-                v.extend(keys.map(|k| match k {
-                    Some(Key::Uuid(b)) => uuid::Uuid::from_bytes(storage.binary_form(b)),
-                    _ => uuid::Uuid::nil(),
-                }));
-            }
-            Column::Text(v, encoding) => {
-                let mut n = 0;
-                for k in keys {
-                    if let Some(Key::Uuid(b)) = k {
-                        if v.len() <= n {
-                            v.push(String::with_capacity(36));
-                        }
-                        v[n].clear();
-                        v[n].push_str(encoding.encode(&b, &mut buf));
-                        n += 1;
-                    }
-                }
-                v.truncate(n);
-            }
-        }
-    }
-
-    fn param(&self) -> Option<&(dyn ToSql + Sync)> {
-        match self {
-            Column::None => None,
-            Column::Int(v) => Some(v),
-            Column::Uuid(v, _) => Some(v),
-            Column::Text(v, _) => Some(v),
-        }
     }
 }
 
