@@ -107,3 +107,99 @@ fn app_runs_and_adds_up_on_mariadb() {
     let error = error.expect("InnoDB has no rowid tables").to_string();
     assert!(error.contains("InnoDB always clusters") && !error.contains('\n'), "{error}");
 }
+
+/// Replaces each `?` of `sql` with the next literal.
+fn with_literals(sql: &str, literals: &[&str]) -> String {
+    let mut parts = sql.split('?');
+    let mut out = parts.next().unwrap_or_default().to_string();
+    for (part, literal) in parts.zip(literals.iter().cycle()) {
+        out.push_str(literal);
+        out.push_str(part);
+    }
+    out
+}
+
+#[test]
+fn keyset_pages_need_no_sort_on_mariadb() {
+    use mysql::prelude::Queryable;
+    let server = pkbench_core::engines::mariadb::ManagedMariaDb::start(None, 16, false)
+        .unwrap_or_else(|e| panic!("could not start a managed MariaDB server: {e}"));
+    let mut conn = mysql::Conn::new(server.opts()).unwrap();
+    conn.query_drop("CREATE DATABASE plan").unwrap();
+    conn.query_drop("USE plan").unwrap();
+    for (strategy, id, user, after) in [
+        ("int", "", "", ["100", "100", "5", "50"]),
+        ("uuid4", "UNHEX(MD5(seq)), ", "UNHEX(MD5(CONCAT('o', u.id, s.seq))), ", ["X'80'", "X'80'", "X'80'", "50"]),
+    ] {
+        let sql = pkbench_core::engines::mariadb::render_app_schema(find(strategy).unwrap(), "plan").unwrap();
+        for stmt in &sql.create {
+            conn.query_drop(stmt).unwrap();
+        }
+        let cols = if id.is_empty() { "" } else { "id, " };
+        conn.query_drop(format!(
+            "INSERT INTO plan.users ({cols}name, email, age, created_at) SELECT {id}CONCAT('user', seq), 'e', 30, seq FROM seq_1_to_20000"
+        ))
+        .unwrap();
+        conn.query_drop(format!(
+            "INSERT INTO plan.orders ({cols}user_id, amount, created_at) SELECT {user}u.id, s.seq, s.seq FROM plan.users u JOIN seq_1_to_5 s"
+        ))
+        .unwrap();
+        conn.query_drop("ANALYZE TABLE plan.users, plan.orders").unwrap();
+        for query in [with_literals(&sql.join_first, &["50"]), with_literals(&sql.join_next, &after)] {
+            let plan: Vec<mysql::Row> = conn.query(format!("EXPLAIN {query}")).unwrap();
+            let extra: Vec<String> = plan
+                .iter()
+                .map(|r| r.get_opt::<Option<String>, _>("Extra").and_then(Result::ok).flatten().unwrap_or_default())
+                .collect();
+            assert!(
+                !extra.iter().any(|e| e.contains("temporary") || e.contains("filesort")),
+                "{strategy}: {query}: {extra:?}"
+            );
+            let keys: Vec<String> = plan
+                .iter()
+                .map(|r| r.get_opt::<Option<String>, _>("key").and_then(Result::ok).flatten().unwrap_or_default())
+                .collect();
+            assert_eq!(keys[0], "orders_user_id", "{strategy}: {query}: orders lead through the join index");
+        }
+        conn.query_drop("DROP TABLE plan.orders, plan.users").unwrap();
+    }
+}
+
+#[test]
+fn keyset_pages_need_no_sort_on_postgres() {
+    let server = pkbench_core::engines::postgres::ManagedPostgres::start(None, 16)
+        .unwrap_or_else(|e| panic!("could not start a managed PostgreSQL server: {e}"));
+    let mut client = server.config().connect(postgres::NoTls).unwrap();
+    client.batch_execute("CREATE SCHEMA plan").unwrap();
+    for (strategy, id, user, after) in [
+        ("int", "", "", ["100", "5"]),
+        (
+            "uuid4",
+            "md5(n::text)::uuid, ",
+            "md5('o' || u.id::text || s)::uuid, ",
+            ["'8000abcd-0000-4000-8000-000000000000'"; 2],
+        ),
+    ] {
+        let sql = pkbench_core::engines::postgres::render_app_schema(find(strategy).unwrap(), "plan").unwrap();
+        for stmt in &sql.create {
+            client.batch_execute(stmt).unwrap();
+        }
+        let cols = if id.is_empty() { "" } else { "id, " };
+        client
+            .batch_execute(&format!(
+                "INSERT INTO plan.users ({cols}name, email, age, created_at) SELECT {id}'user' || n, 'e', 30, n FROM generate_series(1, 20000) n; \
+                 INSERT INTO plan.orders ({cols}user_id, amount, created_at) SELECT {user}u.id, s, s FROM plan.users u, generate_series(1, 5) s; \
+                 ANALYZE plan.users; ANALYZE plan.orders"
+            ))
+            .unwrap();
+        let limit = "50";
+        let next = sql.join_next.replace("$1", after[0]).replace("$2", after[1]).replace("$3", limit);
+        for query in [sql.join_first.replace("$1", limit), next] {
+            let plan: Vec<String> =
+                client.query(&format!("EXPLAIN {query}"), &[]).unwrap().iter().map(|r| r.get(0)).collect();
+            assert!(!plan.iter().any(|line| line.contains("Sort")), "{strategy}: {query}: {plan:#?}");
+            assert!(plan.iter().any(|line| line.contains("orders_user_id")), "{strategy}: {query}: {plan:#?}");
+        }
+        client.batch_execute("DROP TABLE plan.orders, plan.users").unwrap();
+    }
+}
