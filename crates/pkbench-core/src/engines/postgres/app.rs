@@ -1,7 +1,7 @@
 //! PostgreSQL's [`AppCase`]: the application workload's tables in pkbench's schema, one
 //! prepared single-row statement per operation.
 
-use super::app_bound::Bound;
+use super::app_bound::{Bound, Cursor};
 use super::app_schema::{PgAppSchema, render};
 use super::counters::{self, Snapshot};
 use super::{PostgresEngine, physical};
@@ -81,13 +81,6 @@ impl Statements {
             average_age: one(&sql.average_age)?,
         })
     }
-}
-
-/// Keyset pagination state of the join.
-enum Cursor {
-    Start,
-    After(Bound, Bound),
-    End,
 }
 
 /// Parameter slots of [`PgApp`]: primary key, external key, and the user a row refers to.
@@ -201,6 +194,11 @@ impl PgApp<'_> {
         }
         self.engine.client.batch_execute("BEGIN").map_err(|e| Error::postgres("could not begin a transaction", e))?;
         let result = body(self);
+        self.end(result)
+    }
+
+    /// Commits the open transaction if `result` is `Ok`, else rolls it back.
+    fn end<T>(&mut self, result: Result<T, Error>) -> Result<T, Error> {
         let end = if result.is_ok() { "COMMIT" } else { "ROLLBACK" };
         let ended = self.engine.client.batch_execute(end).map_err(|e| Error::postgres(format!("{end} failed"), e));
         result.and_then(|v| ended.map(|()| v))
@@ -258,9 +256,7 @@ impl AppCase for PgApp<'_> {
         };
         let result = load();
         (self.name, self.email) = (name, email);
-        let end = if result.is_ok() { "COMMIT" } else { "ROLLBACK" };
-        let ended = self.engine.client.batch_execute(end).map_err(|e| Error::postgres(format!("{end} failed"), e));
-        result.and(ended)
+        self.end(result)
     }
 
     fn insert_orders(&mut self, orders: &[OrderRow], control: &RunControl) -> Result<(), Error> {
@@ -278,9 +274,7 @@ impl AppCase for PgApp<'_> {
             Ok(())
         };
         let result = load();
-        let end = if result.is_ok() { "COMMIT" } else { "ROLLBACK" };
-        let ended = self.engine.client.batch_execute(end).map_err(|e| Error::postgres(format!("{end} failed"), e));
-        result.and(ended)
+        self.end(result)
     }
 
     fn average_age(&mut self) -> Result<f64, Error> {

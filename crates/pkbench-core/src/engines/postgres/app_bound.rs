@@ -1,4 +1,5 @@
-//! A key as a parameter of the application's prepared statements, in its column's form.
+//! A key as a parameter of the application's prepared statements, in its column's form, and the
+//! join's keyset cursor made of such keys.
 
 use crate::generators::Key;
 use crate::strategy::Storage;
@@ -57,4 +58,14 @@ impl Bound {
             Bound::Text(s) => s,
         }
     }
+}
+
+/// Keyset pagination state of the join.
+pub(super) enum Cursor {
+    /// Before the first page.
+    Start,
+    /// After this (user id, order id).
+    After(Bound, Bound),
+    /// The previous page was the last.
+    End,
 }
