@@ -55,7 +55,7 @@ pub enum WorkloadArg {
     /// (SQLite VACUUM, PostgreSQL VACUUM FULL, MariaDB OPTIMIZE TABLE).
     Remedy,
     /// Seed 001's small-SaaS app: users + orders; load, aggregate, point selects, paginated
-    /// join, a user's orders, mixed CRUD (SQLite only so far).
+    /// join, a user's orders, mixed CRUD (SQLite, PostgreSQL, MariaDB).
     App,
     /// Retention: fill --rows, then delete the oldest --batch rows and insert --batch new ones
     /// until the table turned over three times; size and leaf fill after every step.

@@ -25,7 +25,10 @@ const WORKLOADS: [(&str, &str); 7] = [
         "concurrent",
         "--threads N connections insert single rows (autocommit) for --duration after --warmup; per-second rows/s, latency p50/p95/p99/max, SQLite lock wait",
     ),
-    ("app", "seed 001's small-SaaS app (users + orders): load, aggregate, point select, paginated join, CRUD (SQLite)"),
+    (
+        "app",
+        "seed 001's small-SaaS app (users + orders): load, aggregate, point select, paginated join, CRUD (SQLite, PostgreSQL, MariaDB)",
+    ),
     ("file-baseline", "seed 004: plain-file writes (per row, buffered, ± fsync) vs SQLite at every synchronous level"),
     (
         "remedy",

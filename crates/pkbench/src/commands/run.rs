@@ -139,9 +139,6 @@ fn workload(args: &RunArgs, strategies: &[&'static Strategy], out_dir: &Path) ->
             "file-baseline compares plain files with SQLite only: use --engine sqlite".into(),
         ));
     }
-    if args.workload == WorkloadArg::App && args.engine != EngineArg::Sqlite {
-        return Err(Error::InvalidInput("the app workload has SQL for SQLite only so far: use --engine sqlite".into()));
-    }
     if args.keep_db && matches!(args.workload, WorkloadArg::App | WorkloadArg::FileBaseline) {
         return Err(Error::InvalidInput(
             "--keep-db applies to insert-growth, remedy, churn and scale; remove it for this workload".into(),

@@ -47,7 +47,7 @@ impl MariaDbClient {
 }
 
 /// A key as a statement parameter in its column's storage form.
-fn value(key: Option<Key>, storage: Storage) -> Value {
+pub(super) fn value(key: Option<Key>, storage: Storage) -> Value {
     match (key, storage.text_encoding()) {
         (Some(Key::Int(v)), _) => Value::Int(v),
         (Some(Key::Uuid(b)), Some(encoding)) => Value::Bytes(encoding.encode(&b, &mut [0u8; 36]).as_bytes().to_vec()),

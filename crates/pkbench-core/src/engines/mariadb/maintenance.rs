@@ -9,7 +9,6 @@ use crate::generators::Key;
 use crate::results::BtreeStats;
 use crate::strategy::{KeySource, Storage, Strategy};
 use mysql::prelude::Queryable;
-use std::collections::BTreeMap;
 use std::path::Path;
 
 /// What the churn phases say happens after each DELETE.
@@ -136,42 +135,11 @@ pub(super) fn measure(
             .map_err(|e| Error::mariadb("could not wait for InnoDB purge", e))?;
     }
     for table in tables {
-        // ANALYZE refreshes the page counts behind data_length and index_length.
-        let _: Vec<mysql::Row> =
-            conn.query(format!("ANALYZE TABLE {db}.{table}")).map_err(|e| Error::mariadb("ANALYZE TABLE failed", e))?;
-        let size: Option<u64> = conn
-            .exec_first(
-                "SELECT data_length + index_length FROM information_schema.TABLES WHERE table_schema = ? AND table_name = ?",
-                (db, *table),
-            )
-            .map_err(|e| Error::mariadb("could not read the table size", e))?;
-        size_bytes += size.unwrap_or(0);
+        size_bytes += physical::table_size(conn, db, table)?;
         if let Some(dir) = datadir {
             let ibd = dir.join(db).join(format!("{table}.ibd"));
-            btrees.extend(tablespace_stats(conn, db, table, &ibd)?);
+            btrees.extend(physical::tablespace_stats(conn, db, table, &ibd)?);
         }
     }
     Ok((size_bytes, btrees))
-}
-
-/// B-tree statistics from the table's `.ibd` file, read while the table is quiesced.
-fn tablespace_stats(conn: &mut mysql::Conn, db: &str, table: &str, ibd: &Path) -> Result<Vec<BtreeStats>, Error> {
-    let page_size: usize = conn
-        .query_first("SELECT @@innodb_page_size")
-        .map_err(|e| Error::mariadb("could not read innodb_page_size", e))?
-        .unwrap_or(16384);
-    let names: BTreeMap<u64, String> = conn
-        .exec::<(u64, String), _, _>(
-            "SELECT i.INDEX_ID, i.NAME FROM information_schema.INNODB_SYS_INDEXES i \
-             JOIN information_schema.INNODB_SYS_TABLES t ON t.TABLE_ID = i.TABLE_ID WHERE t.NAME = ?",
-            (format!("{db}/{table}"),),
-        )
-        .map_err(|e| Error::mariadb("could not list InnoDB indexes", e))?
-        .into_iter()
-        .collect();
-    conn.query_drop(format!("FLUSH TABLES {db}.{table} FOR EXPORT"))
-        .map_err(|e| Error::mariadb("FLUSH TABLES … FOR EXPORT failed", e))?;
-    let stats = physical::from_ibd(ibd, page_size, &names);
-    conn.query_drop("UNLOCK TABLES").map_err(|e| Error::mariadb("UNLOCK TABLES failed", e))?;
-    stats.map_err(|e| Error::io("read", ibd, e))
 }

@@ -2,6 +2,8 @@
 //! in its own database there (`pkbench` on a managed server, a fresh `pkbench_…` on the user's),
 //! created and dropped by it.
 
+mod app;
+mod app_schema;
 mod client;
 mod counters;
 mod maintenance;
@@ -10,6 +12,7 @@ mod schema;
 mod server;
 pub mod uuid_type;
 
+pub use app_schema::{MariaDbAppSchema, render as render_app_schema};
 pub use schema::{MariaDbSchema, render as render_schema};
 pub use server::{MIN_POOL_MB, ManagedMariaDb, lru_scan_depth};
 
@@ -113,6 +116,10 @@ impl Engine for MariaDbEngine {
             }
             None => Ok(()),
         }
+    }
+
+    fn app(&mut self) -> Option<&mut dyn super::app::AppEngine> {
+        Some(self)
     }
 
     fn create_case(&mut self, spec: &CaseSpec<'_>) -> Result<Box<dyn InsertCase + '_>, Error> {

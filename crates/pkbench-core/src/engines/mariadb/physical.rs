@@ -4,10 +4,49 @@
 //! its `.ibd` file is read: page type, B-tree level and index id, heap top, garbage, directory
 //! slots, and the next-leaf link (the layout of `fil0fil.h` / `page0page.h`).
 
+use crate::Error;
 use crate::results::BtreeStats;
+use mysql::prelude::Queryable;
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::Path;
+
+/// Data plus index bytes of `db.table`, after `ANALYZE TABLE` refreshed the page counts behind
+/// them.
+pub fn table_size(conn: &mut mysql::Conn, db: &str, table: &str) -> Result<u64, Error> {
+    let _: Vec<mysql::Row> =
+        conn.query(format!("ANALYZE TABLE {db}.{table}")).map_err(|e| Error::mariadb("ANALYZE TABLE failed", e))?;
+    let size: Option<u64> = conn
+        .exec_first(
+            "SELECT data_length + index_length FROM information_schema.TABLES WHERE table_schema = ? AND table_name = ?",
+            (db, table),
+        )
+        .map_err(|e| Error::mariadb("could not read the table size", e))?;
+    Ok(size.unwrap_or(0))
+}
+
+/// B-tree statistics of `db.table` from its `.ibd` file `ibd`, read while the table is
+/// quiesced (`FLUSH TABLES … FOR EXPORT`, then `UNLOCK TABLES`).
+pub fn tablespace_stats(conn: &mut mysql::Conn, db: &str, table: &str, ibd: &Path) -> Result<Vec<BtreeStats>, Error> {
+    let page_size: usize = conn
+        .query_first("SELECT @@innodb_page_size")
+        .map_err(|e| Error::mariadb("could not read innodb_page_size", e))?
+        .unwrap_or(16384);
+    let names: BTreeMap<u64, String> = conn
+        .exec::<(u64, String), _, _>(
+            "SELECT i.INDEX_ID, i.NAME FROM information_schema.INNODB_SYS_INDEXES i \
+             JOIN information_schema.INNODB_SYS_TABLES t ON t.TABLE_ID = i.TABLE_ID WHERE t.NAME = ?",
+            (format!("{db}/{table}"),),
+        )
+        .map_err(|e| Error::mariadb("could not list InnoDB indexes", e))?
+        .into_iter()
+        .collect();
+    conn.query_drop(format!("FLUSH TABLES {db}.{table} FOR EXPORT"))
+        .map_err(|e| Error::mariadb("FLUSH TABLES … FOR EXPORT failed", e))?;
+    let stats = from_ibd(ibd, page_size, &names);
+    conn.query_drop("UNLOCK TABLES").map_err(|e| Error::mariadb("UNLOCK TABLES failed", e))?;
+    stats.map_err(|e| Error::io("read", ibd, e))
+}
 
 /// `FIL_PAGE_INDEX`: a B-tree page.
 const FIL_PAGE_INDEX: u16 = 17855;

@@ -51,6 +51,16 @@ fn server_key_column(strategy: &Strategy, scheme: crate::generators::Scheme) -> 
     }
 }
 
+/// The primary-key column definition of `strategy`: auto-increment for engine-assigned keys,
+/// the storage's type for client keys, the server's function as default for server keys.
+pub(super) fn primary_key_column(strategy: &Strategy) -> Result<String, Error> {
+    Ok(match strategy.primary.source {
+        KeySource::EngineAssigned => "id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY".to_string(),
+        KeySource::Client(_) => format!("id {} NOT NULL PRIMARY KEY", column_type(strategy.primary.storage)),
+        KeySource::Server(scheme) => server_key_column(strategy, scheme)?,
+    })
+}
+
 /// Renders `strategy` inside database `db`.
 pub fn render(strategy: &Strategy, db: &str) -> Result<MariaDbSchema, Error> {
     if strategy.index == PrimaryIndex::HeapWithIndex {
@@ -60,11 +70,7 @@ pub fn render(strategy: &Strategy, db: &str) -> Result<MariaDbSchema, Error> {
             reason: "InnoDB always clusters rows by the primary key; there is no rowid table (use the strategy without -rowid)".into(),
         });
     }
-    let pk = match strategy.primary.source {
-        KeySource::EngineAssigned => "id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY".to_string(),
-        KeySource::Client(_) => format!("id {} NOT NULL PRIMARY KEY", column_type(strategy.primary.storage)),
-        KeySource::Server(scheme) => server_key_column(strategy, scheme)?,
-    };
+    let pk = primary_key_column(strategy)?;
     let mut columns = vec![pk];
     let mut cols = Vec::new();
     if strategy.client_primary().is_some() {

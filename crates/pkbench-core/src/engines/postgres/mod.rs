@@ -2,6 +2,9 @@
 //! its own schema there (`pkbench` on a managed cluster, a fresh `pkbench_…` on the user's),
 //! created and dropped by it.
 
+mod app;
+mod app_bound;
+mod app_schema;
 mod client;
 mod column;
 mod counters;
@@ -10,6 +13,7 @@ mod physical;
 mod schema;
 mod server;
 
+pub use app_schema::{PgAppSchema, render as render_app_schema};
 pub use schema::{PgSchema, render as render_schema};
 pub use server::{MAX_WAL_MB, ManagedPostgres, WAL_KEEP_MB};
 
@@ -171,6 +175,10 @@ impl Engine for PostgresEngine {
             }
             None => Ok(()),
         }
+    }
+
+    fn app(&mut self) -> Option<&mut dyn super::app::AppEngine> {
+        Some(self)
     }
 
     fn create_case(&mut self, spec: &CaseSpec<'_>) -> Result<Box<dyn InsertCase + '_>, Error> {

@@ -71,16 +71,10 @@ fn unsupported(strategy: &Strategy, reason: impl Into<String>) -> Error {
     Error::Unsupported { strategy: strategy.name.into(), engine: "postgres".into(), reason: reason.into() }
 }
 
-/// Renders `strategy` inside `schema`.
-pub fn render(strategy: &Strategy, schema: &str) -> Result<PgSchema, Error> {
-    let t = |name: &str| format!("{schema}.{name}");
-    if strategy.primary.storage == Storage::MariaDbUuid && strategy.server_primary().is_none() {
-        return Err(unsupported(
-            strategy,
-            "the reordered UUID column type is MariaDB's; PostgreSQL's uuid type is what the strategy without -mariadb-uuid uses",
-        ));
-    }
-    let pk = match strategy.primary.source {
+/// The primary-key column definition of `strategy`: an identity for engine-assigned keys, the
+/// storage's type for client keys, the server's function as default for server-generated keys.
+pub(super) fn primary_key_column(strategy: &Strategy) -> Result<String, Error> {
+    Ok(match strategy.primary.source {
         KeySource::EngineAssigned => "id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY".to_string(),
         KeySource::Client(_) => format!("id {} NOT NULL PRIMARY KEY", column_type(strategy.primary.storage)),
         KeySource::Server(scheme) => match (server_function(scheme), strategy.primary.storage) {
@@ -94,7 +88,19 @@ pub fn render(strategy: &Strategy, schema: &str) -> Result<PgSchema, Error> {
                 ));
             }
         },
-    };
+    })
+}
+
+/// Renders `strategy` inside `schema`.
+pub fn render(strategy: &Strategy, schema: &str) -> Result<PgSchema, Error> {
+    let t = |name: &str| format!("{schema}.{name}");
+    if strategy.primary.storage == Storage::MariaDbUuid && strategy.server_primary().is_none() {
+        return Err(unsupported(
+            strategy,
+            "the reordered UUID column type is MariaDB's; PostgreSQL's uuid type is what the strategy without -mariadb-uuid uses",
+        ));
+    }
+    let pk = primary_key_column(strategy)?;
     let mut columns = vec![pk];
     let mut arrays: Vec<(&str, Storage)> = Vec::new();
     if strategy.client_primary().is_some() {
