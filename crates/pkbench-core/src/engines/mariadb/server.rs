@@ -4,7 +4,9 @@
 //! removed on drop.
 
 use crate::Error;
-use crate::engines::server::{ManagedProcess, find_binary, private_dir, remove_stale_dirs, unique_suffix, wait_until};
+use crate::engines::server::{
+    ManagedProcess, failure_summary, find_binary, private_dir, remove_stale_dirs, unique_suffix, wait_until,
+};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -50,6 +52,10 @@ impl ManagedMariaDb {
         let dir = std::env::temp_dir().join(format!("pkbench-mariadb-{}-{}", std::process::id(), unique_suffix()));
         private_dir(&dir)?;
         let data = dir.join("data");
+        // Its own temporary folder: parallel servers sharing /tmp lost each other's temporary
+        // tables during mariadb-install-db ("Could not remove temporary table").
+        let tmp = dir.join("tmp");
+        std::fs::create_dir(&tmp).map_err(|e| Error::io("create", &tmp, e))?;
         // SAFETY: geteuid has no preconditions.
         let as_root = unsafe { libc::geteuid() } == 0;
         let user = if as_root { "root".to_string() } else { std::env::var("USER").unwrap_or_else(|_| "nobody".into()) };
@@ -58,6 +64,7 @@ impl ManagedMariaDb {
             .arg(format!("--user={user}"))
             .arg(format!("--datadir={}", data.display()))
             .args(["--auth-root-authentication-method=normal", "--skip-test-db"])
+            .arg(format!("--tmpdir={}", tmp.display()))
             .output()
             .map_err(|e| {
                 let _ = std::fs::remove_dir_all(&dir);
@@ -65,7 +72,7 @@ impl ManagedMariaDb {
             })?;
         if !out.status.success() {
             let _ = std::fs::remove_dir_all(&dir);
-            let msg = String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or_default().to_string();
+            let msg = failure_summary(&out.stderr);
             return Err(Error::InvalidInput(format!("mariadb-install-db failed: {msg}")));
         }
         let pool_mb = cache_mb;
@@ -76,6 +83,7 @@ impl ManagedMariaDb {
             .arg(format!("--datadir={}", data.display()))
             .arg(format!("--socket={}", dir.join("mariadb.sock").display()))
             .arg(format!("--pid-file={}", dir.join("mariadb.pid").display()))
+            .arg(format!("--tmpdir={}", tmp.display()))
             .args(["--skip-networking", "--skip-name-resolve", "--innodb-monitor-enable=module_index"])
             .arg(format!("--secure-file-priv={}", dir.display()))
             .arg(format!("--innodb-buffer-pool-size={pool_mb}M"))

@@ -4,7 +4,7 @@
 
 use crate::Error;
 use crate::engines::server::{
-    ManagedProcess, ServerUser, find_binary, private_dir, remove_stale_dirs, unique_suffix, wait_until,
+    ManagedProcess, ServerUser, failure_summary, find_binary, private_dir, remove_stale_dirs, unique_suffix, wait_until,
 };
 use std::path::Path;
 use std::process::Command;
@@ -53,7 +53,7 @@ impl ManagedPostgres {
         }
         let out = cmd.output().map_err(|e| cleanup(Error::io("run", &initdb, e)))?;
         if !out.status.success() {
-            let msg = String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or_default().to_string();
+            let msg = failure_summary(&out.stderr);
             return Err(cleanup(Error::InvalidInput(format!("initdb failed: {msg}"))));
         }
         // No TCP listener: the port only names the socket file (`.s.PGSQL.<port>`) in `dir`.

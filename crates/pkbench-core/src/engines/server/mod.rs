@@ -7,7 +7,8 @@ mod url;
 
 pub use binaries::find_binary;
 pub use process::{
-    ManagedProcess, ServerUser, abort_all, free_port, private_dir, remove_stale_dirs, unique_suffix, wait_until,
+    ManagedProcess, ServerUser, abort_all, failure_summary, free_port, private_dir, remove_stale_dirs, unique_suffix,
+    wait_until,
 };
 pub use url::redact_url;
 

@@ -102,6 +102,20 @@ pub fn free_port() -> Result<u16, Error> {
     listener.local_addr().map(|a| a.port()).map_err(|e| Error::io("bind a free port on", "127.0.0.1", e))
 }
 
+/// The lines of a setup tool's output (initdb, mariadb-install-db) that say what went wrong: the
+/// lines mentioning an error (up to three), else the last line — "Aborting" alone says nothing.
+pub fn failure_summary(output: &[u8]) -> String {
+    let text = String::from_utf8_lossy(output);
+    let errors: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.contains("ERROR") || l.contains("error") || l.contains("FATAL"))
+        .filter(|l| !l.ends_with("Aborting"))
+        .take(3)
+        .collect();
+    if errors.is_empty() { text.lines().last().unwrap_or_default().trim().to_string() } else { errors.join(" / ") }
+}
+
 /// Polls `ready` every 100 ms until it returns true or `timeout` passes.
 pub fn wait_until(timeout: Duration, mut ready: impl FnMut() -> bool) -> bool {
     let start = Instant::now();
@@ -201,5 +215,18 @@ impl Drop for ManagedProcess {
         let _ = std::fs::remove_dir_all(&self.dir);
         let pid = self.child.id();
         LIVE.lock().unwrap_or_else(|e| e.into_inner()).retain(|(p, _)| *p != pid);
+    }
+}
+
+#[cfg(test)]
+mod failure_tests {
+    use super::failure_summary;
+
+    #[test]
+    fn failure_summary_names_the_error_not_just_aborting() {
+        let out = b"Installing MariaDB/MySQL system tables\n2026 0 [ERROR] InnoDB: No space left on device\n2026 0 [ERROR] Aborting\n";
+        assert_eq!(failure_summary(out), "2026 0 [ERROR] InnoDB: No space left on device");
+        assert_eq!(failure_summary(b"one\nlast words\n"), "last words");
+        assert_eq!(failure_summary(b""), "");
     }
 }
