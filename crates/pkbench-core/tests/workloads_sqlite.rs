@@ -268,3 +268,24 @@ fn every_workload_writes_results_the_json_schema_accepts() {
     let app = &doc.runs[1];
     assert_eq!(phase(app, "join-page").rows, 100, "fewer orders than one page × pages: every order once");
 }
+
+#[test]
+fn app_warmup_by_time_runs_untimed_operations_before_each_query_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let workload = App::new(500, 2, 1_000, SEED).unwrap().with_warmup(Some(std::time::Duration::from_millis(50)));
+    let result =
+        run(&workload, &mut SqliteEngine::new(SqliteSettings::seed_000(dir.path().to_path_buf())).unwrap(), "int");
+    assert!(result.complete, "{:?}", result.error);
+    for name in ["point-select", "orders-of-user"] {
+        let p = result.phases.iter().find(|p| p.name == name).unwrap();
+        let note = p.note.as_deref().unwrap_or_default();
+        let secs: f64 = note
+            .rsplit_once('(')
+            .and_then(|(_, s)| s.strip_suffix(" s)"))
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("{name}: no warm-up time in {note:?}"));
+        assert!(note.starts_with("after ") && secs >= 0.05, "{name}: {note}");
+        // The timed operations are the step's own count, warm-up excluded.
+        assert_eq!(p.latency.unwrap().count, p.operations, "{name}");
+    }
+}

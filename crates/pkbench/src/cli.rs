@@ -113,9 +113,11 @@ pub struct RunArgs {
     /// Measured time per strategy (`--workload concurrent`; accepts 60s, 2m, 1h).
     #[arg(long, default_value = "60s", value_parser = parse_duration)]
     pub duration: Duration,
-    /// Warm-up before the measured time, excluded from the figures (`--workload concurrent`).
-    #[arg(long, default_value = "5s", value_parser = parse_duration)]
-    pub warmup: Duration,
+    /// Untimed warm-up, excluded from the figures: before the measured time of `--workload
+    /// concurrent` [default: 5s], and before each timed query step of `--workload app`
+    /// [default: 1,000 operations].
+    #[arg(long, value_parser = parse_duration)]
+    pub warmup: Option<Duration>,
     /// app: users to load (accepts 200k, 1M, …).
     #[arg(long, default_value = "200k", value_parser = parse_count)]
     pub users: u64,

@@ -51,6 +51,7 @@ fn workload_flags_are_checked_before_anything_runs() {
         (vec!["--workload", "remedy", "--strategies", "uuid7", "--batch", "1k"], "has none"),
         (vec!["--workload", "file-baseline", "--engine", "postgres"], "use --engine sqlite"),
         (vec!["--workload", "app", "--users", "0"], "--users 0 is out of range"),
+        (vec!["--workload", "churn", "--warmup", "1s"], "--warmup applies to --workload concurrent and app"),
         (vec!["--workload", "app", "--keep-db"], "--keep-db applies to"),
         (vec!["--workload", "churn", "--payload", "0", "--batch", "3k"], "exceeds --rows"),
     ] {

@@ -12,6 +12,7 @@ use crate::metrics::LatencyRecorder;
 use crate::results::{PhaseResult, RunResult};
 use crate::strategy::Strategy;
 use std::collections::{BTreeMap, VecDeque};
+use std::time::Duration;
 
 /// Rows per page of the paginated join.
 pub const PAGE_ROWS: u32 = 50;
@@ -42,6 +43,17 @@ pub struct App {
     orders_per_user: u64,
     batch_rows: u64,
     seed: u64,
+    /// Untimed warm-up before each timed query step: `None` = [`WARMUP`] operations.
+    warmup: Option<Duration>,
+}
+
+/// How long the untimed warm-up before a timed step lasts.
+#[derive(Clone, Copy)]
+enum Warmup {
+    /// This many operations.
+    Ops(u64),
+    /// Operations until this much time has passed.
+    For(Duration),
 }
 
 /// Age of user `n` (1-based): deterministic, 18–80.
@@ -90,7 +102,19 @@ impl App {
                 super::MAX_BATCH_ROWS
             )));
         }
-        Ok(App { users, orders_per_user, batch_rows, seed })
+        Ok(App { users, orders_per_user, batch_rows, seed, warmup: None })
+    }
+
+    /// Warms each timed query step (point select, a user's orders) up for `warmup` instead of
+    /// a fixed [`WARMUP`] operations (`--warmup`).
+    pub fn with_warmup(mut self, warmup: Option<Duration>) -> Self {
+        self.warmup = warmup;
+        self
+    }
+
+    /// The warm-up of a timed query step of at most `count` operations.
+    fn query_warmup(&self, count: u64) -> Warmup {
+        self.warmup.map_or(Warmup::Ops(WARMUP.min(count)), Warmup::For)
     }
 
     fn orders(&self) -> u64 {
@@ -166,14 +190,25 @@ impl App {
     fn timed(
         name: &str,
         count: u64,
-        warmup: u64,
+        warmup: Warmup,
         case: &mut dyn AppCase,
         ctx: &CaseContext<'_>,
         mut op: impl FnMut(&mut dyn AppCase, u64) -> Result<u64, Error>,
     ) -> Result<PhaseResult, Error> {
-        for i in 0..warmup {
-            op(case, i)?;
+        let started = ctx.timer.now_ns();
+        let mut warm_ops = 0;
+        loop {
+            let done = match warmup {
+                Warmup::Ops(n) => warm_ops >= n,
+                Warmup::For(d) => ctx.timer.now_ns() - started >= d.as_nanos() as u64,
+            };
+            if done || ctx.control.is_cancelled() {
+                break;
+            }
+            op(case, warm_ops)?;
+            warm_ops += 1;
         }
+        let warm_secs = (ctx.timer.now_ns() - started) as f64 / 1e9;
         case.take_counters()?;
         let mut latency = LatencyRecorder::new();
         let (mut rows, mut elapsed_ns) = (0, 0);
@@ -187,7 +222,7 @@ impl App {
             latency.record(ns);
             elapsed_ns += ns;
         }
-        let note = (warmup > 0).then(|| format!("after {warmup} untimed warm-up operations"));
+        let note = (warm_ops > 0).then(|| format!("after {warm_ops} untimed warm-up operations ({warm_secs:.2} s)"));
         Ok(PhaseResult {
             name: name.into(),
             operations: count,
@@ -208,7 +243,7 @@ impl App {
     ) -> Result<Vec<PhaseResult>, Error> {
         let mut phases = Vec::new();
         let mut avg = 0.0;
-        let mut p = Self::timed("avg-age", AGGREGATES, 1, case, ctx, |c, _| {
+        let mut p = Self::timed("avg-age", AGGREGATES, Warmup::Ops(1), case, ctx, |c, _| {
             avg = c.average_age()?;
             Ok(self.users)
         })?;
@@ -223,13 +258,13 @@ impl App {
 
         let mut pick = Pick(self.seed);
         let users = loaded.publics.len();
-        let p = Self::timed("point-select", POINT_SELECTS, WARMUP, case, ctx, |c, _| {
+        let p = Self::timed("point-select", POINT_SELECTS, self.query_warmup(POINT_SELECTS), case, ctx, |c, _| {
             c.user_by_public_id(loaded.publics[pick.below(users)])
         })?;
         verify("app point-select", p.operations, p.rows)?;
         phases.push(p);
 
-        let mut p = Self::timed("join-page", PAGES, 0, case, ctx, |c, i| c.join_page(i == 0, PAGE_ROWS))?;
+        let mut p = Self::timed("join-page", PAGES, Warmup::Ops(0), case, ctx, |c, i| c.join_page(i == 0, PAGE_ROWS))?;
         verify("app join-page", (PAGES * u64::from(PAGE_ROWS)).min(self.orders()), p.rows)?;
         p.figures.insert("page_rows".into(), f64::from(PAGE_ROWS));
         p.note = Some(format!(
@@ -237,7 +272,7 @@ impl App {
         ));
         phases.push(p);
 
-        let p = Self::timed("orders-of-user", ORDER_LOOKUPS, WARMUP.min(ORDER_LOOKUPS), case, ctx, |c, _| {
+        let p = Self::timed("orders-of-user", ORDER_LOOKUPS, self.query_warmup(ORDER_LOOKUPS), case, ctx, |c, _| {
             c.orders_of_user(loaded.publics[pick.below(users)])
         })?;
         verify("app orders-of-user", ORDER_LOOKUPS * self.orders_per_user, p.rows)?;
@@ -256,7 +291,7 @@ impl App {
         let mut inserted: VecDeque<(Key, Option<Key>)> = VecDeque::new();
         let users = loaded.publics.len();
         let mut n = 0u64;
-        let mut p = Self::timed("mixed-crud", CRUD_ITERATIONS * 100, 0, case, ctx, |case, _| {
+        let mut p = Self::timed("mixed-crud", CRUD_ITERATIONS * 100, Warmup::Ops(0), case, ctx, |case, _| {
             n += 1;
             let user = pick.below(users);
             Ok(match n % 10 {

@@ -111,6 +111,9 @@ fn repeated(strategies: Vec<&'static Strategy>, args: &RunArgs) -> Result<Vec<&'
     Ok(strategies.into_iter().flat_map(|s| std::iter::repeat_n(s, args.repeat as usize)).collect())
 }
 
+/// `--warmup` of the concurrent workload when none is given.
+const CONCURRENT_WARMUP: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Largest `--repeat` accepted.
 const MAX_REPEAT: u32 = 100;
 
@@ -131,6 +134,9 @@ fn strategies_for(args: &RunArgs) -> Result<&str, Error> {
 
 /// The workload `--workload` names, with its flags validated against the engine and strategies.
 fn workload(args: &RunArgs, strategies: &[&'static Strategy], out_dir: &Path) -> Result<Box<dyn Workload>, Error> {
+    if args.warmup.is_some() && !matches!(args.workload, WorkloadArg::Concurrent | WorkloadArg::App) {
+        return Err(Error::InvalidInput("--warmup applies to --workload concurrent and app only; remove it".into()));
+    }
     if args.presort && args.workload != WorkloadArg::InsertGrowth {
         return Err(Error::InvalidInput("--presort applies to --workload insert-growth only; remove it".into()));
     }
@@ -149,7 +155,13 @@ fn workload(args: &RunArgs, strategies: &[&'static Strategy], out_dir: &Path) ->
             Box::new(InsertGrowth::new(args.rows, args.batch, args.payload, args.seed)?.with_presort(args.presort))
         }
         WorkloadArg::Concurrent => {
-            let w = ConcurrentInsert::new(args.threads, args.duration, args.warmup, args.payload, args.seed)?;
+            let w = ConcurrentInsert::new(
+                args.threads,
+                args.duration,
+                args.warmup.unwrap_or(CONCURRENT_WARMUP),
+                args.payload,
+                args.seed,
+            )?;
             let engine = format!("{:?}", args.engine).to_lowercase();
             for s in strategies {
                 w.check(s, &engine)?;
@@ -164,7 +176,9 @@ fn workload(args: &RunArgs, strategies: &[&'static Strategy], out_dir: &Path) ->
             MemoryCap::detect(),
         )),
         WorkloadArg::Churn => Box::new(Churn::new(args.rows, args.batch, args.payload, args.seed)?),
-        WorkloadArg::App => Box::new(App::new(args.users, args.orders_per_user, args.batch, args.seed)?),
+        WorkloadArg::App => {
+            Box::new(App::new(args.users, args.orders_per_user, args.batch, args.seed)?.with_warmup(args.warmup))
+        }
     })
 }
 
