@@ -11,6 +11,46 @@ use crate::results::{BtreeStats, Counters};
 use crate::strategy::Strategy;
 use std::collections::BTreeMap;
 
+/// Every statement the application needs for one strategy, in one engine's dialect and
+/// placeholders; each engine's `app_schema.rs` renders it and its `AppCase` binds the parameters
+/// in the order its renderer documents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AppSql {
+    /// DDL, in order.
+    pub create: Vec<String>,
+    /// INSERT of a user: `[id,] [ext_id,] name, email, age, created_at`, with `RETURNING id`
+    /// where the server assigns the key.
+    pub insert_user: String,
+    /// INSERT of an order: `[id,] [ext_id,] user_id, amount, created_at` (likewise).
+    pub insert_order: String,
+    /// Mapping-table INSERTs (external key, primary key), for `…-map` strategies.
+    pub map_users: Option<String>,
+    /// As `map_users`, for orders.
+    pub map_orders: Option<String>,
+    /// Whether INSERTs bind a client primary key first.
+    pub client_primary: bool,
+    /// The average age of all users, as a floating-point number.
+    pub average_age: String,
+    /// Point select of a user by public id.
+    pub user_by_public: String,
+    /// All orders of the user with a public id.
+    pub orders_of_user: String,
+    /// First page of the join (page rows).
+    pub join_first: String,
+    /// Next page after the cursor (last user id, last order id, page rows; MariaDB spells the
+    /// row comparison out and takes the last user id twice).
+    pub join_next: String,
+    /// Sets `created_at` (second parameter) of the user with a public id (first).
+    pub touch_user: String,
+    /// Deletes an order by primary key.
+    pub delete_order: String,
+    /// Deletes an order's mapping entry by external key.
+    pub delete_order_map: Option<String>,
+    /// Tables whose counts are reported, each with the table its count must match; dropped in
+    /// reverse order.
+    pub counted: Vec<(&'static str, &'static str)>,
+}
+
 /// An engine that can host the application schema.
 pub trait AppEngine {
     /// Creates a fresh database holding `strategy`'s empty `users` and `orders` tables.

@@ -4,14 +4,14 @@
 //! The mysql crate takes parameters by value, so each execution allocates a few small buffers
 //! (as the concurrent client notes); its API offers no way to rebind in place.
 
-use super::app_schema::{MariaDbAppSchema, render};
+use super::app_schema::render;
 use super::client::value;
 use super::counters::{self, Snapshot};
 use super::{MariaDbEngine, physical};
 use crate::Error;
 use crate::control::RunControl;
 use crate::engines::KeyRow;
-use crate::engines::app::{AppCase, AppEngine, AppReport, OrderRow, UserRow};
+use crate::engines::app::{AppCase, AppEngine, AppReport, AppSql, OrderRow, UserRow};
 use crate::generators::{Key, decode_hyphenated};
 use crate::results::Counters;
 use crate::strategy::{Storage, Strategy};
@@ -62,7 +62,7 @@ struct Statements {
 }
 
 impl Statements {
-    fn prepare(conn: &mut mysql::Conn, sql: &MariaDbAppSchema) -> Result<Self, Error> {
+    fn prepare(conn: &mut mysql::Conn, sql: &AppSql) -> Result<Self, Error> {
         let mut one = |s: &str| conn.prep(s).map_err(|e| Error::mariadb(format!("could not prepare '{s}'"), e));
         Ok(Statements {
             insert_user: one(&sql.insert_user)?,
@@ -103,7 +103,7 @@ fn returned_key(v: Value) -> Option<Key> {
 /// One strategy's application tables.
 struct MariaDbApp<'a> {
     engine: &'a mut MariaDbEngine,
-    sql: MariaDbAppSchema,
+    sql: AppSql,
     stmts: Statements,
     primary: Storage,
     external: Option<Storage>,

@@ -4,48 +4,13 @@
 
 use super::schema::{column_type, primary_key_column};
 use crate::Error;
+use crate::engines::app::AppSql;
 use crate::strategy::{KeySource, SecondaryLookup, Strategy};
 
-/// Every statement the application needs for one strategy, relative to one database.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MariaDbAppSchema {
-    /// DDL, in order.
-    pub create: Vec<String>,
-    /// INSERT of a user: `[?id,] [?ext_id,] ?name, ?email, ?age, ?created_at`, with
-    /// `RETURNING id` where the server assigns the key.
-    pub insert_user: String,
-    /// INSERT of an order: `[?id,] [?ext_id,] ?user_id, ?amount, ?created_at` (likewise).
-    pub insert_order: String,
-    /// Mapping-table INSERTs (external key, primary key), for `…-map` strategies.
-    pub map_users: Option<String>,
-    /// As `map_users`, for orders.
-    pub map_orders: Option<String>,
-    /// Whether INSERTs bind a client primary key first.
-    pub client_primary: bool,
-    /// The average age of all users, as a DOUBLE (AVG of an integer is a rounded DECIMAL).
-    pub average_age: String,
-    /// Point select of a user by public id.
-    pub user_by_public: String,
-    /// All orders of the user with this public id.
-    pub orders_of_user: String,
-    /// First page of the join (page rows).
-    pub join_first: String,
-    /// Next page after the cursor (last user id, last user id again, last order id, page rows):
-    /// the row comparison spelled out, which InnoDB's range optimizer turns into index ranges.
-    pub join_next: String,
-    /// Sets `created_at` (second parameter) of the user with public id (first).
-    pub touch_user: String,
-    /// Deletes an order by primary key.
-    pub delete_order: String,
-    /// Deletes an order's mapping entry by external key.
-    pub delete_order_map: Option<String>,
-    /// Tables whose counts are reported, each with the table its count must match; dropped in
-    /// reverse order.
-    pub counted: Vec<(&'static str, &'static str)>,
-}
-
-/// Renders the application schema for `strategy` inside database `db`.
-pub fn render(strategy: &Strategy, db: &str) -> Result<MariaDbAppSchema, Error> {
+/// Renders the application schema for `strategy` inside database `db`, with positional `?`
+/// placeholders in the order [`AppSql`] lists its parameters (`join_next` takes the last user id
+/// twice, for its spelled-out row comparison).
+pub fn render(strategy: &Strategy, db: &str) -> Result<AppSql, Error> {
     super::schema::render(strategy, db)?; // same refusals as the benchmark table
     let pk_type = column_type(strategy.primary.storage);
     let pk_column = primary_key_column(strategy)?;
@@ -110,7 +75,7 @@ pub fn render(strategy: &Strategy, db: &str) -> Result<MariaDbAppSchema, Error> 
         "SELECT o.user_id, u.name, o.id, o.amount FROM {db}.orders o FORCE INDEX (orders_user_id) \
          STRAIGHT_JOIN {db}.users u ON u.id = o.user_id"
     );
-    Ok(MariaDbAppSchema {
+    Ok(AppSql {
         create,
         insert_user: insert("users", &["name", "email", "age", "created_at"]),
         insert_order: insert("orders", &["user_id", "amount", "created_at"]),
@@ -136,7 +101,7 @@ mod tests {
     use super::*;
     use crate::strategy::find;
 
-    fn sql(name: &str) -> MariaDbAppSchema {
+    fn sql(name: &str) -> AppSql {
         render(find(name).unwrap(), "d").unwrap()
     }
 

@@ -12,7 +12,7 @@ mod schema;
 mod server;
 pub mod uuid_type;
 
-pub use app_schema::{MariaDbAppSchema, render as render_app_schema};
+pub use app_schema::render as render_app_schema;
 pub use schema::{MariaDbSchema, render as render_schema};
 pub use server::{MIN_POOL_MB, ManagedMariaDb, lru_scan_depth};
 

@@ -2,13 +2,13 @@
 //! prepared single-row statement per operation.
 
 use super::app_bound::{Bound, Cursor};
-use super::app_schema::{PgAppSchema, render};
+use super::app_schema::render;
 use super::counters::{self, Snapshot};
 use super::{PostgresEngine, physical};
 use crate::Error;
 use crate::control::RunControl;
 use crate::engines::KeyRow;
-use crate::engines::app::{AppCase, AppEngine, AppReport, OrderRow, UserRow};
+use crate::engines::app::{AppCase, AppEngine, AppReport, AppSql, OrderRow, UserRow};
 use crate::generators::Key;
 use crate::results::Counters;
 use crate::strategy::{Storage, Strategy};
@@ -64,7 +64,7 @@ struct Statements {
 }
 
 impl Statements {
-    fn prepare(client: &mut Client, sql: &PgAppSchema) -> Result<Self, Error> {
+    fn prepare(client: &mut Client, sql: &AppSql) -> Result<Self, Error> {
         let mut one = |s: &str| client.prepare(s).map_err(|e| Error::postgres(format!("could not prepare '{s}'"), e));
         Ok(Statements {
             insert_user: one(&sql.insert_user)?,
@@ -91,7 +91,7 @@ const USER: usize = 2;
 /// One strategy's application tables.
 struct PgApp<'a> {
     engine: &'a mut PostgresEngine,
-    sql: PgAppSchema,
+    sql: AppSql,
     stmts: Statements,
     primary: Storage,
     external: Option<Storage>,

@@ -4,47 +4,12 @@
 
 use super::schema::{column_type, primary_key_column};
 use crate::Error;
+use crate::engines::app::AppSql;
 use crate::strategy::{KeySource, SecondaryLookup, Strategy};
 
-/// Every statement the application needs for one strategy, relative to one schema.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PgAppSchema {
-    /// DDL, in order.
-    pub create: Vec<String>,
-    /// INSERT of a user: `[$id,] [$ext_id,] $name, $email, $age, $created_at`, with
-    /// `RETURNING id` where the server assigns the key.
-    pub insert_user: String,
-    /// INSERT of an order: `[$id,] [$ext_id,] $user_id, $amount, $created_at` (likewise).
-    pub insert_order: String,
-    /// Mapping-table INSERTs (`$1` = external key, `$2` = primary), for `…-map` strategies.
-    pub map_users: Option<String>,
-    /// As `map_users`, for orders.
-    pub map_orders: Option<String>,
-    /// Whether INSERTs bind a client primary key first.
-    pub client_primary: bool,
-    /// The average age of all users, as `float8`.
-    pub average_age: String,
-    /// Point select of a user by public id (`$1`).
-    pub user_by_public: String,
-    /// All orders of the user with public id `$1`.
-    pub orders_of_user: String,
-    /// First page of the join (`$1` = page rows).
-    pub join_first: String,
-    /// Next page after the cursor (`$1` = last user id, `$2` = last order id, `$3` = page rows).
-    pub join_next: String,
-    /// Sets `created_at = $2` of the user with public id `$1`.
-    pub touch_user: String,
-    /// Deletes an order by primary key (`$1`).
-    pub delete_order: String,
-    /// Deletes an order's mapping entry by external key (`$1`).
-    pub delete_order_map: Option<String>,
-    /// Tables (unqualified) whose counts are reported, each with the table its count must match;
-    /// dropped in reverse order.
-    pub counted: Vec<(&'static str, &'static str)>,
-}
-
-/// Renders the application schema for `strategy` inside `schema`.
-pub fn render(strategy: &Strategy, schema: &str) -> Result<PgAppSchema, Error> {
+/// Renders the application schema for `strategy` inside `schema`, with `$N` placeholders in the
+/// order [`AppSql`] lists its parameters.
+pub fn render(strategy: &Strategy, schema: &str) -> Result<AppSql, Error> {
     super::schema::render(strategy, schema)?; // same refusals as the benchmark table
     let t = |name: &str| format!("{schema}.{name}");
     let pk_type = column_type(strategy.primary.storage);
@@ -110,7 +75,7 @@ pub fn render(strategy: &Strategy, schema: &str) -> Result<PgAppSchema, Error> {
         t("orders"),
         t("users")
     );
-    Ok(PgAppSchema {
+    Ok(AppSql {
         create,
         insert_user: insert("users", &["name", "email", "age", "created_at"]),
         insert_order: insert("orders", &["user_id", "amount", "created_at"]),
@@ -135,7 +100,7 @@ mod tests {
     use super::*;
     use crate::strategy::find;
 
-    fn sql(name: &str) -> PgAppSchema {
+    fn sql(name: &str) -> AppSql {
         render(find(name).unwrap(), "s").unwrap()
     }
 

@@ -13,7 +13,7 @@ mod physical;
 mod schema;
 mod server;
 
-pub use app_schema::{PgAppSchema, render as render_app_schema};
+pub use app_schema::render as render_app_schema;
 pub use schema::{PgSchema, render as render_schema};
 pub use server::{MAX_WAL_MB, ManagedPostgres, WAL_KEEP_MB};
 

@@ -1,11 +1,11 @@
 //! SQLite's [`AppCase`]: the application workload's database, one file per strategy.
 
-use super::app_schema::{AppSchema, render};
+use super::app_schema::render;
 use super::{SqliteEngine, bind_key, file_len, settings, shm_path, wal_path};
 use crate::Error;
 use crate::control::RunControl;
 use crate::engines::KeyRow;
-use crate::engines::app::{AppCase, AppEngine, AppReport, OrderRow, UserRow};
+use crate::engines::app::{AppCase, AppEngine, AppReport, AppSql, OrderRow, UserRow};
 use crate::generators::Key;
 use crate::results::Counters;
 use crate::strategy::{Storage, Strategy};
@@ -74,7 +74,7 @@ struct SqliteApp {
     /// `None` only after `finish` closed it.
     conn: Option<Connection>,
     path: PathBuf,
-    schema: AppSchema,
+    schema: AppSql,
     primary: Storage,
     external: Option<Storage>,
     /// Where the next join page starts.
@@ -112,7 +112,7 @@ impl SqliteApp {
             bind_key(stmt, next, key, self.primary, text).map_err(|e| self.err("could not bind", e))?;
             next += 1;
         }
-        if let (true, Some(storage)) = (self.schema.external, self.external) {
+        if let Some(storage) = self.external {
             let key = keys.secondary.ok_or_else(|| Error::InvalidInput("an external key is missing".into()))?;
             bind_key(stmt, next, key, storage, text).map_err(|e| self.err("could not bind", e))?;
             next += 1;
@@ -233,7 +233,7 @@ impl AppCase for SqliteApp {
 
     fn average_age(&mut self) -> Result<f64, Error> {
         let mut stmt =
-            self.conn().prepare_cached("SELECT avg(age) FROM users").map_err(|e| self.err("could not prepare", e))?;
+            self.conn().prepare_cached(&self.schema.average_age).map_err(|e| self.err("could not prepare", e))?;
         stmt.query_row([], |r| r.get::<_, Option<f64>>(0))
             .map_err(|e| self.err("the average-age query failed", e))
             .map(|v| v.unwrap_or(0.0))

@@ -3,45 +3,12 @@
 
 use super::schema::column_type;
 use crate::Error;
+use crate::engines::app::AppSql;
 use crate::strategy::{KeySource, PrimaryIndex, SecondaryLookup, Storage, Strategy};
 
-/// Every statement the application needs for one strategy.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AppSchema {
-    /// DDL, in order.
-    pub create: Vec<String>,
-    /// INSERT of a user: `[?id,] [?ext_id,] ?name, ?email, ?age, ?created_at` in that order.
-    pub insert_user: String,
-    /// INSERT of an order: `[?id,] [?ext_id,] ?user_id, ?amount, ?created_at`.
-    pub insert_order: String,
-    /// Mapping-table INSERTs (`?1` = external key, `?2` = primary), for `…-map` strategies.
-    pub map_users: Option<String>,
-    /// As `map_users`, for orders.
-    pub map_orders: Option<String>,
-    /// Whether INSERTs bind a client primary key first.
-    pub client_primary: bool,
-    /// Whether INSERTs bind an external key.
-    pub external: bool,
-    /// Point select of a user by public id (`?1`).
-    pub user_by_public: String,
-    /// All orders of the user with public id `?1`.
-    pub orders_of_user: String,
-    /// First page of the join (`?1` = page rows).
-    pub join_first: String,
-    /// Next page after the cursor (`?1` = last user id, `?2` = last order id, `?3` = page rows).
-    pub join_next: String,
-    /// Sets `created_at = ?2` of the user with public id `?1`.
-    pub touch_user: String,
-    /// Deletes an order by primary key (`?1`).
-    pub delete_order: String,
-    /// Deletes an order's mapping entry by external key (`?1`).
-    pub delete_order_map: Option<String>,
-    /// Tables whose counts are reported, each with the table its count must match.
-    pub counted: Vec<(&'static str, &'static str)>,
-}
-
-/// Renders the application schema for `strategy`.
-pub fn render(strategy: &Strategy) -> Result<AppSchema, Error> {
+/// Renders the application schema for `strategy`, with numbered `?N` placeholders in the order
+/// [`AppSql`] lists its parameters.
+pub fn render(strategy: &Strategy) -> Result<AppSql, Error> {
     super::schema::render(strategy)?; // same refusals as the benchmark table
     let pk_type = column_type(strategy.primary.storage);
     let integer_pk = strategy.primary.storage == Storage::Integer;
@@ -102,14 +69,14 @@ pub fn render(strategy: &Strategy) -> Result<AppSchema, Error> {
         Some(_) => ("ext_id = ?1".to_string(), "(SELECT id FROM users WHERE ext_id = ?1)".to_string()),
     };
     let join = "SELECT o.user_id, u.name, o.id, o.amount FROM orders o JOIN users u ON u.id = o.user_id";
-    Ok(AppSchema {
+    Ok(AppSql {
         create,
         insert_user: insert("users", &["name", "email", "age", "created_at"]),
         insert_order: insert("orders", &["user_id", "amount", "created_at"]),
         map_users,
         map_orders,
         client_primary,
-        external: sec.is_some(),
+        average_age: "SELECT avg(age) FROM users".to_string(),
         user_by_public: format!("SELECT id, name, email, age, created_at FROM users WHERE {user_where}"),
         orders_of_user: format!("SELECT id, amount, created_at FROM orders WHERE user_id = {user_pk}"),
         join_first: format!("{join} ORDER BY o.user_id, o.id LIMIT ?1"),

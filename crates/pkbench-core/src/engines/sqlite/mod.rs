@@ -9,7 +9,7 @@ mod log_table;
 mod schema;
 mod settings;
 
-pub use app_schema::{AppSchema, render as render_app_schema};
+pub use app_schema::render as render_app_schema;
 pub use dbstat::btree_stats;
 pub use log_table::{LogInsert, insert_log_lines};
 pub use schema::{MAP_TABLE, SqliteSchema, TABLE, render as render_schema};
