@@ -3,12 +3,12 @@
 //! Every insert is a batch in `batches`; every step is a phase `churn-NNN` with the table's
 //! size on disk and leaf fill after it, so ordered and random keys can be compared over time.
 
-use super::outcome::{SettingsBase, conclude, empty_result, record_report, verify};
+use super::outcome::{Batches, SettingsBase, conclude, empty_result, record_report, verify};
 use super::{CaseContext, KeyStream, Workload};
 use crate::Error;
-use crate::engines::{CaseSpec, Engine, InsertCase, KeyRow, Physical};
+use crate::engines::{CaseSpec, Engine, InsertCase, Physical};
 use crate::generators::Key;
-use crate::results::{BatchResult, PhaseResult, RunResult};
+use crate::results::{PhaseResult, RunResult};
 use crate::strategy::{KeySource, Strategy};
 use std::collections::{BTreeMap, VecDeque};
 
@@ -43,8 +43,7 @@ impl Churn {
 
 /// Inserts `n` rows, remembering their primary keys in insertion order.
 struct Inserter {
-    keys: KeyStream,
-    rows: Vec<KeyRow>,
+    batches: Batches,
     /// Primary keys of the rows in the table, oldest first.
     live: VecDeque<Key>,
     /// The next engine-assigned key (SQLite rowids and identity columns count up from 1).
@@ -60,29 +59,16 @@ impl Inserter {
         ctx: &CaseContext<'_>,
         strategy: &str,
     ) -> Result<u64, Error> {
-        let t0 = ctx.timer.now_ns();
-        self.keys.fill(&mut self.rows, n);
-        let t1 = ctx.timer.now_ns();
-        case.insert_batch(&self.rows, ctx.control)?;
-        let t2 = ctx.timer.now_ns();
-        for r in &self.rows {
+        let rows_total = self.live.len() as u64 + n;
+        let elapsed_ns = self.batches.insert(case, n, rows_total, result, ctx, strategy)?;
+        for r in self.batches.rows() {
             let key = r.primary.unwrap_or_else(|| {
                 self.next_assigned += 1;
                 Key::Int(self.next_assigned)
             });
             self.live.push_back(key);
         }
-        let batch = BatchResult {
-            index: result.batches.len() as u64,
-            rows: n,
-            rows_total: self.live.len() as u64,
-            elapsed_ns: t2 - t1,
-            keygen_ns: t1 - t0,
-            counters: case.take_counters()?,
-        };
-        ctx.observer.batch_done(strategy, &batch);
-        result.batches.push(batch);
-        Ok(t2 - t1)
+        Ok(elapsed_ns)
     }
 }
 
@@ -138,8 +124,7 @@ impl Workload for Churn {
             let mut case = engine.create_case(&spec)?;
             result.settings.engine = case.effective_settings()?;
             let mut ins = Inserter {
-                keys: KeyStream::new(strategy, self.seed),
-                rows: Vec::with_capacity(self.batch_rows as usize),
+                batches: Batches::new(KeyStream::new(strategy, self.seed), self.batch_rows, false),
                 live: VecDeque::with_capacity(self.rows as usize + self.batch_rows as usize),
                 next_assigned: 0,
             };

@@ -1,11 +1,11 @@
 //! insert-growth: insert rows in fixed-size transactions and time every batch as the table
 //! grows — the experiment of seed 000.
 
-use super::outcome::{SettingsBase, conclude, empty_result, record_report};
+use super::outcome::{Batches, SettingsBase, conclude, empty_result, record_report};
 use super::{CaseContext, KeyStream, Workload};
 use crate::Error;
-use crate::engines::{CaseSpec, Engine, InsertCase, KeyRow};
-use crate::results::{BatchResult, RunResult};
+use crate::engines::{CaseSpec, Engine, InsertCase};
+use crate::results::RunResult;
 use crate::strategy::Strategy;
 
 /// Largest `--rows` accepted.
@@ -76,37 +76,18 @@ impl InsertGrowth {
         result: &mut RunResult,
         ctx: &CaseContext<'_>,
     ) -> Result<(), Error> {
-        let mut keys = KeyStream::new(strategy, self.seed);
-        let mut rows: Vec<KeyRow> = Vec::with_capacity(self.batch_rows as usize);
+        let mut batches = Batches::new(KeyStream::new(strategy, self.seed), self.batch_rows, self.presort);
         let mut total = 0;
         while total < self.rows {
             if ctx.control.is_cancelled() {
                 return Err(Error::Interrupted);
             }
             let n = self.batch_rows.min(self.rows - total);
-            let t0 = ctx.timer.now_ns();
-            keys.fill(&mut rows, n);
-            if self.presort {
-                rows.sort_unstable_by_key(|r| r.primary);
-            }
-            let t1 = ctx.timer.now_ns();
-            let inserted = case.insert_batch(&rows, ctx.control);
-            let t2 = ctx.timer.now_ns();
-            if let Err(e) = inserted {
+            if let Err(e) = batches.insert(case, n, total + n, result, ctx, strategy.name) {
                 ctx.control.set_rows(total);
                 return Err(e);
             }
             total += n;
-            let batch = BatchResult {
-                index: result.batches.len() as u64,
-                rows: n,
-                rows_total: total,
-                elapsed_ns: t2 - t1,
-                keygen_ns: t1 - t0,
-                counters: case.take_counters()?,
-            };
-            ctx.observer.batch_done(strategy.name, &batch);
-            result.batches.push(batch);
         }
         Ok(())
     }

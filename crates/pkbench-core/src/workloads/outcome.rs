@@ -1,9 +1,11 @@
-//! The result skeleton every workload fills, and how a case's outcome is recorded.
+//! The result skeleton every workload fills, how a timed insert batch and a case's outcome are
+//! recorded.
 
+use super::{CaseContext, KeyStream};
 use crate::Error;
-use crate::engines::{CaseReport, EngineInfo};
+use crate::engines::{CaseReport, EngineInfo, InsertCase, KeyRow};
 use crate::generators::VirtualClock;
-use crate::results::{RunResult, Settings};
+use crate::results::{BatchResult, RunResult, Settings};
 use crate::strategy::Strategy;
 use std::collections::BTreeMap;
 
@@ -90,4 +92,56 @@ pub(crate) fn record_report(
     result.btrees = report.btrees;
     result.kept_database = report.kept.map(|p| p.display().to_string());
     verify(strategy, expected, report.verified_rows)
+}
+
+/// A key stream cut into timed insert batches, with one row buffer reused for every batch.
+pub(crate) struct Batches {
+    keys: KeyStream,
+    rows: Vec<KeyRow>,
+    presort: bool,
+}
+
+impl Batches {
+    /// Batches of at most `batch_rows` rows from `keys`, each sorted by primary key if `presort`.
+    pub(crate) fn new(keys: KeyStream, batch_rows: u64, presort: bool) -> Self {
+        Batches { keys, rows: Vec::with_capacity(batch_rows as usize), presort }
+    }
+
+    /// The rows of the last batch.
+    pub(crate) fn rows(&self) -> &[KeyRow] {
+        &self.rows
+    }
+
+    /// One timed batch: the next `n` keys (generation timed apart), inserted in one
+    /// transaction and recorded in `result` with `rows_total` rows in the table after it.
+    /// Returns the insert time, ns.
+    pub(crate) fn insert(
+        &mut self,
+        case: &mut dyn InsertCase,
+        n: u64,
+        rows_total: u64,
+        result: &mut RunResult,
+        ctx: &CaseContext<'_>,
+        strategy: &str,
+    ) -> Result<u64, Error> {
+        let t0 = ctx.timer.now_ns();
+        self.keys.fill(&mut self.rows, n);
+        if self.presort {
+            self.rows.sort_unstable_by_key(|r| r.primary);
+        }
+        let t1 = ctx.timer.now_ns();
+        case.insert_batch(&self.rows, ctx.control)?;
+        let t2 = ctx.timer.now_ns();
+        let batch = BatchResult {
+            index: result.batches.len() as u64,
+            rows: n,
+            rows_total,
+            elapsed_ns: t2 - t1,
+            keygen_ns: t1 - t0,
+            counters: case.take_counters()?,
+        };
+        ctx.observer.batch_done(strategy, &batch);
+        result.batches.push(batch);
+        Ok(t2 - t1)
+    }
 }

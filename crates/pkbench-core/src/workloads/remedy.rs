@@ -3,10 +3,10 @@
 //! leaf fill before and after, time, space it needs). Batches of both segments are in
 //! `batches`; phases `insert-uuid4`, `insert-uuid7` and `vacuum` summarise the three steps.
 
-use super::outcome::{SettingsBase, conclude, empty_result, record_report};
+use super::outcome::{Batches, SettingsBase, conclude, empty_result, record_report};
 use super::{CaseContext, KeyStream, Workload};
 use crate::Error;
-use crate::engines::{CaseSpec, Engine, InsertCase, KeyRow, Physical};
+use crate::engines::{CaseSpec, Engine, InsertCase, Physical};
 use crate::generators::Scheme;
 use crate::results::{BatchResult, PhaseResult, RunResult};
 use crate::strategy::{KeySource, SecondaryKey, Storage, Strategy};
@@ -63,13 +63,12 @@ impl Remedy {
     fn insert_segment(
         &self,
         case: &mut dyn InsertCase,
-        keys: &mut KeyStream,
+        batches: &mut Batches,
         until: u64,
         result: &mut RunResult,
         ctx: &CaseContext<'_>,
         strategy: &str,
     ) -> Result<PhaseResult, Error> {
-        let mut rows: Vec<KeyRow> = Vec::with_capacity(self.batch_rows as usize);
         let first = result.batches.len();
         let mut total = result.rows_inserted();
         while total < until {
@@ -77,22 +76,8 @@ impl Remedy {
                 return Err(Error::Interrupted);
             }
             let n = self.batch_rows.min(until - total);
-            let t0 = ctx.timer.now_ns();
-            keys.fill(&mut rows, n);
-            let t1 = ctx.timer.now_ns();
-            case.insert_batch(&rows, ctx.control)?;
-            let t2 = ctx.timer.now_ns();
+            batches.insert(case, n, total + n, result, ctx, strategy)?;
             total += n;
-            let batch = BatchResult {
-                index: result.batches.len() as u64,
-                rows: n,
-                rows_total: total,
-                elapsed_ns: t2 - t1,
-                keygen_ns: t1 - t0,
-                counters: case.take_counters()?,
-            };
-            ctx.observer.batch_done(strategy, &batch);
-            result.batches.push(batch);
         }
         let segment = &result.batches[first..];
         let mut phase = PhaseResult {
@@ -186,16 +171,16 @@ impl Workload for Remedy {
             let after = Remedy::switched(strategy)?;
             let mut case = engine.create_case(&spec)?;
             result.settings.engine = case.effective_settings()?;
-            let mut keys = KeyStream::new(strategy, self.seed);
+            let mut batches = Batches::new(KeyStream::new(strategy, self.seed), self.batch_rows, false);
             let mut phase =
-                self.insert_segment(case.as_mut(), &mut keys, self.switch_rows, &mut result, ctx, strategy.name)?;
+                self.insert_segment(case.as_mut(), &mut batches, self.switch_rows, &mut result, ctx, strategy.name)?;
             phase.name = "insert-uuid4".into();
             phase.note = Some("the strategy's own keys, before the switch".into());
             result.phases.push(phase);
             // A different seed: the v7 stream must not replay the v4 stream's random bits.
-            let mut keys = KeyStream::new(&after, self.seed ^ 0x7e7e_7e7e);
+            let mut batches = Batches::new(KeyStream::new(&after, self.seed ^ 0x7e7e_7e7e), self.batch_rows, false);
             let mut phase =
-                self.insert_segment(case.as_mut(), &mut keys, self.rows, &mut result, ctx, strategy.name)?;
+                self.insert_segment(case.as_mut(), &mut batches, self.rows, &mut result, ctx, strategy.name)?;
             phase.name = "insert-uuid7".into();
             phase.note = Some("new rows get UUIDv7 keys in the same table; first_batch_index marks the switch".into());
             result.phases.push(phase);
