@@ -23,9 +23,10 @@ pub use model::{BatchCounts, Model};
 
 use crate::Error;
 use crate::control::RunControl;
-use crate::generators::VirtualClock;
-use crate::results::{BatchResult, Counters, RunResult, Settings};
+use crate::engines::EngineInfo;
+use crate::results::{BatchResult, Counters, RunResult};
 use crate::strategy::Strategy;
+use crate::workloads::outcome::{self, SettingsBase};
 use layout::{CACHE_EXTRA_BYTES, Layout};
 use std::collections::BTreeMap;
 
@@ -81,19 +82,7 @@ impl PredictConfig {
     /// Checks sizes; messages say what is allowed.
     pub fn validate(&self) -> Result<(), Error> {
         crate::workloads::InsertGrowth::new(self.rows, self.batch_rows, self.payload_bytes, self.seed)?;
-        if !(512..=65536).contains(&self.page_size) || !self.page_size.is_power_of_two() {
-            return Err(Error::InvalidInput(format!(
-                "--page-size {} is not valid: use a power of two from 512 to 65536 (e.g. 4096)",
-                self.page_size
-            )));
-        }
-        if self.cache_mb == 0 || self.cache_mb > 1 << 20 {
-            return Err(Error::InvalidInput(format!(
-                "--cache-mb {} is out of range: use 1 to 1048576 MiB",
-                self.cache_mb
-            )));
-        }
-        Ok(())
+        crate::engines::sqlite::check_page_size_and_cache(self.page_size, self.cache_mb)
     }
 
     /// Pages SQLite's cache holds for `--cache-mb` (`numberOfCachePages()` in pcache.c).
@@ -189,32 +178,16 @@ fn empty_result(strategy: &Strategy, config: &PredictConfig, calibration: Option
             options.insert("timing".into(), "counts only, no calibration (elapsed_ns = 0)".into());
         }
     }
-    RunResult {
-        engine: ENGINE.to_string(),
-        engine_version: engine_version(),
-        workload: WORKLOAD.to_string(),
-        strategy: strategy.name.to_string(),
-        strategy_description: strategy.description.to_string(),
-        settings: Settings {
-            rows: config.rows,
-            batch_rows: config.batch_rows,
-            payload_bytes: config.payload_bytes,
-            seed: config.seed,
-            key_clock: VirtualClock::default().describe(),
-            insert_path: "simulated: one B-tree insert per row and tree, one commit per batch".into(),
-            engine: BTreeMap::new(),
-            workload_options: options,
-        },
-        batches: Vec::new(),
-        phases: Vec::new(),
-        verified_rows: None,
-        size_bytes: None,
-        wal_size_bytes: None,
-        btrees: Vec::new(),
-        kept_database: None,
-        complete: false,
-        error: None,
-    }
+    let engine = EngineInfo { name: ENGINE, version: engine_version() };
+    let base = SettingsBase {
+        rows: config.rows,
+        batch_rows: config.batch_rows,
+        payload_bytes: config.payload_bytes,
+        seed: config.seed,
+        insert_path: "simulated: one B-tree insert per row and tree, one commit per batch".into(),
+        options,
+    };
+    outcome::empty_result(engine, WORKLOAD, strategy, base)
 }
 
 /// The process's peak resident memory (Linux `VmHWM`), bytes.

@@ -6,7 +6,7 @@ mod concurrent;
 mod file_baseline;
 mod insert_growth;
 mod key_stream;
-mod outcome;
+pub(crate) mod outcome;
 mod remedy;
 mod scale;
 

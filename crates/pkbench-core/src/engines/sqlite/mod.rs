@@ -13,7 +13,7 @@ pub use app_schema::render as render_app_schema;
 pub use dbstat::btree_stats;
 pub use log_table::{LogInsert, insert_log_lines};
 pub use schema::{MAP_TABLE, SqliteSchema, TABLE, render as render_schema};
-pub use settings::{Journal, SqliteSettings, Synchronous};
+pub use settings::{Journal, SqliteSettings, Synchronous, check_page_size_and_cache};
 
 use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, InsertClient, KeyRow, Physical};
 use crate::Error;

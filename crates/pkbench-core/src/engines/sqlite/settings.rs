@@ -71,19 +71,7 @@ impl SqliteSettings {
 
     /// Checks ranges; the message says what is allowed.
     pub fn validate(&self) -> Result<(), Error> {
-        if !(512..=65536).contains(&self.page_size) || !self.page_size.is_power_of_two() {
-            return Err(Error::InvalidInput(format!(
-                "--page-size {} is not valid: use a power of two from 512 to 65536 (e.g. 4096)",
-                self.page_size
-            )));
-        }
-        if self.cache_mb == 0 || self.cache_mb > 1 << 20 {
-            return Err(Error::InvalidInput(format!(
-                "--cache-mb {} is out of range: use 1 to 1048576 MiB",
-                self.cache_mb
-            )));
-        }
-        Ok(())
+        check_page_size_and_cache(self.page_size, self.cache_mb)
     }
 
     /// Applies the settings to a fresh, empty database (page size must precede any table).
@@ -120,4 +108,18 @@ pub(crate) fn read_back(conn: &Connection) -> rusqlite::Result<BTreeMap<String, 
     }
     out.insert("sqlite_version".into(), rusqlite::version().to_string());
     Ok(out)
+}
+
+/// Checks a page size and a cache size against what SQLite accepts (shared with the SQLite
+/// model of `pkbench predict`); the message says what is allowed.
+pub fn check_page_size_and_cache(page_size: u32, cache_mb: u64) -> Result<(), Error> {
+    if !(512..=65536).contains(&page_size) || !page_size.is_power_of_two() {
+        return Err(Error::InvalidInput(format!(
+            "--page-size {page_size} is not valid: use a power of two from 512 to 65536 (e.g. 4096)"
+        )));
+    }
+    if cache_mb == 0 || cache_mb > 1 << 20 {
+        return Err(Error::InvalidInput(format!("--cache-mb {cache_mb} is out of range: use 1 to 1048576 MiB")));
+    }
+    Ok(())
 }
