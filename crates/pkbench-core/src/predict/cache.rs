@@ -3,8 +3,16 @@
 //! that once dirty pages fill 90% of the cache (`n90pct` in `pcache1FetchStage2`), fetching a
 //! page not in the cache first spills the least recently used dirty page
 //! (`sqlite3PcacheFetchStress` → `pagerStress`), which writes it to the WAL and makes it clean.
+//!
+//! It also follows the WAL's automatic checkpoint: after a commit leaves at least
+//! [`AUTOCHECKPOINT_FRAMES`] frames in the WAL (`sqlite3WalDefaultHook`), the checkpoint copies
+//! the latest frame of every distinct page in the WAL into the database file (`walCheckpoint`),
+//! and the next transaction writes the WAL from its start again.
 
 const NIL: u32 = u32::MAX;
+
+/// SQLite's default `wal_autocheckpoint` (pages), which `pkbench run` keeps.
+pub const AUTOCHECKPOINT_FRAMES: u64 = 1000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
@@ -18,6 +26,8 @@ struct Node {
     prev: u32,
     next: u32,
     state: State,
+    /// The checkpoint interval in which the page was last written to the WAL.
+    written_in: u32,
 }
 
 /// A doubly linked list threaded through `nodes`; `head` is the most recently used.
@@ -45,6 +55,9 @@ pub struct CacheCounts {
     pub spills: u64,
     /// Distinct pages made dirty (a page dirtied again after a spill counts again).
     pub pages_dirtied: u64,
+    /// Pages the automatic checkpoints copied from the WAL into the database file: distinct
+    /// pages written since the previous checkpoint.
+    pub checkpoint_pages: u64,
 }
 
 /// SQLite-like page cache of page numbers (no page contents).
@@ -56,6 +69,12 @@ pub struct PageCache {
     clean: List,
     dirty: List,
     counts: CacheCounts,
+    /// Current checkpoint interval (a page's `written_in` equal to it is already in the WAL).
+    interval: u32,
+    /// Frames in the WAL since the last checkpoint.
+    wal_frames: u64,
+    /// Distinct pages among them.
+    wal_pages: u64,
 }
 
 impl PageCache {
@@ -69,6 +88,9 @@ impl PageCache {
             clean: List::EMPTY,
             dirty: List::EMPTY,
             counts: CacheCounts::default(),
+            interval: 1,
+            wal_frames: 0,
+            wal_pages: 0,
         }
     }
 
@@ -95,7 +117,7 @@ impl PageCache {
     fn node(&mut self, page: u32) -> &mut Node {
         let i = page as usize;
         if i >= self.nodes.len() {
-            self.nodes.resize(i + 1 + i / 8, Node { prev: NIL, next: NIL, state: State::Absent });
+            self.nodes.resize(i + 1 + i / 8, Node { prev: NIL, next: NIL, state: State::Absent, written_in: 0 });
         }
         &mut self.nodes[i]
     }
@@ -108,7 +130,7 @@ impl PageCache {
     }
 
     fn unlink(&mut self, page: u32) {
-        let Node { prev, next, state } = *self.node(page);
+        let Node { prev, next, state, .. } = *self.node(page);
         if prev == NIL {
             self.list(state).head = next;
         } else {
@@ -125,7 +147,8 @@ impl PageCache {
 
     fn push_front(&mut self, page: u32, state: State) {
         let head = self.list(state).head;
-        *self.node(page) = Node { prev: NIL, next: head, state };
+        let node = self.node(page);
+        (node.prev, node.next, node.state) = (NIL, head, state);
         if head == NIL {
             self.list(state).tail = page;
         } else {
@@ -158,7 +181,7 @@ impl PageCache {
             self.unlink(victim);
             self.push_front(victim, State::Clean);
             self.counts.spills += 1;
-            self.counts.pages_written += 1;
+            self.to_wal(victim);
         }
         if self.len() + 1 >= self.capacity && self.clean.tail != NIL {
             let victim = self.clean.tail;
@@ -177,14 +200,32 @@ impl PageCache {
         }
     }
 
-    /// Commits: every dirty page is written and becomes clean.
+    /// Writes `page` to the WAL.
+    fn to_wal(&mut self, page: u32) {
+        self.counts.pages_written += 1;
+        self.wal_frames += 1;
+        let interval = self.interval;
+        let node = self.node(page);
+        if node.written_in != interval {
+            node.written_in = interval;
+            self.wal_pages += 1;
+        }
+    }
+
+    /// Commits: every dirty page is written and becomes clean; then, if the WAL holds enough
+    /// frames, the automatic checkpoint copies its distinct pages into the database file.
     pub fn commit(&mut self) {
-        self.counts.pages_written += self.dirty.len;
         // Oldest first, so the most recently used dirty page ends up most recently used.
         while self.dirty.tail != NIL {
             let page = self.dirty.tail;
             self.unlink(page);
             self.push_front(page, State::Clean);
+            self.to_wal(page);
+        }
+        if self.wal_frames >= AUTOCHECKPOINT_FRAMES {
+            self.counts.checkpoint_pages += self.wal_pages;
+            self.interval += 1;
+            (self.wal_frames, self.wal_pages) = (0, 0);
         }
     }
 
@@ -227,5 +268,25 @@ mod tests {
         c.commit();
         assert_eq!(c.take_counts().pages_written, 9);
         assert!(c.len() <= 10);
+    }
+
+    #[test]
+    fn checkpoints_copy_each_distinct_page_once_after_enough_frames() {
+        let mut c = PageCache::new(4000);
+        // 600 pages written twice in two commits: 1,200 frames, 600 distinct pages.
+        for _ in 0..2 {
+            for p in 1..=600 {
+                c.write(p, true);
+            }
+            c.commit();
+        }
+        let n = c.take_counts();
+        assert_eq!((n.pages_written, n.checkpoint_pages), (1200, 600));
+        // The next interval starts empty: 10 frames are not enough for a checkpoint.
+        for p in 1..=10 {
+            c.write(p, true);
+        }
+        c.commit();
+        assert_eq!(c.take_counts().checkpoint_pages, 0);
     }
 }

@@ -98,6 +98,7 @@ pub fn counters(c: &BatchCounts) -> Counters {
         cache_misses: Some(c.cache.misses),
         pages_written: Some(c.cache.pages_written),
         cache_spills: Some(c.cache.spills),
+        checkpoint_pages: Some(c.cache.checkpoint_pages),
         page_splits: Some(c.page_splits),
         ..Counters::default()
     }
