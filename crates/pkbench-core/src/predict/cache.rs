@@ -181,7 +181,7 @@ impl PageCache {
             self.unlink(victim);
             self.push_front(victim, State::Clean);
             self.counts.spills += 1;
-            self.to_wal(victim);
+            self.write_to_wal(victim);
         }
         if self.len() + 1 >= self.capacity && self.clean.tail != NIL {
             let victim = self.clean.tail;
@@ -201,7 +201,7 @@ impl PageCache {
     }
 
     /// Writes `page` to the WAL.
-    fn to_wal(&mut self, page: u32) {
+    fn write_to_wal(&mut self, page: u32) {
         self.counts.pages_written += 1;
         self.wal_frames += 1;
         let interval = self.interval;
@@ -220,7 +220,7 @@ impl PageCache {
             let page = self.dirty.tail;
             self.unlink(page);
             self.push_front(page, State::Clean);
-            self.to_wal(page);
+            self.write_to_wal(page);
         }
         if self.wal_frames >= AUTOCHECKPOINT_FRAMES {
             self.counts.checkpoint_pages += self.wal_pages;
