@@ -7,8 +7,16 @@ use pkbench_core::results::RunResult;
 use pkbench_core::strategy::find;
 
 fn run(name: &str, rows: u64, cache_mb: u64, mode: Mode) -> RunResult {
-    let config =
-        PredictConfig { rows, batch_rows: rows / 5, payload_bytes: 50, seed: 3, page_size: 4096, cache_mb, mode };
+    let config = PredictConfig {
+        rows,
+        batch_rows: rows / 5,
+        payload_bytes: 50,
+        seed: 3,
+        page_size: 4096,
+        cache_mb,
+        mode,
+        scale: 1,
+    };
     predict(find(name).unwrap(), &config, None, &RunControl::new(), &mut |_| {}).unwrap()
 }
 
@@ -79,6 +87,7 @@ fn every_strategy_keeps_every_row_at_every_page_size() {
                         page_size,
                         cache_mb: 1,
                         mode,
+                        scale: 1,
                     };
                     match predict(strategy, &config, None, &RunControl::new(), &mut |_| {}) {
                         Ok(r) => {
@@ -93,4 +102,44 @@ fn every_strategy_keeps_every_row_at_every_page_size() {
             }
         }
     }
+}
+
+/// A 1/4 scale model (a quarter of the rows, batch and cache, counts ×4) agrees with the full
+/// simulation for ordered and uniformly random keys; `pkbench predict` uses it above 100M rows.
+#[test]
+fn a_scale_model_agrees_with_the_full_simulation() {
+    let config = |scale| PredictConfig {
+        rows: 400_000,
+        batch_rows: 40_000,
+        payload_bytes: 50,
+        seed: 3,
+        page_size: 4096,
+        cache_mb: 1,
+        mode: Mode::Bounded,
+        scale,
+    };
+    for name in ["int", "uuid7", "uuid4", "uuid4-text", "int+uuid4"] {
+        let strategy = find(name).unwrap();
+        let full = predict(strategy, &config(1), None, &RunControl::new(), &mut |_| {}).unwrap();
+        let scaled = predict(strategy, &config(4), None, &RunControl::new(), &mut |_| {}).unwrap();
+        assert_eq!(scaled.verified_rows, Some(400_000), "{name}");
+        assert_eq!(scaled.batches.len(), full.batches.len(), "{name}");
+        let close = |label: &str, a: f64, b: f64| {
+            // 5%, or a few events per 1k rows where the full count is near zero (appends).
+            assert!((a - b).abs() <= 0.05 * a + 2_000.0, "{name} {label}: full {a}, 1/4 scale {b}");
+        };
+        for (f, s) in full.btrees.iter().zip(&scaled.btrees) {
+            close("leaf pages", f.leaf_pages as f64, s.leaf_pages as f64);
+            assert!((f.leaf_fill - s.leaf_fill).abs() < 0.02, "{name}: {f:?} {s:?}");
+        }
+        close("misses", total(&full, |c| c.cache_misses) as f64, total(&scaled, |c| c.cache_misses) as f64);
+        close("pages written", total(&full, |c| c.pages_written) as f64, total(&scaled, |c| c.pages_written) as f64);
+        close(
+            "checkpoint pages",
+            total(&full, |c| c.checkpoint_pages) as f64,
+            total(&scaled, |c| c.checkpoint_pages) as f64,
+        );
+    }
+    let refused = predict(find("seq-uuid").unwrap(), &config(4), None, &RunControl::new(), &mut |_| {});
+    assert!(refused.unwrap_err().to_string().contains("--scale 1"));
 }

@@ -29,6 +29,7 @@ fn model(name: &str, mode: Mode) -> RunResult {
         page_size: 4096,
         cache_mb: CACHE_MB,
         mode,
+        scale: 1,
     };
     predict(find(name).unwrap(), &config, None, &RunControl::new(), &mut |_| {}).unwrap()
 }

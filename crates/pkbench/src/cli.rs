@@ -214,6 +214,11 @@ pub struct PredictArgs {
     /// Keep leaves as key ranges with counts (bounded memory) [default above 20M rows].
     #[arg(long)]
     pub bounded: bool,
+    /// Scale model: simulate 1/K of the rows, batch and cache and multiply the counts by K
+    /// (ordered or uniformly random keys only) [default: 1 up to 100M rows, then the power of
+    /// two that simulates at most 100M rows].
+    #[arg(long, value_name = "K")]
+    pub scale: Option<u64>,
     /// Results folder [default: ./pkbench-results/predict-<timestamp>].
     #[arg(long, short = 'o')]
     pub out: Option<PathBuf>,

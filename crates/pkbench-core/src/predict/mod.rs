@@ -15,6 +15,7 @@ pub mod cache;
 pub mod calibrate;
 pub mod layout;
 mod model;
+pub mod scale;
 pub mod table;
 mod tree;
 
@@ -76,13 +77,30 @@ pub struct PredictConfig {
     pub cache_mb: u64,
     /// Exact or bounded leaves.
     pub mode: Mode,
+    /// Scale model: simulate 1/`scale` of the rows with 1/`scale` of the batch and the cache
+    /// and multiply the counts by `scale` ([`scale`]); 1 simulates every row.
+    pub scale: u64,
 }
 
 impl PredictConfig {
     /// Checks sizes; messages say what is allowed.
     pub fn validate(&self) -> Result<(), Error> {
         crate::workloads::InsertGrowth::new(self.rows, self.batch_rows, self.payload_bytes, self.seed)?;
-        crate::engines::sqlite::check_page_size_and_cache(self.page_size, self.cache_mb)
+        crate::engines::sqlite::check_page_size_and_cache(self.page_size, self.cache_mb)?;
+        if self.scale == 0 || self.batch_rows % self.scale != 0 {
+            return Err(Error::InvalidInput(format!(
+                "--scale {} must divide the batch ({} rows): each simulated batch is 1/scale of a real one",
+                self.scale, self.batch_rows
+            )));
+        }
+        if self.cache_pages() / self.scale < 10 {
+            return Err(Error::InvalidInput(format!(
+                "--scale {} leaves fewer than 10 pages of a {}-page cache: use a smaller --scale or a larger --cache-mb",
+                self.scale,
+                self.cache_pages()
+            )));
+        }
+        Ok(())
     }
 
     /// Pages SQLite's cache holds for `--cache-mb` (`numberOfCachePages()` in pcache.c).
@@ -115,9 +133,15 @@ pub fn predict(
     on_batch: &mut dyn FnMut(&BatchResult),
 ) -> Result<RunResult, Error> {
     config.validate()?;
+    if config.scale > 1
+        && let Some(reason) = scale::unscalable(strategy)
+    {
+        return Err(Error::InvalidInput(reason));
+    }
     let layout = Layout::sqlite(strategy, config.payload_bytes as u32, config.page_size)?;
     let started = std::time::Instant::now();
-    let mut model = Model::new(strategy, layout, config.seed, config.cache_pages(), config.mode == Mode::Bounded);
+    let k = config.scale;
+    let mut model = Model::new(strategy, layout, config.seed, config.cache_pages() / k, config.mode == Mode::Bounded);
     let mut result = empty_result(strategy, config, calibration);
     let mut total = 0;
     let mut peak_model_bytes = 0;
@@ -127,7 +151,7 @@ pub fn predict(
             return Ok(result);
         }
         let n = config.batch_rows.min(config.rows - total);
-        let counts = model.insert_batch(n);
+        let counts = model.insert_batch(n.div_ceil(k)).scaled(k);
         total += n;
         control.set_rows(total);
         let counters = counters(&counts);
@@ -146,7 +170,7 @@ pub fn predict(
         }
     }
     let entries = model.entries();
-    let verified = entries.iter().copied().min().unwrap_or(0);
+    let verified = entries.iter().copied().min().unwrap_or(0) * k;
     let options = &mut result.settings.workload_options;
     options.insert("model_seconds".into(), format!("{:.1}", started.elapsed().as_secs_f64()));
     options.insert("model_memory_mib".into(), format!("{:.1}", peak_model_bytes as f64 / 1048576.0));
@@ -154,9 +178,9 @@ pub fn predict(
         options.insert("process_peak_rss_mib".into(), format!("{:.1}", hwm as f64 / 1048576.0));
     }
     result.verified_rows = Some(verified);
-    result.size_bytes = Some(model.size_bytes());
-    result.btrees = model.btree_stats();
-    if entries.iter().any(|&e| e != total) {
+    result.size_bytes = Some(model.size_bytes() * k);
+    result.btrees = model.btree_stats().into_iter().map(|b| scale::btree(b, k)).collect();
+    if entries.iter().any(|&e| e != model.rows()) || verified < total {
         let e = Error::Verification { strategy: strategy.name.into(), expected: total, found: verified };
         result.error = Some(e.to_string());
         return Err(e);
@@ -172,6 +196,18 @@ fn empty_result(strategy: &Strategy, config: &PredictConfig, calibration: Option
     options.insert("page_size".into(), config.page_size.to_string());
     options.insert("cache_mb".into(), config.cache_mb.to_string());
     options.insert("cache_pages".into(), config.cache_pages().to_string());
+    let k = config.scale;
+    if k > 1 {
+        options.insert(
+            "scale".into(),
+            format!(
+                "1/{k}: simulated {} rows in batches of {} with a {}-page cache; counts, pages and sizes ×{k}",
+                config.rows.div_ceil(k),
+                config.batch_rows / k,
+                config.cache_pages() / k,
+            ),
+        );
+    }
     options.insert("size_bytes".into(), "main database file only (the WAL is not modelled)".into());
     match calibration {
         Some(c) => c.describe(strategy.name, &mut options),

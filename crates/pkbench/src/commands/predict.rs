@@ -43,6 +43,13 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         page_size: args.page_size,
         cache_mb: args.cache_mb,
         mode,
+        scale: 1,
+    };
+    let config = PredictConfig {
+        scale: args
+            .scale
+            .unwrap_or_else(|| predict::scale::auto(args.rows, args.batch, config.cache_pages(), &strategies)),
+        ..config
     };
     config.validate()?;
     for s in &strategies {
@@ -98,7 +105,11 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
     };
     for strategy in &strategies {
         if !args.quiet {
-            eprintln!("Predicting {} ({} mode, {} rows)…", strategy.name, mode.name(), args.rows);
+            let scale = match config.scale {
+                1 => String::new(),
+                k => format!(", scale model 1/{k}: {} rows simulated", args.rows.div_ceil(k)),
+            };
+            eprintln!("Predicting {} ({} mode, {} rows{scale})…", strategy.name, mode.name(), args.rows);
         }
         let started = std::time::Instant::now();
         let mut next_tenth = 1;

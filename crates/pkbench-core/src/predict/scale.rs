@@ -1,0 +1,127 @@
+//! Scale models: to predict N rows, simulate N/k rows with a 1/k batch and a 1/k cache, and
+//! multiply the counts by k.
+//!
+//! Why that is faithful for some key streams and not others: when every tree's keys arrive in
+//! increasing order, each batch appends to the right edge, so pages, misses and writes per batch
+//! are proportional to the batch. When they are uniform random draws over the key space, what a
+//! batch costs depends on ratios — leaves touched per batch against leaves in the tree, leaves in
+//! the tree against pages in the cache — and the 1/k model keeps every one of them (the tree has
+//! 1/k of the leaves and interior pages; the top levels, always cached, are a handful of pages
+//! either way). A stream with structure of a fixed size — a block prefix that changes every
+//! 65,536 keys, a time prefix per 60 s of key time, v1's time_low wrapping every 7 minutes —
+//! would see that structure at k times its real scale, so those strategies are never scaled.
+//! `tests/predict_model.rs` holds the scale model to the full simulation.
+
+use super::model::BatchCounts;
+use crate::generators::Scheme;
+use crate::results::BtreeStats;
+use crate::strategy::{KeySource, Strategy};
+
+/// Rows a scale model simulates at most when the scale is chosen automatically.
+pub const AUTO_MAX_SIMULATED_ROWS: u64 = 100_000_000;
+
+/// Pages the scaled cache keeps at least when the scale is chosen automatically: below this,
+/// the handful of always-hot pages (roots, the right edge) take a visible share of the cache.
+pub const AUTO_MIN_CACHE_PAGES: u64 = 100;
+
+/// Rows a scaled batch keeps at least when the scale is chosen automatically: each commit also
+/// writes a few pages whatever its size (page 1, the path to the right edge), and in a small
+/// batch those take a visible share of the writes.
+pub const AUTO_MIN_BATCH_ROWS: u64 = 5_000;
+
+/// How a scheme's keys arrive, for the scale model.
+fn scales(scheme: Scheme) -> bool {
+    // Ordered schemes append; these three are uniform over their key space.
+    scheme.is_ordered() || matches!(scheme, Scheme::Uuid4 | Scheme::MaskedInt | Scheme::CombMssql)
+}
+
+/// Why `strategy` cannot be predicted by a scale model, if it cannot.
+pub fn unscalable(strategy: &Strategy) -> Option<String> {
+    let mut schemes: Vec<Scheme> = match strategy.primary.source {
+        KeySource::EngineAssigned => Vec::new(),
+        KeySource::Client(s) | KeySource::Server(s) => vec![s],
+    };
+    schemes.extend(strategy.secondary.map(|s| s.scheme));
+    schemes.into_iter().find_map(|s| {
+        (!scales(s)).then(|| {
+            format!(
+            "{}: {} keys are neither in order nor uniformly random, so a scale model would stretch their structure; use --scale 1",
+            strategy.name,
+                s.name()
+            )
+        })
+    })
+}
+
+/// The scale for `rows` rows of `strategies` with batches of `batch_rows` and a cache of
+/// `cache_pages`: 1 (simulate everything) up to [`AUTO_MAX_SIMULATED_ROWS`] rows or when a
+/// strategy cannot be scaled, else the smallest power of two that brings the simulated rows to
+/// that limit, as long as it divides the batch and leaves [`AUTO_MIN_BATCH_ROWS`] in it and
+/// [`AUTO_MIN_CACHE_PAGES`] in the cache.
+pub fn auto(rows: u64, batch_rows: u64, cache_pages: u64, strategies: &[&Strategy]) -> u64 {
+    if rows <= AUTO_MAX_SIMULATED_ROWS || strategies.iter().any(|s| unscalable(s).is_some()) {
+        return 1;
+    }
+    let mut k = 1;
+    while rows / k > AUTO_MAX_SIMULATED_ROWS
+        && batch_rows % (k * 2) == 0
+        && batch_rows / (k * 2) >= AUTO_MIN_BATCH_ROWS
+        && cache_pages / (k * 2) >= AUTO_MIN_CACHE_PAGES
+    {
+        k *= 2;
+    }
+    k
+}
+
+impl BatchCounts {
+    /// These counts multiplied by `k` (a 1/k scale model's batch as the real batch).
+    pub fn scaled(self, k: u64) -> BatchCounts {
+        let c = self.cache;
+        BatchCounts {
+            rows: self.rows * k,
+            cache: super::cache::CacheCounts {
+                hits: c.hits * k,
+                misses: c.misses * k,
+                pages_written: c.pages_written * k,
+                spills: c.spills * k,
+                pages_dirtied: c.pages_dirtied * k,
+                checkpoint_pages: c.checkpoint_pages * k,
+            },
+            page_splits: self.page_splits * k,
+            pages: self.pages * k,
+        }
+    }
+}
+
+/// A 1/k scale model's tree statistics as the full tree's: pages and bytes ×k, fill and order
+/// as they are.
+pub fn btree(b: BtreeStats, k: u64) -> BtreeStats {
+    BtreeStats { pages: b.pages * k, leaf_pages: b.leaf_pages * k, size_bytes: b.size_bytes * k, ..b }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategy::find;
+
+    #[test]
+    fn only_ordered_and_uniform_streams_scale() {
+        for name in ["int", "uuid7", "uuid4", "uuid4-text", "int+uuid4", "ulid", "masked-int"] {
+            assert_eq!(unscalable(find(name).unwrap()), None, "{name}");
+        }
+        for name in ["seq-uuid", "time-uuid", "uuid1", "comb"] {
+            assert!(unscalable(find(name).unwrap()).is_some(), "{name}");
+        }
+    }
+
+    #[test]
+    fn auto_scale_stays_within_the_batch_and_the_cache() {
+        let s = [find("uuid4").unwrap()];
+        assert_eq!(auto(50_000_000, 100_000, 16_000, &s), 1);
+        assert_eq!(auto(1_000_000_000, 100_000, 16_000, &s), 16);
+        // A 1 MiB cache (248 pages) allows 1/2 at most; 10k-row batches 1/2 too.
+        assert_eq!(auto(1_000_000_000, 100_000, 248, &s), 2);
+        assert_eq!(auto(1_000_000_000, 10_000, 16_000, &s), 2);
+        assert_eq!(auto(1_000_000_000, 100_000, 16_000, &[find("seq-uuid").unwrap()]), 1);
+    }
+}
