@@ -215,8 +215,8 @@ pub struct PredictArgs {
     #[arg(long)]
     pub bounded: bool,
     /// Scale model: simulate 1/K of the rows, batch and cache and multiply the counts by K
-    /// (ordered or uniformly random keys only) [default: 1 up to 100M rows, then the power of
-    /// two that simulates at most 100M rows].
+    /// (ordered or uniformly random keys only) [default: 1 up to 25M rows, then the power of
+    /// two that simulates at most 25M rows, within ≥ 5,000 rows per batch and ≥ 100 pages]
     #[arg(long, value_name = "K")]
     pub scale: Option<u64>,
     /// Results folder [default: ./pkbench-results/predict-<timestamp>].

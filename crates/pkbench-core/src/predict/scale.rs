@@ -18,7 +18,7 @@ use crate::results::BtreeStats;
 use crate::strategy::{KeySource, Strategy};
 
 /// Rows a scale model simulates at most when the scale is chosen automatically.
-pub const AUTO_MAX_SIMULATED_ROWS: u64 = 100_000_000;
+pub const AUTO_MAX_SIMULATED_ROWS: u64 = 25_000_000;
 
 /// Pages the scaled cache keeps at least when the scale is chosen automatically: below this,
 /// the handful of always-hot pages (roots, the right edge) take a visible share of the cache.
@@ -117,7 +117,8 @@ mod tests {
     #[test]
     fn auto_scale_stays_within_the_batch_and_the_cache() {
         let s = [find("uuid4").unwrap()];
-        assert_eq!(auto(50_000_000, 100_000, 16_000, &s), 1);
+        assert_eq!(auto(20_000_000, 100_000, 16_000, &s), 1);
+        assert_eq!(auto(50_000_000, 100_000, 16_000, &s), 2);
         assert_eq!(auto(1_000_000_000, 100_000, 16_000, &s), 16);
         // A 1 MiB cache (248 pages) allows 1/2 at most; 10k-row batches 1/2 too.
         assert_eq!(auto(1_000_000_000, 100_000, 248, &s), 2);

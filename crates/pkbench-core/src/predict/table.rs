@@ -14,8 +14,8 @@ fn tail_per_1k(run: &RunResult, f: fn(&Counters) -> Option<u64>) -> Option<f64> 
     (rows > 0).then(|| count as f64 * 1000.0 / rows as f64)
 }
 
-/// One line per strategy: predicted size, leaf pages and fill, cache misses, pages written and
-/// splits per 1k rows at the end of the growth, and (calibrated) predicted ms per batch.
+/// One line per strategy: predicted size, leaf pages and fill, cache misses, pages written,
+/// pages checkpointed and splits per 1k rows at the end of the growth, and (calibrated) predicted ms per batch.
 pub fn render(doc: &ResultsDoc) -> String {
     let calibrated = doc.runs.iter().any(|r| r.batches.iter().any(|b| b.elapsed_ns > 0));
     let mut header: Vec<String> = [
@@ -28,6 +28,7 @@ pub fn render(doc: &ResultsDoc) -> String {
         // growth as in `pkbench run`'s table: say so in the titles.
         "cache misses /1k rows, last 10%",
         "pages written /1k rows, last 10%",
+        "checkpoint pages /1k rows, last 10%",
         "splits /1k rows, last 10%",
     ]
     .map(String::from)
@@ -56,6 +57,7 @@ pub fn render(doc: &ResultsDoc) -> String {
             fmt::percent(fill),
             fmt::per_1k(tail_per_1k(run, |c| c.cache_misses)),
             fmt::per_1k(tail_per_1k(run, |c| c.pages_written)),
+            fmt::per_1k(tail_per_1k(run, |c| c.checkpoint_pages)),
             fmt::per_1k(tail_per_1k(run, |c| c.page_splits)),
         ];
         if calibrated {
@@ -87,6 +89,9 @@ pub fn render(doc: &ResultsDoc) -> String {
             get("cache_pages"),
             get("timing"),
         ));
+        if let Some(scale) = o.get("scale") {
+            out.push_str(&format!("scale model {scale}\n"));
+        }
         if let Some(fit) = o.get("calibration_fit_error") {
             out.push_str(&format!("calibration fit error: {fit}\n"));
         }
