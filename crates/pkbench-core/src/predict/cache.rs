@@ -4,10 +4,13 @@
 //! page not in the cache first spills the least recently used dirty page
 //! (`sqlite3PcacheFetchStress` → `pagerStress`), which writes it to the WAL and makes it clean.
 //!
-//! It also follows the WAL's automatic checkpoint: after a commit leaves at least
+//! It also follows the WAL: a page written twice in one transaction (spilled, changed, written
+//! again) overwrites its own frame instead of appending one (`sqlite3WalFrames`, the `iFirst`
+//! path), so a transaction adds one frame per distinct page; after a commit leaves at least
 //! [`AUTOCHECKPOINT_FRAMES`] frames in the WAL (`sqlite3WalDefaultHook`), the checkpoint copies
-//! the latest frame of every distinct page in the WAL into the database file (`walCheckpoint`),
-//! and the next transaction writes the WAL from its start again.
+//! the latest frame of every distinct page into the database file (`walCheckpoint`), and the
+//! next transaction writes the WAL from its start again. The WAL file keeps the size of its
+//! longest run of frames (no `journal_size_limit`).
 
 const NIL: u32 = u32::MAX;
 
@@ -26,7 +29,7 @@ struct Node {
     prev: u32,
     next: u32,
     state: State,
-    /// The checkpoint interval in which the page was last written to the WAL.
+    /// The transaction that last wrote the page to the WAL.
     written_in: u32,
 }
 
@@ -69,8 +72,13 @@ pub struct PageCache {
     clean: List,
     dirty: List,
     counts: CacheCounts,
-    /// Current checkpoint interval (a page's `written_in` equal to it is already in the WAL).
-    interval: u32,
+    /// The open transaction (numbered from 1).
+    txn: u32,
+    /// The first transaction since the last checkpoint (a page written by it or later is in
+    /// the WAL already).
+    interval_start: u32,
+    /// Most frames the WAL has held.
+    wal_frames_max: u64,
     /// Frames in the WAL since the last checkpoint.
     wal_frames: u64,
     /// Distinct pages among them.
@@ -88,7 +96,9 @@ impl PageCache {
             clean: List::EMPTY,
             dirty: List::EMPTY,
             counts: CacheCounts::default(),
-            interval: 1,
+            txn: 1,
+            interval_start: 1,
+            wal_frames_max: 0,
             wal_frames: 0,
             wal_pages: 0,
         }
@@ -203,13 +213,15 @@ impl PageCache {
     /// Writes `page` to the WAL.
     fn write_to_wal(&mut self, page: u32) {
         self.counts.pages_written += 1;
-        self.wal_frames += 1;
-        let interval = self.interval;
+        let (txn, interval_start) = (self.txn, self.interval_start);
         let node = self.node(page);
-        if node.written_in != interval {
-            node.written_in = interval;
-            self.wal_pages += 1;
+        if node.written_in == txn {
+            return; // overwrites its frame of this transaction
         }
+        let new_in_interval = node.written_in < interval_start;
+        node.written_in = txn;
+        self.wal_frames += 1;
+        self.wal_pages += u64::from(new_in_interval);
     }
 
     /// Commits: every dirty page is written and becomes clean; then, if the WAL holds enough
@@ -222,11 +234,18 @@ impl PageCache {
             self.push_front(page, State::Clean);
             self.write_to_wal(page);
         }
+        self.txn += 1;
+        self.wal_frames_max = self.wal_frames_max.max(self.wal_frames);
         if self.wal_frames >= AUTOCHECKPOINT_FRAMES {
             self.counts.checkpoint_pages += self.wal_pages;
-            self.interval += 1;
+            self.interval_start = self.txn;
             (self.wal_frames, self.wal_pages) = (0, 0);
         }
+    }
+
+    /// Most frames the WAL has held (its file keeps that size).
+    pub fn wal_frames_max(&self) -> u64 {
+        self.wal_frames_max
     }
 
     /// Bytes this cache uses for its bookkeeping.
@@ -273,7 +292,7 @@ mod tests {
     #[test]
     fn checkpoints_copy_each_distinct_page_once_after_enough_frames() {
         let mut c = PageCache::new(4000);
-        // 600 pages written twice in two commits: 1,200 frames, 600 distinct pages.
+        // 600 pages written in each of two commits: 1,200 frames, 600 distinct pages.
         for _ in 0..2 {
             for p in 1..=600 {
                 c.write(p, true);
@@ -281,12 +300,26 @@ mod tests {
             c.commit();
         }
         let n = c.take_counts();
-        assert_eq!((n.pages_written, n.checkpoint_pages), (1200, 600));
+        assert_eq!((n.pages_written, n.checkpoint_pages, c.wal_frames_max()), (1200, 600, 1200));
         // The next interval starts empty: 10 frames are not enough for a checkpoint.
         for p in 1..=10 {
             c.write(p, true);
         }
         c.commit();
         assert_eq!(c.take_counts().checkpoint_pages, 0);
+    }
+
+    #[test]
+    fn a_page_spilled_twice_in_one_transaction_keeps_one_frame() {
+        let mut c = PageCache::new(10);
+        for _ in 0..3 {
+            for p in 1..=20 {
+                c.write(p, true); // 20 pages through 9 dirty slots: most spill in every round
+            }
+        }
+        c.commit();
+        let n = c.take_counts();
+        assert!(n.spills >= 40 && n.pages_written >= 60, "every spill and commit write counts: {n:?}");
+        assert_eq!(c.wal_frames_max(), 20, "but the WAL holds one frame per page");
     }
 }

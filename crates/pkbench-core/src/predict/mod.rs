@@ -179,6 +179,7 @@ pub fn predict(
     }
     result.verified_rows = Some(verified);
     result.size_bytes = Some(model.size_bytes() * k);
+    result.wal_size_bytes = Some(model.wal_size_bytes(k));
     result.btrees = model.btree_stats().into_iter().map(|b| scale::btree(b, k)).collect();
     if entries.iter().any(|&e| e != model.rows()) || verified < total {
         let e = Error::Verification { strategy: strategy.name.into(), expected: total, found: verified };
@@ -208,7 +209,7 @@ fn empty_result(strategy: &Strategy, config: &PredictConfig, calibration: Option
             ),
         );
     }
-    options.insert("size_bytes".into(), "main database file only (the WAL is not modelled)".into());
+    options.insert("size_bytes".into(), "main database file; the WAL's in wal_size_bytes".into());
     match calibration {
         Some(c) => c.describe(strategy.name, &mut options),
         None => {

@@ -101,6 +101,15 @@ impl Model {
         self.pager.page_count() * u64::from(self.pager.page_size)
     }
 
+    /// Size of the WAL file: its 32-byte header and the most frames it has held, each a page
+    /// with a 24-byte frame header (<https://sqlite.org/fileformat2.html>, §4.1).
+    pub fn wal_size_bytes(&self, scale: u64) -> u64 {
+        match self.pager.cache.wal_frames_max() * scale {
+            0 => 0,
+            frames => 32 + frames * (u64::from(self.pager.page_size) + 24),
+        }
+    }
+
     /// Approximate memory the model holds, bytes.
     pub fn memory_bytes(&self) -> u64 {
         self.pager.memory_bytes()
