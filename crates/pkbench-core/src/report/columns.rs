@@ -133,7 +133,7 @@ pub fn settings_line(doc: &ResultsDoc) -> Option<String> {
     let s = &run.settings;
     let engine: Vec<String> =
         s.engine.iter().filter(|(k, _)| k.as_str() != "sqlite_version").map(|(k, v)| format!("{k}={v}")).collect();
-    Some(format!(
+    let line = format!(
         "{} {} · {} · {} rows in batches of {} · payload {} B · seed {} · {}",
         run.engine,
         run.engine_version,
@@ -143,5 +143,23 @@ pub fn settings_line(doc: &ResultsDoc) -> Option<String> {
         s.payload_bytes,
         s.seed,
         engine.join(" "),
-    ))
+    );
+    Some(match prediction_note(run) {
+        Some(note) => format!("{line} · {note}"),
+        None => line,
+    })
+}
+
+/// For a `pkbench predict` run: that its figures are the model's, how they were made and, when
+/// calibrated, the fit error — so a chart beside measured runs says which series is which.
+fn prediction_note(run: &crate::results::RunResult) -> Option<String> {
+    if run.workload != crate::predict::WORKLOAD {
+        return None;
+    }
+    let o = &run.settings.workload_options;
+    let mut parts = vec![format!("predicted by the model, not measured ({} mode)", o.get("mode")?)];
+    parts.extend(o.get("scale").map(|s| format!("scale model {s}")));
+    parts.extend(o.get("timing").cloned());
+    parts.extend(o.get("calibration_fit_error").map(|e| format!("calibration fit error {e}")));
+    Some(parts.join("; "))
 }
