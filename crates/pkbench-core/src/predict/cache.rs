@@ -83,6 +83,8 @@ pub struct PageCache {
     wal_frames: u64,
     /// Distinct pages among them.
     wal_pages: u64,
+    /// Frames after which a commit checkpoints.
+    autocheckpoint: u64,
 }
 
 impl PageCache {
@@ -101,7 +103,14 @@ impl PageCache {
             wal_frames_max: 0,
             wal_frames: 0,
             wal_pages: 0,
+            autocheckpoint: AUTOCHECKPOINT_FRAMES,
         }
+    }
+
+    /// Checkpoints after `frames` frames instead of [`AUTOCHECKPOINT_FRAMES`] (a scale model's
+    /// WAL is scaled like its cache).
+    pub fn set_autocheckpoint(&mut self, frames: u64) {
+        self.autocheckpoint = frames.max(1);
     }
 
     /// Capacity in pages.
@@ -236,7 +245,7 @@ impl PageCache {
         }
         self.txn += 1;
         self.wal_frames_max = self.wal_frames_max.max(self.wal_frames);
-        if self.wal_frames >= AUTOCHECKPOINT_FRAMES {
+        if self.wal_frames >= self.autocheckpoint {
             self.counts.checkpoint_pages += self.wal_pages;
             self.interval_start = self.txn;
             (self.wal_frames, self.wal_pages) = (0, 0);

@@ -117,6 +117,7 @@ pub fn counters(c: &BatchCounts) -> Counters {
         pages_written: Some(c.cache.pages_written),
         cache_spills: Some(c.cache.spills),
         checkpoint_pages: Some(c.cache.checkpoint_pages),
+        pages_dirtied: Some(c.cache.pages_dirtied),
         page_splits: Some(c.page_splits),
         ..Counters::default()
     }
@@ -142,6 +143,7 @@ pub fn predict(
     let started = std::time::Instant::now();
     let k = config.scale;
     let mut model = Model::new(strategy, layout, config.seed, config.cache_pages() / k, config.mode == Mode::Bounded);
+    model.scale_wal(k);
     let mut result = empty_result(strategy, config, calibration);
     let mut total = 0;
     let mut peak_model_bytes = 0;
@@ -162,6 +164,7 @@ pub fn predict(
             elapsed_ns: calibration.map_or(0, |c| c.predict_ns(strategy.name, &counters, n)),
             keygen_ns: 0,
             counters,
+            db_size_bytes: Some(counts.pages * u64::from(config.page_size)),
         };
         on_batch(&batch);
         result.batches.push(batch);
@@ -202,10 +205,11 @@ fn empty_result(strategy: &Strategy, config: &PredictConfig, calibration: Option
         options.insert(
             "scale".into(),
             format!(
-                "1/{k}: simulated {} rows in batches of {} with a {}-page cache; counts, pages and sizes ×{k}",
+                "1/{k}: simulated {} rows in batches of {} with a {}-page cache and a checkpoint every {} WAL frames; counts, pages and sizes ×{k}",
                 config.rows.div_ceil(k),
                 config.batch_rows / k,
                 config.cache_pages() / k,
+                (cache::AUTOCHECKPOINT_FRAMES / k).max(1),
             ),
         );
     }

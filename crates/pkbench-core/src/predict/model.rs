@@ -50,6 +50,11 @@ impl Model {
         Model { pager, trees, keys: KeyStream::new(strategy, seed), rowid: 0, rows: 0, splits_before: 0 }
     }
 
+    /// Makes this a 1/`k` scale model's database: the WAL checkpoints after 1/`k` of the frames.
+    pub fn scale_wal(&mut self, k: u64) {
+        self.pager.cache.set_autocheckpoint(super::cache::AUTOCHECKPOINT_FRAMES / k);
+    }
+
     /// Inserts the next `n` rows of the key stream and commits them as one transaction.
     pub fn insert_batch(&mut self, n: u64) -> BatchCounts {
         for _ in 0..n {

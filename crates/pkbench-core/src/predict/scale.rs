@@ -1,5 +1,5 @@
-//! Scale models: to predict N rows, simulate N/k rows with a 1/k batch and a 1/k cache, and
-//! multiply the counts by k.
+//! Scale models: to predict N rows, simulate N/k rows with a 1/k batch, a 1/k cache and a WAL
+//! that checkpoints after 1/k of the frames, and multiply the counts by k.
 //!
 //! Why that is faithful for some key streams and not others: when every tree's keys arrive in
 //! increasing order, each batch appends to the right edge, so pages, misses and writes per batch

@@ -107,6 +107,10 @@ pub struct BatchResult {
     pub keygen_ns: u64,
     /// Engine counters accumulated during the batch.
     pub counters: Counters,
+    /// Database file size after the batch, bytes, where the case knows it per batch
+    /// (`pkbench predict`; a run measures the size at the end only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub db_size_bytes: Option<u64>,
 }
 
 /// Engine counters for a span of work. Each engine fills the ones it has; `None` = not
@@ -159,11 +163,15 @@ pub struct Counters {
     /// WAL at each automatic checkpoint; from `pkbench predict`'s model).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checkpoint_pages: Option<u64>,
+    /// Distinct pages made dirty (a page dirtied again after it was written counts again; from
+    /// `pkbench predict`'s model).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages_dirtied: Option<u64>,
 }
 
 impl Counters {
     /// Every counter with its field name, in declaration order (for exporters and charts).
-    pub fn fields(&self) -> [(&'static str, Option<u64>); 13] {
+    pub fn fields(&self) -> [(&'static str, Option<u64>); 14] {
         [
             ("cache_hits", self.cache_hits),
             ("cache_misses", self.cache_misses),
@@ -178,10 +186,11 @@ impl Counters {
             ("doublewrite_pages", self.doublewrite_pages),
             ("index_blocks_touched", self.index_blocks_touched),
             ("checkpoint_pages", self.checkpoint_pages),
+            ("pages_dirtied", self.pages_dirtied),
         ]
     }
 
-    fn fields_mut(&mut self) -> [&mut Option<u64>; 13] {
+    fn fields_mut(&mut self) -> [&mut Option<u64>; 14] {
         [
             &mut self.cache_hits,
             &mut self.cache_misses,
@@ -196,6 +205,7 @@ impl Counters {
             &mut self.doublewrite_pages,
             &mut self.index_blocks_touched,
             &mut self.checkpoint_pages,
+            &mut self.pages_dirtied,
         ]
     }
 

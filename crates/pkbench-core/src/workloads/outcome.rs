@@ -139,6 +139,7 @@ impl Batches {
             elapsed_ns: t2 - t1,
             keygen_ns: t1 - t0,
             counters: case.take_counters()?,
+            db_size_bytes: None,
         };
         ctx.observer.batch_done(strategy, &batch);
         result.batches.push(batch);
