@@ -52,6 +52,8 @@ fn other_engines_and_bad_sizes_are_one_line_errors() {
         (&["predict", "--page-size", "1000"][..], "--page-size 1000"),
         (&["predict", "--payload", "5000", "-s", "uuid4"][..], "overflow pages"),
         (&["predict", "-s", "uuid5"][..], "unknown strategy"),
+        (&["predict", "-s", "seq-uuid", "--scale", "4"][..], "use --scale 1"),
+        (&["predict", "--scale", "3"][..], "must divide the batch"),
     ] {
         let output = pkbench().args(args).output().unwrap();
         assert!(!output.status.success());

@@ -45,7 +45,7 @@ pub fn unscalable(strategy: &Strategy) -> Option<String> {
     schemes.into_iter().find_map(|s| {
         (!scales(s)).then(|| {
             format!(
-            "{}: {} keys are neither in order nor uniformly random, so a scale model would stretch their structure; use --scale 1",
+            "'{}' cannot be scaled: its {} keys are neither in order nor uniformly random, so a scale model would stretch their structure; use --scale 1",
             strategy.name,
                 s.name()
             )

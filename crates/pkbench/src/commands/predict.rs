@@ -54,6 +54,11 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
     config.validate()?;
     for s in &strategies {
         predict::layout::Layout::sqlite(s, args.payload as u32, args.page_size)?;
+        if config.scale > 1
+            && let Some(reason) = predict::scale::unscalable(s)
+        {
+            return Err(Error::InvalidInput(reason).into());
+        }
     }
     let out_dir = args.out.clone().unwrap_or_else(default_out_dir);
     let writer = ResultsWriter::create(&out_dir)?;
