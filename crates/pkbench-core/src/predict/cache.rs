@@ -188,8 +188,11 @@ impl PageCache {
         let state = self.state(page);
         if state != State::Absent {
             self.counts.hits += 1;
-            self.unlink(page);
-            self.push_front(page, state);
+            // Already the most recently used of its list (the root, the right edge): no move.
+            if self.list(state).head != page {
+                self.unlink(page);
+                self.push_front(page, state);
+            }
             return;
         }
         if on_disk {
