@@ -153,10 +153,10 @@ pub fn predict(
             return Ok(result);
         }
         let n = config.batch_rows.min(config.rows - total);
-        let counts = model.insert_batch(n.div_ceil(k)).scaled(k);
+        let counts = model.insert_batch(n.div_ceil(k));
         total += n;
         control.set_rows(total);
-        let counters = counters(&counts);
+        let counters = counters(&counts).scaled(k);
         let batch = BatchResult {
             index: result.batches.len() as u64,
             rows: n,
@@ -164,7 +164,7 @@ pub fn predict(
             elapsed_ns: calibration.map_or(0, |c| c.predict_ns(strategy.name, &counters, n)),
             keygen_ns: 0,
             counters,
-            db_size_bytes: Some(counts.pages * u64::from(config.page_size)),
+            db_size_bytes: Some(model.size_bytes() * k),
         };
         on_batch(&batch);
         result.batches.push(batch);

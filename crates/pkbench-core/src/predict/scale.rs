@@ -12,7 +12,6 @@
 //! would see that structure at k times its real scale, so those strategies are never scaled.
 //! `tests/predict_model.rs` holds the scale model to the full simulation.
 
-use super::model::BatchCounts;
 use crate::generators::Scheme;
 use crate::results::BtreeStats;
 use crate::strategy::{KeySource, Strategy};
@@ -71,26 +70,6 @@ pub fn auto(rows: u64, batch_rows: u64, cache_pages: u64, strategies: &[&Strateg
         k *= 2;
     }
     k
-}
-
-impl BatchCounts {
-    /// These counts multiplied by `k` (a 1/k scale model's batch as the real batch).
-    pub fn scaled(self, k: u64) -> BatchCounts {
-        let c = self.cache;
-        BatchCounts {
-            rows: self.rows * k,
-            cache: super::cache::CacheCounts {
-                hits: c.hits * k,
-                misses: c.misses * k,
-                pages_written: c.pages_written * k,
-                spills: c.spills * k,
-                pages_dirtied: c.pages_dirtied * k,
-                checkpoint_pages: c.checkpoint_pages * k,
-            },
-            page_splits: self.page_splits * k,
-            pages: self.pages * k,
-        }
-    }
 }
 
 /// A 1/k scale model's tree statistics as the full tree's: pages and bytes ×k, fill and order

@@ -209,6 +209,14 @@ impl Counters {
         ]
     }
 
+    /// Every counter multiplied by `k` (a 1/k scale model's counts as the full size's).
+    pub fn scaled(mut self, k: u64) -> Counters {
+        for field in self.fields_mut() {
+            *field = field.map(|v| v * k);
+        }
+        self
+    }
+
     /// Adds `other` into `self`, field by field (a field stays `None` only if both are).
     pub fn accumulate(&mut self, other: &Counters) {
         for (mine, (_, theirs)) in self.fields_mut().into_iter().zip(other.fields()) {
