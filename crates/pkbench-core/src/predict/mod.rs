@@ -13,12 +13,15 @@
 mod balance;
 pub mod cache;
 pub mod calibrate;
+mod engine;
 pub mod layout;
 mod model;
+pub mod server;
 pub mod table;
 mod tree;
 
 pub use calibrate::{Calibration, calibrate, from_results};
+pub use engine::{ModelEngine, PageModel};
 pub use model::{BatchCounts, Model};
 
 use crate::Error;
@@ -27,7 +30,7 @@ use crate::engines::EngineInfo;
 use crate::results::{BatchResult, Counters, RunResult};
 use crate::strategy::Strategy;
 use crate::workloads::outcome::{self, SettingsBase};
-use layout::{CACHE_EXTRA_BYTES, Layout};
+use layout::CACHE_EXTRA_BYTES;
 use std::collections::BTreeMap;
 
 /// Workload name recorded in results.
@@ -113,11 +116,22 @@ pub fn predict(
     control: &RunControl,
     on_batch: &mut dyn FnMut(&BatchResult),
 ) -> Result<RunResult, Error> {
-    config.validate()?;
-    let layout = Layout::sqlite(strategy, config.payload_bytes as u32, config.page_size)?;
+    predict_engine(ModelEngine::Sqlite, strategy, config, calibration, control, on_batch)
+}
+
+/// [`predict`] on the model of `engine`.
+pub fn predict_engine(
+    engine: ModelEngine,
+    strategy: &Strategy,
+    config: &PredictConfig,
+    calibration: Option<&Calibration>,
+    control: &RunControl,
+    on_batch: &mut dyn FnMut(&BatchResult),
+) -> Result<RunResult, Error> {
+    engine.validate(config)?;
     let started = std::time::Instant::now();
-    let mut model = Model::new(strategy, layout, config.seed, config.cache_pages(), config.mode == Mode::Bounded);
-    let mut result = empty_result(strategy, config, calibration);
+    let mut model = engine.build(strategy, config)?;
+    let mut result = empty_result(engine, strategy, config, calibration);
     let mut total = 0;
     let mut peak_model_bytes = 0;
     while total < config.rows {
@@ -126,10 +140,9 @@ pub fn predict(
             return Ok(result);
         }
         let n = config.batch_rows.min(config.rows - total);
-        let counts = model.insert_batch(n);
+        let counters = model.insert_batch(n);
         total += n;
         control.set_rows(total);
-        let counters = counters(&counts);
         let batch = BatchResult {
             index: result.batches.len() as u64,
             rows: n,
@@ -152,6 +165,7 @@ pub fn predict(
     if let Some(hwm) = peak_rss_bytes() {
         options.insert("process_peak_rss_mib".into(), format!("{:.1}", hwm as f64 / 1048576.0));
     }
+    model.describe(options);
     result.verified_rows = Some(verified);
     result.size_bytes = Some(model.size_bytes());
     result.btrees = model.btree_stats();
@@ -164,7 +178,12 @@ pub fn predict(
     Ok(result)
 }
 
-fn empty_result(strategy: &Strategy, config: &PredictConfig, calibration: Option<&Calibration>) -> RunResult {
+fn empty_result(
+    engine: ModelEngine,
+    strategy: &Strategy,
+    config: &PredictConfig,
+    calibration: Option<&Calibration>,
+) -> RunResult {
     let mut options = BTreeMap::new();
     options.insert("model".into(), "SQLite B-tree balance rules + pager cache (LRU, 90% dirty spill)".into());
     options.insert("mode".into(), config.mode.name().into());
@@ -172,13 +191,14 @@ fn empty_result(strategy: &Strategy, config: &PredictConfig, calibration: Option
     options.insert("cache_mb".into(), config.cache_mb.to_string());
     options.insert("cache_pages".into(), config.cache_pages().to_string());
     options.insert("size_bytes".into(), "main database file only (the WAL is not modelled)".into());
+    // Server models replace the SQLite entries above with their own (`PageModel::describe`).
     match calibration {
         Some(c) => c.describe(strategy.name, &mut options),
         None => {
             options.insert("timing".into(), "counts only, no calibration (elapsed_ns = 0)".into());
         }
     }
-    let engine = EngineInfo { name: ENGINE, version: engine_version() };
+    let engine = EngineInfo { name: engine.name(), version: engine.version() };
     let base = SettingsBase {
         rows: config.rows,
         batch_rows: config.batch_rows,

@@ -1,0 +1,163 @@
+//! A page-level model of what `pkbench run --engine mariadb` creates: an InnoDB table clustered
+//! by its primary key (`PRIMARY`: leaves hold whole rows) and, for strategies with a unique
+//! external key, a secondary index (`ext_id`: the key and the primary key), behind a buffer
+//! pool with midpoint insertion ([`MidpointLru`]). The rules are MariaDB 10.11's.
+
+use super::innodb_page::{CHILD_POINTER, InnodbIndex, PAGE, RECORD_HEADER, SYSTEM_COLUMNS};
+use super::lru::MidpointLru;
+use super::tree::{Store, Tree};
+use super::{ServerKey, refuse_unmodelled};
+use crate::Error;
+use crate::engines::mariadb::{MIN_POOL_MB, lru_scan_depth};
+use crate::predict::PageModel;
+use crate::results::{BtreeStats, Counters};
+use crate::strategy::{PrimaryIndex, SecondaryLookup, Storage, Strategy};
+use crate::workloads::KeyStream;
+use std::collections::BTreeMap;
+
+/// Engine name recorded in results.
+pub const ENGINE: &str = "mariadb-model";
+/// Whose rules the model follows.
+pub const VERSION: &str = "model of MariaDB 10.11 InnoDB (clustered B-tree, DYNAMIC records, midpoint LRU buffer pool)";
+
+/// A key column's bytes in a record, and whether it is variable-length (one length byte in
+/// the record header). `CHAR(n)` in the server's default `latin1` is fixed-length.
+fn column(storage: Storage) -> (u32, bool) {
+    match storage {
+        Storage::Integer => (8, false),
+        Storage::Binary16 | Storage::Binary16TimeSwapped | Storage::MariaDbUuid => (16, false),
+        Storage::Text36 => (36, false),
+        Storage::Hex32 => (32, false),
+        Storage::Text26 => (26, false),
+        Storage::VarHex32 => (32, true),
+        Storage::VarText36 => (36, true),
+    }
+}
+
+fn bytes((len, var): (u32, bool)) -> u32 {
+    len + u32::from(var)
+}
+
+/// Pages of the buffer pool's LRU list for `innodb_buffer_pool_size = cache_mb` MiB: the pool's
+/// 16 KiB frames less the free pages the page cleaner keeps (`innodb_lru_scan_depth`, which
+/// pkbench's managed servers set to a tenth of the pool; `buf_pool_t::need_LRU_eviction`).
+pub fn lru_pages(cache_mb: u64) -> u64 {
+    (cache_mb * 1024 * 1024 / u64::from(PAGE)).saturating_sub(lru_scan_depth(cache_mb))
+}
+
+/// A strategy's simulated InnoDB table.
+pub struct InnodbModel {
+    store: Store,
+    pool: MidpointLru,
+    indexes: Vec<(Tree<InnodbIndex>, ServerKey)>,
+    keys: KeyStream,
+    rows: u64,
+    lru_pages: u64,
+    dirtied: u64,
+}
+
+impl InnodbModel {
+    /// The table `strategy` creates, with `innodb_buffer_pool_size = cache_mb` MiB.
+    pub fn new(strategy: &Strategy, payload_bytes: u64, seed: u64, cache_mb: u64) -> Result<Self, Error> {
+        refuse_unmodelled(strategy, ENGINE)?;
+        if strategy.index == PrimaryIndex::HeapWithIndex {
+            return Err(Error::Unsupported {
+                strategy: strategy.name.into(),
+                engine: ENGINE.into(),
+                reason: "InnoDB always clusters rows by the primary key; there is no rowid table (use the strategy without -rowid)".into(),
+            });
+        }
+        if cache_mb < MIN_POOL_MB {
+            return Err(Error::InvalidInput(format!(
+                "--cache-mb {cache_mb} is below InnoDB's minimum buffer pool of {MIN_POOL_MB} MiB: use --cache-mb {MIN_POOL_MB} or more"
+            )));
+        }
+        // Rows over ~8 kB would move the BLOB off the page (DYNAMIC format); not modelled.
+        if payload_bytes > 4000 {
+            return Err(Error::InvalidInput(format!(
+                "--payload {payload_bytes} is over the 4000 bytes the InnoDB model keeps on the page (larger BLOBs may be stored off-page): use a smaller --payload"
+            )));
+        }
+        let pk = column(strategy.primary.storage);
+        let ext = strategy.secondary.map(|s| column(s.storage));
+        // The payload BLOB's length takes 1 byte in the header below 128 bytes, else 2.
+        let payload_len = if payload_bytes < 128 { 1 } else { 2 };
+        let leaf = RECORD_HEADER
+            + bytes(pk)
+            + SYSTEM_COLUMNS
+            + ext.map_or(0, bytes)
+            + payload_len
+            + payload_bytes as u32;
+        let primary = InnodbIndex { leaf_record: leaf, node_record: RECORD_HEADER + bytes(pk) + CHILD_POINTER, clustered: true };
+        let mut store = Store::default();
+        let lru = lru_pages(cache_mb);
+        let mut pool = MidpointLru::new(lru);
+        let mut indexes = Vec::new();
+        let tree = Tree::create(&mut store, &mut pool, "PRIMARY", "table", primary);
+        indexes.push((tree, ServerKey::Primary(strategy.primary.storage)));
+        if let Some(s) = strategy.secondary.filter(|s| s.lookup == SecondaryLookup::UniqueIndex) {
+            // A secondary record holds its key and the primary key; so do its node pointers
+            // (`dict_index_get_n_unique_in_tree`: every field on non-clustered indexes).
+            let leaf = RECORD_HEADER + bytes(column(s.storage)) + bytes(pk);
+            let rules = InnodbIndex { leaf_record: leaf, node_record: leaf + CHILD_POINTER, clustered: false };
+            let tree = Tree::create(&mut store, &mut pool, "ext_id", "index", rules);
+            indexes.push((tree, ServerKey::Secondary(s.storage)));
+        }
+        let _ = pool.take_counts();
+        Ok(InnodbModel { store, pool, indexes, keys: KeyStream::new(strategy, seed), rows: 0, lru_pages: lru, dirtied: 0 })
+    }
+}
+
+impl PageModel for InnodbModel {
+    fn insert_batch(&mut self, n: u64) -> Counters {
+        let mut splits = 0u64;
+        for _ in 0..n {
+            let row = self.keys.next_row();
+            self.rows += 1;
+            for (tree, key) in &mut self.indexes {
+                let k = key.value(&row, self.rows as i64);
+                splits += u64::from(tree.insert(&mut self.store, &mut self.pool, k).splits);
+            }
+        }
+        let c = self.pool.take_counts();
+        self.dirtied += c.dirtied;
+        Counters {
+            cache_hits: Some(c.hits),
+            cache_misses: Some(c.reads),
+            pages_written: Some(c.written),
+            page_splits: Some(splits),
+            ..Counters::default()
+        }
+    }
+
+    fn entries(&self) -> Vec<u64> {
+        self.indexes.iter().map(|(t, _)| t.entries(&self.store)).collect()
+    }
+
+    fn btree_stats(&self) -> Vec<BtreeStats> {
+        self.indexes.iter().map(|(t, _)| t.stats(&self.store, PAGE)).collect()
+    }
+
+    fn size_bytes(&self) -> u64 {
+        self.btree_stats().iter().map(|b| b.size_bytes).sum()
+    }
+
+    fn memory_bytes(&self) -> u64 {
+        self.store.memory_bytes() + self.pool.memory_bytes()
+    }
+
+    fn describe(&self, options: &mut BTreeMap<String, String>) {
+        options.insert(
+            "model".into(),
+            "MariaDB 10.11 InnoDB: clustered B-tree (btr_page_split_and_insert) + midpoint-insertion LRU buffer pool (innodb_old_blocks_time ignored)".into(),
+        );
+        options.insert("page_size".into(), PAGE.to_string());
+        options.insert("cache_pages".into(), self.lru_pages.to_string());
+        options.insert("pages_dirtied".into(), self.dirtied.to_string());
+        options.insert(
+            "pages_written".into(),
+            "dirty pages evicted from the LRU tail only (the page cleaner's background flushing is not modelled)".into(),
+        );
+        options.insert("size_bytes".into(), "B-tree pages of the table's indexes (undo, system and free pages not counted)".into());
+    }
+}
