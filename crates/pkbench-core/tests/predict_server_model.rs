@@ -30,11 +30,13 @@ fn total(r: &RunResult, f: fn(&Counters) -> Option<u64>) -> u64 {
 }
 
 /// Random keys split pages in two at arbitrary points, so leaves settle near ln 2 ≈ 69% full
-/// (Yao's result for random insertions with 50:50 splits). The band, 0.66–0.74, leaves room
-/// for the high key PostgreSQL counts as used and for the young tree at 200k rows, and fails
-/// a rule that splits unevenly (the 90% rightmost rule everywhere gives ~0.8 and more) or
-/// redistributes among siblings as SQLite does (~0.88).
-const RANDOM_FILL: std::ops::Range<f64> = 0.66..0.74;
+/// (Yao's result for random insertions with 50:50 splits). The band, 0.63–0.75, leaves room
+/// for the "waves" of a young tree (leaves created together fill and split together, so the
+/// average swings a few points around ln 2 as the tree grows: 0.657 for InnoDB's uuid4 at
+/// 200k rows here, 0.663 on the real server with another seed), and still fails a rule that
+/// splits unevenly (the 90% rightmost rule everywhere gives ~0.8 and more) or redistributes
+/// among siblings as SQLite does (~0.88).
+const RANDOM_FILL: std::ops::Range<f64> = 0.63..0.75;
 
 #[test]
 fn postgres_leaves_follow_nbtree_split_rules() {
@@ -74,22 +76,32 @@ fn innodb_leaves_follow_btr_page_split_and_insert() {
 
 #[test]
 fn random_keys_miss_a_small_cache_and_not_a_large_one() {
-    for engine in [ModelEngine::Postgres, ModelEngine::MariaDb] {
-        let small = run(engine, "uuid4", 200_000, 8);
+    // 1 MiB of shared buffers (128 pages); InnoDB's smallest pool, 6 MiB (284 LRU pages): far
+    // below uuid4's ~1,000 index leaves (PostgreSQL) or ~1,600 clustered leaves (InnoDB).
+    for (engine, small_mb) in [(ModelEngine::Postgres, 1), (ModelEngine::MariaDb, 6)] {
+        let small = run(engine, "uuid4", 200_000, small_mb);
         let large = run(engine, "uuid4", 200_000, 1024);
-        let seq = run(engine, "int", 200_000, 8);
+        let seq = run(engine, "int", 200_000, small_mb);
         let pages = |r: &RunResult| r.btrees.iter().map(|b| b.pages).sum::<u64>();
-        let (s, l, q) = (total(&small, |c| c.cache_misses), total(&large, |c| c.cache_misses), total(&seq, |c| c.cache_misses));
+        let (s, l, q) =
+            (total(&small, |c| c.cache_misses), total(&large, |c| c.cache_misses), total(&seq, |c| c.cache_misses));
         match engine {
             // PostgreSQL counts the zero-filled page of every relation extension as a read
             // (ReadBufferExtended): with room for everything, reads are the pages created.
             ModelEngine::Postgres => {
-                assert!(l <= pages(&large) + 3 && l + 3 >= pages(&large), "{engine:?}: {l} reads, {} pages", pages(&large));
+                assert!(
+                    l <= pages(&large) + 3 && l + 3 >= pages(&large),
+                    "{engine:?}: {l} reads, {} pages",
+                    pages(&large)
+                );
                 assert!(q <= pages(&seq) + 3, "appends never read a page back: {q}");
             }
             _ => {
                 assert_eq!(l, 0, "{engine:?}");
-                assert_eq!(q, 0, "{engine:?}: appends never leave the pool");
+                // Until the first eviction InnoDB moves nothing in the LRU list
+                // (`buf_page_peek_if_too_old`), so the root, created early, drifts to the tail
+                // and is evicted and read back once; appends read nothing else.
+                assert!(q <= 2, "{engine:?}: appends leave the pool: {q}");
             }
         }
         assert!(s > l + 50_000, "{engine:?}: small {s} large {l}");

@@ -91,11 +91,7 @@ impl SplitRules for Nbtree {
         let new_size = if leaf { self.leaf_item } else { self.pivot_item } as i32;
         let size = |c: usize| -> i32 {
             // Size of entry `c` of the page with the new entry at `pos`.
-            if c == pos {
-                new_size
-            } else {
-                self.item(node, if c < pos { c } else { c - 1 }) as i32
-            }
+            if c == pos { new_size } else { self.item(node, if c < pos { c } else { c - 1 }) as i32 }
         };
         let old_total: i32 = (0..n).map(|i| self.item(node, i) as i32).sum();
         let (usemult, f) = match (leaf, node.is_rightmost()) {

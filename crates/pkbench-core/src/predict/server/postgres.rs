@@ -18,7 +18,8 @@ use std::collections::BTreeMap;
 /// Engine name recorded in results.
 pub const ENGINE: &str = "postgres-model";
 /// Whose rules the model follows.
-pub const VERSION: &str = "model of PostgreSQL 15 (nbtree, heap, clock-sweep shared buffers, checkpoints by WAL volume)";
+pub const VERSION: &str =
+    "model of PostgreSQL 15 (nbtree, heap, clock-sweep shared buffers, checkpoints by WAL volume)";
 /// `wal_segment_size` (the initdb default).
 const WAL_SEGMENT: u64 = 16 << 20;
 /// `XLOG_BLCKSZ` and `SizeOfXLogShortPHD` (MAXALIGNed): every WAL page starts with a header.
@@ -337,11 +338,8 @@ impl PageModel for PostgresModel {
     fn btree_stats(&self) -> Vec<BtreeStats> {
         let h = &self.heap;
         let pages = h.pages.len() as u64;
-        let free = if pages == 0 {
-            0
-        } else {
-            (pages - 1) * u64::from(h.free(h.per_page)) + u64::from(h.free(h.on_last))
-        };
+        let free =
+            if pages == 0 { 0 } else { (pages - 1) * u64::from(h.free(h.per_page)) + u64::from(h.free(h.on_last)) };
         let bytes = pages * u64::from(PAGE);
         let mut out = vec![BtreeStats {
             name: "bench".into(),
@@ -386,9 +384,7 @@ impl PageModel for PostgresModel {
         options.insert("heap_tuples_per_page".into(), self.heap.per_page.to_string());
         options.insert("checkpoints".into(), self.checkpoints.to_string());
         options.insert("pages_dirtied".into(), self.dirtied.to_string());
-        options.insert(
-            "size_bytes".into(),
-            "heap + indexes (free space map, visibility map and WAL not counted)".into(),
-        );
+        options
+            .insert("size_bytes".into(), "heap + indexes (free space map, visibility map and WAL not counted)".into());
     }
 }

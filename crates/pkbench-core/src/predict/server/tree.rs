@@ -132,7 +132,15 @@ impl<R: SplitRules> Tree<R> {
     pub fn create(store: &mut Store, buffers: &mut dyn Buffers, name: &str, kind: &'static str, rules: R) -> Self {
         let root = store.alloc(Node { next: NO_PAGE, ..Node::default() });
         buffers.fetch(root, true);
-        Tree { name: name.into(), kind, root, rules, fastpath: false, cached_leaf: NO_PAGE, path: Vec::with_capacity(8) }
+        Tree {
+            name: name.into(),
+            kind,
+            root,
+            rules,
+            fastpath: false,
+            cached_leaf: NO_PAGE,
+            path: Vec::with_capacity(8),
+        }
     }
 
     /// Inserts `key`: descend (or take the fast path), add it to its leaf, split upwards.
@@ -210,7 +218,8 @@ impl<R: SplitRules> Tree<R> {
             shape.splits += 1;
             shape.moved += keys.len() as u32;
             shape.interior_splits += u32::from(!leaf);
-            let right = store.alloc(Node { level, keys, children, next: old_next, last_insert: (!on_left).then_some(key) });
+            let right =
+                store.alloc(Node { level, keys, children, next: old_next, last_insert: (!on_left).then_some(key) });
             store.nodes[page as usize].next = right;
             buffers.fetch(right, true);
             buffers.modify(right, self.rules.image_bytes(&store.nodes[right as usize]));
