@@ -25,7 +25,7 @@ const SPACE_RESERVE: u32 = PAGE / 16;
 
 /// `page_dir_calc_reserved_space`: directory bytes for `n` records (a slot per 4 records).
 fn dir_reserved(n: u32) -> u32 {
-    (2 * n + 3) / 4
+    (2 * n).div_ceil(4)
 }
 
 /// Record sizes of one InnoDB index.
