@@ -102,6 +102,7 @@ pub fn counters(c: &BatchCounts) -> Counters {
         pages_written: Some(c.cache.pages_written),
         cache_spills: Some(c.cache.spills),
         page_splits: Some(c.page_splits),
+        pages_dirtied: Some(c.cache.pages_dirtied),
         ..Counters::default()
     }
 }
@@ -132,6 +133,8 @@ pub fn predict_engine(
     let started = std::time::Instant::now();
     let mut model = engine.build(strategy, config)?;
     let mut result = empty_result(engine, strategy, config, calibration);
+    // Server models replace the SQLite entries with their own (again at the end, with totals).
+    model.describe(&mut result.settings.workload_options);
     let mut total = 0;
     let mut peak_model_bytes = 0;
     while total < config.rows {
@@ -191,7 +194,6 @@ fn empty_result(
     options.insert("cache_mb".into(), config.cache_mb.to_string());
     options.insert("cache_pages".into(), config.cache_pages().to_string());
     options.insert("size_bytes".into(), "main database file only (the WAL is not modelled)".into());
-    // Server models replace the SQLite entries above with their own (`PageModel::describe`).
     match calibration {
         Some(c) => c.describe(strategy.name, &mut options),
         None => {

@@ -155,11 +155,14 @@ pub struct Counters {
     /// `pg_walinspect` block references; seed 003's "distinct index blocks touched").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub index_blocks_touched: Option<u64>,
+    /// Clean cached pages made dirty (page models only: no engine reports it directly).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages_dirtied: Option<u64>,
 }
 
 impl Counters {
     /// Every counter with its field name, in declaration order (for exporters and charts).
-    pub fn fields(&self) -> [(&'static str, Option<u64>); 12] {
+    pub fn fields(&self) -> [(&'static str, Option<u64>); 13] {
         [
             ("cache_hits", self.cache_hits),
             ("cache_misses", self.cache_misses),
@@ -173,10 +176,11 @@ impl Counters {
             ("page_merges", self.page_merges),
             ("doublewrite_pages", self.doublewrite_pages),
             ("index_blocks_touched", self.index_blocks_touched),
+            ("pages_dirtied", self.pages_dirtied),
         ]
     }
 
-    fn fields_mut(&mut self) -> [&mut Option<u64>; 12] {
+    fn fields_mut(&mut self) -> [&mut Option<u64>; 13] {
         [
             &mut self.cache_hits,
             &mut self.cache_misses,
@@ -190,6 +194,7 @@ impl Counters {
             &mut self.page_merges,
             &mut self.doublewrite_pages,
             &mut self.index_blocks_touched,
+            &mut self.pages_dirtied,
         ]
     }
 

@@ -5,7 +5,7 @@
 
 use super::innodb_page::{CHILD_POINTER, InnodbIndex, PAGE, RECORD_HEADER, SYSTEM_COLUMNS};
 use super::lru::MidpointLru;
-use super::tree::{Store, Tree};
+use super::tree::{Buffers, Store, Tree};
 use super::{ServerKey, refuse_unmodelled};
 use crate::Error;
 use crate::engines::mariadb::{MIN_POOL_MB, lru_scan_depth};
@@ -45,6 +45,27 @@ pub fn lru_pages(cache_mb: u64) -> u64 {
     (cache_mb * 1024 * 1024 / u64::from(PAGE)).saturating_sub(lru_scan_depth(cache_mb))
 }
 
+/// Bytes of undo log records a page holds: 16 KiB less the FIL header and trailer, the undo page
+/// header (`TRX_UNDO_PAGE_HDR_SIZE`) and the segment and log headers of a first page
+/// (`TRX_UNDO_SEG_HDR_SIZE`, `TRX_UNDO_LOG_OLD_HDR_SIZE`).
+const UNDO_PAGE_BYTES: u32 = PAGE - 38 - 8 - 18 - 30 - 34;
+
+/// Bytes of the undo record of one insert (`trx_undo_page_report_insert`): next-record offset
+/// (2), type (1), undo number (3 compressed bytes for a batch's first 2M rows), table id (1), each
+/// primary-key field as a compressed length (1) and its bytes, and the record's start offset (2).
+fn undo_record(pk_bytes: u32) -> u32 {
+    2 + 1 + 3 + 1 + 1 + pk_bytes + 2
+}
+
+/// The transaction's insert undo log: new pages created as it grows, freed at commit, so each
+/// batch writes its own (they take room in the buffer pool until they age out of the LRU list).
+#[derive(Debug)]
+struct UndoLog {
+    record: u32,
+    page: Option<u32>,
+    used: u32,
+}
+
 /// A strategy's simulated InnoDB table.
 pub struct InnodbModel {
     store: Store,
@@ -55,6 +76,7 @@ pub struct InnodbModel {
     lru_pages: u64,
     dirtied: u64,
     evicted_dirty: u64,
+    undo: UndoLog,
 }
 
 impl InnodbModel {
@@ -102,6 +124,7 @@ impl InnodbModel {
             indexes.push((tree, ServerKey::Secondary(s.storage)));
         }
         let _ = pool.take_counts();
+        let undo = UndoLog { record: undo_record(pk.0), page: None, used: 0 };
         Ok(InnodbModel {
             store,
             pool,
@@ -111,6 +134,7 @@ impl InnodbModel {
             lru_pages: lru,
             dirtied: 0,
             evicted_dirty: 0,
+            undo,
         })
     }
 }
@@ -121,11 +145,28 @@ impl PageModel for InnodbModel {
         for _ in 0..n {
             let row = self.keys.next_row();
             self.rows += 1;
+            // The clustered index insert writes its undo record first (`btr_cur_ins_lock_and_undo`).
+            let undo = &mut self.undo;
+            match undo.page {
+                Some(p) if undo.used + undo.record <= UNDO_PAGE_BYTES => {
+                    self.pool.fetch(p, false);
+                    self.pool.modify(p, 0);
+                }
+                _ => {
+                    let p = self.store.alloc(Default::default());
+                    self.pool.fetch(p, true);
+                    self.pool.modify(p, 0);
+                    (undo.page, undo.used) = (Some(p), 0);
+                }
+            }
+            undo.used += undo.record;
             for (tree, key) in &mut self.indexes {
                 let k = key.value(&row, self.rows as i64);
                 splits += u64::from(tree.insert(&mut self.store, &mut self.pool, k).splits);
             }
         }
+        // Commit frees the insert undo log (`trx_undo_commit_cleanup`).
+        self.undo.page = None;
         let c = self.pool.take_counts();
         self.dirtied += c.dirtied;
         self.evicted_dirty += c.written;
@@ -136,6 +177,7 @@ impl PageModel for InnodbModel {
             cache_hits: Some(c.hits),
             cache_misses: Some(c.reads),
             page_splits: Some(splits),
+            pages_dirtied: Some(c.dirtied),
             ..Counters::default()
         }
     }

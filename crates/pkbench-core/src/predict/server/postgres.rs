@@ -321,6 +321,7 @@ impl PageModel for PostgresModel {
             wal_fpi_bytes: Some(c.fpi_bytes),
             page_splits: Some(self.splits - splits),
             index_blocks_touched: Some(self.touched - touched),
+            pages_dirtied: Some(c.dirtied),
             ..Counters::default()
         }
     }
