@@ -5,7 +5,8 @@
 //! images) happen. The rules are PostgreSQL 15's; the sources are cited where they apply.
 
 use super::clock::ClockSweep;
-use super::nbtree::{HEAP_TUPLE_HEADER, LINE_POINTER, Nbtree, PAGE, PAGE_HEADER, maxalign};
+use super::nbtree::{LINE_POINTER, Nbtree, PAGE};
+use super::pg_heap::{Heap, column};
 use super::tree::{Buffers, Node, Shape, Store, Tree};
 use super::{ServerKey, refuse_unmodelled};
 use crate::Error;
@@ -35,56 +36,6 @@ const DATA_HEADER: u64 = 2;
 const IMAGE_HEADER: u64 = 5;
 /// `SEQ_LOG_VALS`: an identity's sequence logs one record per 33 values (`nextval_internal`).
 const SEQ_LOG_VALS: u64 = 32;
-
-/// A heap column: stored bytes and alignment (`attlen`, `attalign`), or a varlena short
-/// enough for a 1-byte header, which is never aligned (`heap_fill_tuple`).
-fn column(storage: Storage) -> (u32, u32) {
-    match storage {
-        Storage::Integer => (8, 8),
-        Storage::Binary16 | Storage::Binary16TimeSwapped | Storage::MariaDbUuid => (16, 1),
-        Storage::Text36 | Storage::VarText36 => (37, 1),
-        Storage::Hex32 | Storage::VarHex32 => (33, 1),
-        Storage::Text26 => (27, 1),
-    }
-}
-
-/// The heap: appends go to the last page while the tuple fits (`RelationGetBufferForTuple`
-/// with fillfactor 100), else the relation is extended by one page.
-#[derive(Debug)]
-struct Heap {
-    /// `MAXALIGN(t_len)` + line pointer.
-    item: u32,
-    /// `t_len − SizeofHeapTupleHeader`: the tuple bytes a heap insert record carries.
-    logged: u32,
-    per_page: u32,
-    pages: Vec<u32>,
-    on_last: u32,
-    /// The free space map's root, internal and leaf pages, created when the first page fills.
-    fsm: Option<[u32; 3]>,
-}
-
-impl Heap {
-    fn new(columns: &[(u32, u32)]) -> Self {
-        let mut data: u32 = 0;
-        for &(len, align) in columns {
-            data = data.div_ceil(align) * align + len;
-        }
-        let t_len = maxalign(HEAP_TUPLE_HEADER) + data;
-        let item = maxalign(t_len) + LINE_POINTER;
-        // (n + 1) tuples fit while (n + 1) × item <= page − header; at most MaxHeapTuplesPerPage.
-        let per_page = ((PAGE - PAGE_HEADER) / item).min(291);
-        Heap { item, logged: t_len - HEAP_TUPLE_HEADER, per_page, pages: Vec::new(), on_last: 0, fsm: None }
-    }
-
-    fn image(&self, n: u32) -> u32 {
-        PAGE_HEADER + n * self.item
-    }
-
-    /// `pgstattuple`'s free space of a page holding `n` tuples (`PageGetHeapFreeSpace`).
-    fn free(&self, n: u32) -> u32 {
-        (PAGE - PAGE_HEADER).saturating_sub(n * self.item + LINE_POINTER)
-    }
-}
 
 struct Index {
     tree: Tree<Nbtree>,
