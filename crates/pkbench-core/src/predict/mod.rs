@@ -8,6 +8,9 @@
 //! the end, each tree's leaf pages and fill. With a calibration ([`calibrate`]) fitted on a
 //! short real run, counts become predicted milliseconds per batch.
 //!
+//! PostgreSQL's and InnoDB's pages are modelled the same way in [`server`]; every model is a
+//! [`PageModel`], chosen by [`ModelEngine`] ([`predict_engine`]).
+//!
 //! Everything here except [`calibrate`] is pure: no engine, no I/O.
 
 mod balance;
