@@ -14,6 +14,7 @@ pub mod tree;
 
 use crate::Error;
 use crate::engines::KeyRow;
+use crate::engines::mariadb::uuid_type::uuid_sort_key;
 use crate::generators::Key;
 use crate::predict::layout::{bytes_key, int_key};
 use crate::strategy::{KeySource, SecondaryLookup, Storage, Strategy};
@@ -37,6 +38,8 @@ impl ServerKey {
         };
         match key {
             Some(Key::Int(v)) => int_key(v),
+            // MariaDB's UUID type compares its groups reversed (v1–v5).
+            Some(Key::Uuid(b)) if storage == Storage::MariaDbUuid => bytes_key(uuid_sort_key(b)),
             // Text forms (hex, hyphenated, base32) sort as their bytes do.
             Some(Key::Uuid(b)) => bytes_key(storage.binary_form(b)),
             None => int_key(counter),
@@ -48,11 +51,14 @@ impl ServerKey {
 pub fn refuse_unmodelled(strategy: &Strategy, engine: &str) -> Result<(), Error> {
     let reason = if matches!(strategy.primary.source, KeySource::Server(_)) {
         Some("the server generates these keys, so the model has no key stream for them")
-    } else if std::iter::once(strategy.primary.storage)
-        .chain(strategy.secondary.map(|s| s.storage))
-        .any(|s| s == Storage::MariaDbUuid)
+    } else if engine != innodb::ENGINE
+        && std::iter::once(strategy.primary.storage)
+            .chain(strategy.secondary.map(|s| s.storage))
+            .any(|s| s == Storage::MariaDbUuid)
     {
-        Some("the order of MariaDB's UUID type is not modelled yet")
+        Some(
+            "the reordered UUID column type is MariaDB's; PostgreSQL's uuid type is what the strategy without -mariadb-uuid uses",
+        )
     } else if strategy.secondary.is_some_and(|s| s.lookup == SecondaryLookup::MappingTable) {
         Some("mapping tables are not modelled yet")
     } else {
