@@ -11,6 +11,11 @@ use crate::results::{BtreeStats, Counters};
 use crate::strategy::Strategy;
 use std::collections::BTreeMap;
 
+/// Most rows a server model takes: it keeps every key, and 20M `uuid4` rows peaked at 642 MB
+/// (`/usr/bin/time -v pkbench predict --engine postgres -s int,uuid7,uuid4 -n 20M`), so 100M
+/// stay near 3.2 GB, under the machine budget the issue sets (4 GB).
+pub const MAX_EXACT_SERVER_ROWS: u64 = 100_000_000;
+
 /// A simulated database of one strategy, fed its key stream batch by batch.
 pub trait PageModel {
     /// Inserts the next `n` rows as one transaction and returns what the engine would count.
@@ -99,6 +104,13 @@ impl ModelEngine {
         if config.mode == Mode::Bounded {
             return Err(Error::InvalidInput(format!(
                 "bounded mode is SQLite-only so far; {} keeps every key (use --exact, up to a few tens of millions of rows)",
+                self.name()
+            )));
+        }
+        if config.rows > MAX_EXACT_SERVER_ROWS {
+            return Err(Error::InvalidInput(format!(
+                "--rows {} is above the {MAX_EXACT_SERVER_ROWS} rows {} simulates: it keeps every key (about 32 bytes per row), so use at most --rows 100M",
+                config.rows,
                 self.name()
             )));
         }
