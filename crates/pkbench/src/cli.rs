@@ -174,7 +174,7 @@ pub struct RunArgs {
 
 #[derive(Debug, Args)]
 pub struct PredictArgs {
-    /// Engine whose B-tree and cache are modelled (SQLite only so far).
+    /// Engine whose B-trees and cache are modelled: SQLite, PostgreSQL 15 or MariaDB 10.11 (InnoDB).
     #[arg(long, value_enum, default_value = "sqlite")]
     pub engine: EngineArg,
     /// Comma-separated strategies (see `pkbench list`).
@@ -189,12 +189,12 @@ pub struct PredictArgs {
     /// Payload bytes per row, identical in every row.
     #[arg(long, default_value = "50", value_parser = parse_count)]
     pub payload: u64,
-    /// Page cache, MiB (SQLite `cache_size`).
+    /// Page cache, MiB (SQLite `cache_size`; PostgreSQL `shared_buffers`; InnoDB `innodb_buffer_pool_size`).
     #[arg(long, default_value_t = 8)]
     pub cache_mb: u64,
-    /// Page size, bytes.
-    #[arg(long, default_value_t = 4096)]
-    pub page_size: u32,
+    /// Page size, bytes [default: 4096 on SQLite; fixed on the servers: 8192 PostgreSQL, 16384 InnoDB].
+    #[arg(long)]
+    pub page_size: Option<u32>,
     /// Seed of the key stream (the same keys as `pkbench run --seed`).
     #[arg(long, default_value_t = 42)]
     pub seed: u64,

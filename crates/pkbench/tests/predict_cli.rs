@@ -45,9 +45,37 @@ fn predict_writes_valid_results_and_prints_the_table() {
 }
 
 #[test]
+fn server_models_write_their_engine_and_trees() {
+    for (engine, name, trees) in [
+        ("postgres", "postgres-model", &["bench", "bench_ext_id_key", "bench_pkey"][..]),
+        ("mariadb", "mariadb-model", &["PRIMARY", "ext_id"][..]),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        pkbench()
+            .args(["predict", "--engine", engine, "-s", "int+uuid4", "-n", "20k", "-b", "5k", "--cache-mb", "8", "-q"])
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(name));
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+        let run = &doc["runs"][0];
+        assert_eq!(run["engine"], name);
+        assert_eq!(run["verified_rows"], 20_000);
+        let names: Vec<&str> = run["btrees"].as_array().unwrap().iter().map(|b| b["name"].as_str().unwrap()).collect();
+        assert_eq!(names, trees, "{engine}");
+        assert!(run["batches"][3]["counters"]["page_splits"].as_u64().unwrap() > 0);
+    }
+}
+
+#[test]
 fn other_engines_and_bad_sizes_are_one_line_errors() {
     for (args, needle) in [
-        (&["predict", "--engine", "postgres"][..], "--engine sqlite"),
+        (&["predict", "--engine", "postgres", "--page-size", "4096"][..], "pages are 8192 bytes"),
+        (&["predict", "--engine", "mariadb", "--bounded"][..], "bounded mode is SQLite-only"),
+        (&["predict", "--engine", "mariadb", "--calibrate"][..], "SQLite-only for now"),
+        (&["predict", "--engine", "mariadb", "-s", "uuid4-rowid"][..], "clusters"),
         (&["predict", "-n", "0"][..], "--rows 0 is out of range"),
         (&["predict", "--page-size", "1000"][..], "--page-size 1000"),
         (&["predict", "--payload", "5000", "-s", "uuid4"][..], "overflow pages"),

@@ -8,18 +8,24 @@
 //! the end, each tree's leaf pages and fill. With a calibration ([`calibrate`]) fitted on a
 //! short real run, counts become predicted milliseconds per batch.
 //!
+//! PostgreSQL's and InnoDB's pages are modelled the same way in [`server`]; every model is a
+//! [`PageModel`], chosen by [`ModelEngine`] ([`predict_engine`]).
+//!
 //! Everything here except [`calibrate`] is pure: no engine, no I/O.
 
 mod balance;
 pub mod cache;
 pub mod calibrate;
+mod engine;
 pub mod layout;
 mod model;
 pub mod scale;
+pub mod server;
 pub mod table;
 mod tree;
 
 pub use calibrate::{Calibration, calibrate, from_results};
+pub use engine::{ModelEngine, PageModel};
 pub use model::{BatchCounts, Model};
 
 use crate::Error;
@@ -28,7 +34,7 @@ use crate::engines::EngineInfo;
 use crate::results::{BatchResult, Counters, RunResult};
 use crate::strategy::Strategy;
 use crate::workloads::outcome::{self, SettingsBase};
-use layout::{CACHE_EXTRA_BYTES, Layout};
+use layout::CACHE_EXTRA_BYTES;
 use std::collections::BTreeMap;
 
 /// Workload name recorded in results.
@@ -133,19 +139,31 @@ pub fn predict(
     control: &RunControl,
     on_batch: &mut dyn FnMut(&BatchResult),
 ) -> Result<RunResult, Error> {
-    config.validate()?;
-    if config.scale > 1
+    predict_engine(ModelEngine::Sqlite, strategy, config, calibration, control, on_batch)
+}
+
+/// [`predict`] on the model of `engine`.
+pub fn predict_engine(
+    engine: ModelEngine,
+    strategy: &Strategy,
+    config: &PredictConfig,
+    calibration: Option<&Calibration>,
+    control: &RunControl,
+    on_batch: &mut dyn FnMut(&BatchResult),
+) -> Result<RunResult, Error> {
+    engine.validate(config)?;
+    let k = config.scale;
+    if k > 1
         && let Some(reason) = scale::unscalable(strategy)
     {
         return Err(Error::InvalidInput(reason));
     }
-    let layout = Layout::sqlite(strategy, config.payload_bytes as u32, config.page_size)?;
     let started = std::time::Instant::now();
-    let k = config.scale;
-    let mut model = Model::new(strategy, layout, config.seed, config.cache_pages() / k, config.mode == Mode::Bounded);
-    model.scale_wal(k);
-    let mut result = empty_result(strategy, config, calibration);
-    let mut total = 0;
+    let mut model = engine.build(strategy, config)?;
+    let mut result = empty_result(engine, strategy, config, calibration);
+    // Server models replace the SQLite entries with their own (again at the end, with totals).
+    model.describe(&mut result.settings.workload_options);
+    let (mut total, mut simulated) = (0, 0);
     let mut peak_model_bytes = 0;
     while total < config.rows {
         if control.is_cancelled() {
@@ -153,10 +171,10 @@ pub fn predict(
             return Ok(result);
         }
         let n = config.batch_rows.min(config.rows - total);
-        let counts = model.insert_batch(n.div_ceil(k));
+        let counters = model.insert_batch(n.div_ceil(k)).scaled(k);
+        simulated += n.div_ceil(k);
         total += n;
         control.set_rows(total);
-        let counters = counters(&counts).scaled(k);
         let batch = BatchResult {
             index: result.batches.len() as u64,
             rows: n,
@@ -180,11 +198,12 @@ pub fn predict(
     if let Some(hwm) = peak_rss_bytes() {
         options.insert("process_peak_rss_mib".into(), format!("{:.1}", hwm as f64 / 1048576.0));
     }
+    model.describe(options);
     result.verified_rows = Some(verified);
     result.size_bytes = Some(model.size_bytes() * k);
-    result.wal_size_bytes = Some(model.wal_size_bytes(k));
+    result.wal_size_bytes = model.wal_size_bytes(k);
     result.btrees = model.btree_stats().into_iter().map(|b| scale::btree(b, k)).collect();
-    if entries.iter().any(|&e| e != model.rows()) || verified < total {
+    if entries.iter().any(|&e| e != simulated) || verified < total {
         let e = Error::Verification { strategy: strategy.name.into(), expected: total, found: verified };
         result.error = Some(e.to_string());
         return Err(e);
@@ -193,7 +212,12 @@ pub fn predict(
     Ok(result)
 }
 
-fn empty_result(strategy: &Strategy, config: &PredictConfig, calibration: Option<&Calibration>) -> RunResult {
+fn empty_result(
+    engine: ModelEngine,
+    strategy: &Strategy,
+    config: &PredictConfig,
+    calibration: Option<&Calibration>,
+) -> RunResult {
     let mut options = BTreeMap::new();
     options.insert("model".into(), "SQLite B-tree balance rules + pager cache (LRU, 90% dirty spill)".into());
     options.insert("mode".into(), config.mode.name().into());
@@ -220,7 +244,7 @@ fn empty_result(strategy: &Strategy, config: &PredictConfig, calibration: Option
             options.insert("timing".into(), "counts only, no calibration (elapsed_ns = 0)".into());
         }
     }
-    let engine = EngineInfo { name: ENGINE, version: engine_version() };
+    let engine = EngineInfo { name: engine.name(), version: engine.version() };
     let base = SettingsBase {
         rows: config.rows,
         batch_rows: config.batch_rows,

@@ -10,8 +10,9 @@ fn tail_per_1k(run: &RunResult, f: fn(&Counters) -> Option<u64>) -> Option<f64> 
     let n = run.batches.len();
     let tail = &run.batches[n - (n / 10).max(1).min(n)..];
     let rows: u64 = tail.iter().map(|b| b.rows).sum();
-    let count: u64 = tail.iter().filter_map(|b| f(&b.counters)).sum();
-    (rows > 0).then(|| count as f64 * 1000.0 / rows as f64)
+    let counts: Vec<u64> = tail.iter().filter_map(|b| f(&b.counters)).collect();
+    // A model that does not predict a counter (InnoDB's pages written) shows none, not zero.
+    (rows > 0 && !counts.is_empty()).then(|| counts.iter().sum::<u64>() as f64 * 1000.0 / rows as f64)
 }
 
 /// One line per strategy: predicted size, leaf pages and fill, cache misses, pages written,

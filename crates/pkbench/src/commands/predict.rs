@@ -6,7 +6,7 @@ use anyhow::Context;
 use pkbench_core::Error;
 use pkbench_core::control::RunControl;
 use pkbench_core::engines::sqlite::{Journal, SqliteSettings, Synchronous};
-use pkbench_core::predict::{self, Mode, PredictConfig};
+use pkbench_core::predict::{self, Mode, ModelEngine, PredictConfig};
 use pkbench_core::results::{Environment, ResultsDoc, ResultsWriter, SCHEMA_VERSION};
 use pkbench_core::strategy::parse_list;
 use pkbench_core::util::time::{folder_stamp_now, rfc3339_now};
@@ -22,17 +22,24 @@ const EXIT_INTERRUPTED: u8 = 130;
 const EXACT_DEFAULT_MAX_ROWS: u64 = 20_000_000;
 
 pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
-    if args.engine != EngineArg::Sqlite {
-        return Err(Error::InvalidInput(
-            "the model covers SQLite's B-tree and cache only so far: use --engine sqlite (or pkbench run for PostgreSQL and MariaDB)".into(),
-        )
+    let engine = match args.engine {
+        EngineArg::Sqlite => ModelEngine::Sqlite,
+        EngineArg::Postgres => ModelEngine::Postgres,
+        EngineArg::Mariadb => ModelEngine::MariaDb,
+    };
+    if engine != ModelEngine::Sqlite && (args.calibrate || args.calibrate_from.is_some()) {
+        return Err(Error::InvalidInput(format!(
+            "--calibrate and --calibrate-from are SQLite-only for now: {} predicts counts only (leave them out)",
+            engine.name()
+        ))
         .into());
     }
     let strategies = parse_list(&args.strategies)?;
     let mode = match (args.exact, args.bounded) {
         (true, _) => Mode::Exact,
         (_, true) => Mode::Bounded,
-        _ if args.rows > EXACT_DEFAULT_MAX_ROWS => Mode::Bounded,
+        // The server models keep every key (no bounded mode yet).
+        _ if args.rows > EXACT_DEFAULT_MAX_ROWS && engine == ModelEngine::Sqlite => Mode::Bounded,
         _ => Mode::Exact,
     };
     let config = PredictConfig {
@@ -40,20 +47,21 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         batch_rows: args.batch,
         payload_bytes: args.payload,
         seed: args.seed,
-        page_size: args.page_size,
+        page_size: args.page_size.or(engine.fixed_page_size()).unwrap_or(4096),
         cache_mb: args.cache_mb,
         mode,
         scale: 1,
     };
     let config = PredictConfig {
-        scale: args
-            .scale
-            .unwrap_or_else(|| predict::scale::auto(args.rows, args.batch, config.cache_pages(), &strategies)),
+        scale: args.scale.unwrap_or_else(|| match engine {
+            ModelEngine::Sqlite => predict::scale::auto(args.rows, args.batch, config.cache_pages(), &strategies),
+            _ => 1,
+        }),
         ..config
     };
-    config.validate()?;
+    engine.validate(&config)?;
     for s in &strategies {
-        predict::layout::Layout::sqlite(s, args.payload as u32, args.page_size)?;
+        engine.build(s, &config)?;
         if config.scale > 1
             && let Some(reason) = predict::scale::unscalable(s)
         {
@@ -72,7 +80,7 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         let settings = SqliteSettings {
             dir: dir.clone(),
             cache_mb: args.cache_mb,
-            page_size: args.page_size,
+            page_size: config.page_size,
             sync: Synchronous::Full,
             journal: Journal::Wal,
             keep_db: false,
@@ -105,7 +113,7 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         schema_version: SCHEMA_VERSION,
         command: std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect(),
         started_at: rfc3339_now(),
-        environment: Environment::detect(predict::ENGINE, &predict::engine_version(), &out_dir),
+        environment: Environment::detect(engine.name(), &engine.version(), &out_dir),
         runs: Vec::new(),
     };
     for strategy in &strategies {
@@ -131,7 +139,7 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
                 next_tenth = b.rows_total * 10 / args.rows + 1;
             }
         };
-        let result = predict::predict(strategy, &config, calibration.as_ref(), &control, &mut report);
+        let result = predict::predict_engine(engine, strategy, &config, calibration.as_ref(), &control, &mut report);
         match result {
             Ok(run) => {
                 let complete = run.complete;
