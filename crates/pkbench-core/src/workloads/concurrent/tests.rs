@@ -23,8 +23,10 @@ fn warm_up_rows_are_excluded_from_the_phase_but_verified() {
     let phase = &result.phases[0];
     assert_eq!(phase.name, "concurrent-insert");
     let warmup = phase.figures["warmup_rows"] as u64;
-    // 10 µs of fake time per row: about 100k rows per fake second, whatever the threads.
-    assert!((90_000..=110_000).contains(&warmup), "warm-up rows {warmup}");
+    // 10 µs of fake time per row: at least ~100k rows in the fake second of warm-up. No upper
+    // bound: the coordinator notices the end by polling in real time, and in an optimised build
+    // the threads run through several fake seconds per real millisecond.
+    assert!(warmup >= 90_000, "warm-up rows {warmup}");
     assert_eq!(result.verified_rows, Some(warmup + phase.operations));
     assert_eq!(result.settings.rows, warmup + phase.operations);
     assert_eq!(phase.rows, phase.operations);
