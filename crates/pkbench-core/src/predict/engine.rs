@@ -134,8 +134,14 @@ impl ModelEngine {
         Ok(())
     }
 
-    /// A fresh model of `strategy` for `config`.
+    /// A fresh model of `strategy` for `config` (refused if `config` asks for a scale model of a
+    /// key stream that does not scale).
     pub fn build(self, strategy: &Strategy, config: &PredictConfig) -> Result<Box<dyn PageModel>, Error> {
+        if config.scale > 1
+            && let Some(reason) = super::scale::unscalable(strategy)
+        {
+            return Err(Error::InvalidInput(reason));
+        }
         Ok(match self {
             ModelEngine::Sqlite => {
                 let layout = Layout::sqlite(strategy, config.payload_bytes as u32, config.page_size)?;

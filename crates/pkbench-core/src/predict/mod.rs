@@ -153,11 +153,6 @@ pub fn predict_engine(
 ) -> Result<RunResult, Error> {
     engine.validate(config)?;
     let k = config.scale;
-    if k > 1
-        && let Some(reason) = scale::unscalable(strategy)
-    {
-        return Err(Error::InvalidInput(reason));
-    }
     let started = std::time::Instant::now();
     let mut model = engine.build(strategy, config)?;
     let mut result = empty_result(engine, strategy, config, calibration);

@@ -62,11 +62,6 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
     engine.validate(&config)?;
     for s in &strategies {
         engine.build(s, &config)?;
-        if config.scale > 1
-            && let Some(reason) = predict::scale::unscalable(s)
-        {
-            return Err(Error::InvalidInput(reason).into());
-        }
     }
     let out_dir = args.out.clone().unwrap_or_else(default_out_dir);
     let writer = ResultsWriter::create(&out_dir)?;
