@@ -52,21 +52,13 @@ pub enum Error {
         /// The OS error.
         cause: std::io::Error,
     },
-    /// An error returned by PostgreSQL or its client library.
-    #[error("{context}: {}", postgres_message(cause))]
-    Postgres {
+    /// An error returned by a server (PostgreSQL, MariaDB/MySQL) or its client library.
+    #[error("{context}: {error}")]
+    Server {
         /// What pkbench was doing (any URL in it is redacted).
         context: String,
-        /// The client library's error.
-        cause: postgres::Error,
-    },
-    /// An error returned by MariaDB/MySQL or its client library.
-    #[error("{context}: {}", mysql_message(cause))]
-    MariaDb {
-        /// What pkbench was doing (any URL in it is redacted).
-        context: String,
-        /// The client library's error.
-        cause: mysql::Error,
+        /// The server's error, with its kind.
+        error: crate::engines::wire::ServerError,
     },
     /// Results could not be serialised or parsed.
     #[error("{context}: {cause}")]
@@ -91,35 +83,6 @@ pub enum Error {
     Interrupted,
 }
 
-/// PostgreSQL's own message (severity, text, detail) where the server sent one.
-fn postgres_message(e: &postgres::Error) -> String {
-    match e.as_db_error() {
-        Some(db) => format!("{}: {}", db.severity(), db.message()),
-        None => {
-            // Client-side errors keep the cause (e.g. "Connection refused") in their source chain.
-            let mut text = e.to_string();
-            let mut source = std::error::Error::source(e);
-            while let Some(s) = source {
-                let part = s.to_string();
-                if !text.contains(&part) {
-                    text.push_str(": ");
-                    text.push_str(&part);
-                }
-                source = s.source();
-            }
-            text
-        }
-    }
-}
-
-/// The server's error code and message, or the client's error.
-fn mysql_message(e: &mysql::Error) -> String {
-    match e {
-        mysql::Error::MySqlError(m) => format!("ERROR {} ({}): {}", m.code, m.state, m.message),
-        other => other.to_string(),
-    }
-}
-
 fn did_you_mean(s: Option<&str>) -> String {
     s.map(|s| format!(" (did you mean '{s}'?)")).unwrap_or_default()
 }
@@ -135,22 +98,20 @@ impl Error {
         }
     }
 
-    /// Wraps a PostgreSQL error, recognising a full disk (SQLSTATE 53100).
-    pub fn postgres(context: impl Into<String>, cause: postgres::Error) -> Self {
-        if cause.code() == Some(&postgres::error::SqlState::DISK_FULL) {
-            Error::DiskFull { path: "the PostgreSQL data directory".into() }
+    /// Wraps a server's error, recognising a full disk.
+    pub fn server(context: impl Into<String>, error: crate::engines::wire::ServerError) -> Self {
+        if error.kind == crate::engines::wire::ServerErrorKind::DiskFull {
+            Error::DiskFull { path: format!("the {} data directory", error.engine.label()).into() }
         } else {
-            Error::Postgres { context: context.into(), cause }
+            Error::Server { context: context.into(), error }
         }
     }
 
-    /// Wraps a MariaDB/MySQL error, recognising a full disk or table (errors 1021, 1114).
-    pub fn mariadb(context: impl Into<String>, cause: mysql::Error) -> Self {
-        match &cause {
-            mysql::Error::MySqlError(m) if m.code == 1021 || m.code == 1114 => {
-                Error::DiskFull { path: "the MariaDB data directory".into() }
-            }
-            _ => Error::MariaDb { context: context.into(), cause },
+    /// The kind of server error this is, if a server reported it.
+    pub fn server_kind(&self) -> Option<crate::engines::wire::ServerErrorKind> {
+        match self {
+            Error::Server { error, .. } => Some(error.kind),
+            _ => None,
         }
     }
 

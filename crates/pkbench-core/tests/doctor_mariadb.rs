@@ -45,7 +45,7 @@ fn fixture(conn: &mut mysql::Conn, strategy: &str, db: &str) {
     let mut stream = KeyStream::new(s, 7);
     let payload = format!("X'{}'", "a5".repeat(50));
     for _ in 0..ROWS / 1_000 {
-        let mut insert = sql.insert_prefix.clone();
+        let mut insert = sql.insert.sql.clone();
         for i in 0..1_000 {
             let row = stream.next_row();
             let mut values: Vec<String> = Vec::new();

@@ -64,7 +64,7 @@ fn fixture(client: &mut postgres::Client, strategy: &str, schema: &str) {
             params.push(Box::new(1_000i32));
         }
         let refs: Vec<&(dyn ToSql + Sync)> = params.iter().map(|p| p.as_ref()).collect();
-        client.execute(&sql.insert, &refs).unwrap();
+        client.execute(&sql.insert.sql, &refs).unwrap();
     }
 }
 

@@ -3,11 +3,17 @@
 //! tear down.
 
 pub mod app;
+pub mod dialect;
+pub mod kind;
 pub mod mariadb;
 pub mod mock;
 pub mod postgres;
 pub mod server;
+pub mod sql;
 pub mod sqlite;
+pub mod wire;
+
+pub use kind::EngineKind;
 
 use crate::Error;
 use crate::control::RunControl;

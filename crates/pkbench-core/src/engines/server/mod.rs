@@ -1,9 +1,18 @@
-//! What the server engines (PostgreSQL, MariaDB) share: finding server binaries, running a
-//! throwaway server in a temporary directory, and keeping passwords out of every message.
+//! What the server engines share: the engine itself, written once over a [`Backend`]
+//! ([`ServerEngine`]: insert cases, concurrent clients, the application workload, verification
+//! and cleanup), finding server binaries, running a throwaway server in a temporary directory,
+//! and keeping passwords out of every message.
 
+mod app;
+mod backend;
 mod binaries;
+mod case;
+mod engine;
 mod process;
 mod url;
+
+pub use backend::{Backend, SettingsFor};
+pub use engine::ServerEngine;
 
 pub use binaries::find_binary;
 pub use process::{

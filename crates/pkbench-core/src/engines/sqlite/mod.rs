@@ -5,6 +5,7 @@ mod app_schema;
 mod client;
 mod counters;
 mod dbstat;
+pub mod dialect;
 mod log_table;
 mod schema;
 mod settings;

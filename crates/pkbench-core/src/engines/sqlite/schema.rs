@@ -38,7 +38,8 @@ pub struct Params {
     pub payload: usize,
 }
 
-pub(super) fn column_type(storage: Storage) -> &'static str {
+/// The column type of a key stored as `storage`.
+pub fn column_type(storage: Storage) -> &'static str {
     match storage {
         Storage::Integer => "INTEGER",
         // MariaDbUuid is rejected by `unsupported_reason` before a column is rendered.

@@ -1,0 +1,177 @@
+//! The extension point for SQL spelling: one [`Dialect`] per engine (`engines/*/dialect.rs`)
+//! holds every difference in how an engine writes the same thing — column types, placeholders,
+//! identity columns, table options (including MySQL's storage engine), unique keys and foreign
+//! keys, row comparison, compaction, namespaces, and the advice texts doctor prints. The SQL of
+//! the benchmark table and of the application ([`super::sql`]) is written once over it.
+//!
+//! Dialects need no driver, so `pkbench list`, doctor's advice and `predict` have them in every
+//! build.
+
+use super::kind::EngineKind;
+use super::wire::{BulkSql, KeyField};
+use crate::Error;
+use crate::generators::Scheme;
+use crate::strategy::{Storage, Strategy};
+
+/// What a table is for; dialects may give each its own options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TablePurpose {
+    /// The insert-growth table and its mapping table (PostgreSQL turns autovacuum off there).
+    Bench,
+    /// The application workload's tables.
+    App,
+}
+
+/// One column of a [`TableDef`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ColumnDef {
+    /// The column's name.
+    pub name: &'static str,
+    /// Its definition after the name (type, `NOT NULL`, default, `PRIMARY KEY`).
+    pub definition: String,
+    /// Whether a unique index covers it alone.
+    pub unique: bool,
+    /// The foreign key it holds, if any.
+    pub references: Option<ForeignKey>,
+}
+
+/// A foreign key from one column to another table's `id`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ForeignKey {
+    /// The constraint's name.
+    pub name: &'static str,
+    /// The referenced table, qualified.
+    pub table: String,
+}
+
+impl ColumnDef {
+    /// A `NOT NULL` column of `type_name`.
+    pub fn not_null(name: &'static str, type_name: &str) -> Self {
+        ColumnDef { name, definition: format!("{type_name} NOT NULL"), unique: false, references: None }
+    }
+}
+
+/// A table to create, in no dialect yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableDef {
+    /// Qualified name (`schema.table`).
+    pub name: String,
+    /// Columns in order.
+    pub columns: Vec<ColumnDef>,
+    /// Secondary indexes: name and column list.
+    pub indexes: Vec<(&'static str, &'static str)>,
+    /// What it is for.
+    pub purpose: TablePurpose,
+}
+
+/// How one engine spells SQL.
+pub trait Dialect: Sync {
+    /// The engine this dialect is.
+    fn kind(&self) -> EngineKind;
+
+    /// Why the engine has no layout or key storage for `strategy`, if it has none (checked
+    /// before any SQL is rendered).
+    fn refusal(&self, strategy: &Strategy) -> Option<String>;
+
+    /// The column type of a key stored as `storage`.
+    fn key_type(&self, storage: Storage) -> &'static str;
+
+    /// A 64-bit integer column type.
+    fn bigint(&self) -> &'static str;
+
+    /// A byte-string column type (the payload).
+    fn bytes(&self) -> &'static str;
+
+    /// A text column type for values of at most `max_chars` characters.
+    fn text(&self, max_chars: u32) -> String;
+
+    /// The definition of an engine-assigned integer primary key named `id`.
+    fn identity_key(&self) -> &'static str;
+
+    /// The built-in function generating keys of `scheme`, if the engine has one.
+    fn key_function(&self, scheme: Scheme) -> Option<&'static str>;
+
+    /// The definition (after the name) of a primary key the server generates with `function`,
+    /// stored as `storage`; `None` if the engine cannot store it so.
+    fn server_key(&self, function: &str, storage: Storage) -> Option<String>;
+
+    /// Placeholder of the `n`-th (1-based) parameter.
+    fn placeholder(&self, n: usize) -> String;
+
+    /// `CREATE TABLE` and its index statements.
+    fn create_table(&self, table: &TableDef) -> Vec<String>;
+
+    /// Whether `(a, b) > (x, y)` works (else the comparison is spelled out and takes `a` twice).
+    fn row_comparison(&self) -> bool;
+
+    /// `FROM orders o JOIN users u ON u.id = o.user_id`, with any hint the engine needs to read
+    /// orders first in `(user_id, id)` order.
+    fn ordered_join(&self, orders: &str, users: &str) -> String;
+
+    /// `avg(column)` as a floating-point number.
+    fn average(&self, column: &str, table: &str) -> String;
+
+    /// A multi-row INSERT of `columns` (name, which key, storage), then a payload if `payload`,
+    /// in the form the engine's wire runs (see [`BulkSql`]).
+    fn bulk_insert(&self, table: &str, columns: &[(&str, KeyField, Storage)], payload: bool) -> BulkSql;
+
+    /// A DELETE of many rows by `id` stored as `storage`, as the engine's wire runs it.
+    fn bulk_delete(&self, table: &str, storage: Storage) -> BulkSql;
+
+    /// Keys per DELETE statement.
+    fn keys_per_delete(&self) -> usize;
+
+    /// Starts a transaction.
+    fn begin(&self) -> &'static str;
+
+    /// Creates pkbench's own namespace (a PostgreSQL schema, a MySQL database); fails if it
+    /// exists, so pkbench never works in one it did not create.
+    fn create_namespace(&self, name: &str) -> String;
+
+    /// Drops pkbench's namespace with everything in it.
+    fn drop_namespace(&self, name: &str) -> String;
+
+    /// What a namespace is called here (`schema`, `database`).
+    fn namespace_word(&self) -> &'static str;
+
+    /// Rebuilds `tables` (comma-separated, qualified) to give free pages back.
+    fn compact(&self, tables: &str) -> String;
+
+    /// Why a server of `version` (as it reports it) cannot run `strategy` although the SQL
+    /// renders (a key function newer than the server), if it cannot.
+    fn version_requirement(&self, strategy: &Strategy, version: &str) -> Option<String>;
+
+    /// The 16-byte storage advice recommends instead of text.
+    fn binary_advice(&self) -> &'static str;
+
+    /// The one-off rebuild that repacks half-empty pages.
+    fn repack_advice(&self) -> &'static str;
+
+    /// What the rebuild needs while it runs, given the size of what it rebuilds (formatted).
+    fn repack_needs(&self, size: &str) -> String;
+
+    /// `table` in `namespace`.
+    fn qualify(&self, namespace: &str, table: &str) -> String {
+        format!("{namespace}.{table}")
+    }
+
+    /// The error refusing `strategy` on this engine.
+    fn unsupported(&self, strategy: &Strategy, reason: String) -> Error {
+        Error::Unsupported { strategy: strategy.name.into(), engine: self.kind().name().into(), reason }
+    }
+}
+
+/// The dialect of `kind`.
+pub fn of(kind: EngineKind) -> &'static dyn Dialect {
+    match kind {
+        EngineKind::Sqlite => &super::sqlite::dialect::SqliteDialect,
+        EngineKind::Postgres => &super::postgres::dialect::PostgresDialect,
+        EngineKind::Mariadb => &super::mariadb::dialect::INNODB,
+    }
+}
+
+/// The column list `(a, b, …)` with `placeholder`s, as single-row INSERTs write it.
+pub fn values_list(dialect: &dyn Dialect, first: usize, count: usize) -> String {
+    let marks: Vec<String> = (first..first + count).map(|n| dialect.placeholder(n)).collect();
+    marks.join(", ")
+}

@@ -1,0 +1,240 @@
+//! The registry of engines: every engine pkbench knows, with its names, wire protocol and
+//! capabilities. The CLI's value lists, `pkbench list`, doctor, predict and the JSON schemas all
+//! read it, and nothing matches on an engine with a wildcard arm: adding a variant makes the
+//! compiler list every place that must decide what the new engine does.
+//!
+//! This module needs no database driver, so every build of the library has it.
+
+use crate::Error;
+use std::fmt;
+
+/// How pkbench talks to an engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wire {
+    /// Linked into the process (SQLite).
+    Embedded,
+    /// PostgreSQL's frontend/backend protocol.
+    Postgres,
+    /// The MySQL client/server protocol (MariaDB, MySQL).
+    Mysql,
+}
+
+/// What an engine can do, for validating flags before anything starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capabilities {
+    /// Workloads (`--workload` names) the engine runs.
+    pub workloads: &'static [&'static str],
+    /// The engine's own counters pkbench reads, as named in the results' `counters`.
+    pub counters: &'static [&'static str],
+    /// The command that rebuilds a table to give free pages back (remedy).
+    pub compaction: &'static str,
+    /// The page size, where the engine fixes it (servers); `None` where `--page-size` sets it.
+    pub fixed_page_size: Option<u32>,
+    /// Whether `pkbench predict` has a page model of this engine.
+    pub page_model: bool,
+    /// Whether pkbench can start a throwaway server of this engine itself.
+    pub managed_server: bool,
+}
+
+/// Every workload but SQLite's own file baseline.
+const SERVER_WORKLOADS: &[&str] = &["insert-growth", "concurrent", "app", "remedy", "churn", "scale"];
+
+/// One engine pkbench can run, diagnose or model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EngineKind {
+    /// Embedded SQLite (rusqlite's bundled build).
+    Sqlite,
+    /// PostgreSQL: a managed throwaway cluster or the user's server.
+    Postgres,
+    /// MariaDB or MySQL with InnoDB: a managed throwaway server or the user's server.
+    Mariadb,
+}
+
+impl EngineKind {
+    /// Every engine, in the order lists show them.
+    pub const ALL: [EngineKind; 3] = [EngineKind::Sqlite, EngineKind::Postgres, EngineKind::Mariadb];
+
+    /// The short lowercase name (`--engine`, results' `engine`, doctor's `engine`).
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Sqlite => "sqlite",
+            EngineKind::Postgres => "postgres",
+            EngineKind::Mariadb => "mariadb",
+        }
+    }
+
+    /// Other names `--engine` accepts.
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            EngineKind::Sqlite => &[],
+            EngineKind::Postgres => &["postgresql"],
+            EngineKind::Mariadb => &["mysql"],
+        }
+    }
+
+    /// The engine named for people.
+    pub fn label(self) -> &'static str {
+        match self {
+            EngineKind::Sqlite => "SQLite",
+            EngineKind::Postgres => "PostgreSQL",
+            EngineKind::Mariadb => "MariaDB/MySQL",
+        }
+    }
+
+    /// One line on what `--engine NAME` runs (`pkbench list`, `--help`).
+    pub fn describe(self) -> &'static str {
+        match self {
+            EngineKind::Sqlite => "embedded SQLite (rusqlite's bundled build)",
+            EngineKind::Postgres => "PostgreSQL: a throwaway managed cluster, or your server with --url",
+            EngineKind::Mariadb => "MariaDB/MySQL (InnoDB): a throwaway managed server, or your server with --url",
+        }
+    }
+
+    /// URL schemes that name this engine's servers (none for an embedded engine).
+    pub fn url_schemes(self) -> &'static [&'static str] {
+        match self {
+            EngineKind::Sqlite => &[],
+            EngineKind::Postgres => &["postgres", "postgresql"],
+            EngineKind::Mariadb => &["mysql", "mariadb"],
+        }
+    }
+
+    /// The environment variable holding the default `--url` for this engine.
+    pub fn url_env(self) -> Option<&'static str> {
+        match self {
+            EngineKind::Sqlite => None,
+            EngineKind::Postgres => Some("PKBENCH_PG_URL"),
+            EngineKind::Mariadb => Some("PKBENCH_MYSQL_URL"),
+        }
+    }
+
+    /// How pkbench talks to it.
+    pub fn wire(self) -> Wire {
+        match self {
+            EngineKind::Sqlite => Wire::Embedded,
+            EngineKind::Postgres => Wire::Postgres,
+            EngineKind::Mariadb => Wire::Mysql,
+        }
+    }
+
+    /// What it can do.
+    pub fn capabilities(self) -> Capabilities {
+        match self {
+            EngineKind::Sqlite => Capabilities {
+                workloads: &["insert-growth", "concurrent", "app", "file-baseline", "remedy", "churn", "scale"],
+                counters: &["cache_hits", "cache_misses", "pages_written", "cache_spills"],
+                compaction: "VACUUM",
+                fixed_page_size: None,
+                page_model: true,
+                managed_server: false,
+            },
+            EngineKind::Postgres => Capabilities {
+                workloads: SERVER_WORKLOADS,
+                counters: &[
+                    "cache_hits",
+                    "cache_misses",
+                    "wal_bytes",
+                    "wal_records",
+                    "wal_fpi",
+                    "wal_fpi_bytes",
+                    "page_splits",
+                    "index_blocks_touched",
+                ],
+                compaction: "VACUUM FULL",
+                fixed_page_size: Some(8192),
+                page_model: true,
+                managed_server: true,
+            },
+            EngineKind::Mariadb => Capabilities {
+                workloads: SERVER_WORKLOADS,
+                counters: &[
+                    "cache_hits",
+                    "cache_misses",
+                    "pages_written",
+                    "wal_bytes",
+                    "doublewrite_pages",
+                    "page_splits",
+                    "page_merges",
+                ],
+                compaction: "OPTIMIZE TABLE",
+                fixed_page_size: Some(16384),
+                page_model: true,
+                managed_server: true,
+            },
+        }
+    }
+
+    /// Whether the engine is a server reached over a wire protocol.
+    pub fn is_server(self) -> bool {
+        self.wire() != Wire::Embedded
+    }
+
+    /// The engine called `name` (or one of its aliases), ignoring case.
+    pub fn from_name(name: &str) -> Option<EngineKind> {
+        Self::ALL
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(name) || k.aliases().iter().any(|a| a.eq_ignore_ascii_case(name)))
+    }
+
+    /// [`from_name`](Self::from_name), or an error listing the valid names.
+    pub fn parse(name: &str) -> Result<EngineKind, Error> {
+        Self::from_name(name).ok_or_else(|| {
+            let valid: Vec<&str> = Self::ALL.iter().map(|k| k.name()).collect();
+            Error::InvalidInput(format!("unknown engine '{name}': use one of {}", valid.join(", ")))
+        })
+    }
+
+    /// The engine a URL's scheme names (`postgres://…` → PostgreSQL), or `None` when the text is
+    /// not a URL of a known scheme. The scheme is only a first guess: doctor confirms the engine
+    /// from the server's own version string.
+    pub fn from_url(url: &str) -> Option<EngineKind> {
+        let (scheme, _) = url.trim_start().split_once("://")?;
+        Self::ALL.into_iter().find(|k| k.url_schemes().iter().any(|s| s.eq_ignore_ascii_case(scheme)))
+    }
+
+    /// Every name and alias, for shell completion and help.
+    pub fn all_names() -> impl Iterator<Item = &'static str> {
+        Self::ALL.into_iter().flat_map(|k| std::iter::once(k.name()).chain(k.aliases().iter().copied()))
+    }
+}
+
+impl fmt::Display for EngineKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_aliases_round_trip() {
+        for k in EngineKind::ALL {
+            assert_eq!(EngineKind::from_name(k.name()), Some(k));
+            for a in k.aliases() {
+                assert_eq!(EngineKind::from_name(a), Some(k));
+            }
+        }
+        assert_eq!(EngineKind::from_name("MySQL"), Some(EngineKind::Mariadb));
+        assert!(EngineKind::parse("oracle").unwrap_err().to_string().contains("sqlite, postgres, mariadb"));
+    }
+
+    #[test]
+    fn urls_name_their_engine() {
+        assert_eq!(EngineKind::from_url("postgresql://u@h/db"), Some(EngineKind::Postgres));
+        assert_eq!(EngineKind::from_url(" MARIADB://u@h/db"), Some(EngineKind::Mariadb));
+        assert_eq!(EngineKind::from_url("mysql://u@h"), Some(EngineKind::Mariadb));
+        assert_eq!(EngineKind::from_url("db.sqlite"), None);
+        assert_eq!(EngineKind::from_url("redis://h"), None);
+    }
+
+    #[test]
+    fn names_are_unique() {
+        let names: Vec<&str> = EngineKind::all_names().collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), names.len());
+    }
+}

@@ -1,0 +1,190 @@
+//! What only MariaDB/InnoDB has: its managed server, the version string that says which UUID
+//! features it has, InnoDB's status counters, sizes after `ANALYZE TABLE`, B-tree statistics
+//! read from a managed server's `.ibd` files (after InnoDB's purge), and `OPTIMIZE TABLE`.
+
+use super::dialect::INNODB;
+use super::server::ManagedMariaDb;
+use super::{counters, physical};
+use crate::Error;
+use crate::engines::dialect::Dialect;
+use crate::engines::kind::EngineKind;
+use crate::engines::server::{Backend, ServerSettings, ServerTarget, SettingsFor, redact_url};
+use crate::engines::wire::mysql::MyConnection;
+use crate::results::{BtreeStats, Counters};
+use mysql::prelude::Queryable;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// MariaDB's own parts of a server engine.
+pub struct MariaDbBackend {
+    version: String,
+    target: String,
+    /// How more sessions connect (the same server and user).
+    opts: mysql::Opts,
+    server: Option<ManagedMariaDb>,
+}
+
+impl MariaDbBackend {
+    /// The managed server's data folder, where InnoDB's `.ibd` files are.
+    fn datadir(&self) -> Option<std::path::PathBuf> {
+        self.server.as_ref().map(|s| s.dir().join("data"))
+    }
+}
+
+impl Backend for MariaDbBackend {
+    type Conn = MyConnection;
+    type Managed = ManagedMariaDb;
+    type Snapshot = counters::Snapshot;
+
+    const KIND: EngineKind = EngineKind::Mariadb;
+    const INSERT_PATH: &'static str = "multi-row INSERT … VALUES with literal keys (hex for binary), 1,000 rows per statement, one transaction per batch";
+    // On a server other sessions use, every InnoDB counter includes their work too.
+    const COUNTER_SCOPE: &'static str =
+        "server-wide: buffer pool, pages written, redo, doublewrite and index_page_* counters count every session";
+    const DELETE_NOTE: &'static str = "MariaDB: multi-row DELETE … WHERE id IN (…) in one transaction (1,000 keys per statement), delete_ms is the DELETE and COMMIT; before each size and leaf-fill reading on a managed server, SET GLOBAL innodb_max_purge_lag_wait = 0 waits until InnoDB's purge has removed the delete-marked records";
+    const COMPACT_NOTE: &'static str = "MariaDB: OPTIMIZE TABLE, which InnoDB runs as a rebuild (recreate + analyze) into a new .ibd file; free_space_needed_bytes = the new copy, at most the size before (redo log not counted)";
+
+    fn dialect(&self) -> &'static dyn Dialect {
+        &INNODB
+    }
+
+    fn open(settings: &ServerSettings) -> Result<(Self, MyConnection), Error> {
+        let (server, target, opts, what) = match &settings.target {
+            ServerTarget::Managed { server_bin } => {
+                let server = ManagedMariaDb::start(server_bin.as_deref(), settings.cache_mb, settings.durable_commits)?;
+                let target = format!("managed server, socket in {}", server.dir().display());
+                let opts = mysql::Opts::from(server.opts());
+                (Some(server), target, opts, "could not connect to the managed MariaDB server".to_string())
+            }
+            ServerTarget::External { url } => {
+                let shown = redact_url(url);
+                let opts = mysql::Opts::from_url(url)
+                    .map_err(|e| Error::InvalidInput(format!("'{shown}' is not a MySQL URL: {e}")))?;
+                let what = format!("could not connect to {shown}");
+                (None, shown, opts, what)
+            }
+        };
+        let mut conn = mysql::Conn::new(opts.clone()).map_err(|e| Error::mariadb(what, e))?;
+        let version: String = conn
+            .query_first("SELECT VERSION()")
+            .map_err(|e| Error::mariadb("could not read the server version", e))?
+            .unwrap_or_default();
+        Ok((MariaDbBackend { version, target, opts, server }, MyConnection::new(conn)))
+    }
+
+    fn connect(&self) -> Result<MyConnection, Error> {
+        let conn = mysql::Conn::new(self.opts.clone())
+            .map_err(|e| Error::mariadb("could not open another MariaDB connection", e))?;
+        Ok(MyConnection::new(conn))
+    }
+
+    fn version(&self) -> &str {
+        &self.version
+    }
+
+    fn target(&self) -> &str {
+        &self.target
+    }
+
+    fn managed(&self) -> Option<&ManagedMariaDb> {
+        self.server.as_ref()
+    }
+
+    fn managed_dir(&self) -> Option<&Path> {
+        self.server.as_ref().map(|s| s.dir())
+    }
+
+    fn settings(&self, conn: &mut MyConnection, purpose: SettingsFor) -> Result<BTreeMap<String, String>, Error> {
+        let (scope, names): (&str, &[&str]) = match purpose {
+            SettingsFor::Insert => (
+                "GLOBAL ",
+                &[
+                    "innodb_buffer_pool_size",
+                    "innodb_lru_scan_depth",
+                    "innodb_flush_log_at_trx_commit",
+                    "innodb_doublewrite",
+                    "innodb_page_size",
+                    "innodb_log_file_size",
+                    "character_set_server",
+                ],
+            ),
+            SettingsFor::App => (
+                "",
+                &[
+                    "innodb_buffer_pool_size",
+                    "innodb_flush_log_at_trx_commit",
+                    "innodb_page_size",
+                    "foreign_key_checks",
+                ],
+            ),
+        };
+        let list = names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ");
+        let rows: Vec<(String, String)> = conn
+            .conn()
+            .query(format!("SHOW {scope}VARIABLES WHERE Variable_name IN ({list})"))
+            .map_err(|e| Error::mariadb("could not read server variables", e))?;
+        Ok(rows.into_iter().collect())
+    }
+
+    fn snapshot(
+        &self,
+        conn: &mut MyConnection,
+        _namespace: &str,
+        _tables: &[&str],
+    ) -> Result<counters::Snapshot, Error> {
+        counters::snapshot(conn.conn()).map_err(|e| Error::mariadb("could not read InnoDB statistics", e))
+    }
+
+    fn counters(
+        &self,
+        _conn: &mut MyConnection,
+        before: &counters::Snapshot,
+        after: &counters::Snapshot,
+        _namespace: &str,
+        _tables: &[&str],
+    ) -> Counters {
+        counters::between(before, after)
+    }
+
+    fn size_bytes(&self, conn: &mut MyConnection, namespace: &str, tables: &[&str]) -> Result<u64, Error> {
+        let mut total = 0;
+        for table in tables {
+            total += physical::table_size(conn.conn(), namespace, table)?;
+        }
+        Ok(total)
+    }
+
+    /// There, it first waits for InnoDB's purge (needs SUPER), so delete-marked records of a
+    /// churn step are gone from the pages it reads.
+    fn measure(
+        &self,
+        conn: &mut MyConnection,
+        namespace: &str,
+        tables: &[&str],
+    ) -> Result<(u64, Vec<BtreeStats>), Error> {
+        let datadir = self.datadir();
+        if datadir.is_some() {
+            conn.conn()
+                .query_drop("SET GLOBAL innodb_max_purge_lag_wait = 0")
+                .map_err(|e| Error::mariadb("could not wait for InnoDB purge", e))?;
+        }
+        let size = self.size_bytes(conn, namespace, tables)?;
+        let mut btrees = Vec::new();
+        if let Some(dir) = datadir {
+            for table in tables {
+                let ibd = dir.join(namespace).join(format!("{table}.ibd"));
+                btrees.extend(physical::tablespace_stats(conn.conn(), namespace, table, &ibd)?);
+            }
+        }
+        Ok((size, btrees))
+    }
+
+    fn compact(&self, conn: &mut MyConnection, tables: &str) -> Result<(), Error> {
+        let rows: Vec<(String, String, String, String)> =
+            conn.conn().query(INNODB.compact(tables)).map_err(|e| Error::mariadb("OPTIMIZE TABLE failed", e))?;
+        match rows.into_iter().find(|(_, _, kind, _)| kind.eq_ignore_ascii_case("error")) {
+            Some((table, _, _, text)) => Err(Error::InvalidInput(format!("OPTIMIZE TABLE {table} failed: {text}"))),
+            None => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! What only PostgreSQL has: its managed cluster, the version check (15+ for
+//! `pg_stat_force_next_flush` and `pg_walinspect`), `synchronous_commit` per session, counters
+//! from its statistics views and WAL, `pgstattuple` statistics, `VACUUM` after deletes and
+//! `VACUUM FULL` to compact.
+
+use super::dialect::{PostgresDialect, version_num};
+use super::server::ManagedPostgres;
+use super::{counters, physical};
+use crate::Error;
+use crate::engines::dialect::Dialect;
+use crate::engines::kind::EngineKind;
+use crate::engines::server::{Backend, ServerSettings, ServerTarget, SettingsFor, redact_url};
+use crate::engines::wire::postgres::PgConnection;
+use crate::results::{BtreeStats, Counters};
+use postgres::NoTls;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::str::FromStr;
+
+/// PostgreSQL's own parts of a server engine.
+pub struct PostgresBackend {
+    version: String,
+    walinspect: bool,
+    pgstattuple: bool,
+    durable_commits: bool,
+    target: String,
+    /// How more sessions connect (the same server, user and database).
+    config: postgres::Config,
+    server: Option<ManagedPostgres>,
+}
+
+impl PostgresBackend {
+    /// A session with the run's commit mode.
+    fn session(&self, config: &postgres::Config, what: &str) -> Result<PgConnection, Error> {
+        let mut client = config.connect(NoTls).map_err(|e| Error::postgres(what.to_string(), e))?;
+        let commit = if self.durable_commits { "on" } else { "off" };
+        client
+            .batch_execute(&format!("SET synchronous_commit = {commit}"))
+            .map_err(|e| Error::postgres("could not set synchronous_commit", e))?;
+        Ok(PgConnection::new(client))
+    }
+}
+
+impl Backend for PostgresBackend {
+    type Conn = PgConnection;
+    type Managed = ManagedPostgres;
+    type Snapshot = counters::Snapshot;
+
+    const KIND: EngineKind = EngineKind::Postgres;
+    const INSERT_PATH: &'static str = "multi-row INSERT … SELECT FROM unnest($arrays) (generate_series for engine-assigned keys), 1,000 rows per statement, one transaction per batch";
+    const COUNTER_SCOPE: &'static str = "WAL counters (wal_bytes, wal_records, wal_fpi, wal_fpi_bytes, page_splits) are server-wide; \
+cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_touched is this case's indexes";
+    const DELETE_NOTE: &'static str = "PostgreSQL: DELETE … WHERE id = ANY($1) in one transaction, then a plain VACUUM of the case's tables (autovacuum is off on them), so freed space and emptied index pages can be reused as autovacuum would let them; delete_ms includes that VACUUM";
+    const COMPACT_NOTE: &'static str = "PostgreSQL: VACUUM FULL (outside a transaction) rewrites the heap and rebuilds every index into new files; free_space_needed_bytes = the new copy, at most the size before (its WAL is not counted)";
+
+    fn dialect(&self) -> &'static dyn Dialect {
+        &PostgresDialect
+    }
+
+    fn open(settings: &ServerSettings) -> Result<(Self, PgConnection), Error> {
+        let (server, target, config) = match &settings.target {
+            ServerTarget::Managed { server_bin } => {
+                let server = ManagedPostgres::start(server_bin.as_deref(), settings.cache_mb)?;
+                let target = format!("managed cluster, socket in {}", server.dir().display());
+                let config = server.config();
+                (Some(server), target, config)
+            }
+            ServerTarget::External { url } => {
+                let shown = redact_url(url);
+                let config = postgres::Config::from_str(url)
+                    .map_err(|e| Error::InvalidInput(format!("'{shown}' is not a PostgreSQL URL: {e}")))?;
+                (None, shown, config)
+            }
+        };
+        let mut backend = PostgresBackend {
+            version: String::new(),
+            walinspect: false,
+            pgstattuple: false,
+            durable_commits: settings.durable_commits,
+            config: config.clone(),
+            server,
+            target,
+        };
+        let what = match backend.server {
+            Some(_) => "could not connect to the managed PostgreSQL server".to_string(),
+            None => format!("could not connect to {}", backend.target),
+        };
+        let mut conn = backend.session(&config, &what)?;
+        let client = conn.client();
+        backend.version = client
+            .query_one("SHOW server_version", &[])
+            .map_err(|e| Error::postgres("could not read the server version", e))?
+            .get(0);
+        // pg_stat_force_next_flush() and pg_walinspect arrived in PostgreSQL 15.
+        if version_num(&backend.version).is_some_and(|v| v < 150_000) {
+            return Err(Error::InvalidInput(format!(
+                "PostgreSQL {} is too old: pkbench needs PostgreSQL 15 or newer (pg_stat_force_next_flush, pg_walinspect)",
+                backend.version
+            )));
+        }
+        if backend.server.is_some() {
+            client
+                .batch_execute(
+                    "CREATE EXTENSION IF NOT EXISTS pg_walinspect; CREATE EXTENSION IF NOT EXISTS pgstattuple;",
+                )
+                .map_err(|e| Error::postgres("could not create the pg_walinspect and pgstattuple extensions", e))?;
+        }
+        let installed: Vec<String> = client
+            .query("SELECT extname::text FROM pg_extension WHERE extname IN ('pg_walinspect', 'pgstattuple')", &[])
+            .map_err(|e| Error::postgres("could not list extensions", e))?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        backend.walinspect = installed.iter().any(|e| e == "pg_walinspect");
+        backend.pgstattuple = installed.iter().any(|e| e == "pgstattuple");
+        Ok((backend, conn))
+    }
+
+    fn connect(&self) -> Result<PgConnection, Error> {
+        self.session(&self.config, "could not open another PostgreSQL connection")
+    }
+
+    fn version(&self) -> &str {
+        &self.version
+    }
+
+    fn target(&self) -> &str {
+        &self.target
+    }
+
+    fn managed(&self) -> Option<&ManagedPostgres> {
+        self.server.as_ref()
+    }
+
+    fn managed_dir(&self) -> Option<&Path> {
+        self.server.as_ref().map(|s| s.dir())
+    }
+
+    fn settings(&self, conn: &mut PgConnection, purpose: SettingsFor) -> Result<BTreeMap<String, String>, Error> {
+        let names: &[&str] = match purpose {
+            SettingsFor::Insert => &[
+                "shared_buffers",
+                "max_wal_size",
+                "wal_keep_size",
+                "synchronous_commit",
+                "full_page_writes",
+                "checkpoint_timeout",
+                "autovacuum",
+                "fsync",
+            ],
+            SettingsFor::App => &["shared_buffers", "synchronous_commit", "full_page_writes", "autovacuum", "fsync"],
+        };
+        let mut out = BTreeMap::new();
+        for name in names {
+            let row = conn.client().query_one(&format!("SHOW {name}"), &[]);
+            let v: String = row.map_err(|e| Error::postgres(format!("could not read {name}"), e))?.get(0);
+            out.insert(name.to_string(), v);
+        }
+        Ok(out)
+    }
+
+    fn snapshot(&self, conn: &mut PgConnection, namespace: &str, tables: &[&str]) -> Result<counters::Snapshot, Error> {
+        counters::snapshot(conn.client(), namespace, tables, self.durable_commits)
+            .map_err(|e| Error::postgres("could not read PostgreSQL statistics", e))
+    }
+
+    fn counters(
+        &self,
+        conn: &mut PgConnection,
+        before: &counters::Snapshot,
+        after: &counters::Snapshot,
+        namespace: &str,
+        tables: &[&str],
+    ) -> Counters {
+        let walinspect = self.walinspect.then_some((namespace, tables));
+        counters::between(conn.client(), before, after, walinspect)
+    }
+
+    fn size_bytes(&self, conn: &mut PgConnection, namespace: &str, tables: &[&str]) -> Result<u64, Error> {
+        let mut total = 0;
+        for table in tables {
+            let q = format!("{namespace}.{table}");
+            let row = conn.client().query_one("SELECT pg_total_relation_size($1::text::regclass)", &[&q]);
+            let size: i64 = row.map_err(|e| Error::postgres("could not read the table size", e))?.get(0);
+            total += size.max(0) as u64;
+        }
+        Ok(total)
+    }
+
+    fn measure(
+        &self,
+        conn: &mut PgConnection,
+        namespace: &str,
+        tables: &[&str],
+    ) -> Result<(u64, Vec<BtreeStats>), Error> {
+        let size = self.size_bytes(conn, namespace, tables)?;
+        let mut btrees = Vec::new();
+        // Without pgstattuple (or the right to use it, on a user's server) no B-tree figures are
+        // reported, rather than zeros or a failed case.
+        if self.pgstattuple {
+            for table in tables {
+                btrees.extend(physical::btree_stats(conn.client(), namespace, table).unwrap_or_default());
+            }
+        }
+        Ok((size, btrees))
+    }
+
+    fn after_delete(&self, conn: &mut PgConnection, tables: &str) -> Result<(), Error> {
+        conn.client().batch_execute(&format!("VACUUM {tables}")).map_err(|e| Error::postgres("VACUUM failed", e))
+    }
+
+    fn compact(&self, conn: &mut PgConnection, tables: &str) -> Result<(), Error> {
+        let sql = PostgresDialect.compact(tables);
+        conn.client().batch_execute(&sql).map_err(|e| Error::postgres("VACUUM FULL failed", e))
+    }
+}

@@ -1,0 +1,99 @@
+//! The extension point of a server engine: what is truly one server's own. Everything else —
+//! the insert case, concurrent clients, the application workload, verification and cleanup — is
+//! written once in [`super::ServerEngine`] over a [`Backend`], its wire [`Connection`] and its
+//! [`Dialect`].
+
+use super::ServerSettings;
+use crate::Error;
+use crate::engines::dialect::Dialect;
+use crate::engines::kind::EngineKind;
+use crate::engines::wire::Connection;
+use crate::results::{BtreeStats, Counters};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Which settings a case reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SettingsFor {
+    /// An insert case (insert-growth, concurrent, remedy, churn, scale).
+    Insert,
+    /// The application workload.
+    App,
+}
+
+/// One server engine's own parts.
+pub trait Backend: Sized + Send + 'static {
+    /// The wire connection it speaks.
+    type Conn: Connection;
+    /// The throwaway server it starts itself.
+    type Managed;
+    /// Its counters at one moment.
+    type Snapshot: Default + Send;
+
+    /// The engine.
+    const KIND: EngineKind;
+    /// How rows reach the engine, for results.
+    const INSERT_PATH: &'static str;
+    /// What each counter covers, recorded with the settings.
+    const COUNTER_SCOPE: &'static str;
+    /// What the churn phases say happens after each DELETE.
+    const DELETE_NOTE: &'static str;
+    /// What remedy's compaction phase says ran.
+    const COMPACT_NOTE: &'static str;
+
+    /// The engine's dialect.
+    fn dialect(&self) -> &'static dyn Dialect;
+
+    /// Starts a managed server or connects to the user's (`settings.target`), checks the
+    /// server's version and sets the session up. Returns the backend and its first connection.
+    fn open(settings: &ServerSettings) -> Result<(Self, Self::Conn), Error>;
+
+    /// Opens one more session with the run's settings (a concurrent client).
+    fn connect(&self) -> Result<Self::Conn, Error>;
+
+    /// The server's version as it reports it.
+    fn version(&self) -> &str;
+
+    /// Where the server is, for results (a URL with its password hidden, or the managed
+    /// server's socket folder).
+    fn target(&self) -> &str;
+
+    /// The managed server, if pkbench started one.
+    fn managed(&self) -> Option<&Self::Managed>;
+
+    /// The managed server's folder, if pkbench started one.
+    fn managed_dir(&self) -> Option<&Path>;
+
+    /// Server settings worth recording, by name.
+    fn settings(&self, conn: &mut Self::Conn, purpose: SettingsFor) -> Result<BTreeMap<String, String>, Error>;
+
+    /// The counters now; `tables` (unqualified, in `namespace`) are the case's tables.
+    fn snapshot(&self, conn: &mut Self::Conn, namespace: &str, tables: &[&str]) -> Result<Self::Snapshot, Error>;
+
+    /// What happened between two snapshots.
+    fn counters(
+        &self,
+        conn: &mut Self::Conn,
+        before: &Self::Snapshot,
+        after: &Self::Snapshot,
+        namespace: &str,
+        tables: &[&str],
+    ) -> Counters;
+
+    /// Size on disk of `tables`, bytes.
+    fn size_bytes(&self, conn: &mut Self::Conn, namespace: &str, tables: &[&str]) -> Result<u64, Error>;
+
+    /// Size on disk and B-tree statistics of `tables` (none where the server does not let
+    /// pkbench read them, rather than zeros).
+    fn measure(&self, conn: &mut Self::Conn, namespace: &str, tables: &[&str])
+    -> Result<(u64, Vec<BtreeStats>), Error>;
+
+    /// Runs what follows a committed DELETE (PostgreSQL's plain VACUUM); `tables` is the
+    /// comma-separated qualified list.
+    fn after_delete(&self, _conn: &mut Self::Conn, _tables: &str) -> Result<(), Error> {
+        Ok(())
+    }
+
+    /// Rebuilds `tables` (comma-separated, qualified) to give free pages back.
+    fn compact(&self, conn: &mut Self::Conn, tables: &str) -> Result<(), Error>;
+}

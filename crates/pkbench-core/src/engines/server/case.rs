@@ -1,0 +1,245 @@
+//! One strategy's tables on a server while a workload inserts into them, and the extra
+//! connections of a concurrent workload.
+
+use super::backend::{Backend, SettingsFor};
+use super::engine::ServerEngine;
+use crate::Error;
+use crate::control::RunControl;
+use crate::engines::sql::{self, BenchSql};
+use crate::engines::wire::{Connection, KeySlot, Param};
+use crate::engines::{CaseReport, CaseSpec, InsertCase, InsertClient, KeyRow, Physical};
+use crate::generators::Key;
+use crate::results::Counters;
+use std::collections::BTreeMap;
+
+/// The bulk DELETEs of a case whose primary keys pkbench knows: `bench`, then the mapping table.
+struct Deletes<C: Connection> {
+    bench: C::Bulk,
+    map: Option<C::Bulk>,
+}
+
+/// An insert case on a server.
+pub(super) struct ServerCase<'a, B: Backend> {
+    engine: &'a mut ServerEngine<B>,
+    /// The strategy's name, for errors.
+    strategy: &'static str,
+    sql: BenchSql,
+    insert: <B::Conn as Connection>::Bulk,
+    insert_map: Option<<B::Conn as Connection>::Bulk>,
+    deletes: Option<Deletes<B::Conn>>,
+    payload_bytes: usize,
+    last: B::Snapshot,
+    dropped: bool,
+}
+
+impl<'a, B: Backend> ServerCase<'a, B> {
+    /// Creates `spec.strategy`'s tables and prepares its statements.
+    pub(super) fn create(engine: &'a mut ServerEngine<B>, spec: &CaseSpec<'_>) -> Result<Self, Error> {
+        let dialect = engine.dialect();
+        let sql = sql::bench::render(dialect, spec.strategy, &engine.namespace)?;
+        for stmt in &sql.create {
+            engine.run(stmt, || format!("could not create the table ({stmt})"))?;
+        }
+        let payload = spec.payload_bytes;
+        let conn = &mut engine.conn;
+        let prepare = |e| Error::server("could not prepare INSERT", e);
+        let insert = conn.bulk(&sql.insert, payload).map_err(prepare)?;
+        let insert_map = sql.insert_map.as_ref().map(|m| conn.bulk(m, payload)).transpose().map_err(prepare)?;
+        let deletes = match sql.delete_storage {
+            Some(storage) => {
+                let mut delete = |table: &str| {
+                    let bulk = dialect.bulk_delete(&dialect.qualify(&engine.namespace, table), storage);
+                    conn.bulk(&bulk, 0).map_err(|e| Error::server("could not prepare DELETE", e))
+                };
+                let bench = delete("bench")?;
+                let map = if sql.insert_map.is_some() { Some(delete("bench_map")?) } else { None };
+                Some(Deletes { bench, map })
+            }
+            None => None,
+        };
+        let mut case = ServerCase {
+            engine,
+            strategy: spec.strategy.name,
+            sql,
+            insert,
+            insert_map,
+            deletes,
+            payload_bytes: payload,
+            last: B::Snapshot::default(),
+            dropped: false,
+        };
+        case.last = case.snapshot()?;
+        Ok(case)
+    }
+
+    fn snapshot(&mut self) -> Result<B::Snapshot, Error> {
+        let ServerEngine { conn, namespace, backend } = &mut *self.engine;
+        backend.snapshot(conn, namespace, &self.sql.tables)
+    }
+
+    /// The case's tables, qualified and comma-separated.
+    fn table_list(&self) -> String {
+        let list: Vec<String> = self.sql.tables.iter().map(|t| self.engine.qualify(t)).collect();
+        list.join(", ")
+    }
+
+    fn drop_tables(&mut self) -> Result<(), Error> {
+        if !self.dropped {
+            self.dropped = true;
+            let tables = self.sql.tables.clone();
+            self.engine.drop_tables(&tables, "benchmark table")?;
+        }
+        Ok(())
+    }
+
+    fn measure(&mut self) -> Result<(u64, Vec<crate::results::BtreeStats>), Error> {
+        let ServerEngine { conn, namespace, backend } = &mut *self.engine;
+        backend.measure(conn, namespace, &self.sql.tables)
+    }
+}
+
+impl<B: Backend> InsertCase for ServerCase<'_, B> {
+    fn effective_settings(&mut self) -> Result<BTreeMap<String, String>, Error> {
+        let ServerEngine { conn, backend, .. } = &mut *self.engine;
+        let mut out = backend.settings(conn, SettingsFor::Insert)?;
+        out.insert("server".into(), backend.target().to_string());
+        out.insert("server_version".into(), backend.version().to_string());
+        out.insert("counter_scope".into(), B::COUNTER_SCOPE.into());
+        Ok(out)
+    }
+
+    fn insert_batch(&mut self, rows: &[KeyRow], control: &RunControl) -> Result<(), Error> {
+        let ServerCase { engine, insert, insert_map, .. } = self;
+        engine.transaction(|engine| {
+            let conn = &mut engine.conn;
+            if !conn.insert_rows(insert, rows, control).map_err(|e| Error::server("INSERT failed", e))? {
+                return Err(Error::Interrupted);
+            }
+            if let Some(map) = insert_map {
+                let quiet = RunControl::new();
+                conn.insert_rows(map, rows, &quiet)
+                    .map_err(|e| Error::server("INSERT into the mapping table failed", e))?;
+            }
+            Ok(())
+        })
+    }
+
+    fn take_counters(&mut self) -> Result<Counters, Error> {
+        let now = self.snapshot()?;
+        let ServerEngine { conn, namespace, backend } = &mut *self.engine;
+        let c = backend.counters(conn, &self.last, &now, namespace, &self.sql.tables);
+        self.last = now;
+        Ok(c)
+    }
+
+    fn connect(&mut self) -> Result<Box<dyn InsertClient + Send>, Error> {
+        if self.insert_map.is_some() {
+            return Err(Error::InvalidInput(
+                "a concurrent client inserts one row per statement; mapping-table strategies need two".into(),
+            ));
+        }
+        let mut conn = self.engine.backend.connect()?;
+        let insert = conn.prepare(&self.sql.insert_one).map_err(|e| Error::server("could not prepare INSERT", e))?;
+        let client = ServerClient::<B::Conn> {
+            conn,
+            insert,
+            payload: vec![0xa5; self.payload_bytes],
+            keys: self.sql.insert.keys.clone(),
+            slots: [KeySlot::default(); 2],
+        };
+        Ok(Box::new(client))
+    }
+
+    fn physical(&mut self) -> Result<Physical, Error> {
+        let (size_bytes, btrees) = self.measure()?;
+        Ok(Physical { size_bytes, wal_size_bytes: None, btrees })
+    }
+
+    fn delete_by_primary(&mut self, keys: &[Key], control: &RunControl) -> Result<u64, Error> {
+        let dialect = self.engine.dialect();
+        let tables = self.table_list();
+        let Some(deletes) = self.deletes.as_mut() else {
+            return Err(dialect.unsupported(
+                crate::strategy::find(self.strategy)?,
+                "the server generates this strategy's keys, so pkbench cannot delete rows by key; use the client-generated strategy".into(),
+            ));
+        };
+        let per_statement = dialect.keys_per_delete();
+        let deleted = self.engine.transaction(|engine| {
+            let conn = &mut engine.conn;
+            // The mapping table first, as a foreign key would require; `bench` last.
+            if let Some(map) = deletes.map.as_mut() {
+                conn.delete_keys(map, keys, per_statement, control)
+                    .map_err(|e| Error::server("DELETE from the mapping table failed", e))?
+                    .ok_or(Error::Interrupted)?;
+            }
+            conn.delete_keys(&mut deletes.bench, keys, per_statement, control)
+                .map_err(|e| Error::server("DELETE failed", e))?
+                .ok_or(Error::Interrupted)
+        })?;
+        let ServerEngine { conn, backend, .. } = &mut *self.engine;
+        backend.after_delete(conn, &tables)?;
+        Ok(deleted)
+    }
+
+    fn delete_note(&self) -> Option<&'static str> {
+        Some(B::DELETE_NOTE)
+    }
+
+    fn compact(&mut self) -> Result<&'static str, Error> {
+        let tables = self.table_list();
+        let ServerEngine { conn, backend, .. } = &mut *self.engine;
+        backend.compact(conn, &tables)?;
+        Ok(B::COMPACT_NOTE)
+    }
+
+    fn finish(mut self: Box<Self>) -> Result<CaseReport, Error> {
+        let mut verified_rows: Option<u64> = None;
+        for table in self.sql.tables.clone() {
+            let n = self.engine.count_rows(table)?;
+            verified_rows = Some(verified_rows.map_or(n, |v| v.min(n)));
+        }
+        let (size_bytes, btrees) = self.measure()?;
+        self.drop_tables()?;
+        Ok(CaseReport {
+            verified_rows: verified_rows.unwrap_or(0),
+            size_bytes,
+            wal_size_bytes: None,
+            btrees,
+            kept: None,
+        })
+    }
+}
+
+impl<B: Backend> Drop for ServerCase<'_, B> {
+    fn drop(&mut self) {
+        let _ = self.drop_tables();
+    }
+}
+
+/// One more session inserting single rows in autocommit mode through a prepared INSERT.
+struct ServerClient<C: Connection> {
+    conn: C,
+    insert: C::Statement,
+    payload: Vec<u8>,
+    /// The client-side key columns, in parameter order.
+    keys: Vec<(crate::engines::wire::KeyField, crate::strategy::Storage)>,
+    slots: [KeySlot; 2],
+}
+
+impl<C: Connection> InsertClient for ServerClient<C> {
+    fn insert_one(&mut self, row: &KeyRow) -> Result<(), Error> {
+        let ServerClient { conn, insert, payload, keys, slots } = self;
+        let mut params = [Param::Null; 3];
+        let mut n = 0;
+        for ((field, storage), slot) in keys.iter().zip(slots.iter_mut()) {
+            if let Some(key) = field.of(row) {
+                params[n] = slot.bind(key, *storage);
+            }
+            n += 1;
+        }
+        params[n] = Param::Bytes(payload);
+        conn.exec(insert, &params[..=n]).map_err(|e| Error::server("INSERT failed", e))?;
+        Ok(())
+    }
+}

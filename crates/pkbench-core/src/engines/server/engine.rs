@@ -1,0 +1,141 @@
+//! [`ServerEngine`]: the [`Engine`] of every server, written once over a [`Backend`]. It works
+//! only in a namespace it creates itself (`pkbench` on a managed server, a fresh `pkbench_…` on
+//! the user's), and drops it when done.
+
+use super::backend::Backend;
+use super::case::ServerCase;
+use super::{ServerSettings, unique_suffix};
+use crate::Error;
+use crate::engines::dialect::Dialect;
+use crate::engines::sql;
+use crate::engines::wire::Connection;
+use crate::engines::{CaseSpec, Engine, EngineInfo, InsertCase};
+use crate::strategy::Strategy;
+
+/// A server engine. Field order matters: the connection closes before the managed server (in
+/// the backend) stops.
+pub struct ServerEngine<B: Backend> {
+    pub(super) conn: B::Conn,
+    pub(super) namespace: String,
+    pub(super) backend: B,
+}
+
+impl<B: Backend> std::fmt::Debug for ServerEngine<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerEngine")
+            .field("engine", &B::KIND)
+            .field("namespace", &self.namespace)
+            .field("target", &self.backend.target())
+            .finish()
+    }
+}
+
+impl<B: Backend> ServerEngine<B> {
+    /// Starts a managed server or connects to the user's, and creates pkbench's namespace.
+    pub fn open(settings: &ServerSettings) -> Result<Self, Error> {
+        let (backend, mut conn) = B::open(settings)?;
+        let namespace = match backend.managed_dir() {
+            Some(_) => "pkbench".to_string(),
+            None => format!("pkbench_{}_{}", std::process::id(), unique_suffix() % 1_000_000),
+        };
+        let dialect = backend.dialect();
+        // Creating fails if the name exists: pkbench never works in a namespace it did not create.
+        conn.execute(&dialect.create_namespace(&namespace)).map_err(|e| {
+            let word = dialect.namespace_word();
+            Error::server(
+                format!("could not create {word} '{namespace}' (pkbench only works in a {word} it creates)"),
+                e,
+            )
+        })?;
+        Ok(ServerEngine { conn, namespace, backend })
+    }
+
+    /// The managed server, if pkbench started one.
+    pub fn managed(&self) -> Option<&B::Managed> {
+        self.backend.managed()
+    }
+
+    /// The namespace (PostgreSQL schema, MySQL database) pkbench works in.
+    pub fn namespace(&self) -> &str {
+        &self.namespace
+    }
+
+    /// The engine's dialect.
+    pub fn dialect(&self) -> &'static dyn Dialect {
+        self.backend.dialect()
+    }
+
+    /// Runs `sql` in pkbench's session, naming `what` in the error.
+    pub(super) fn run(&mut self, sql: &str, what: impl FnOnce() -> String) -> Result<(), Error> {
+        self.conn.execute(sql).map_err(|e| Error::server(what(), e))
+    }
+
+    /// `table` in pkbench's namespace.
+    pub(super) fn qualify(&self, table: &str) -> String {
+        self.dialect().qualify(&self.namespace, table)
+    }
+
+    /// Drops `tables` (unqualified), last first.
+    pub(super) fn drop_tables(&mut self, tables: &[&str], what: &str) -> Result<(), Error> {
+        let list: Vec<String> = tables.iter().rev().map(|t| self.qualify(t)).collect();
+        let sql = format!("DROP TABLE IF EXISTS {}", list.join(", "));
+        self.run(&sql, || format!("could not drop the {what}"))
+    }
+
+    /// Rows in `table` (unqualified).
+    pub(super) fn count_rows(&mut self, table: &str) -> Result<u64, Error> {
+        let sql = format!("SELECT count(*) FROM {}", self.qualify(table));
+        let n = self.conn.query_one_text(&sql).map_err(|e| Error::server("could not count rows", e))?;
+        Ok(n.and_then(|v| v.as_u64()).unwrap_or(0))
+    }
+
+    /// Runs `body` in one transaction, committing if it succeeds and rolling back if not.
+    pub(super) fn transaction<T>(&mut self, body: impl FnOnce(&mut Self) -> Result<T, Error>) -> Result<T, Error> {
+        let begin = self.dialect().begin();
+        self.run(begin, || "could not begin a transaction".into())?;
+        let result = body(self);
+        let end = if result.is_ok() { "COMMIT" } else { "ROLLBACK" };
+        let ended = self.run(end, || format!("{end} failed"));
+        result.and_then(|v| ended.map(|()| v))
+    }
+
+    /// Checks `strategy` renders and the server is new enough for it.
+    fn check_strategy(&self, strategy: &Strategy) -> Result<(), Error> {
+        let dialect = self.dialect();
+        sql::bench::render(dialect, strategy, &self.namespace)?;
+        match dialect.version_requirement(strategy, self.backend.version()) {
+            Some(reason) => Err(dialect.unsupported(strategy, reason)),
+            None => Ok(()),
+        }
+    }
+}
+
+impl<B: Backend> Drop for ServerEngine<B> {
+    fn drop(&mut self) {
+        let sql = self.dialect().drop_namespace(&self.namespace);
+        let _ = self.conn.execute(&sql);
+    }
+}
+
+impl<B: Backend> Engine for ServerEngine<B> {
+    fn info(&self) -> EngineInfo {
+        EngineInfo { name: B::KIND.name(), version: self.backend.version().to_string() }
+    }
+
+    fn insert_path(&self) -> &'static str {
+        B::INSERT_PATH
+    }
+
+    fn check(&self, strategy: &Strategy) -> Result<(), Error> {
+        self.check_strategy(strategy)
+    }
+
+    fn create_case(&mut self, spec: &CaseSpec<'_>) -> Result<Box<dyn InsertCase + '_>, Error> {
+        self.check_strategy(spec.strategy)?;
+        Ok(Box::new(ServerCase::create(self, spec)?))
+    }
+
+    fn app(&mut self) -> Option<&mut dyn crate::engines::app::AppEngine> {
+        Some(self)
+    }
+}

@@ -1,0 +1,145 @@
+//! How SQLite spells SQL. The SQLite engine renders its own tables (rowid and `WITHOUT ROWID`
+//! layouts, in `schema.rs`); this dialect gives the registry, doctor's advice and the generic
+//! renderers SQLite's spellings.
+
+use super::schema::{column_type, unsupported_reason};
+use crate::engines::dialect::{Dialect, TableDef};
+use crate::engines::kind::EngineKind;
+use crate::engines::wire::{BulkSql, KeyField};
+use crate::generators::Scheme;
+use crate::strategy::{Storage, Strategy};
+
+/// SQLite's dialect.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SqliteDialect;
+
+impl Dialect for SqliteDialect {
+    fn kind(&self) -> EngineKind {
+        EngineKind::Sqlite
+    }
+
+    fn refusal(&self, strategy: &Strategy) -> Option<String> {
+        unsupported_reason(strategy).map(Into::into)
+    }
+
+    fn key_type(&self, storage: Storage) -> &'static str {
+        column_type(storage)
+    }
+
+    fn bigint(&self) -> &'static str {
+        "INTEGER"
+    }
+
+    fn bytes(&self) -> &'static str {
+        "BLOB"
+    }
+
+    fn text(&self, _max_chars: u32) -> String {
+        "TEXT".into()
+    }
+
+    fn identity_key(&self) -> &'static str {
+        "INTEGER PRIMARY KEY"
+    }
+
+    fn key_function(&self, _scheme: Scheme) -> Option<&'static str> {
+        None
+    }
+
+    fn server_key(&self, _function: &str, _storage: Storage) -> Option<String> {
+        None
+    }
+
+    fn placeholder(&self, n: usize) -> String {
+        format!("?{n}")
+    }
+
+    fn create_table(&self, table: &TableDef) -> Vec<String> {
+        let columns: Vec<String> = table
+            .columns
+            .iter()
+            .map(|c| {
+                let unique = if c.unique { " UNIQUE" } else { "" };
+                let references =
+                    c.references.as_ref().map_or(String::new(), |fk| format!(" REFERENCES {}(id)", fk.table));
+                format!("{} {}{unique}{references}", c.name, c.definition)
+            })
+            .collect();
+        let mut out = vec![format!("CREATE TABLE {} ({})", table.name, columns.join(", "))];
+        out.extend(table.indexes.iter().map(|(name, cols)| format!("CREATE INDEX {name} ON {} ({cols})", table.name)));
+        out
+    }
+
+    fn row_comparison(&self) -> bool {
+        true
+    }
+
+    fn ordered_join(&self, orders: &str, users: &str) -> String {
+        format!("FROM {orders} o JOIN {users} u ON u.id = o.user_id")
+    }
+
+    fn average(&self, column: &str, table: &str) -> String {
+        format!("SELECT avg({column}) FROM {table}")
+    }
+
+    fn bulk_insert(&self, table: &str, columns: &[(&str, KeyField, Storage)], payload: bool) -> BulkSql {
+        let mut names: Vec<&str> = columns.iter().map(|(n, _, _)| *n).collect();
+        if payload {
+            names.push("payload");
+        }
+        let marks: Vec<String> = (1..=names.len()).map(|n| self.placeholder(n)).collect();
+        BulkSql {
+            sql: format!("INSERT INTO {table} ({}) VALUES ({})", names.join(", "), marks.join(", ")),
+            keys: columns.iter().map(|(_, field, storage)| (*field, *storage)).collect(),
+            payload,
+        }
+    }
+
+    fn bulk_delete(&self, table: &str, storage: Storage) -> BulkSql {
+        BulkSql {
+            sql: format!("DELETE FROM {table} WHERE id = ?1"),
+            keys: vec![(KeyField::Primary, storage)],
+            payload: false,
+        }
+    }
+
+    fn keys_per_delete(&self) -> usize {
+        1
+    }
+
+    fn begin(&self) -> &'static str {
+        "BEGIN IMMEDIATE"
+    }
+
+    fn create_namespace(&self, name: &str) -> String {
+        format!("ATTACH DATABASE '{name}.sqlite' AS {name}")
+    }
+
+    fn drop_namespace(&self, name: &str) -> String {
+        format!("DETACH DATABASE {name}")
+    }
+
+    fn namespace_word(&self) -> &'static str {
+        "database file"
+    }
+
+    fn compact(&self, _tables: &str) -> String {
+        "VACUUM".into()
+    }
+
+    fn version_requirement(&self, _strategy: &Strategy, _version: &str) -> Option<String> {
+        None
+    }
+
+    fn binary_advice(&self) -> &'static str {
+        "a 16-byte BLOB"
+    }
+
+    fn repack_advice(&self) -> &'static str {
+        "VACUUM once to repack"
+    }
+
+    fn repack_needs(&self, size: &str) -> String {
+        format!("needs ~{size} free disk space while it runs")
+    }
+}

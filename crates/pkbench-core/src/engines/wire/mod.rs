@@ -1,0 +1,160 @@
+//! One connection layer per wire protocol. Each protocol's file owns its driver's calls and
+//! maps the driver's errors onto [`ServerErrorKind`]s, so the rest of pkbench — the server
+//! engine core, doctor, calibration — runs SQL without naming a driver (as sqlx's `Database`
+//! backends do).
+//!
+//! Parameters go in as [`Param`]s borrowed from the caller's buffers (no allocation per row on
+//! PostgreSQL's wire), rows come back as [`Value`]s.
+
+mod value;
+
+#[cfg(feature = "mysql")]
+pub mod mysql;
+#[cfg(feature = "postgres")]
+pub mod postgres;
+
+pub use value::{KeySlot, Param, Value};
+
+use crate::control::RunControl;
+use crate::engines::KeyRow;
+use crate::engines::kind::EngineKind;
+use crate::generators::Key;
+use crate::strategy::Storage;
+use std::fmt;
+
+/// What went wrong on a server, in terms pkbench can act on without reading driver types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ServerErrorKind {
+    /// A unique or primary key already holds the value.
+    UniqueViolation,
+    /// The server refused the user name or password.
+    AuthenticationFailed,
+    /// No server answered at the address (refused, timed out, no such host or socket).
+    Unreachable,
+    /// The server's disk or a table's size limit is full.
+    DiskFull,
+    /// The connection was lost, or the server shut down.
+    ServerGone,
+    /// A transaction lost a serialization or deadlock conflict and may be retried.
+    Conflict,
+    /// The statement is not valid on this server (syntax, unknown object, missing right).
+    Rejected,
+    /// Anything else.
+    Other,
+}
+
+/// An error from a server or its client library: its kind and the message to show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerError {
+    /// The engine whose wire reported it.
+    pub engine: EngineKind,
+    /// What kind of failure it is.
+    pub kind: ServerErrorKind,
+    /// The server's own message (severity, code and text) or the client library's.
+    pub message: String,
+}
+
+impl fmt::Display for ServerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// The SQL of a multi-row statement, rendered by the dialect for the wire that runs it:
+/// PostgreSQL binds each column as one array parameter, MySQL's wire appends literal rows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BulkSql {
+    /// The statement (PostgreSQL: complete, with array parameters; MySQL: the text rows are
+    /// appended to, e.g. `INSERT INTO t (cols) VALUES ` or `DELETE FROM t WHERE id IN (`).
+    pub sql: String,
+    /// Client-side key columns in parameter order: which key of a row each takes, and its
+    /// storage.
+    pub keys: Vec<(KeyField, Storage)>,
+    /// Whether a payload column follows the keys.
+    pub payload: bool,
+}
+
+/// Which key of a [`KeyRow`] a column takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyField {
+    /// The primary key.
+    Primary,
+    /// The external (secondary) key.
+    Secondary,
+}
+
+impl KeyField {
+    /// This key of `row`.
+    #[inline]
+    pub fn of(self, row: &KeyRow) -> Option<Key> {
+        match self {
+            KeyField::Primary => row.primary,
+            KeyField::Secondary => row.secondary,
+        }
+    }
+}
+
+/// A connection on one wire protocol.
+pub trait Connection: Send + Sized {
+    /// A prepared statement.
+    type Statement: Clone + Send;
+    /// A prepared multi-row INSERT or key-list DELETE, with its reusable buffers.
+    type Bulk: Send;
+
+    /// Runs SQL without parameters (several statements where the protocol allows).
+    fn execute(&mut self, sql: &str) -> Result<(), ServerError>;
+    /// Prepares one statement.
+    fn prepare(&mut self, sql: &str) -> Result<Self::Statement, ServerError>;
+    /// Runs a prepared data change; returns rows affected.
+    fn exec(&mut self, stmt: &Self::Statement, params: &[Param<'_>]) -> Result<u64, ServerError>;
+    /// Runs a prepared query, handing each row to `row`; returns rows read.
+    fn query(
+        &mut self,
+        stmt: &Self::Statement,
+        params: &[Param<'_>],
+        row: &mut dyn FnMut(&[Value]),
+    ) -> Result<u64, ServerError>;
+    /// Runs SQL text (catalog and settings reads) and returns every row.
+    fn query_text(&mut self, sql: &str) -> Result<Vec<Vec<Value>>, ServerError>;
+    /// Prepares a multi-row statement; `payload_bytes` is the payload every inserted row carries.
+    fn bulk(&mut self, sql: &BulkSql, payload_bytes: usize) -> Result<Self::Bulk, ServerError>;
+    /// Inserts `rows` with a bulk INSERT, as many statements as the wire needs; adds to
+    /// `control`'s row counter and stops with `Ok(false)` once it is cancelled.
+    fn insert_rows(
+        &mut self,
+        bulk: &mut Self::Bulk,
+        rows: &[KeyRow],
+        control: &RunControl,
+    ) -> Result<bool, ServerError>;
+    /// Runs a bulk DELETE with `keys`, `per_statement` keys at a time; returns rows affected
+    /// and stops early (`None`) once `control` is cancelled.
+    fn delete_keys(
+        &mut self,
+        bulk: &mut Self::Bulk,
+        keys: &[Key],
+        per_statement: usize,
+        control: &RunControl,
+    ) -> Result<Option<u64>, ServerError>;
+    /// Most bytes one statement may carry (MySQL's `max_allowed_packet`); `None` for no limit.
+    fn max_statement_bytes(&mut self) -> Result<Option<u64>, ServerError>;
+
+    /// The first column of the first row of `sql`, if any.
+    fn query_one_text(&mut self, sql: &str) -> Result<Option<Value>, ServerError> {
+        Ok(self.query_text(sql)?.into_iter().next().and_then(|r| r.into_iter().next()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_errors_show_their_message() {
+        let e = ServerError {
+            engine: EngineKind::Postgres,
+            kind: ServerErrorKind::UniqueViolation,
+            message: "ERROR: duplicate key".into(),
+        };
+        assert_eq!(e.to_string(), "ERROR: duplicate key");
+    }
+}

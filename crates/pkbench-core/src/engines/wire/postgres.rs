@@ -1,0 +1,314 @@
+//! PostgreSQL's wire, through the `postgres` crate: parameters bound in place (no allocation
+//! per row), multi-row statements as one array parameter per column (`unnest($1::uuid[])`,
+//! `= ANY($1)`), and driver errors mapped onto [`ServerErrorKind`]s by SQLSTATE.
+
+use super::{BulkSql, Connection, KeyField, Param, ServerError, ServerErrorKind, Value};
+use crate::Error;
+use crate::control::RunControl;
+use crate::engines::KeyRow;
+use crate::engines::kind::EngineKind;
+use crate::generators::{Key, TextEncoding};
+use crate::strategy::Storage;
+use bytes::BytesMut;
+use postgres::error::SqlState;
+use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
+use postgres::{Client, Row, Statement};
+
+/// Rows per multi-row INSERT (one array element per row).
+pub const ROWS_PER_STATEMENT: usize = 1000;
+
+impl Error {
+    /// Wraps a PostgreSQL error with what pkbench was doing.
+    pub fn postgres(context: impl Into<String>, cause: postgres::Error) -> Self {
+        Error::server(context, server_error(&cause))
+    }
+}
+
+/// The driver's error as a [`ServerError`]: the server's own message (severity, text) where it
+/// sent one, else the client's error with its causes.
+pub fn server_error(e: &postgres::Error) -> ServerError {
+    let (kind, message) = match e.as_db_error() {
+        Some(db) => (kind_of(db.code()), format!("{}: {}", db.severity(), db.message())),
+        None => {
+            // Client-side errors keep the cause (e.g. "Connection refused") in their source chain.
+            let mut text = e.to_string();
+            let mut source = std::error::Error::source(e);
+            let mut unreachable = false;
+            while let Some(s) = source {
+                if let Some(io) = s.downcast_ref::<std::io::Error>() {
+                    unreachable |= matches!(
+                        io.kind(),
+                        std::io::ErrorKind::ConnectionRefused
+                            | std::io::ErrorKind::NotFound
+                            | std::io::ErrorKind::TimedOut
+                            | std::io::ErrorKind::HostUnreachable
+                            | std::io::ErrorKind::NetworkUnreachable
+                    );
+                }
+                let part = s.to_string();
+                if !text.contains(&part) {
+                    text.push_str(": ");
+                    text.push_str(&part);
+                }
+                source = s.source();
+            }
+            let kind = if e.is_closed() {
+                ServerErrorKind::ServerGone
+            } else if unreachable || text.contains("error connecting") {
+                ServerErrorKind::Unreachable
+            } else {
+                ServerErrorKind::Other
+            };
+            (kind, text)
+        }
+    };
+    ServerError { engine: EngineKind::Postgres, kind, message }
+}
+
+fn kind_of(code: &SqlState) -> ServerErrorKind {
+    let class = &code.code()[..2];
+    if *code == SqlState::UNIQUE_VIOLATION {
+        ServerErrorKind::UniqueViolation
+    } else if *code == SqlState::DISK_FULL {
+        ServerErrorKind::DiskFull
+    } else if class == "28" {
+        ServerErrorKind::AuthenticationFailed
+    } else if class == "40" {
+        ServerErrorKind::Conflict
+    } else if class == "57" || class == "08" {
+        ServerErrorKind::ServerGone
+    } else if matches!(class, "42" | "0A" | "22") {
+        ServerErrorKind::Rejected
+    } else {
+        ServerErrorKind::Other
+    }
+}
+
+impl ToSql for Param<'_> {
+    fn to_sql(&self, ty: &Type, out: &mut BytesMut) -> Result<IsNull, Box<dyn std::error::Error + Sync + Send>> {
+        match self {
+            Param::Null => Ok(IsNull::Yes),
+            Param::Int(v) if *ty == Type::INT4 => i32::try_from(*v)?.to_sql(ty, out),
+            Param::Int(v) => v.to_sql(ty, out),
+            Param::Uuid(b) => uuid::Uuid::from_bytes(*b).to_sql(ty, out),
+            Param::Text(t) => t.to_sql(ty, out),
+            Param::Bytes(b) => b.to_sql(ty, out),
+        }
+    }
+
+    fn accepts(_: &Type) -> bool {
+        true
+    }
+
+    to_sql_checked!();
+}
+
+/// Column `i` of `row` as a [`Value`], by its PostgreSQL type.
+fn value(row: &Row, i: usize) -> Result<Value, postgres::Error> {
+    let ty = row.columns()[i].type_().clone();
+    Ok(match ty {
+        Type::INT8 => row.try_get::<_, Option<i64>>(i)?.map_or(Value::Null, Value::Int),
+        Type::INT4 | Type::OID => row.try_get::<_, Option<i32>>(i)?.map_or(Value::Null, |v| Value::Int(v.into())),
+        Type::INT2 => row.try_get::<_, Option<i16>>(i)?.map_or(Value::Null, |v| Value::Int(v.into())),
+        Type::FLOAT8 => row.try_get::<_, Option<f64>>(i)?.map_or(Value::Null, Value::Float),
+        Type::FLOAT4 => row.try_get::<_, Option<f32>>(i)?.map_or(Value::Null, |v| Value::Float(v.into())),
+        Type::BOOL => row.try_get::<_, Option<bool>>(i)?.map_or(Value::Null, |v| Value::Int(v.into())),
+        Type::UUID => row.try_get::<_, Option<uuid::Uuid>>(i)?.map_or(Value::Null, |u| Value::Uuid(*u.as_bytes())),
+        Type::BYTEA => row.try_get::<_, Option<Vec<u8>>>(i)?.map_or(Value::Null, Value::Bytes),
+        _ => row.try_get::<_, Option<String>>(i)?.map_or(Value::Null, Value::Text),
+    })
+}
+
+fn values(row: &Row) -> Result<Vec<Value>, postgres::Error> {
+    (0..row.len()).map(|i| value(row, i)).collect()
+}
+
+/// A connection on PostgreSQL's wire.
+pub struct PgConnection {
+    client: Client,
+}
+
+impl PgConnection {
+    /// Wraps a connected client.
+    pub fn new(client: Client) -> Self {
+        PgConnection { client }
+    }
+
+    /// The driver's client, for what only PostgreSQL has (its statistics views, pg_walinspect).
+    pub fn client(&mut self) -> &mut Client {
+        &mut self.client
+    }
+}
+
+/// A reusable array parameter: filled per statement without allocating per row.
+enum Column {
+    Int(Vec<i64>),
+    Uuid(Vec<uuid::Uuid>, Storage),
+    Text(Vec<String>, TextEncoding),
+}
+
+impl Column {
+    fn for_storage(storage: Storage) -> Self {
+        match storage.text_encoding() {
+            _ if storage == Storage::Integer => Column::Int(Vec::with_capacity(ROWS_PER_STATEMENT)),
+            None => Column::Uuid(Vec::with_capacity(ROWS_PER_STATEMENT), storage),
+            Some(encoding) => Column::Text(Vec::with_capacity(ROWS_PER_STATEMENT), encoding),
+        }
+    }
+
+    fn fill(&mut self, keys: impl Iterator<Item = Option<Key>>) {
+        let mut buf = [0u8; 36];
+        match self {
+            Column::Int(v) => {
+                v.clear();
+                v.extend(keys.map(|k| match k {
+                    Some(Key::Int(i)) => i,
+                    _ => 0,
+                }));
+            }
+            Column::Uuid(v, storage) => {
+                v.clear();
+                v.extend(keys.map(|k| match k {
+                    Some(Key::Uuid(b)) => uuid::Uuid::from_bytes(storage.binary_form(b)),
+                    _ => uuid::Uuid::nil(),
+                }));
+            }
+            Column::Text(v, encoding) => {
+                let mut n = 0;
+                for k in keys {
+                    if let Some(Key::Uuid(b)) = k {
+                        if v.len() <= n {
+                            v.push(String::with_capacity(36));
+                        }
+                        v[n].clear();
+                        v[n].push_str(encoding.encode(&b, &mut buf));
+                        n += 1;
+                    }
+                }
+                v.truncate(n);
+            }
+        }
+    }
+
+    fn param(&self) -> &(dyn ToSql + Sync) {
+        match self {
+            Column::Int(v) => v,
+            Column::Uuid(v, _) => v,
+            Column::Text(v, _) => v,
+        }
+    }
+}
+
+/// A prepared multi-row statement and its array parameters.
+pub struct PgBulk {
+    statement: Statement,
+    columns: Vec<(Column, KeyField)>,
+    /// The payload every row carries, if the statement takes one.
+    payload: Option<Vec<u8>>,
+}
+
+impl Connection for PgConnection {
+    type Statement = Statement;
+    type Bulk = PgBulk;
+
+    fn execute(&mut self, sql: &str) -> Result<(), ServerError> {
+        self.client.batch_execute(sql).map_err(|e| server_error(&e))
+    }
+
+    fn prepare(&mut self, sql: &str) -> Result<Statement, ServerError> {
+        self.client.prepare(sql).map_err(|e| server_error(&e))
+    }
+
+    fn exec(&mut self, stmt: &Statement, params: &[Param<'_>]) -> Result<u64, ServerError> {
+        let mut refs: [&(dyn ToSql + Sync); 8] = [&Param::Null; 8];
+        for (slot, p) in refs.iter_mut().zip(params) {
+            *slot = p;
+        }
+        self.client.execute(stmt, &refs[..params.len()]).map_err(|e| server_error(&e))
+    }
+
+    fn query(
+        &mut self,
+        stmt: &Statement,
+        params: &[Param<'_>],
+        row: &mut dyn FnMut(&[Value]),
+    ) -> Result<u64, ServerError> {
+        let mut refs: [&(dyn ToSql + Sync); 8] = [&Param::Null; 8];
+        for (slot, p) in refs.iter_mut().zip(params) {
+            *slot = p;
+        }
+        let rows = self.client.query(stmt, &refs[..params.len()]).map_err(|e| server_error(&e))?;
+        for r in &rows {
+            row(&values(r).map_err(|e| server_error(&e))?);
+        }
+        Ok(rows.len() as u64)
+    }
+
+    fn query_text(&mut self, sql: &str) -> Result<Vec<Vec<Value>>, ServerError> {
+        let rows = self.client.query(sql, &[]).map_err(|e| server_error(&e))?;
+        rows.iter().map(|r| values(r).map_err(|e| server_error(&e))).collect()
+    }
+
+    fn bulk(&mut self, sql: &BulkSql, payload_bytes: usize) -> Result<PgBulk, ServerError> {
+        Ok(PgBulk {
+            statement: self.prepare(&sql.sql)?,
+            columns: sql.keys.iter().map(|(field, s)| (Column::for_storage(*s), *field)).collect(),
+            payload: sql.payload.then(|| vec![0xa5; payload_bytes]),
+        })
+    }
+
+    fn insert_rows(&mut self, bulk: &mut PgBulk, rows: &[KeyRow], control: &RunControl) -> Result<bool, ServerError> {
+        let PgBulk { statement, columns, payload } = bulk;
+        let payload: Option<&(dyn ToSql + Sync)> = payload.as_ref().map(|p| p as &(dyn ToSql + Sync));
+        for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+            for (column, field) in columns.iter_mut() {
+                let field = *field;
+                column.fill(chunk.iter().map(|r| field.of(r)));
+            }
+            let count = chunk.len() as i32;
+            let mut params: [&(dyn ToSql + Sync); 4] = [&count; 4];
+            let mut p = 0;
+            for (column, _) in columns.iter() {
+                params[p] = column.param();
+                p += 1;
+            }
+            if let Some(payload) = payload {
+                params[p] = payload;
+                p += 1;
+            }
+            if columns.is_empty() {
+                params[p] = &count;
+                p += 1;
+            }
+            self.client.execute(&*statement, &params[..p]).map_err(|e| server_error(&e))?;
+            control.add_rows(chunk.len() as u64);
+            if control.is_cancelled() {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn delete_keys(
+        &mut self,
+        bulk: &mut PgBulk,
+        keys: &[Key],
+        per_statement: usize,
+        control: &RunControl,
+    ) -> Result<Option<u64>, ServerError> {
+        let mut affected = 0;
+        for chunk in keys.chunks(per_statement.max(1)) {
+            let Some((column, _)) = bulk.columns.first_mut() else { break };
+            column.fill(chunk.iter().map(|k| Some(*k)));
+            affected += self.client.execute(&bulk.statement, &[column.param()]).map_err(|e| server_error(&e))?;
+            if control.is_cancelled() {
+                return Ok(None);
+            }
+        }
+        Ok(Some(affected))
+    }
+
+    fn max_statement_bytes(&mut self) -> Result<Option<u64>, ServerError> {
+        Ok(None)
+    }
+}
