@@ -2,7 +2,9 @@
 
 use crate::duration::parse_duration;
 use crate::size::parse_count;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use pkbench_core::engines::EngineKind;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -30,15 +32,10 @@ pub enum Command {
     Predict(PredictArgs),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum EngineArg {
-    /// Embedded SQLite (rusqlite's bundled build).
-    Sqlite,
-    /// PostgreSQL: a throwaway managed cluster, or your server with --url.
-    Postgres,
-    /// MariaDB/MySQL (InnoDB): a throwaway managed server, or your server with --url.
-    #[value(alias = "mysql")]
-    Mariadb,
+/// `--engine`: every engine of the registry, by name or alias, each with its one-line help.
+fn engine_arg() -> impl clap::builder::TypedValueParser<Value = EngineKind> {
+    let values = EngineKind::ALL.map(|k| PossibleValue::new(k.name()).aliases(k.aliases()).help(k.describe()));
+    PossibleValuesParser::new(values).try_map(|name| EngineKind::parse(&name))
 }
 
 /// What to do to each strategy's database (`pkbench list` describes each).
@@ -93,8 +90,8 @@ pub const DEFAULT_STRATEGIES: &str = "int,uuid7,uuid4,uuid4-text,int+uuid4";
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// Database engine.
-    #[arg(long, value_enum, default_value = "sqlite")]
-    pub engine: EngineArg,
+    #[arg(long, default_value = "sqlite", value_parser = engine_arg())]
+    pub engine: EngineKind,
     /// Workload.
     #[arg(long, short = 'w', value_enum, default_value = "insert-growth")]
     pub workload: WorkloadArg,
@@ -175,8 +172,8 @@ pub struct RunArgs {
 #[derive(Debug, Args)]
 pub struct PredictArgs {
     /// Engine whose B-trees and cache are modelled: SQLite, PostgreSQL 15 or MariaDB 10.11 (InnoDB).
-    #[arg(long, value_enum, default_value = "sqlite")]
-    pub engine: EngineArg,
+    #[arg(long, default_value = "sqlite", value_parser = engine_arg())]
+    pub engine: EngineKind,
     /// Comma-separated strategies (see `pkbench list`).
     #[arg(long, short = 's', default_value = DEFAULT_STRATEGIES)]
     pub strategies: String,

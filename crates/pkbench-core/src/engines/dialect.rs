@@ -98,8 +98,29 @@ pub trait Dialect: Sync {
     /// Placeholder of the `n`-th (1-based) parameter.
     fn placeholder(&self, n: usize) -> String;
 
-    /// `CREATE TABLE` and its index statements.
-    fn create_table(&self, table: &TableDef) -> Vec<String>;
+    /// Options after a table's column list (e.g. PostgreSQL's autovacuum switch).
+    fn table_options(&self, _purpose: TablePurpose) -> &'static str {
+        ""
+    }
+
+    /// `CREATE TABLE` and its index statements. By default in standard SQL: unique and foreign
+    /// keys inline with their column, then one `CREATE INDEX` per secondary index.
+    fn create_table(&self, table: &TableDef) -> Vec<String> {
+        let columns: Vec<String> = table
+            .columns
+            .iter()
+            .map(|c| {
+                let unique = if c.unique { " UNIQUE" } else { "" };
+                let references =
+                    c.references.as_ref().map_or(String::new(), |fk| format!(" REFERENCES {}(id)", fk.table));
+                format!("{} {}{unique}{references}", c.name, c.definition)
+            })
+            .collect();
+        let options = self.table_options(table.purpose);
+        let mut out = vec![format!("CREATE TABLE {} ({}){options}", table.name, columns.join(", "))];
+        out.extend(table.indexes.iter().map(|(name, cols)| format!("CREATE INDEX {name} ON {} ({cols})", table.name)));
+        out
+    }
 
     /// Whether `(a, b) > (x, y)` works (else the comparison is spelled out and takes `a` twice).
     fn row_comparison(&self) -> bool;
@@ -166,7 +187,7 @@ pub fn of(kind: EngineKind) -> &'static dyn Dialect {
     match kind {
         EngineKind::Sqlite => &super::sqlite::dialect::SqliteDialect,
         EngineKind::Postgres => &super::postgres::dialect::PostgresDialect,
-        EngineKind::Mariadb => &super::mariadb::dialect::INNODB,
+        EngineKind::MariaDb => &super::mariadb::dialect::INNODB,
     }
 }
 

@@ -34,6 +34,8 @@ pub struct Capabilities {
     pub page_model: bool,
     /// Whether pkbench can start a throwaway server of this engine itself.
     pub managed_server: bool,
+    /// The smallest cache (`--cache-mb`) a managed server starts with, if it has a floor.
+    pub min_cache_mb: Option<u64>,
 }
 
 /// Every workload but SQLite's own file baseline.
@@ -47,19 +49,19 @@ pub enum EngineKind {
     /// PostgreSQL: a managed throwaway cluster or the user's server.
     Postgres,
     /// MariaDB or MySQL with InnoDB: a managed throwaway server or the user's server.
-    Mariadb,
+    MariaDb,
 }
 
 impl EngineKind {
     /// Every engine, in the order lists show them.
-    pub const ALL: [EngineKind; 3] = [EngineKind::Sqlite, EngineKind::Postgres, EngineKind::Mariadb];
+    pub const ALL: [EngineKind; 3] = [EngineKind::Sqlite, EngineKind::Postgres, EngineKind::MariaDb];
 
     /// The short lowercase name (`--engine`, results' `engine`, doctor's `engine`).
     pub fn name(self) -> &'static str {
         match self {
             EngineKind::Sqlite => "sqlite",
             EngineKind::Postgres => "postgres",
-            EngineKind::Mariadb => "mariadb",
+            EngineKind::MariaDb => "mariadb",
         }
     }
 
@@ -68,7 +70,7 @@ impl EngineKind {
         match self {
             EngineKind::Sqlite => &[],
             EngineKind::Postgres => &["postgresql"],
-            EngineKind::Mariadb => &["mysql"],
+            EngineKind::MariaDb => &["mysql"],
         }
     }
 
@@ -77,7 +79,7 @@ impl EngineKind {
         match self {
             EngineKind::Sqlite => "SQLite",
             EngineKind::Postgres => "PostgreSQL",
-            EngineKind::Mariadb => "MariaDB/MySQL",
+            EngineKind::MariaDb => "MariaDB/MySQL",
         }
     }
 
@@ -86,7 +88,7 @@ impl EngineKind {
         match self {
             EngineKind::Sqlite => "embedded SQLite (rusqlite's bundled build)",
             EngineKind::Postgres => "PostgreSQL: a throwaway managed cluster, or your server with --url",
-            EngineKind::Mariadb => "MariaDB/MySQL (InnoDB): a throwaway managed server, or your server with --url",
+            EngineKind::MariaDb => "MariaDB/MySQL (InnoDB): a throwaway managed server, or your server with --url",
         }
     }
 
@@ -95,7 +97,7 @@ impl EngineKind {
         match self {
             EngineKind::Sqlite => &[],
             EngineKind::Postgres => &["postgres", "postgresql"],
-            EngineKind::Mariadb => &["mysql", "mariadb"],
+            EngineKind::MariaDb => &["mysql", "mariadb"],
         }
     }
 
@@ -104,7 +106,7 @@ impl EngineKind {
         match self {
             EngineKind::Sqlite => None,
             EngineKind::Postgres => Some("PKBENCH_PG_URL"),
-            EngineKind::Mariadb => Some("PKBENCH_MYSQL_URL"),
+            EngineKind::MariaDb => Some("PKBENCH_MYSQL_URL"),
         }
     }
 
@@ -113,7 +115,7 @@ impl EngineKind {
         match self {
             EngineKind::Sqlite => Wire::Embedded,
             EngineKind::Postgres => Wire::Postgres,
-            EngineKind::Mariadb => Wire::Mysql,
+            EngineKind::MariaDb => Wire::Mysql,
         }
     }
 
@@ -127,6 +129,7 @@ impl EngineKind {
                 fixed_page_size: None,
                 page_model: true,
                 managed_server: false,
+                min_cache_mb: None,
             },
             EngineKind::Postgres => Capabilities {
                 workloads: SERVER_WORKLOADS,
@@ -144,8 +147,9 @@ impl EngineKind {
                 fixed_page_size: Some(8192),
                 page_model: true,
                 managed_server: true,
+                min_cache_mb: None,
             },
-            EngineKind::Mariadb => Capabilities {
+            EngineKind::MariaDb => Capabilities {
                 workloads: SERVER_WORKLOADS,
                 counters: &[
                     "cache_hits",
@@ -160,8 +164,15 @@ impl EngineKind {
                 fixed_page_size: Some(16384),
                 page_model: true,
                 managed_server: true,
+                // InnoDB's minimum buffer pool with 16 KiB pages.
+                min_cache_mb: Some(6),
             },
         }
+    }
+
+    /// How this engine spells SQL.
+    pub fn dialect(self) -> &'static dyn super::dialect::Dialect {
+        super::dialect::of(self)
     }
 
     /// Whether the engine is a server reached over a wire protocol.
@@ -216,17 +227,41 @@ mod tests {
                 assert_eq!(EngineKind::from_name(a), Some(k));
             }
         }
-        assert_eq!(EngineKind::from_name("MySQL"), Some(EngineKind::Mariadb));
+        assert_eq!(EngineKind::from_name("MySQL"), Some(EngineKind::MariaDb));
         assert!(EngineKind::parse("oracle").unwrap_err().to_string().contains("sqlite, postgres, mariadb"));
     }
 
     #[test]
     fn urls_name_their_engine() {
         assert_eq!(EngineKind::from_url("postgresql://u@h/db"), Some(EngineKind::Postgres));
-        assert_eq!(EngineKind::from_url(" MARIADB://u@h/db"), Some(EngineKind::Mariadb));
-        assert_eq!(EngineKind::from_url("mysql://u@h"), Some(EngineKind::Mariadb));
+        assert_eq!(EngineKind::from_url(" MARIADB://u@h/db"), Some(EngineKind::MariaDb));
+        assert_eq!(EngineKind::from_url("mysql://u@h"), Some(EngineKind::MariaDb));
         assert_eq!(EngineKind::from_url("db.sqlite"), None);
         assert_eq!(EngineKind::from_url("redis://h"), None);
+    }
+
+    #[test]
+    fn the_doctor_schema_lists_every_engine() {
+        let schema: serde_json::Value =
+            serde_json::from_str(include_str!("../../../../schema/doctor.schema.json")).expect("doctor schema is JSON");
+        let listed: Vec<&str> = schema["properties"]["engine"]["enum"]
+            .as_array()
+            .expect("the engine property is an enum")
+            .iter()
+            .filter_map(|v| v.as_str())
+            .collect();
+        let names: Vec<&str> = EngineKind::ALL.iter().map(|k| k.name()).collect();
+        assert_eq!(listed, names, "schema/doctor.schema.json's engine enum must list the registry's engines");
+    }
+
+    #[test]
+    fn capabilities_name_real_counters() {
+        let fields: Vec<&str> = crate::results::Counters::default().fields().iter().map(|(n, _)| *n).collect();
+        for k in EngineKind::ALL {
+            for c in k.capabilities().counters {
+                assert!(fields.contains(c), "{k}: '{c}' is not a results counter");
+            }
+        }
     }
 
     #[test]

@@ -23,6 +23,50 @@ use crate::strategy::Strategy;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+/// The tables `kind` creates for `strategy` (in a namespace named `pkbench` on servers), or
+/// why it refuses the strategy. Needs no driver: flags are checked before anything starts.
+pub fn schema_of(kind: EngineKind, strategy: &Strategy) -> Result<Vec<String>, Error> {
+    match kind {
+        EngineKind::Sqlite => sqlite::render_schema(strategy).map(|s| s.create),
+        EngineKind::Postgres | EngineKind::MariaDb => {
+            sql::bench::render(kind.dialect(), strategy, "pkbench").map(|s| s.create)
+        }
+    }
+}
+
+/// Opens the server engine `kind` (starting a managed server if `settings` asks for one): the one
+/// factory of server engines. Returns it and the managed server's folder, if any.
+pub fn open_server(
+    kind: EngineKind,
+    settings: &server::ServerSettings,
+) -> Result<(Box<dyn Engine>, Option<PathBuf>), Error> {
+    fn opened<B: server::Backend>(engine: server::ServerEngine<B>) -> (Box<dyn Engine>, Option<PathBuf>) {
+        let dir = engine.managed_dir().map(|d| d.to_path_buf());
+        (Box::new(engine), dir)
+    }
+    match kind {
+        EngineKind::Sqlite => {
+            Err(Error::InvalidInput("SQLite is embedded, not a server: use --engine sqlite without --url".into()))
+        }
+        #[cfg(feature = "postgres")]
+        EngineKind::Postgres => Ok(opened(postgres::PostgresEngine::open(settings)?)),
+        #[cfg(not(feature = "postgres"))]
+        EngineKind::Postgres => Err(not_built(kind, "postgres")),
+        #[cfg(feature = "mysql")]
+        EngineKind::MariaDb => Ok(opened(mariadb::MariaDbEngine::open(settings)?)),
+        #[cfg(not(feature = "mysql"))]
+        EngineKind::MariaDb => Err(not_built(kind, "mysql")),
+    }
+}
+
+/// The error of an engine whose driver this build left out.
+#[cfg_attr(all(feature = "postgres", feature = "mysql"), allow(dead_code))]
+fn not_built(kind: EngineKind, feature: &str) -> Error {
+    Error::InvalidInput(format!(
+        "this pkbench was built without the '{feature}' feature: rebuild with --features {feature} to use --engine {kind}"
+    ))
+}
+
 /// An engine's name and version.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineInfo {

@@ -7,6 +7,7 @@ use super::server::innodb::{self, InnodbModel};
 use super::server::postgres::{self, PostgresModel};
 use super::{Mode, PredictConfig};
 use crate::Error;
+use crate::engines::EngineKind;
 use crate::results::{BtreeStats, Counters};
 use crate::strategy::Strategy;
 use std::collections::BTreeMap;
@@ -59,73 +60,62 @@ impl PageModel for Model {
     fn describe(&self, _options: &mut BTreeMap<String, String>) {}
 }
 
-/// The engine whose pages are modelled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ModelEngine {
-    /// SQLite's B-tree and pager cache.
-    Sqlite,
-    /// PostgreSQL 15's heap, nbtree and shared buffers.
-    Postgres,
-    /// MariaDB 10.11's InnoDB B-tree and buffer pool.
-    MariaDb,
-}
+/// The engine whose pages are modelled: an engine of the registry whose capabilities say it has
+/// a page model.
+pub type ModelEngine = EngineKind;
 
-impl ModelEngine {
-    /// Engine name recorded in results.
-    pub fn name(self) -> &'static str {
+impl EngineKind {
+    /// Engine name recorded in a prediction's results (`sqlite-model`, …).
+    pub fn model_name(self) -> &'static str {
         match self {
-            ModelEngine::Sqlite => super::ENGINE,
-            ModelEngine::Postgres => postgres::ENGINE,
-            ModelEngine::MariaDb => innodb::ENGINE,
+            EngineKind::Sqlite => super::ENGINE,
+            EngineKind::Postgres => postgres::ENGINE,
+            EngineKind::MariaDb => innodb::ENGINE,
         }
     }
 
     /// Which engine's rules, recorded as the engine version.
-    pub fn version(self) -> String {
+    pub fn model_version(self) -> String {
         match self {
-            ModelEngine::Sqlite => super::engine_version(),
-            ModelEngine::Postgres => postgres::VERSION.into(),
-            ModelEngine::MariaDb => innodb::VERSION.into(),
+            EngineKind::Sqlite => super::engine_version(),
+            EngineKind::Postgres => postgres::VERSION.into(),
+            EngineKind::MariaDb => innodb::VERSION.into(),
         }
     }
 
     /// The page size the engine uses (fixed on the servers); `None` for SQLite (any).
     pub fn fixed_page_size(self) -> Option<u32> {
-        match self {
-            ModelEngine::Sqlite => None,
-            ModelEngine::Postgres => Some(super::server::nbtree::PAGE),
-            ModelEngine::MariaDb => Some(super::server::innodb_page::PAGE),
-        }
+        self.capabilities().fixed_page_size
     }
 
     /// Checks `config` for this engine; messages say what is allowed.
-    pub fn validate(self, config: &PredictConfig) -> Result<(), Error> {
+    pub fn validate_model(self, config: &PredictConfig) -> Result<(), Error> {
         let Some(page) = self.fixed_page_size() else { return config.validate() };
         crate::workloads::InsertGrowth::new(config.rows, config.batch_rows, config.payload_bytes, config.seed)?;
         if config.page_size != page {
             return Err(Error::InvalidInput(format!(
                 "--page-size {} is not modelled for {}: its pages are {page} bytes (leave --page-size out)",
                 config.page_size,
-                self.name()
+                self.model_name()
             )));
         }
         if config.scale != 1 {
             return Err(Error::InvalidInput(format!(
                 "scale models are SQLite-only so far: use --scale 1 with {}",
-                self.name()
+                self.model_name()
             )));
         }
         if config.mode == Mode::Bounded {
             return Err(Error::InvalidInput(format!(
                 "bounded mode is SQLite-only so far; {} keeps every key (use --exact, up to a few tens of millions of rows)",
-                self.name()
+                self.model_name()
             )));
         }
         if config.rows > MAX_EXACT_SERVER_ROWS {
             return Err(Error::InvalidInput(format!(
                 "--rows {} is above the {MAX_EXACT_SERVER_ROWS} rows {} simulates: it keeps every key (about 32 bytes per row), so use at most --rows 100M",
                 config.rows,
-                self.name()
+                self.model_name()
             )));
         }
         if config.cache_mb == 0 {
@@ -136,14 +126,14 @@ impl ModelEngine {
 
     /// A fresh model of `strategy` for `config` (refused if `config` asks for a scale model of a
     /// key stream that does not scale).
-    pub fn build(self, strategy: &Strategy, config: &PredictConfig) -> Result<Box<dyn PageModel>, Error> {
+    pub fn build_model(self, strategy: &Strategy, config: &PredictConfig) -> Result<Box<dyn PageModel>, Error> {
         if config.scale > 1
             && let Some(reason) = super::scale::unscalable(strategy)
         {
             return Err(Error::InvalidInput(reason));
         }
         Ok(match self {
-            ModelEngine::Sqlite => {
+            EngineKind::Sqlite => {
                 let layout = Layout::sqlite(strategy, config.payload_bytes as u32, config.page_size)?;
                 let bounded = config.mode == Mode::Bounded;
                 let k = config.scale;
@@ -151,12 +141,25 @@ impl ModelEngine {
                 model.scale_wal(k);
                 Box::new(model)
             }
-            ModelEngine::Postgres => {
+            EngineKind::Postgres => {
                 Box::new(PostgresModel::new(strategy, config.payload_bytes, config.seed, config.cache_mb)?)
             }
-            ModelEngine::MariaDb => {
+            EngineKind::MariaDb => {
                 Box::new(InnodbModel::new(strategy, config.payload_bytes, config.seed, config.cache_mb)?)
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_registry_fixes_the_page_sizes_the_models_use() {
+        assert_eq!(EngineKind::Postgres.fixed_page_size(), Some(super::super::server::nbtree::PAGE));
+        assert_eq!(EngineKind::MariaDb.fixed_page_size(), Some(super::super::server::innodb_page::PAGE));
+        assert_eq!(EngineKind::Sqlite.fixed_page_size(), None);
+        assert!(EngineKind::ALL.iter().all(|k| k.capabilities().page_model));
     }
 }

@@ -151,10 +151,10 @@ pub fn predict_engine(
     control: &RunControl,
     on_batch: &mut dyn FnMut(&BatchResult),
 ) -> Result<RunResult, Error> {
-    engine.validate(config)?;
+    engine.validate_model(config)?;
     let k = config.scale;
     let started = std::time::Instant::now();
-    let mut model = engine.build(strategy, config)?;
+    let mut model = engine.build_model(strategy, config)?;
     let mut result = empty_result(engine, strategy, config, calibration);
     // Server models replace the SQLite entries with their own (again at the end, with totals).
     model.describe(&mut result.settings.workload_options);
@@ -239,7 +239,7 @@ fn empty_result(
             options.insert("timing".into(), "counts only, no calibration (elapsed_ns = 0)".into());
         }
     }
-    let engine = EngineInfo { name: engine.name(), version: engine.version() };
+    let engine = EngineInfo { name: engine.model_name(), version: engine.model_version() };
     let base = SettingsBase {
         rows: config.rows,
         batch_rows: config.batch_rows,

@@ -1,24 +1,18 @@
-//! Turns `run` flags into an engine: SQLite, or a PostgreSQL or MariaDB server (managed or at a
+//! Turns `run` flags into an engine: SQLite, or a server engine of the registry (managed or at a
 //! URL).
 
-use crate::cli::{EngineArg, JournalArg, RunArgs, SyncArg};
+use crate::cli::{JournalArg, RunArgs, SyncArg};
 use pkbench_core::Error;
-use pkbench_core::engines::mariadb::MariaDbEngine;
-use pkbench_core::engines::postgres::PostgresEngine;
 use pkbench_core::engines::server::{ServerSettings, ServerTarget};
 use pkbench_core::engines::sqlite::{Journal, SqliteEngine, SqliteSettings, Synchronous};
-use pkbench_core::engines::{Engine, mariadb, postgres, sqlite};
+use pkbench_core::engines::{Engine, EngineKind, open_server, schema_of};
 use pkbench_core::strategy::Strategy;
 use std::path::{Path, PathBuf};
 
 /// Refuses strategies the engine cannot run before any server is started.
-pub fn precheck(engine: EngineArg, strategies: &[&Strategy]) -> Result<(), Error> {
+pub fn precheck(engine: EngineKind, strategies: &[&Strategy]) -> Result<(), Error> {
     for s in strategies {
-        match engine {
-            EngineArg::Sqlite => sqlite::render_schema(s).map(|_| ())?,
-            EngineArg::Postgres => postgres::render_schema(s, "pkbench").map(|_| ())?,
-            EngineArg::Mariadb => mariadb::render_schema(s, "pkbench").map(|_| ())?,
-        }
+        schema_of(engine, s)?;
     }
     Ok(())
 }
@@ -27,10 +21,8 @@ pub fn precheck(engine: EngineArg, strategies: &[&Strategy]) -> Result<(), Error
 pub enum EnginePlan {
     /// Embedded SQLite.
     Sqlite(SqliteSettings),
-    /// PostgreSQL.
-    Postgres(ServerSettings),
-    /// MariaDB/MySQL.
-    Mariadb(ServerSettings),
+    /// A server engine.
+    Server(EngineKind, ServerSettings),
 }
 
 /// Checks every engine flag of `args`; SQLite databases will live in `out_dir`.
@@ -38,7 +30,7 @@ pub fn plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
     let sqlite_only = |flag: &str| {
         Error::InvalidInput(format!("{flag} applies to --engine sqlite only; remove it or use --engine sqlite"))
     };
-    if args.engine == EngineArg::Sqlite {
+    let Some(url_env) = args.engine.url_env() else {
         if args.url.is_some() || args.server_bin.is_some() {
             return Err(Error::InvalidInput(
                 "--url and --server-bin apply to server engines; use --engine postgres or --engine mariadb".into(),
@@ -62,7 +54,7 @@ pub fn plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
         };
         settings.validate()?;
         return Ok(EnginePlan::Sqlite(settings));
-    }
+    };
     for (given, flag) in
         [(args.keep_db, "--keep-db"), (args.page_size.is_some(), "--page-size"), (args.journal.is_some(), "--journal")]
     {
@@ -70,9 +62,7 @@ pub fn plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
             return Err(sqlite_only(flag));
         }
     }
-    let postgres = args.engine == EngineArg::Postgres;
-    let env = if postgres { "PKBENCH_PG_URL" } else { "PKBENCH_MYSQL_URL" };
-    let url = args.url.clone().or_else(|| std::env::var(env).ok().filter(|u| !u.is_empty()));
+    let url = args.url.clone().or_else(|| std::env::var(url_env).ok().filter(|u| !u.is_empty()));
     let managed = url.is_none();
     let target = match url {
         Some(url) => ServerTarget::External { url },
@@ -83,19 +73,16 @@ pub fn plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
     if !(1..=1 << 20).contains(&args.cache_mb) {
         return Err(Error::InvalidInput(format!("--cache-mb {} is out of range: use 1 to 1048576 MiB", args.cache_mb)));
     }
-    if postgres {
-        Ok(EnginePlan::Postgres(settings))
-    } else {
-        if managed && args.cache_mb < mariadb::MIN_POOL_MB {
-            return Err(Error::InvalidInput(format!(
-                "--cache-mb {} is below InnoDB's minimum buffer pool of {} MiB (with 16 KiB pages): use --cache-mb {} or more",
-                args.cache_mb,
-                mariadb::MIN_POOL_MB,
-                mariadb::MIN_POOL_MB
-            )));
-        }
-        Ok(EnginePlan::Mariadb(settings))
+    if let Some(min) = args.engine.capabilities().min_cache_mb
+        && managed
+        && args.cache_mb < min
+    {
+        return Err(Error::InvalidInput(format!(
+            "--cache-mb {} is below InnoDB's minimum buffer pool of {min} MiB (with 16 KiB pages): use --cache-mb {min} or more",
+            args.cache_mb
+        )));
     }
+    Ok(EnginePlan::Server(args.engine, settings))
 }
 
 impl EnginePlan {
@@ -107,16 +94,7 @@ impl EnginePlan {
                 let dir = settings.dir.clone();
                 Ok((Box::new(SqliteEngine::new(settings)?), Some(dir)))
             }
-            EnginePlan::Postgres(settings) => {
-                let engine = PostgresEngine::open(&settings)?;
-                let data_dir = engine.managed().map(|m| m.dir().to_path_buf());
-                Ok((Box::new(engine), data_dir))
-            }
-            EnginePlan::Mariadb(settings) => {
-                let engine = MariaDbEngine::open(&settings)?;
-                let data_dir = engine.managed().map(|m| m.dir().to_path_buf());
-                Ok((Box::new(engine), data_dir))
-            }
+            EnginePlan::Server(kind, settings) => open_server(kind, &settings),
         }
     }
 }

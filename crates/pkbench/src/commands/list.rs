@@ -1,22 +1,10 @@
 //! `pkbench list`: the strategies, with descriptions, accepted aliases, and the exact schema
 //! each engine creates for them (or why an engine refuses one).
 
-use pkbench_core::engines::{mariadb, postgres, sqlite};
-use pkbench_core::strategy::{CATALOG, Strategy};
+use pkbench_core::engines::kind::Wire;
+use pkbench_core::engines::{EngineKind, schema_of};
+use pkbench_core::strategy::CATALOG;
 use std::process::ExitCode;
-
-/// One engine's schema for a strategy, or its refusal.
-type Render = fn(&Strategy) -> Result<Vec<String>, pkbench_core::Error>;
-
-const ENGINES: [(&str, &str, Render); 3] = [
-    ("sqlite", "embedded SQLite (rusqlite's bundled build)", |s| sqlite::render_schema(s).map(|x| x.create)),
-    ("postgres", "PostgreSQL (managed or --url); schema `pkbench`", |s| {
-        postgres::render_schema(s, "pkbench").map(|x| x.create)
-    }),
-    ("mariadb", "MariaDB/MySQL InnoDB (managed or --url); database `pkbench`", |s| {
-        mariadb::render_schema(s, "pkbench").map(|x| x.create)
-    }),
-];
 
 /// Every workload with one line on what it measures.
 const WORKLOADS: [(&str, &str); 7] = [
@@ -55,10 +43,14 @@ pub fn list() -> anyhow::Result<ExitCode> {
     for (name, what) in WORKLOADS {
         println!("  {name:14} {what}");
     }
-    for (engine, what, render) in ENGINES {
-        println!("\n--engine {engine}: {what}; schema per strategy:");
+    for engine in EngineKind::ALL {
+        let namespace = match engine.wire() {
+            Wire::Embedded => String::new(),
+            Wire::Postgres | Wire::Mysql => format!(" ({} `pkbench`)", engine.dialect().namespace_word()),
+        };
+        println!("\n--engine {engine}: {}{namespace}; schema per strategy:", engine.describe());
         for s in CATALOG {
-            match render(s) {
+            match schema_of(engine, s) {
                 Ok(create) => println!("  {:width$}  {}", s.name, create.join("; ")),
                 Err(e) => println!("  {:width$}  (not available: {e})", s.name),
             }

@@ -1,10 +1,11 @@
 //! `pkbench predict`: forecast each strategy's insert cost with the page-level model, optionally
 //! calibrated by a short real SQLite run; save and print the prediction.
 
-use crate::cli::{EngineArg, PredictArgs};
+use crate::cli::PredictArgs;
 use anyhow::Context;
 use pkbench_core::Error;
 use pkbench_core::control::RunControl;
+use pkbench_core::engines::EngineKind;
 use pkbench_core::engines::sqlite::{Journal, SqliteSettings, Synchronous};
 use pkbench_core::predict::{self, Mode, ModelEngine, PredictConfig};
 use pkbench_core::results::{Environment, ResultsDoc, ResultsWriter, SCHEMA_VERSION};
@@ -22,15 +23,14 @@ const EXIT_INTERRUPTED: u8 = 130;
 const EXACT_DEFAULT_MAX_ROWS: u64 = 20_000_000;
 
 pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
-    let engine = match args.engine {
-        EngineArg::Sqlite => ModelEngine::Sqlite,
-        EngineArg::Postgres => ModelEngine::Postgres,
-        EngineArg::Mariadb => ModelEngine::MariaDb,
-    };
+    let engine: ModelEngine = args.engine;
+    if !engine.capabilities().page_model {
+        return Err(Error::InvalidInput(format!("predict has no page model of {} yet", engine.label())).into());
+    }
     if engine != ModelEngine::Sqlite && (args.calibrate || args.calibrate_from.is_some()) {
         return Err(Error::InvalidInput(format!(
             "--calibrate and --calibrate-from are SQLite-only for now: {} predicts counts only (leave them out)",
-            engine.name()
+            engine.model_name()
         ))
         .into());
     }
@@ -53,15 +53,16 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         scale: 1,
     };
     let config = PredictConfig {
+        // Scale models are SQLite's so far.
         scale: args.scale.unwrap_or_else(|| match engine {
-            ModelEngine::Sqlite => predict::scale::auto(args.rows, args.batch, config.cache_pages(), &strategies),
-            _ => 1,
+            EngineKind::Sqlite => predict::scale::auto(args.rows, args.batch, config.cache_pages(), &strategies),
+            EngineKind::Postgres | EngineKind::MariaDb => 1,
         }),
         ..config
     };
-    engine.validate(&config)?;
+    engine.validate_model(&config)?;
     for s in &strategies {
-        engine.build(s, &config)?;
+        engine.build_model(s, &config)?;
     }
     let out_dir = args.out.clone().unwrap_or_else(default_out_dir);
     let writer = ResultsWriter::create(&out_dir)?;
@@ -108,7 +109,7 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         schema_version: SCHEMA_VERSION,
         command: std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect(),
         started_at: rfc3339_now(),
-        environment: Environment::detect(engine.name(), &engine.version(), &out_dir),
+        environment: Environment::detect(engine.model_name(), &engine.model_version(), &out_dir),
         runs: Vec::new(),
     };
     for strategy in &strategies {

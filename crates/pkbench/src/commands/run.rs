@@ -1,11 +1,13 @@
 //! `pkbench run`: turn flags into a plan, run it with live progress, print and save results.
 
 use super::engine;
-use crate::cli::{DEFAULT_STRATEGIES, EngineArg, FormatArg, RunArgs, WorkloadArg};
+use crate::cli::{DEFAULT_STRATEGIES, FormatArg, RunArgs, WorkloadArg};
 use crate::progress::Progress;
 use anyhow::Context;
+use clap::ValueEnum;
 use pkbench_core::Error;
 use pkbench_core::control::{MonotonicTimer, RunControl};
+use pkbench_core::engines::EngineKind;
 use pkbench_core::engines::server::{abort_all, redact_url};
 use pkbench_core::report::{Format, render_repeats};
 use pkbench_core::results::{Environment, ResultsWriter};
@@ -41,8 +43,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     // From here on Ctrl-C stops the run cleanly, also while a server is starting.
     let control = Arc::new(RunControl::new());
     install_ctrl_c(Arc::clone(&control))?;
-    if args.engine != EngineArg::Sqlite && args.url.is_none() && !args.quiet {
-        eprintln!("Starting a throwaway {} server…", format!("{:?}", args.engine).to_lowercase());
+    if args.engine.is_server() && args.url.is_none() && !args.quiet {
+        eprintln!("Starting a throwaway {} server…", args.engine.name());
     }
     let (mut engine, data_dir) = engine_plan.open()?;
     for s in &strategies {
@@ -140,10 +142,18 @@ fn workload(args: &RunArgs, strategies: &[&'static Strategy], out_dir: &Path) ->
     if args.presort && args.workload != WorkloadArg::InsertGrowth {
         return Err(Error::InvalidInput("--presort applies to --workload insert-growth only; remove it".into()));
     }
-    if args.workload == WorkloadArg::FileBaseline && args.engine != EngineArg::Sqlite {
-        return Err(Error::InvalidInput(
-            "file-baseline compares plain files with SQLite only: use --engine sqlite".into(),
-        ));
+    let name = args.workload.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
+    if !args.engine.capabilities().workloads.contains(&name.as_str()) {
+        let on: Vec<&str> = EngineKind::ALL
+            .iter()
+            .filter(|k| k.capabilities().workloads.contains(&name.as_str()))
+            .map(|k| k.name())
+            .collect();
+        return Err(Error::InvalidInput(format!(
+            "--workload {name} does not run on {}: use --engine {}",
+            args.engine.label(),
+            on.join(" or --engine ")
+        )));
     }
     if args.keep_db && matches!(args.workload, WorkloadArg::App | WorkloadArg::FileBaseline) {
         return Err(Error::InvalidInput(
@@ -162,9 +172,8 @@ fn workload(args: &RunArgs, strategies: &[&'static Strategy], out_dir: &Path) ->
                 args.payload,
                 args.seed,
             )?;
-            let engine = format!("{:?}", args.engine).to_lowercase();
             for s in strategies {
-                w.check(s, &engine)?;
+                w.check(s, args.engine.name())?;
             }
             Box::new(w)
         }

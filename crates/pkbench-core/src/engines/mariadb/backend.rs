@@ -36,7 +36,7 @@ impl Backend for MariaDbBackend {
     type Managed = ManagedMariaDb;
     type Snapshot = counters::Snapshot;
 
-    const KIND: EngineKind = EngineKind::Mariadb;
+    const KIND: EngineKind = EngineKind::MariaDb;
     const INSERT_PATH: &'static str = "multi-row INSERT … VALUES with literal keys (hex for binary), 1,000 rows per statement, one transaction per batch";
     // On a server other sessions use, every InnoDB counter includes their work too.
     const COUNTER_SCOPE: &'static str =

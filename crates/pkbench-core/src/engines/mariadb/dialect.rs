@@ -19,7 +19,7 @@ pub const INNODB: MysqlDialect = MysqlDialect { storage_engine: "InnoDB" };
 
 impl Dialect for MysqlDialect {
     fn kind(&self) -> EngineKind {
-        EngineKind::Mariadb
+        EngineKind::MariaDb
     }
 
     fn refusal(&self, strategy: &Strategy) -> Option<String> {

@@ -1,6 +1,6 @@
 //! How PostgreSQL spells pkbench's SQL.
 
-use crate::engines::dialect::{Dialect, TableDef, TablePurpose};
+use crate::engines::dialect::{Dialect, TablePurpose};
 use crate::engines::kind::EngineKind;
 use crate::engines::wire::{BulkSql, KeyField};
 use crate::generators::Scheme;
@@ -107,24 +107,11 @@ impl Dialect for PostgresDialect {
         format!("${n}")
     }
 
-    fn create_table(&self, table: &TableDef) -> Vec<String> {
-        let columns: Vec<String> = table
-            .columns
-            .iter()
-            .map(|c| {
-                let unique = if c.unique { " UNIQUE" } else { "" };
-                let references =
-                    c.references.as_ref().map_or(String::new(), |fk| format!(" REFERENCES {}(id)", fk.table));
-                format!("{} {}{unique}{references}", c.name, c.definition)
-            })
-            .collect();
-        let options = match table.purpose {
+    fn table_options(&self, purpose: TablePurpose) -> &'static str {
+        match purpose {
             TablePurpose::Bench => " WITH (autovacuum_enabled = off)",
             TablePurpose::App => "",
-        };
-        let mut out = vec![format!("CREATE TABLE {} ({}){options}", table.name, columns.join(", "))];
-        out.extend(table.indexes.iter().map(|(name, cols)| format!("CREATE INDEX {name} ON {} ({cols})", table.name)));
-        out
+        }
     }
 
     fn row_comparison(&self) -> bool {

@@ -55,6 +55,11 @@ impl<B: Backend> ServerEngine<B> {
         self.backend.managed()
     }
 
+    /// The managed server's folder, if pkbench started one.
+    pub fn managed_dir(&self) -> Option<&std::path::Path> {
+        self.backend.managed_dir()
+    }
+
     /// The namespace (PostgreSQL schema, MySQL database) pkbench works in.
     pub fn namespace(&self) -> &str {
         &self.namespace

@@ -3,7 +3,7 @@
 //! renderers SQLite's spellings.
 
 use super::schema::{column_type, unsupported_reason};
-use crate::engines::dialect::{Dialect, TableDef};
+use crate::engines::dialect::Dialect;
 use crate::engines::kind::EngineKind;
 use crate::engines::wire::{BulkSql, KeyField};
 use crate::generators::Scheme;
@@ -52,22 +52,6 @@ impl Dialect for SqliteDialect {
 
     fn placeholder(&self, n: usize) -> String {
         format!("?{n}")
-    }
-
-    fn create_table(&self, table: &TableDef) -> Vec<String> {
-        let columns: Vec<String> = table
-            .columns
-            .iter()
-            .map(|c| {
-                let unique = if c.unique { " UNIQUE" } else { "" };
-                let references =
-                    c.references.as_ref().map_or(String::new(), |fk| format!(" REFERENCES {}(id)", fk.table));
-                format!("{} {}{unique}{references}", c.name, c.definition)
-            })
-            .collect();
-        let mut out = vec![format!("CREATE TABLE {} ({})", table.name, columns.join(", "))];
-        out.extend(table.indexes.iter().map(|(name, cols)| format!("CREATE INDEX {name} ON {} ({cols})", table.name)));
-        out
     }
 
     fn row_comparison(&self) -> bool {

@@ -46,7 +46,7 @@ pub fn server_error(e: &mysql::Error) -> ServerError {
         mysql::Error::DriverError(mysql::DriverError::ConnectTimeout) => (ServerErrorKind::Unreachable, e.to_string()),
         other => (ServerErrorKind::Other, other.to_string()),
     };
-    ServerError { engine: EngineKind::Mariadb, kind, message }
+    ServerError { engine: EngineKind::MariaDb, kind, message }
 }
 
 fn kind_of(code: u16) -> ServerErrorKind {
