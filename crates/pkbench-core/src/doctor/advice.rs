@@ -1,10 +1,10 @@
 //! The verdict: ranked advice, each with the measurement that supports it, or "the key is fine".
 
-use super::dialect::Dialect;
 use super::physical::{BtreeReport, REBUILT_LEAF_FILL};
 use super::sample::{KeyStorage, SchemeReport};
 use super::schema::{Layout, TableSchema};
 use super::{KeyColumnReport, OrderReport};
+use crate::engines::EngineKind;
 use serde::{Deserialize, Serialize};
 
 /// What a piece of advice asks for.
@@ -34,6 +34,15 @@ pub struct Advice {
     pub evidence: String,
     /// Bytes it would save, where that can be estimated.
     pub gain_bytes: Option<u64>,
+}
+
+/// Bytes a rebuild copies: SQLite's VACUUM copies the whole file (twice its size at the peak);
+/// the servers rebuild the table or its indexes.
+fn rebuilt_bytes(engine: EngineKind, database_bytes: u64, table_bytes: u64) -> u64 {
+    match engine {
+        EngineKind::Sqlite => database_bytes * 2,
+        EngineKind::Postgres | EngineKind::MariaDb => table_bytes,
+    }
 }
 
 /// `12.3 MB`, `456 KB`, `789 B`.
@@ -88,7 +97,7 @@ pub fn advise(
     unique: &[KeyColumnReport],
     btrees: &[BtreeReport],
     database_bytes: u64,
-    dialect: Dialect,
+    engine: EngineKind,
 ) -> Vec<Advice> {
     let mut out = Vec::new();
     if let Some(pk) = primary
@@ -153,7 +162,7 @@ pub fn advise(
                 kind: AdviceKind::BinaryStorage,
                 text: format!(
                     "store the key as {} instead of {} (saves ~{})",
-                    dialect.binary_type(),
+                    engine.dialect().binary_advice(),
                     scheme.storage.label(),
                     human_bytes(saved)
                 ),
@@ -190,9 +199,9 @@ pub fn advise(
             kind: AdviceKind::Repack,
             text: format!(
                 "{} (reclaims ~{}; {})",
-                dialect.repack(),
+                engine.dialect().repack_advice(),
                 human_bytes(reclaim),
-                dialect.repack_needs(if dialect == Dialect::Sqlite { database_bytes * 2 } else { size })
+                engine.dialect().repack_needs(&human_bytes(rebuilt_bytes(engine, database_bytes, size)))
             ),
             evidence: format!(
                 "{}; a rebuild fills leaves to ~{:.0}%",
@@ -265,12 +274,12 @@ mod tests {
 
     #[test]
     fn repack_only_when_a_fifth_would_be_freed() {
-        let half_empty = advise(&table(), 10, None, &[], &[btree(0.5, 1_900_000)], 4_096_000, Dialect::Sqlite);
+        let half_empty = advise(&table(), 10, None, &[], &[btree(0.5, 1_900_000)], 4_096_000, EngineKind::Sqlite);
         assert_eq!(half_empty.len(), 1);
         assert_eq!(half_empty[0].kind, AdviceKind::Repack);
         assert_eq!(half_empty[0].rank, 1);
         assert!(half_empty[0].text.contains("1.9 MB"), "{}", half_empty[0].text);
-        assert!(advise(&table(), 10, None, &[], &[btree(0.86, 400_000)], 4_096_000, Dialect::Sqlite).is_empty());
+        assert!(advise(&table(), 10, None, &[], &[btree(0.86, 400_000)], 4_096_000, EngineKind::Sqlite).is_empty());
     }
 
     #[test]

@@ -7,7 +7,6 @@
 //! writes a migration script for the user to review; doctor never executes it.
 
 pub mod advice;
-pub mod dialect;
 pub mod key_range;
 pub mod mariadb;
 pub mod order;
@@ -21,13 +20,13 @@ pub mod server_sql;
 pub mod sql;
 
 use crate::Error;
+use crate::engines::EngineKind;
 use rusqlite::{Connection, OpenFlags};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::Path;
 
 pub use advice::{Advice, AdviceKind};
-pub use dialect::Dialect;
 pub use order::OrderReport;
 pub use physical::BtreeReport;
 pub use sample::{KeyScheme, KeyStorage, SchemeReport};
@@ -89,13 +88,10 @@ pub struct DoctorReport {
 }
 
 impl DoctorReport {
-    /// The engine as a [`Dialect`] (SQLite for unknown names).
-    pub fn dialect(&self) -> Dialect {
-        match self.engine.as_str() {
-            "postgres" => Dialect::Postgres,
-            "mariadb" => Dialect::Mariadb,
-            _ => Dialect::Sqlite,
-        }
+    /// The engine of the registry the report is about (`None` for a name it does not know,
+    /// e.g. a report written by a newer pkbench).
+    pub fn engine_kind(&self) -> Option<EngineKind> {
+        EngineKind::from_name(&self.engine)
     }
 }
 
@@ -311,7 +307,7 @@ fn examine_table(
     }
     let facts =
         TableFacts { schema: table, rows, rows_estimated: rows_estimate.is_some(), primary_key, unique_keys, btrees };
-    Ok(assemble(facts, database_bytes, Dialect::Sqlite))
+    Ok(assemble(facts, database_bytes, EngineKind::Sqlite))
 }
 
 /// What was measured about one table, before advice.
@@ -332,9 +328,9 @@ pub struct TableFacts<'a> {
 }
 
 /// Ranks advice for one table and writes its verdict (shared by every engine).
-pub fn assemble(facts: TableFacts<'_>, database_bytes: u64, dialect: Dialect) -> TableReport {
+pub fn assemble(facts: TableFacts<'_>, database_bytes: u64, engine: EngineKind) -> TableReport {
     let TableFacts { schema: table, rows, rows_estimated, primary_key, unique_keys, btrees } = facts;
-    let advice = advice::advise(table, rows, primary_key.as_ref(), &unique_keys, &btrees, database_bytes, dialect);
+    let advice = advice::advise(table, rows, primary_key.as_ref(), &unique_keys, &btrees, database_bytes, engine);
     let verdict = advice::verdict(&advice, primary_key.as_ref(), table.layout);
     TableReport {
         name: table.name.clone(),
@@ -357,35 +353,55 @@ pub fn migration_sql(path: &Path, report: &DoctorReport) -> Result<String, Error
         .map_err(|cause| Error::Sqlite { context: format!("could not read the schema of '{}'", path.display()), cause })
 }
 
-/// The engine a TARGET names: a `postgres://`/`postgresql://` or `mysql://`/`mariadb://` URL,
-/// else a SQLite file.
-pub fn dialect_of(target: &str) -> Dialect {
-    let lower = target.trim_start().to_ascii_lowercase();
-    if lower.starts_with("postgres://") || lower.starts_with("postgresql://") {
-        Dialect::Postgres
-    } else if lower.starts_with("mysql://") || lower.starts_with("mariadb://") {
-        Dialect::Mariadb
-    } else {
-        Dialect::Sqlite
+/// The engine a TARGET names: a URL whose scheme the registry knows (`postgres://`,
+/// `mysql://`, …), else a SQLite file. A URL of any other scheme is refused. The scheme only
+/// picks the wire protocol: doctor then asks the server what it is ([`EngineKind::identify`]).
+pub fn target_kind(target: &str) -> Result<EngineKind, Error> {
+    match (EngineKind::from_url(target), target.trim_start().split_once("://")) {
+        (Some(kind), _) => Ok(kind),
+        (None, Some((scheme, _)))
+            if !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c)) =>
+        {
+            let schemes: Vec<&str> = EngineKind::ALL.iter().flat_map(|k| k.url_schemes().iter().copied()).collect();
+            Err(Error::InvalidInput(format!(
+                "doctor does not know the URL scheme '{scheme}://': give a SQLite file or a {}:// URL",
+                schemes.join("://, ")
+            )))
+        }
+        (None, _) => Ok(EngineKind::Sqlite),
     }
 }
 
-/// Examines TARGET: a SQLite file or a server URL (see [`dialect_of`]).
+/// Examines TARGET: a SQLite file or a server URL (see [`target_kind`]).
 pub fn diagnose_target(target: &str, options: &DoctorOptions) -> Result<DoctorReport, Error> {
-    match dialect_of(target) {
-        Dialect::Postgres => postgres::diagnose(target, options),
-        Dialect::Mariadb => mariadb::diagnose(target, options),
-        Dialect::Sqlite => diagnose(Path::new(target), options),
+    match target_kind(target)? {
+        #[cfg(feature = "postgres")]
+        EngineKind::Postgres => postgres::diagnose(target, options),
+        #[cfg(feature = "mysql")]
+        EngineKind::MariaDb => mariadb::diagnose(target, options),
+        #[cfg(feature = "sqlite")]
+        EngineKind::Sqlite => diagnose(Path::new(target), options),
+        #[allow(unreachable_patterns)]
+        other => Err(not_built(other)),
     }
 }
 
 /// The migration script for `report` about TARGET (SQLite re-reads the file's schema read-only;
 /// servers' scripts come from the report alone).
 pub fn migration_sql_for(target: &str, report: &DoctorReport) -> Result<String, Error> {
-    match dialect_of(target) {
-        Dialect::Sqlite => migration_sql(Path::new(target), report),
-        _ => Ok(server_sql::script(report)),
+    match target_kind(target)? {
+        #[cfg(feature = "sqlite")]
+        EngineKind::Sqlite => migration_sql(Path::new(target), report),
+        EngineKind::Postgres | EngineKind::MariaDb => server_sql::script(report),
+        #[allow(unreachable_patterns)]
+        other => Err(not_built(other)),
     }
+}
+
+/// The error for an engine whose driver this build left out.
+#[allow(dead_code)]
+fn not_built(kind: EngineKind) -> Error {
+    Error::InvalidInput(format!("this pkbench was built without the {} driver: doctor cannot read it", kind.label()))
 }
 
 /// The report as pretty JSON (validated by `schema/doctor.schema.json`).

@@ -30,6 +30,47 @@ pub struct BtreeReport {
     pub entries: Option<u64>,
 }
 
+/// Pages, leaves and fill of one server b-tree (or heap) as doctor measured or estimated them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ServerBtree<'a> {
+    /// Table or index name.
+    pub name: &'a str,
+    /// `table` or `index`.
+    pub kind: &'a str,
+    /// Pages in all.
+    pub pages: u64,
+    /// Leaf pages.
+    pub leaf_pages: u64,
+    /// Average leaf fill, 0–1 (clamped).
+    pub fill: f64,
+    /// Share of leaves out of key order, 0–1 (clamped).
+    pub out_of_order: f64,
+    /// The server's page size, bytes.
+    pub page_bytes: u64,
+}
+
+impl ServerBtree<'_> {
+    /// The report, with what a rebuild would reclaim and, for estimates, how it was estimated.
+    pub fn report(self, estimated: Option<String>) -> BtreeReport {
+        let fill = self.fill.clamp(0.0, 1.0);
+        BtreeReport {
+            stats: BtreeStats {
+                name: self.name.into(),
+                kind: self.kind.into(),
+                pages: self.pages,
+                leaf_pages: self.leaf_pages,
+                leaf_fill: fill,
+                leaf_out_of_order: self.out_of_order.clamp(0.0, 1.0),
+                size_bytes: self.pages * self.page_bytes,
+            },
+            reclaimable_bytes: reclaimable_leaves(self.leaf_pages, fill) * self.page_bytes,
+            estimated,
+            payload_bytes: None,
+            entries: None,
+        }
+    }
+}
+
 /// Names of the b-trees whose entries carry the primary key: every b-tree of a table clustered
 /// on the key (its indexes point at rows by key), else the table's rows and the key's own index.
 pub fn key_holders<'a>(table: &'a TableSchema, key_index: Option<&'a str>) -> Vec<&'a str> {

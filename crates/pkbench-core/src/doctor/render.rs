@@ -38,7 +38,7 @@ pub fn render(report: &DoctorReport, md: bool) -> String {
         out,
         "{h1}pkbench doctor: {} ({} {}, {} pages of {} bytes, {} free)",
         report.target,
-        report.dialect().label(),
+        report.engine_kind().map_or(report.engine.as_str(), |k| k.label()),
         report.engine_version,
         report.page_count,
         report.page_size_bytes,

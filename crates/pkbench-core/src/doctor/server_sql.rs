@@ -3,7 +3,9 @@
 
 use super::advice::AdviceKind;
 use super::sample::KeyStorage;
-use super::{Dialect, DoctorReport, TableReport};
+use super::{DoctorReport, TableReport};
+use crate::Error;
+use crate::engines::EngineKind;
 
 /// `schema.table` or `table`, each part quoted with `open`/`close`.
 fn qualified(name: &str, quote: fn(&str) -> String) -> String {
@@ -27,8 +29,10 @@ fn key_of(t: &TableReport) -> Option<(&str, KeyStorage)> {
 
 /// The script for every table with advice, in the report's dialect (SQLite needs the file: see
 /// [`super::migration_sql`]).
-pub fn script(report: &DoctorReport) -> String {
-    let dialect = report.dialect();
+pub fn script(report: &DoctorReport) -> Result<String, Error> {
+    let engine = report
+        .engine_kind()
+        .ok_or_else(|| Error::InvalidInput(format!("doctor cannot write SQL for the engine '{}'", report.engine)))?;
     let (major, minor) = version(&report.engine_version);
     let mut out = String::from(
         "-- pkbench doctor: migration script. Review it and take a backup first; doctor has not run it.\n",
@@ -36,14 +40,19 @@ pub fn script(report: &DoctorReport) -> String {
     for t in &report.tables {
         out.push_str(&format!("\n-- table {}: {}\n", t.name, t.verdict));
         for a in &t.advice {
-            let text = match (dialect, a.kind) {
-                (Dialect::Postgres, k) => postgres(t, k, major),
-                (_, k) => mariadb(t, k, (major, minor)),
+            let text = match engine {
+                EngineKind::Postgres => postgres(t, a.kind, major),
+                EngineKind::MariaDb => mariadb(t, a.kind, (major, minor)),
+                EngineKind::Sqlite => {
+                    return Err(Error::InvalidInput(
+                        "a SQLite script needs the file: see doctor::migration_sql".into(),
+                    ));
+                }
             };
             out.push_str(&text);
         }
     }
-    out
+    Ok(out)
 }
 
 fn postgres(t: &TableReport, kind: AdviceKind, major: u32) -> String {

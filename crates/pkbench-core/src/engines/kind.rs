@@ -203,6 +203,53 @@ impl EngineKind {
         Self::ALL.into_iter().find(|k| k.url_schemes().iter().any(|s| s.eq_ignore_ascii_case(scheme)))
     }
 
+    /// The engine a server on `wire` is, from the version text it reports (PostgreSQL's
+    /// `version()`, MySQL's `VERSION()`), or why pkbench does not support it: a server that
+    /// speaks PostgreSQL's or MySQL's protocol is not always PostgreSQL or MySQL, and its
+    /// catalogs, counters and storage differ.
+    pub fn identify(wire: Wire, version: &str) -> Result<EngineKind, String> {
+        let lower = version.to_ascii_lowercase();
+        let other = |names: &[(&'static str, &'static str)]| -> Option<&'static str> {
+            names.iter().find(|(mark, _)| lower.contains(mark)).map(|(_, name)| *name)
+        };
+        match wire {
+            Wire::Embedded => Ok(EngineKind::Sqlite),
+            Wire::Postgres => {
+                let foreign = other(&[
+                    ("cockroachdb", "CockroachDB"),
+                    ("-yb-", "YugabyteDB"),
+                    ("yugabyte", "YugabyteDB"),
+                    ("redshift", "Amazon Redshift"),
+                    ("greenplum", "Greenplum"),
+                    ("materialize", "Materialize"),
+                ]);
+                match foreign {
+                    None if lower.starts_with("postgresql") => Ok(EngineKind::Postgres),
+                    found => Err(format!(
+                        "the server speaks PostgreSQL's protocol but is {} ('{version}'); pkbench supports PostgreSQL itself",
+                        found.unwrap_or("not PostgreSQL")
+                    )),
+                }
+            }
+            Wire::Mysql => {
+                let foreign = other(&[
+                    ("tidb", "TiDB"),
+                    ("vitess", "Vitess"),
+                    ("singlestore", "SingleStore"),
+                    ("memsql", "SingleStore"),
+                    ("clickhouse", "ClickHouse"),
+                    ("manticore", "Manticore"),
+                ]);
+                match foreign {
+                    None => Ok(EngineKind::MariaDb),
+                    Some(found) => Err(format!(
+                        "the server speaks MySQL's protocol but is {found} ('{version}'); pkbench supports MariaDB and MySQL with InnoDB"
+                    )),
+                }
+            }
+        }
+    }
+
     /// Every name and alias, for shell completion and help.
     pub fn all_names() -> impl Iterator<Item = &'static str> {
         Self::ALL.into_iter().flat_map(|k| std::iter::once(k.name()).chain(k.aliases().iter().copied()))
@@ -262,6 +309,19 @@ mod tests {
                 assert!(fields.contains(c), "{k}: '{c}' is not a results counter");
             }
         }
+    }
+
+    #[test]
+    fn servers_are_identified_by_their_version_text() {
+        let pg = "PostgreSQL 15.14 (Debian 15.14-0+deb12u1) on x86_64-pc-linux-gnu, compiled by gcc";
+        assert_eq!(EngineKind::identify(Wire::Postgres, pg), Ok(EngineKind::Postgres));
+        let crdb = "CockroachDB CCL v23.1.11 (x86_64-pc-linux-gnu, built 2023/09/27 01:53:43, go1.19.10)";
+        assert!(EngineKind::identify(Wire::Postgres, crdb).unwrap_err().contains("is CockroachDB"));
+        let yb = "PostgreSQL 11.2-YB-2.18.0.0-b0 on x86_64-pc-linux-gnu";
+        assert!(EngineKind::identify(Wire::Postgres, yb).unwrap_err().contains("YugabyteDB"));
+        assert_eq!(EngineKind::identify(Wire::Mysql, "10.11.6-MariaDB-0+deb12u1"), Ok(EngineKind::MariaDb));
+        assert_eq!(EngineKind::identify(Wire::Mysql, "8.0.36"), Ok(EngineKind::MariaDb));
+        assert!(EngineKind::identify(Wire::Mysql, "8.0.11-TiDB-v7.5.0").unwrap_err().contains("TiDB"));
     }
 
     #[test]

@@ -13,11 +13,12 @@ pub use session::ReadOnlySession;
 use session::my;
 
 use crate::Error;
-use crate::doctor::physical::reclaimable_leaves;
+use crate::doctor::physical::ServerBtree;
 use crate::doctor::sample::{as_native_uuid, detect_scheme};
 use crate::doctor::schema::{KeySchema, Layout, TableSchema};
-use crate::doctor::{BtreeReport, Dialect, DoctorOptions, DoctorReport, KeyColumnReport, TableFacts, assemble, order};
-use crate::results::BtreeStats;
+use crate::doctor::{BtreeReport, DoctorOptions, DoctorReport, KeyColumnReport, TableFacts, assemble, order};
+use crate::engines::EngineKind;
+use crate::engines::kind::Wire;
 use mysql::Conn;
 use mysql::prelude::Queryable;
 
@@ -58,6 +59,7 @@ pub fn diagnose_session(session: &mut ReadOnlySession, options: &DoctorOptions) 
     let c = &mut session.conn;
     let version: String =
         c.query_first("SELECT VERSION()").map_err(my("could not read the version"))?.unwrap_or_default();
+    EngineKind::identify(Wire::Mysql, &version).map_err(Error::InvalidInput)?;
     let page: u64 =
         c.query_first("SELECT @@innodb_page_size").map_err(my("could not read innodb_page_size"))?.unwrap_or(16384);
     let current: Option<String> =
@@ -89,7 +91,7 @@ pub fn diagnose_session(session: &mut ReadOnlySession, options: &DoctorOptions) 
         let t = table(c, db, name, shown, table_rows.unwrap_or(0), data.unwrap_or(0))?;
         let facts = examine(c, &t, page, options, &mut notes, &mut stats_stale)?;
         let bytes: u64 = facts.btrees.iter().map(|b| b.stats.size_bytes).sum();
-        reports.push(assemble(facts, bytes, Dialect::Mariadb));
+        reports.push(assemble(facts, bytes, EngineKind::MariaDb));
     }
     if reports.is_empty()
         && let Some(want) = &options.table
@@ -103,7 +105,7 @@ pub fn diagnose_session(session: &mut ReadOnlySession, options: &DoctorOptions) 
     let page_count = reports.iter().flat_map(|t| &t.btrees).map(|b| b.stats.pages).sum();
     Ok(DoctorReport {
         target: session.target.clone(),
-        engine: Dialect::Mariadb.name().into(),
+        engine: EngineKind::MariaDb.name().into(),
         engine_version: version,
         page_size_bytes: page,
         page_count,
@@ -298,20 +300,5 @@ fn examine<'a>(
 }
 
 fn report(name: &str, kind: &str, pages: u64, leaf_pages: u64, fill: f64, page: u64, how: String) -> BtreeReport {
-    let fill = fill.clamp(0.0, 1.0);
-    BtreeReport {
-        stats: BtreeStats {
-            name: name.into(),
-            kind: kind.into(),
-            pages,
-            leaf_pages,
-            leaf_fill: fill,
-            leaf_out_of_order: 0.0,
-            size_bytes: pages * page,
-        },
-        reclaimable_bytes: reclaimable_leaves(leaf_pages, fill) * page,
-        estimated: Some(how),
-        payload_bytes: None,
-        entries: None,
-    }
+    ServerBtree { name, kind, pages, leaf_pages, fill, out_of_order: 0.0, page_bytes: page }.report(Some(how))
 }

@@ -11,11 +11,12 @@ use sample::{HeapSample, fetch_expr, sample_heap};
 pub use session::ReadOnlySession;
 
 use crate::Error;
-use crate::doctor::physical::reclaimable_leaves;
+use crate::doctor::physical::ServerBtree;
 use crate::doctor::sample::{SampledKey, Samples, as_native_uuid, detect_scheme};
 use crate::doctor::schema::{KeySchema, Layout, TableSchema};
-use crate::doctor::{BtreeReport, Dialect, DoctorOptions, DoctorReport, KeyColumnReport, TableFacts, assemble, order};
-use crate::results::BtreeStats;
+use crate::doctor::{BtreeReport, DoctorOptions, DoctorReport, KeyColumnReport, TableFacts, assemble, order};
+use crate::engines::EngineKind;
+use crate::engines::kind::Wire;
 use postgres::Client;
 
 /// Tables and indexes larger than this are not read whole (`count(*)`, `pgstatindex`) unless
@@ -50,6 +51,8 @@ pub fn diagnose(url: &str, options: &DoctorOptions) -> Result<DoctorReport, Erro
 pub fn diagnose_session(session: &mut ReadOnlySession, options: &DoctorOptions) -> Result<DoctorReport, Error> {
     let c = &mut session.client;
     let version: String = c.query_one("SHOW server_version", &[]).map_err(pg("could not read the version"))?.get(0);
+    let product: String = c.query_one("SELECT version()", &[]).map_err(pg("could not read the version"))?.get(0);
+    EngineKind::identify(Wire::Postgres, &product).map_err(Error::InvalidInput)?;
     let pgstattuple: Option<String> = c
         .query_opt("SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'pgstattuple'", &[])
         .map_err(pg("could not list extensions"))?
@@ -68,12 +71,12 @@ pub fn diagnose_session(session: &mut ReadOnlySession, options: &DoctorOptions) 
     let mut reports = Vec::new();
     for t in &tables {
         let facts = examine(c, t, pgstattuple.as_deref(), options, &mut notes)?;
-        reports.push(assemble(facts, database_bytes.max(0) as u64, Dialect::Postgres));
+        reports.push(assemble(facts, database_bytes.max(0) as u64, EngineKind::Postgres));
     }
     let page_count = reports.iter().flat_map(|t| &t.btrees).map(|b| b.stats.pages).sum();
     Ok(DoctorReport {
         target: session.target.clone(),
-        engine: Dialect::Postgres.name().into(),
+        engine: EngineKind::Postgres.name().into(),
         engine_version: version,
         page_size_bytes: 8192,
         page_count,
@@ -256,22 +259,7 @@ fn report(
     frag: f64,
     estimated: Option<String>,
 ) -> BtreeReport {
-    let fill = fill.clamp(0.0, 1.0);
-    BtreeReport {
-        stats: BtreeStats {
-            name: name.into(),
-            kind: kind.into(),
-            pages,
-            leaf_pages,
-            leaf_fill: fill,
-            leaf_out_of_order: frag.clamp(0.0, 1.0),
-            size_bytes: pages * 8192,
-        },
-        reclaimable_bytes: reclaimable_leaves(leaf_pages, fill) * 8192,
-        estimated,
-        payload_bytes: None,
-        entries: None,
-    }
+    ServerBtree { name, kind, pages, leaf_pages, fill, out_of_order: frag, page_bytes: 8192 }.report(estimated)
 }
 
 /// The table's name as SQL (`schema.table`, quoted), from its oid.

@@ -7,7 +7,7 @@ use super::server::ManagedMariaDb;
 use super::{counters, physical};
 use crate::Error;
 use crate::engines::dialect::Dialect;
-use crate::engines::kind::EngineKind;
+use crate::engines::kind::{EngineKind, Wire};
 use crate::engines::server::{Backend, ServerSettings, ServerTarget, SettingsFor, redact_url};
 use crate::engines::wire::mysql::MyConnection;
 use crate::results::{BtreeStats, Counters};
@@ -69,6 +69,7 @@ impl Backend for MariaDbBackend {
             .query_first("SELECT VERSION()")
             .map_err(|e| Error::mariadb("could not read the server version", e))?
             .unwrap_or_default();
+        EngineKind::identify(Wire::Mysql, &version).map_err(Error::InvalidInput)?;
         Ok((MariaDbBackend { version, target, opts, server }, MyConnection::new(conn)))
     }
 

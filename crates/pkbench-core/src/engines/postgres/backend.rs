@@ -8,7 +8,7 @@ use super::server::ManagedPostgres;
 use super::{counters, physical};
 use crate::Error;
 use crate::engines::dialect::Dialect;
-use crate::engines::kind::EngineKind;
+use crate::engines::kind::{EngineKind, Wire};
 use crate::engines::server::{Backend, ServerSettings, ServerTarget, SettingsFor, redact_url};
 use crate::engines::wire::postgres::PgConnection;
 use crate::results::{BtreeStats, Counters};
@@ -91,6 +91,11 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
             .query_one("SHOW server_version", &[])
             .map_err(|e| Error::postgres("could not read the server version", e))?
             .get(0);
+        let product: String = client
+            .query_one("SELECT version()", &[])
+            .map_err(|e| Error::postgres("could not read the server version", e))?
+            .get(0);
+        EngineKind::identify(Wire::Postgres, &product).map_err(Error::InvalidInput)?;
         // pg_stat_force_next_flush() and pg_walinspect arrived in PostgreSQL 15.
         if version_num(&backend.version).is_some_and(|v| v < 150_000) {
             return Err(Error::InvalidInput(format!(
