@@ -5,11 +5,9 @@
 
 mod environment;
 mod phases;
-mod writer;
 
 pub use environment::Environment;
 pub use phases::{IntervalResult, LatencySummary, PhaseResult};
-pub use writer::{PHASES_CSV, ResultsWriter};
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
