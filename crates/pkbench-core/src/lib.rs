@@ -7,6 +7,7 @@
 
 pub mod control;
 pub mod doctor;
+pub mod engine_facts;
 pub mod engines;
 mod error;
 pub mod generators;

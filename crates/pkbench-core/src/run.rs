@@ -2,7 +2,8 @@
 
 use crate::Error;
 use crate::engines::Engine;
-use crate::results::{Environment, ResultsDoc, ResultsWriter, SCHEMA_VERSION};
+use crate::report::ResultsWriter;
+use crate::results::{Environment, ResultsDoc, SCHEMA_VERSION};
 use crate::strategy::Strategy;
 use crate::util::time::rfc3339_now;
 use crate::workloads::{CaseContext, Workload};

@@ -3,9 +3,10 @@
 //! is identical on every machine. The browser test in `crates/pkbench` checks how it renders.
 
 use pkbench_core::report::{
-    Format, KEY_CHART_FILE, Source, key_chart_svg, label_sources, load_results, render_html, render_markdown,
+    Format, KEY_CHART_FILE, ResultsWriter, Source, key_chart_svg, label_sources, load_results, render_html,
+    render_markdown,
 };
-use pkbench_core::results::{ResultsDoc, ResultsWriter};
+use pkbench_core::results::ResultsDoc;
 use std::path::{Path, PathBuf};
 
 fn fixture_path(name: &str) -> PathBuf {

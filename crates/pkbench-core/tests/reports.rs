@@ -3,8 +3,8 @@
 
 use pkbench_core::control::RunControl;
 use pkbench_core::engines::mock::{FakeTimer, MockEngine};
-use pkbench_core::report::Format;
-use pkbench_core::results::{Environment, ResultsDoc, ResultsWriter};
+use pkbench_core::report::{Format, ResultsWriter};
+use pkbench_core::results::{Environment, ResultsDoc};
 use pkbench_core::run::{RunOutcome, RunPlan, run};
 use pkbench_core::strategy::parse_list;
 use pkbench_core::workloads::{CaseContext, InsertGrowth, Silent};

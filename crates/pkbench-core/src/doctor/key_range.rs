@@ -1,7 +1,7 @@
 //! Spreading a bounded number of index seeks over a key range (SQLite and MariaDB keys).
 
 use super::sample::SampledKey;
-use rusqlite::types::Value;
+use super::value::SampleValue;
 
 /// At most `n` keys spread over the key range `lo..=hi`: `at_or_after(probe)` seeks the first key
 /// at or after each of `n` evenly spaced probes (one index seek each). Keys bunched in a narrow
@@ -9,11 +9,11 @@ use rusqlite::types::Value;
 /// `after(key, k)` reads the `k` keys following each distinct hit instead, still at most `n`.
 /// Keys come back in key order, without duplicates.
 pub fn spread_over_key_range<E>(
-    lo: &Value,
-    hi: &Value,
+    lo: &SampleValue,
+    hi: &SampleValue,
     n: usize,
-    mut at_or_after: impl FnMut(Value) -> Result<Option<SampledKey>, E>,
-    mut after: impl FnMut(&Value, usize) -> Result<Vec<SampledKey>, E>,
+    mut at_or_after: impl FnMut(SampleValue) -> Result<Option<SampledKey>, E>,
+    mut after: impl FnMut(&SampleValue, usize) -> Result<Vec<SampledKey>, E>,
 ) -> Result<Vec<SampledKey>, E> {
     let n = n.max(2);
     let mut keys: Vec<SampledKey> = Vec::with_capacity(n);
@@ -41,18 +41,18 @@ pub fn spread_over_key_range<E>(
 }
 
 /// SQLite's order for values of one column: integers, then text, then BLOBs.
-fn order_cmp(a: &Value, b: &Value) -> std::cmp::Ordering {
+fn order_cmp(a: &SampleValue, b: &SampleValue) -> std::cmp::Ordering {
     match (a, b) {
-        (Value::Integer(x), Value::Integer(y)) => x.cmp(y),
-        (Value::Text(x), Value::Text(y)) => x.cmp(y),
-        (Value::Blob(x), Value::Blob(y)) => x.cmp(y),
+        (SampleValue::Integer(x), SampleValue::Integer(y)) => x.cmp(y),
+        (SampleValue::Text(x), SampleValue::Text(y)) => x.cmp(y),
+        (SampleValue::Blob(x), SampleValue::Blob(y)) => x.cmp(y),
         _ => std::cmp::Ordering::Equal,
     }
 }
 
 /// The value `i / n` of the way from `lo` to `hi`, for integer, BLOB and TEXT keys (by their
 /// first 16 bytes); `None` when the two are not of one type.
-fn interpolate(lo: &Value, hi: &Value, i: u128, n: u128) -> Option<Value> {
+fn interpolate(lo: &SampleValue, hi: &SampleValue, i: u128, n: u128) -> Option<SampleValue> {
     fn prefix(b: &[u8]) -> u128 {
         let mut buf = [0u8; 16];
         let k = b.len().min(16);
@@ -61,15 +61,17 @@ fn interpolate(lo: &Value, hi: &Value, i: u128, n: u128) -> Option<Value> {
     }
     let between = |a: u128, b: u128| a + ((b.saturating_sub(a)) / n.max(1)).saturating_mul(i);
     match (lo, hi) {
-        (Value::Integer(a), Value::Integer(b)) => {
+        (SampleValue::Integer(a), SampleValue::Integer(b)) => {
             let v = i128::from(*a) + (i128::from(*b) - i128::from(*a)) * i as i128 / n.max(1) as i128;
-            Some(Value::Integer(v as i64))
+            Some(SampleValue::Integer(v as i64))
         }
-        (Value::Blob(a), Value::Blob(b)) => Some(Value::Blob(between(prefix(a), prefix(b)).to_be_bytes().to_vec())),
-        (Value::Text(a), Value::Text(b)) => {
+        (SampleValue::Blob(a), SampleValue::Blob(b)) => {
+            Some(SampleValue::Blob(between(prefix(a), prefix(b)).to_be_bytes().to_vec()))
+        }
+        (SampleValue::Text(a), SampleValue::Text(b)) => {
             // Keep the probe printable ASCII; probes stay ordered closely enough for spreading.
             let bytes = between(prefix(a.as_bytes()), prefix(b.as_bytes())).to_be_bytes();
-            Some(Value::Text(bytes.iter().map(|&x| char::from(x.clamp(0x20, 0x7e))).collect()))
+            Some(SampleValue::Text(bytes.iter().map(|&x| char::from(x.clamp(0x20, 0x7e))).collect()))
         }
         _ => None,
     }
@@ -81,12 +83,15 @@ mod tests {
 
     #[test]
     fn interpolation_stays_between_the_ends() {
-        let (lo, hi) = (Value::Blob(vec![0; 16]), Value::Blob(vec![0xff; 16]));
+        let (lo, hi) = (SampleValue::Blob(vec![0; 16]), SampleValue::Blob(vec![0xff; 16]));
         assert_eq!(interpolate(&lo, &hi, 0, 4), Some(lo.clone()));
-        let Some(Value::Blob(mid)) = interpolate(&lo, &hi, 2, 4) else { panic!() };
+        let Some(SampleValue::Blob(mid)) = interpolate(&lo, &hi, 2, 4) else { panic!() };
         assert_eq!(mid[0], 0x7f);
-        assert_eq!(interpolate(&Value::Integer(10), &Value::Integer(20), 1, 2), Some(Value::Integer(15)));
-        assert_eq!(interpolate(&Value::Integer(1), &Value::Text("a".into()), 1, 2), None);
+        assert_eq!(
+            interpolate(&SampleValue::Integer(10), &SampleValue::Integer(20), 1, 2),
+            Some(SampleValue::Integer(15))
+        );
+        assert_eq!(interpolate(&SampleValue::Integer(1), &SampleValue::Text("a".into()), 1, 2), None);
     }
 
     /// Work is bounded by `n` whatever the table size: at most `n` seeks, at most `n` keys, also
@@ -97,22 +102,22 @@ mod tests {
         for (lo, hi, bunched) in [(0i64, 6_999_993i64, false), (0, i64::MAX, true)] {
             let (mut seeks, mut read) = (0usize, 0usize);
             let keys = spread_over_key_range(
-                &Value::Integer(lo),
-                &Value::Integer(hi),
+                &SampleValue::Integer(lo),
+                &SampleValue::Integer(hi),
                 64,
                 |p| {
                     seeks += 1;
-                    let Value::Integer(p) = p else { return Ok::<_, ()>(None) };
+                    let SampleValue::Integer(p) = p else { return Ok::<_, ()>(None) };
                     // A bunched table: every key sits at the bottom of the range.
                     let at = if bunched { 0 } else { table.partition_point(|&k| k < p) };
-                    Ok(table.get(at).map(|&k| SampledKey { rowid: None, value: Value::Integer(k) }))
+                    Ok(table.get(at).map(|&k| SampledKey { rowid: None, value: SampleValue::Integer(k) }))
                 },
                 |after, limit| {
-                    let Value::Integer(a) = after else { return Ok(vec![]) };
+                    let SampleValue::Integer(a) = after else { return Ok(vec![]) };
                     let from = table.partition_point(|&k| k <= *a);
                     let next: Vec<SampledKey> = table[from..(from + limit).min(table.len())]
                         .iter()
-                        .map(|&k| SampledKey { rowid: None, value: Value::Integer(k) })
+                        .map(|&k| SampledKey { rowid: None, value: SampleValue::Integer(k) })
                         .collect();
                     read += next.len();
                     Ok(next)

@@ -18,6 +18,7 @@ pub mod sample;
 pub mod schema;
 pub mod server_sql;
 pub mod sql;
+pub mod value;
 
 use crate::Error;
 use crate::engines::EngineKind;

@@ -2,8 +2,8 @@
 //! a rowid, and against the time embedded in the key where it has one.
 
 use super::sample::{SampledKey, classify};
+use super::value::SampleValue;
 use crate::generators::inspect::{IdValue, summarize_order};
-use rusqlite::types::Value;
 use serde::{Deserialize, Serialize};
 
 /// Inversion ratios: 0 = same order, ~0.5 = unrelated (random), 1 = reversed.
@@ -22,7 +22,7 @@ const IN_ORDER_BELOW: f64 = 0.05;
 
 /// How SQLite compares the value, as an [`IdValue`]: integers as themselves, BLOB and TEXT by
 /// their first 16 bytes.
-fn order_value(v: &Value) -> Option<IdValue> {
+fn order_value(v: &SampleValue) -> Option<IdValue> {
     let prefix = |b: &[u8]| {
         let mut buf = [0u8; 16];
         let k = b.len().min(16);
@@ -30,9 +30,9 @@ fn order_value(v: &Value) -> Option<IdValue> {
         IdValue::Bytes(buf)
     };
     match v {
-        Value::Integer(i) => Some(IdValue::Int(*i)),
-        Value::Blob(b) => Some(prefix(b)),
-        Value::Text(s) => Some(prefix(s.as_bytes())),
+        SampleValue::Integer(i) => Some(IdValue::Int(*i)),
+        SampleValue::Blob(b) => Some(prefix(b)),
+        SampleValue::Text(s) => Some(prefix(s.as_bytes())),
         _ => None,
     }
 }
@@ -65,7 +65,7 @@ mod tests {
         values
             .iter()
             .enumerate()
-            .map(|(i, &v)| SampledKey { rowid: Some(i as i64), value: Value::Integer(v) })
+            .map(|(i, &v)| SampledKey { rowid: Some(i as i64), value: SampleValue::Integer(v) })
             .collect()
     }
 

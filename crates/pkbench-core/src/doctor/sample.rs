@@ -4,10 +4,11 @@
 use super::DoctorOptions;
 use super::key_range::spread_over_key_range;
 use super::schema::quote;
+use super::value::SampleValue;
 use crate::generators::inspect::{IdKind, InspectOptions};
 use crate::generators::{TextEncoding, encode_hyphenated_str, inspect};
 use rusqlite::Connection;
-use rusqlite::types::Value;
+use rusqlite::types::{FromSql, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -17,7 +18,7 @@ pub struct SampledKey {
     /// The row's rowid, when the table has one.
     pub rowid: Option<i64>,
     /// The stored value.
-    pub value: Value,
+    pub value: SampleValue,
 }
 
 /// Keys read from one column, in rowid order (rowid tables) or key order.
@@ -149,15 +150,15 @@ pub struct SchemeReport {
 }
 
 /// What one value is: its storage, scheme and embedded time (Unix ms).
-pub fn classify(value: &Value) -> (KeyStorage, KeyScheme, Option<i128>) {
+pub fn classify(value: &SampleValue) -> (KeyStorage, KeyScheme, Option<i128>) {
     let options = InspectOptions::default();
     let (storage, text) = match value {
-        Value::Integer(v) => (KeyStorage::Integer, v.to_string()),
-        Value::Blob(b) if b.len() == 16 => {
+        SampleValue::Integer(v) => (KeyStorage::Integer, v.to_string()),
+        SampleValue::Blob(b) if b.len() == 16 => {
             let bytes: [u8; 16] = b.as_slice().try_into().unwrap_or([0; 16]);
             (KeyStorage::Blob16, encode_hyphenated_str(&bytes, &mut [0; 36]).to_string())
         }
-        Value::Text(s) => (KeyStorage::OtherText, s.clone()),
+        SampleValue::Text(s) => (KeyStorage::OtherText, s.clone()),
         _ => return (KeyStorage::Other, KeyScheme::Unknown, None),
     };
     let Ok(found) = inspect(&text, &options) else { return (storage, KeyScheme::Unknown, None) };
@@ -193,12 +194,16 @@ fn majority<T: Copy + Eq + std::hash::Hash>(items: impl Iterator<Item = T>) -> O
 /// Names the scheme most samples share; `rows` (the table's row count) tells a dense sequence
 /// from integers spread over a wide range.
 pub fn detect_scheme(samples: &Samples, rows: u64) -> SchemeReport {
-    let seen: Vec<_> = samples.keys.iter().filter(|k| k.value != Value::Null).map(|k| classify(&k.value)).collect();
+    let seen: Vec<_> =
+        samples.keys.iter().filter(|k| k.value != SampleValue::Null).map(|k| classify(&k.value)).collect();
     let n = seen.len() as u64;
     let storage = majority(seen.iter().map(|s| s.0)).map_or(KeyStorage::Other, |m| m.0);
     let (mut scheme, mut agreeing) = majority(seen.iter().map(|s| s.1)).unwrap_or((KeyScheme::Unknown, 0));
-    let ints: Vec<i64> =
-        samples.keys.iter().filter_map(|k| if let Value::Integer(v) = k.value { Some(v) } else { None }).collect();
+    let ints: Vec<i64> = samples
+        .keys
+        .iter()
+        .filter_map(|k| if let SampleValue::Integer(v) = k.value { Some(v) } else { None })
+        .collect();
     if scheme == KeyScheme::Sequence {
         let (lo, hi) = (ints.iter().min().copied().unwrap_or(0), ints.iter().max().copied().unwrap_or(0));
         let span = (i128::from(hi) - i128::from(lo)).unsigned_abs();
@@ -222,6 +227,33 @@ pub fn detect_scheme(samples: &Samples, rows: u64) -> SchemeReport {
         storage.label()
     );
     SchemeReport { scheme, storage, samples: n, agreeing, share, sampling: samples.method.clone(), evidence }
+}
+
+/// A SQLite value as read: its storage class as it is (TEXT that is not UTF-8 is an error, as
+/// with rusqlite's own `Value`).
+impl FromSql for SampleValue {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        Ok(match value {
+            ValueRef::Null => SampleValue::Null,
+            ValueRef::Integer(i) => SampleValue::Integer(i),
+            ValueRef::Real(r) => SampleValue::Real(r),
+            ValueRef::Text(s) => SampleValue::Text(std::str::from_utf8(s)?.to_owned()),
+            ValueRef::Blob(b) => SampleValue::Blob(b.to_vec()),
+        })
+    }
+}
+
+/// A probe bound as a SQLite parameter of its own storage class.
+impl ToSql for SampleValue {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::Borrowed(match self {
+            SampleValue::Null => ValueRef::Null,
+            SampleValue::Integer(i) => ValueRef::Integer(*i),
+            SampleValue::Real(r) => ValueRef::Real(*r),
+            SampleValue::Text(s) => ValueRef::Text(s.as_bytes()),
+            SampleValue::Blob(b) => ValueRef::Blob(b),
+        }))
+    }
 }
 
 /// Reads at most `options.max_samples` values of `column` spread over the table (all with
@@ -276,7 +308,7 @@ pub fn sample_column(
         let method = format!("{} of {rows} rows at evenly spaced rowids", keys.len());
         return Ok(Samples { keys, method });
     }
-    let (lo, hi): (Value, Value) =
+    let (lo, hi): (SampleValue, SampleValue) =
         conn.query_row(&format!("SELECT min({c}), max({c}) FROM {t}"), [], |r| Ok((r.get(0)?, r.get(1)?)))?;
     let mut stmt = conn.prepare(&format!("SELECT {c} FROM {t} WHERE {c} >= ?1 ORDER BY {c} LIMIT 1"))?;
     let mut next = conn.prepare(&format!("SELECT {c} FROM {t} WHERE {c} > ?1 ORDER BY {c} LIMIT ?2"))?;
@@ -315,12 +347,30 @@ mod tests {
     #[test]
     fn classifies_stored_forms() {
         let v4 = "5c1c2e0a-3f4b-4d2e-9a1b-0c2d3e4f5a6b";
-        assert_eq!(classify(&Value::Text(v4.into())).0, KeyStorage::Text36);
-        assert_eq!(classify(&Value::Text(v4.into())).1, KeyScheme::UuidV4);
+        assert_eq!(classify(&SampleValue::Text(v4.into())).0, KeyStorage::Text36);
+        assert_eq!(classify(&SampleValue::Text(v4.into())).1, KeyScheme::UuidV4);
         let bytes = crate::generators::decode_hyphenated(v4.as_bytes()).unwrap();
-        assert_eq!(classify(&Value::Blob(bytes.to_vec())).0, KeyStorage::Blob16);
-        assert_eq!(classify(&Value::Text("01ARZ3NDEKTSV4RRFFQ69G5FAV".into())).1, KeyScheme::Ulid);
-        assert_eq!(classify(&Value::Text("alice".into())).1, KeyScheme::Unknown);
-        assert_eq!(classify(&Value::Null).1, KeyScheme::Unknown);
+        assert_eq!(classify(&SampleValue::Blob(bytes.to_vec())).0, KeyStorage::Blob16);
+        assert_eq!(classify(&SampleValue::Text("01ARZ3NDEKTSV4RRFFQ69G5FAV".into())).1, KeyScheme::Ulid);
+        assert_eq!(classify(&SampleValue::Text("alice".into())).1, KeyScheme::Unknown);
+        assert_eq!(classify(&SampleValue::Null).1, KeyScheme::Unknown);
+    }
+
+    #[test]
+    fn sqlite_values_keep_their_storage_class_both_ways() {
+        let conn = Connection::open_in_memory().unwrap();
+        for (value, class) in [
+            (SampleValue::Null, "null"),
+            (SampleValue::Integer(-7), "integer"),
+            (SampleValue::Real(1.5), "real"),
+            (SampleValue::Text("k".into()), "text"),
+            (SampleValue::Blob(vec![0, 255]), "blob"),
+        ] {
+            let (back, typeof_): (SampleValue, String) =
+                conn.query_row("SELECT ?1, typeof(?1)", [&value], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+            assert_eq!((back, typeof_.as_str()), (value, class));
+        }
+        let invalid_utf8 = conn.query_row("SELECT CAST(x'ff' AS TEXT)", [], |r| r.get::<_, SampleValue>(0));
+        assert!(invalid_utf8.is_err(), "{invalid_utf8:?}");
     }
 }

@@ -31,14 +31,12 @@ pub use model::{BatchCounts, Model};
 use crate::Error;
 use crate::control::RunControl;
 use crate::engines::EngineInfo;
-use crate::results::{BatchResult, Counters, RunResult};
+use crate::results::{BatchResult, Counters, PREDICT_WORKLOAD, RunResult};
 use crate::strategy::Strategy;
 use crate::workloads::outcome::{self, SettingsBase};
 use layout::CACHE_EXTRA_BYTES;
 use std::collections::BTreeMap;
 
-/// Workload name recorded in results.
-pub const WORKLOAD: &str = "predict";
 /// Engine name recorded in results.
 pub const ENGINE: &str = "sqlite-model";
 
@@ -248,7 +246,7 @@ fn empty_result(
         insert_path: "simulated: one B-tree insert per row and tree, one commit per batch".into(),
         options,
     };
-    outcome::empty_result(engine, WORKLOAD, strategy, base)
+    outcome::empty_result(engine, PREDICT_WORKLOAD, strategy, base)
 }
 
 /// The process's peak resident memory (Linux `VmHWM`), bytes.

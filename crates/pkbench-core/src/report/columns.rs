@@ -3,7 +3,7 @@
 
 use super::fmt;
 use crate::metrics::{StrategySummary, stats, summarize};
-use crate::results::ResultsDoc;
+use crate::results::{ResultsDoc, RunResult};
 
 /// A counter column: its title and how to read it from a summary.
 type CounterColumn = (&'static str, fn(&StrategySummary) -> Option<f64>);
@@ -152,8 +152,8 @@ pub fn settings_line(doc: &ResultsDoc) -> Option<String> {
 
 /// For a `pkbench predict` run: that its figures are the model's, how they were made and, when
 /// calibrated, the fit error — so a chart beside measured runs says which series is which.
-fn prediction_note(run: &crate::results::RunResult) -> Option<String> {
-    if run.workload != crate::predict::WORKLOAD {
+fn prediction_note(run: &RunResult) -> Option<String> {
+    if !run.is_predicted() {
         return None;
     }
     let o = &run.settings.workload_options;

@@ -1,5 +1,6 @@
 //! Exporters: turn a [`ResultsDoc`] into text. Each reads only the results document (and the
 //! summaries computed from it); adding a format touches this file and one new one.
+//! [`ResultsWriter`] writes a run's folder with them.
 //!
 //! The HTML report and the Markdown's key chart draw their charts with [`svg`]; the charts
 //! themselves (one function each) are in `charts/`.
@@ -15,6 +16,7 @@ mod markdown;
 mod repeats;
 mod svg;
 mod table;
+mod writer;
 
 pub use csv::phases_csv;
 pub use fmt::{rate, sparkline};
@@ -22,6 +24,7 @@ pub use html::{HtmlExporter, render_html};
 pub use input::{Source, label_sources, load_results, load_sources};
 pub use markdown::{KEY_CHART_FILE, MarkdownExporter, key_chart_svg, render_markdown};
 pub use repeats::render_repeats;
+pub use writer::{PHASES_CSV, ResultsWriter};
 
 use crate::Error;
 use crate::results::ResultsDoc;

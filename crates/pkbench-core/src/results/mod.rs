@@ -5,17 +5,18 @@
 
 mod environment;
 mod phases;
-mod writer;
 
 pub use environment::Environment;
 pub use phases::{IntervalResult, LatencySummary, PhaseResult};
-pub use writer::{PHASES_CSV, ResultsWriter};
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Version of the results format; bumped on incompatible changes.
 pub const SCHEMA_VERSION: u32 = 1;
+
+/// Workload name of the runs `pkbench predict` writes: their figures are a model's, not measured.
+pub const PREDICT_WORKLOAD: &str = "predict";
 
 /// A whole `pkbench run`: what was run, where, and every strategy's measurements.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -247,6 +248,11 @@ pub struct BtreeStats {
 }
 
 impl RunResult {
+    /// Whether a model predicted this run's figures (`pkbench predict`) rather than measured them.
+    pub fn is_predicted(&self) -> bool {
+        self.workload == PREDICT_WORKLOAD
+    }
+
     /// Rows inserted by completed batches.
     pub fn rows_inserted(&self) -> u64 {
         self.batches.last().map_or(0, |b| b.rows_total)

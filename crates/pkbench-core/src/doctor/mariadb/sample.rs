@@ -7,10 +7,10 @@ use crate::Error;
 use crate::doctor::DoctorOptions;
 use crate::doctor::key_range::spread_over_key_range;
 use crate::doctor::sample::{SampledKey, Samples};
+use crate::doctor::value::SampleValue;
 use crate::generators::{decode_hyphenated, encode_hyphenated_str};
 use mysql::prelude::Queryable;
 use mysql::{Conn, Params, Value as My};
-use rusqlite::types::Value;
 
 /// How a key column's values travel between MariaDB and doctor.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -31,30 +31,32 @@ impl Kind {
         }
     }
 
-    fn read(self, v: My) -> Value {
+    fn read(self, v: My) -> SampleValue {
         match (self, v) {
-            (_, My::Int(i)) => Value::Integer(i),
-            (_, My::UInt(u)) => Value::Integer(u as i64),
-            (Kind::Binary, My::Bytes(b)) => Value::Blob(b),
+            (_, My::Int(i)) => SampleValue::Integer(i),
+            (_, My::UInt(u)) => SampleValue::Integer(u as i64),
+            (Kind::Binary, My::Bytes(b)) => SampleValue::Blob(b),
             (Kind::Uuid, My::Bytes(b)) => match decode_hyphenated(&b) {
-                Ok(bytes) => Value::Blob(bytes.to_vec()),
-                Err(_) => Value::Text(String::from_utf8_lossy(&b).into_owned()),
+                Ok(bytes) => SampleValue::Blob(bytes.to_vec()),
+                Err(_) => SampleValue::Text(String::from_utf8_lossy(&b).into_owned()),
             },
-            (Kind::Int, My::Bytes(b)) => String::from_utf8_lossy(&b).parse().map(Value::Integer).unwrap_or(Value::Null),
-            (_, My::Bytes(b)) => Value::Text(String::from_utf8_lossy(&b).into_owned()),
-            _ => Value::Null,
+            (Kind::Int, My::Bytes(b)) => {
+                String::from_utf8_lossy(&b).parse().map(SampleValue::Integer).unwrap_or(SampleValue::Null)
+            }
+            (_, My::Bytes(b)) => SampleValue::Text(String::from_utf8_lossy(&b).into_owned()),
+            _ => SampleValue::Null,
         }
     }
 
-    fn param(self, v: &Value) -> My {
+    fn param(self, v: &SampleValue) -> My {
         match v {
-            Value::Integer(i) => My::Int(*i),
-            Value::Text(s) => My::Bytes(s.as_bytes().to_vec()),
-            Value::Blob(b) if self == Kind::Uuid && b.len() == 16 => {
+            SampleValue::Integer(i) => My::Int(*i),
+            SampleValue::Text(s) => My::Bytes(s.as_bytes().to_vec()),
+            SampleValue::Blob(b) if self == Kind::Uuid && b.len() == 16 => {
                 let bytes: [u8; 16] = b.as_slice().try_into().unwrap_or([0; 16]);
                 My::Bytes(encode_hyphenated_str(&bytes, &mut [0; 36]).as_bytes().to_vec())
             }
-            Value::Blob(b) => My::Bytes(b.clone()),
+            SampleValue::Blob(b) => My::Bytes(b.clone()),
             _ => My::NULL,
         }
     }

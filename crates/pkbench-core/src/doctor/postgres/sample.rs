@@ -5,8 +5,8 @@ use super::{PgTable, pg, rel};
 use crate::Error;
 use crate::doctor::DoctorOptions;
 use crate::doctor::schema::KeySchema;
+use crate::doctor::value::SampleValue;
 use postgres::{Client, Row};
-use rusqlite::types::Value;
 
 /// SQL reading a column as a value doctor can classify: integers, uuid and bytea as themselves,
 /// anything else as text.
@@ -19,21 +19,23 @@ pub(super) fn fetch_expr(column: &str, type_name: &str) -> String {
     }
 }
 
-fn value_at(row: &Row, i: usize, type_name: &str) -> Value {
+fn value_at(row: &Row, i: usize, type_name: &str) -> SampleValue {
     let v = match type_name {
-        "int2" | "int4" | "int8" => row.try_get::<_, Option<i64>>(i).ok().flatten().map(Value::Integer),
-        "uuid" => row.try_get::<_, Option<uuid::Uuid>>(i).ok().flatten().map(|u| Value::Blob(u.as_bytes().to_vec())),
-        "bytea" => row.try_get::<_, Option<Vec<u8>>>(i).ok().flatten().map(Value::Blob),
-        _ => row.try_get::<_, Option<String>>(i).ok().flatten().map(Value::Text),
+        "int2" | "int4" | "int8" => row.try_get::<_, Option<i64>>(i).ok().flatten().map(SampleValue::Integer),
+        "uuid" => {
+            row.try_get::<_, Option<uuid::Uuid>>(i).ok().flatten().map(|u| SampleValue::Blob(u.as_bytes().to_vec()))
+        }
+        "bytea" => row.try_get::<_, Option<Vec<u8>>>(i).ok().flatten().map(SampleValue::Blob),
+        _ => row.try_get::<_, Option<String>>(i).ok().flatten().map(SampleValue::Text),
     };
-    v.unwrap_or(Value::Null)
+    v.unwrap_or(SampleValue::Null)
 }
 
 /// Sampled rows: ctid as a number (block × 65536 + offset), each key column's value and datum
 /// size, and the row's size.
 pub(super) struct HeapSample {
     pub(super) rowid: i64,
-    pub(super) values: Vec<(Value, i32)>,
+    pub(super) values: Vec<(SampleValue, i32)>,
     pub(super) row_bytes: i32,
 }
 

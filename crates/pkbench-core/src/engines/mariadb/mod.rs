@@ -21,7 +21,9 @@ mod server;
 #[cfg(feature = "mysql")]
 pub use backend::MariaDbBackend;
 #[cfg(feature = "mysql")]
-pub use server::{MIN_POOL_MB, ManagedMariaDb, lru_scan_depth};
+pub use server::ManagedMariaDb;
+// The command line checks `--cache-mb` against InnoDB's smallest pool before starting a server.
+pub use crate::engine_facts::innodb::MIN_POOL_MB;
 
 use crate::Error;
 use crate::engines::app::AppSql;

@@ -4,6 +4,7 @@
 //! removed on drop.
 
 use crate::Error;
+use crate::engine_facts::innodb::{MIN_POOL_MB, lru_scan_depth};
 use crate::engines::server::{
     ManagedProcess, failure_summary, find_binary, private_dir, remove_stale_dirs, unique_suffix, wait_until,
 };
@@ -11,21 +12,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-/// InnoDB's smallest buffer pool with 16 KiB pages, MiB (MariaDB 10.11 refuses to start below it).
-pub const MIN_POOL_MB: u64 = 6;
-
 /// A running managed MariaDB server.
 #[derive(Debug)]
 pub struct ManagedMariaDb {
     process: ManagedProcess,
     lru_scan_depth: u64,
-}
-
-/// `innodb_lru_scan_depth` for a pool of `cache_mb` MiB: the default (1536 pages) exceeds a
-/// small pool and makes the page cleaner evict nonstop, so scale it to a tenth of the pool's
-/// 16 KiB pages, at least 100.
-pub fn lru_scan_depth(cache_mb: u64) -> u64 {
-    (cache_mb * 1024 / 16 / 10).max(100)
 }
 
 fn binary(name: &str, server_bin: Option<&Path>) -> Result<PathBuf, Error> {

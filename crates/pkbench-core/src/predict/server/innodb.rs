@@ -8,7 +8,7 @@ use super::lru::MidpointLru;
 use super::tree::{Buffers, Store, Tree};
 use super::{ServerKey, refuse_unmodelled};
 use crate::Error;
-use crate::engines::mariadb::{MIN_POOL_MB, lru_scan_depth};
+use crate::engine_facts::innodb::{MIN_POOL_MB, lru_scan_depth};
 use crate::predict::PageModel;
 use crate::results::{BtreeStats, Counters};
 use crate::strategy::{PrimaryIndex, SecondaryLookup, Storage, Strategy};

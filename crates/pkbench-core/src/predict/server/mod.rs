@@ -13,8 +13,8 @@ pub mod postgres;
 pub mod tree;
 
 use crate::Error;
+use crate::engine_facts::innodb::uuid_sort_key;
 use crate::engines::KeyRow;
-use crate::engines::mariadb::uuid_type::uuid_sort_key;
 use crate::generators::Key;
 use crate::predict::layout::{bytes_key, int_key};
 use crate::strategy::{KeySource, SecondaryLookup, Storage, Strategy};

@@ -1,10 +1,10 @@
 //! Writes `results.json`, `results.csv`, `results.md` (with its key chart, `batch-times.svg`),
-//! `report.html`, and `phases.csv` when a workload timed steps other than batches, into a run's folder, atomically, after every strategy — so an interrupted
-//! run keeps what it measured.
+//! `report.html`, and `phases.csv` when a workload timed steps other than batches, into a run's
+//! folder, atomically, after every strategy — so an interrupted run keeps what it measured.
 
-use super::ResultsDoc;
+use super::{Format, KEY_CHART_FILE, Source, key_chart_svg, phases_csv};
 use crate::Error;
-use crate::report::{Format, KEY_CHART_FILE, Source, key_chart_svg, phases_csv};
+use crate::results::ResultsDoc;
 use std::path::{Path, PathBuf};
 
 /// File name of the per-step CSV, written when any run has timed steps.
