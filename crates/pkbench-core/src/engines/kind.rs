@@ -165,7 +165,7 @@ impl EngineKind {
                 page_model: true,
                 managed_server: true,
                 // InnoDB's minimum buffer pool with 16 KiB pages.
-                min_cache_mb: Some(6),
+                min_cache_mb: Some(crate::engine_facts::innodb::MIN_POOL_MB),
             },
         }
     }

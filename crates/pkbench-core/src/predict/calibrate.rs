@@ -1,10 +1,11 @@
 //! Time from counts: fit `ms per batch = a·misses + b·pages written + c·rows` by least squares
 //! on a short real run's per-batch counters and timings, then turn the model's counts into
-//! predicted milliseconds. The only part of `predict` that runs an engine.
+//! predicted milliseconds. The only part of `predict` that runs an engine, and only through the
+//! [`Engine`] trait.
 
 use crate::Error;
 use crate::control::{MonotonicTimer, RunControl};
-use crate::engines::sqlite::{SqliteEngine, SqliteSettings};
+use crate::engines::{Engine, EngineKind};
 use crate::results::{Counters, Environment, ResultsDoc, RunResult};
 use crate::run::{RunPlan, run};
 use crate::strategy::Strategy;
@@ -214,7 +215,7 @@ pub fn from_results(doc: &ResultsDoc, strategies: &[&Strategy], rows: u64) -> Re
     let runs: Vec<RunResult> = doc
         .runs
         .iter()
-        .filter(|r| r.engine == "sqlite" && strategies.iter().any(|s| s.name == r.strategy))
+        .filter(|r| r.engine == EngineKind::Sqlite.name() && strategies.iter().any(|s| s.name == r.strategy))
         .map(|r| {
             let mut r = r.clone();
             r.batches.retain(|b| b.rows_total <= rows);
@@ -232,16 +233,16 @@ pub fn from_results(doc: &ResultsDoc, strategies: &[&Strategy], rows: u64) -> Re
     Calibration::fit(&samples(&runs), rows)
 }
 
-/// Runs a real SQLite insert-growth of `rows` rows per strategy with `settings` and fits a
-/// [`Calibration`] to its batches. Returns the real results too (to save beside the prediction).
+/// Runs a real insert-growth of `workload`'s rows per strategy on `engine` (any engine, through
+/// the [`Engine`] trait; `environment` describes where it runs) and fits a [`Calibration`] to its
+/// batches. Returns the real results too (to save beside the prediction).
 pub fn calibrate(
     strategies: &[&'static Strategy],
-    settings: SqliteSettings,
+    engine: &mut dyn Engine,
+    environment: Environment,
     workload: &InsertGrowth,
     control: &RunControl,
 ) -> Result<(Calibration, ResultsDoc), Error> {
-    let dir = settings.dir.clone();
-    let mut engine = SqliteEngine::new(settings)?;
     let timer = MonotonicTimer::default();
     let ctx = CaseContext { control, timer: &timer, observer: &Silent };
     let plan = RunPlan {
@@ -249,8 +250,7 @@ pub fn calibrate(
         strategies: strategies.to_vec(),
         command: vec!["pkbench".into(), "predict".into(), "--calibrate".into()],
     };
-    let environment = Environment::detect("sqlite", rusqlite::version(), &dir);
-    let outcome = run(&plan, &mut engine, environment, None, &ctx)?;
+    let outcome = run(&plan, engine, environment, None, &ctx)?;
     if let Some(e) = outcome.error {
         return Err(e);
     }

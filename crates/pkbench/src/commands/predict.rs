@@ -6,7 +6,7 @@ use anyhow::Context;
 use pkbench_core::Error;
 use pkbench_core::control::RunControl;
 use pkbench_core::engines::EngineKind;
-use pkbench_core::engines::sqlite::{Journal, SqliteSettings, Synchronous};
+use pkbench_core::engines::sqlite::{Journal, SqliteEngine, SqliteSettings, Synchronous};
 use pkbench_core::predict::{self, Mode, ModelEngine, PredictConfig};
 use pkbench_core::report::ResultsWriter;
 use pkbench_core::results::{Environment, ResultsDoc, SCHEMA_VERSION};
@@ -86,7 +86,9 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         if !args.quiet {
             eprintln!("Calibrating: a real {}-row SQLite run per strategy…", args.calibrate_rows);
         }
-        let (fit, doc) = match predict::calibrate(&strategies, settings, &workload, &control) {
+        let environment = Environment::detect(EngineKind::Sqlite.name(), &SqliteEngine::version(), &dir);
+        let mut engine = SqliteEngine::new(settings)?;
+        let (fit, doc) = match predict::calibrate(&strategies, &mut engine, environment, &workload, &control) {
             Err(Error::Interrupted) => {
                 eprintln!("Interrupted during the calibration run; nothing predicted");
                 return Ok(ExitCode::from(EXIT_INTERRUPTED));

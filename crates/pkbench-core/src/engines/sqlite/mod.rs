@@ -16,7 +16,7 @@ pub use log_table::{LogInsert, insert_log_lines};
 pub use schema::{MAP_TABLE, SqliteSchema, TABLE, render as render_schema};
 pub use settings::{Journal, SqliteSettings, Synchronous, check_page_size_and_cache};
 
-use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, InsertClient, KeyRow, Physical};
+use super::{CaseReport, CaseSpec, Engine, EngineInfo, EngineKind, InsertCase, InsertClient, KeyRow, Physical};
 use crate::Error;
 use crate::control::RunControl;
 use crate::generators::Key;
@@ -34,6 +34,11 @@ pub struct SqliteEngine {
 }
 
 impl SqliteEngine {
+    /// The version of the SQLite library compiled in.
+    pub fn version() -> String {
+        rusqlite::version().to_string()
+    }
+
     /// An engine with the given settings; nothing is opened until a case starts.
     pub fn new(settings: SqliteSettings) -> Result<Self, Error> {
         settings.validate()?;
@@ -48,7 +53,7 @@ impl SqliteEngine {
 
 impl Engine for SqliteEngine {
     fn info(&self) -> EngineInfo {
-        EngineInfo { name: "sqlite", version: rusqlite::version().to_string() }
+        EngineInfo { name: EngineKind::Sqlite.name(), version: Self::version() }
     }
 
     fn insert_path(&self) -> &'static str {
