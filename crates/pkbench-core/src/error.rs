@@ -35,6 +35,7 @@ pub enum Error {
         path: PathBuf,
     },
     /// An error returned by SQLite.
+    #[cfg(feature = "sqlite")]
     #[error("{context}: {cause}")]
     Sqlite {
         /// What pkbench was doing.
@@ -116,6 +117,7 @@ impl Error {
     }
 
     /// Wraps an SQLite error, recognising a full disk (`SQLITE_FULL`).
+    #[cfg(feature = "sqlite")]
     pub fn sqlite(context: impl Into<String>, path: &std::path::Path, source: rusqlite::Error) -> Self {
         if source.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull) {
             Error::DiskFull { path: path.to_path_buf() }

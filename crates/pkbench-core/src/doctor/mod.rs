@@ -8,30 +8,34 @@
 
 pub mod advice;
 pub mod key_range;
+#[cfg(feature = "mysql")]
 pub mod mariadb;
 pub mod order;
-pub mod page_sample;
 pub mod physical;
+#[cfg(feature = "postgres")]
 pub mod postgres;
 pub mod render;
 pub mod sample;
 pub mod schema;
 pub mod server_sql;
-pub mod sql;
+#[cfg(feature = "sqlite")]
+pub mod sqlite;
 pub mod value;
 
 use crate::Error;
 use crate::engines::EngineKind;
-use rusqlite::{Connection, OpenFlags};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
-use std::path::Path;
 
 pub use advice::{Advice, AdviceKind};
 pub use order::OrderReport;
 pub use physical::BtreeReport;
 pub use sample::{KeyScheme, KeyStorage, SchemeReport};
 pub use schema::Layout;
+#[cfg(feature = "sqlite")]
+pub use sqlite::{diagnose, migration_sql, open_for_doctor, open_read_only, page_sample};
+
+/// SQLite files larger than this get b-tree statistics from sampled descents by default.
+pub const SAMPLE_ABOVE_BYTES: u64 = 256 << 20;
 
 /// Keys sampled per column unless `full` is set.
 pub const DEFAULT_SAMPLES: usize = 512;
@@ -58,7 +62,7 @@ impl Default for DoctorOptions {
             schema: None,
             full: false,
             max_samples: DEFAULT_SAMPLES,
-            page_sample_above_bytes: page_sample::SAMPLE_ABOVE_BYTES,
+            page_sample_above_bytes: SAMPLE_ABOVE_BYTES,
         }
     }
 }
@@ -137,180 +141,6 @@ pub struct KeyColumnReport {
     pub order: Option<OrderReport>,
 }
 
-/// Opens `path` strictly read-only: no journal recovery writes, no checkpoints, no schema changes.
-pub fn open_read_only(path: &Path) -> Result<Connection, Error> {
-    open_for_doctor(path).map(|(conn, _)| conn)
-}
-
-/// Whether `path` is a WAL-mode database (header bytes 18–19 = 2) that no connection has open:
-/// opening it, even read-only, would create `-wal` and `-shm` files beside it.
-fn closed_wal_database(path: &Path) -> bool {
-    use std::io::Read;
-    let mut header = [0u8; 20];
-    let read = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut header));
-    let wal = path.with_file_name(format!("{}-wal", path.file_name().unwrap_or_default().to_string_lossy()));
-    read.is_ok() && header.starts_with(b"SQLite format 3\0") && header[18] == 2 && !wal.exists()
-}
-
-/// [`open_read_only`], plus how the file was opened when that is worth a note: a WAL database
-/// no one has open is opened `immutable=1`, so SQLite creates no `-wal`/`-shm` files.
-pub fn open_for_doctor(path: &Path) -> Result<(Connection, Option<String>), Error> {
-    let context = || format!("could not open '{}' read-only", path.display());
-    if !path.is_file() {
-        return Err(Error::InvalidInput(format!(
-            "'{}' is not a file: give the path of a SQLite database",
-            path.display()
-        )));
-    }
-    let mut flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let (conn, note) = if closed_wal_database(path) {
-        flags |= OpenFlags::SQLITE_OPEN_URI;
-        // Percent-encode what a URI would misread; the path stays absolute or relative as given.
-        let mut uri = String::from("file:");
-        for b in path.as_os_str().as_encoded_bytes() {
-            match b {
-                b'%' | b'?' | b'#' | 0x80.. => uri.push_str(&format!("%{b:02X}")),
-                _ => uri.push(char::from(*b)),
-            }
-        }
-        uri.push_str("?immutable=1");
-        let conn =
-            Connection::open_with_flags(&uri, flags).map_err(|cause| Error::Sqlite { context: context(), cause })?;
-        let note = "WAL database with no -wal file (no open writer): opened immutable=1, so no -wal/-shm files are created beside it";
-        (conn, Some(note.to_string()))
-    } else {
-        (Connection::open_with_flags(path, flags).map_err(|cause| Error::Sqlite { context: context(), cause })?, None)
-    };
-    conn.pragma_update(None, "query_only", "ON").map_err(|cause| Error::Sqlite { context: context(), cause })?;
-    conn.busy_timeout(std::time::Duration::from_secs(5))
-        .map_err(|cause| Error::Sqlite { context: context(), cause })?;
-    // Touch the schema now so "not a database" surfaces here, with the path in the message.
-    conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get::<_, i64>(0))
-        .map_err(|cause| Error::Sqlite { context: context(), cause })?;
-    Ok((conn, note))
-}
-
-/// Examines the SQLite database at `path`.
-pub fn diagnose(path: &Path, options: &DoctorOptions) -> Result<DoctorReport, Error> {
-    let (conn, open_note) = open_for_doctor(path)?;
-    let sq = |context: &str| {
-        let context = format!("{context} in '{}'", path.display());
-        move |cause| Error::Sqlite { context: context.clone(), cause }
-    };
-    let pragma = |name: &str| -> Result<u64, Error> {
-        conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get::<_, i64>(0))
-            .map(|v| v.max(0) as u64)
-            .map_err(sq(&format!("could not read PRAGMA {name}")))
-    };
-    let page_size_bytes = pragma("page_size")?;
-    let page_count = pragma("page_count")?;
-    let freelist_pages = pragma("freelist_count")?;
-    let tables = schema::tables(&conn).map_err(sq("could not read the schema"))?;
-    let selected: Vec<_> = match &options.table {
-        Some(name) => {
-            let found: Vec<_> = tables.into_iter().filter(|t| t.name.eq_ignore_ascii_case(name)).collect();
-            if found.is_empty() {
-                return Err(Error::InvalidInput(format!("no table '{name}' in '{}'", path.display())));
-            }
-            found
-        }
-        None => tables,
-    };
-    let file_bytes = page_size_bytes * page_count;
-    let mut notes: Vec<String> = open_note.into_iter().collect();
-    let sampled = if !options.full && file_bytes > options.page_sample_above_bytes && page_sample::file_is_current(path)
-    {
-        page_sample::all_btrees(path, &conn).map_err(sq("could not read the schema"))?
-    } else {
-        None
-    };
-    let (btrees, row_estimates) = match sampled {
-        Some(sampled) => {
-            let read: usize = sampled.iter().map(|b| b.pages_read).sum();
-            notes.push(format!(
-                "{} file: b-tree statistics and row counts estimated from {} random root-to-leaf descents per b-tree ({read} pages read, not every page; --full walks them all with dbstat)",
-                advice::human_bytes(file_bytes),
-                page_sample::DESCENTS
-            ));
-            let rows: HashMap<String, u64> =
-                sampled.iter().map(|b| (b.stats.name.clone(), b.entries.round() as u64)).collect();
-            (sampled.into_iter().map(|b| b.stats).collect(), Some(rows))
-        }
-        None => (physical::all_btrees(&conn).map_err(sq("could not read dbstat"))?, None),
-    };
-    let mut reports = Vec::new();
-    for table in &selected {
-        let estimate = row_estimates.as_ref().and_then(|r: &HashMap<String, u64>| r.get(&table.name).copied());
-        let mut report = examine_table(&conn, table, &btrees, page_size_bytes, file_bytes, options, estimate)
-            .map_err(sq(&format!("could not examine table '{}'", table.name)))?;
-        if estimate.is_some() {
-            for b in &mut report.btrees {
-                b.estimated = Some(format!("{} random root-to-leaf descents", page_sample::DESCENTS));
-            }
-        }
-        reports.push(report);
-    }
-    Ok(DoctorReport {
-        target: path.display().to_string(),
-        engine: "sqlite".into(),
-        engine_version: rusqlite::version().to_string(),
-        page_size_bytes,
-        page_count,
-        freelist_pages,
-        read_only: None,
-        notes,
-        tables: reports,
-    })
-}
-
-fn examine_table(
-    conn: &Connection,
-    table: &schema::TableSchema,
-    all_btrees: &[crate::results::BtreeStats],
-    page_size: u64,
-    database_bytes: u64,
-    options: &DoctorOptions,
-    rows_estimate: Option<u64>,
-) -> rusqlite::Result<TableReport> {
-    let rows = match rows_estimate {
-        Some(rows) => rows,
-        None => conn
-            .query_row(&format!("SELECT count(*) FROM {}", schema::quote(&table.name)), [], |r| r.get::<_, i64>(0))?
-            as u64,
-    };
-    let has_rowid = !table.without_rowid;
-    let key_report = |key: &schema::KeySchema, is_primary: bool| -> rusqlite::Result<KeyColumnReport> {
-        let mut out = KeyColumnReport {
-            columns: key.columns.clone(),
-            declared_type: key.declared_type.clone(),
-            index: key.index.clone(),
-            scheme: None,
-            order: None,
-        };
-        if key.columns.len() == 1 {
-            let column = &key.columns[0];
-            let rowid_alias = is_primary && table.layout == Layout::RowidAlias;
-            let samples = sample::sample_column(conn, &table.name, column, has_rowid, rows, options)?;
-            let scheme = sample::detect_scheme(&samples, rows);
-            out.order = Some(order::analyse(&samples.keys, has_rowid && !rowid_alias));
-            out.scheme = Some(scheme);
-        }
-        Ok(out)
-    };
-    let primary_key = table.primary.as_ref().map(|k| key_report(k, true)).transpose()?;
-    let unique_keys = table.unique.iter().map(|k| key_report(k, false)).collect::<Result<Vec<_>, _>>()?;
-    let mut btrees = physical::table_btrees(table, all_btrees, page_size);
-    if let Some(pk) = &primary_key
-        && rows_estimate.is_none()
-        && pk.scheme.as_ref().is_some_and(|s| s.storage.text_overhead_bytes() > 0)
-    {
-        physical::add_payload(conn, &mut btrees, &physical::key_holders(table, pk.index.as_deref()))?;
-    }
-    let facts =
-        TableFacts { schema: table, rows, rows_estimated: rows_estimate.is_some(), primary_key, unique_keys, btrees };
-    Ok(assemble(facts, database_bytes, EngineKind::Sqlite))
-}
-
 /// What was measured about one table, before advice.
 #[derive(Clone, Debug)]
 pub struct TableFacts<'a> {
@@ -347,13 +177,6 @@ pub fn assemble(facts: TableFacts<'_>, database_bytes: u64, engine: EngineKind) 
     }
 }
 
-/// The migration script for `report`'s advice (read-only: it only reads the schema again).
-pub fn migration_sql(path: &Path, report: &DoctorReport) -> Result<String, Error> {
-    let conn = open_read_only(path)?;
-    sql::migration_script(&conn, report)
-        .map_err(|cause| Error::Sqlite { context: format!("could not read the schema of '{}'", path.display()), cause })
-}
-
 /// The engine a TARGET names: a URL whose scheme the registry knows (`postgres://`,
 /// `mysql://`, …), else a SQLite file. A URL of any other scheme is refused. The scheme only
 /// picks the wire protocol: doctor then asks the server what it is ([`EngineKind::identify`]).
@@ -374,6 +197,7 @@ pub fn target_kind(target: &str) -> Result<EngineKind, Error> {
 }
 
 /// Examines TARGET: a SQLite file or a server URL (see [`target_kind`]).
+#[cfg_attr(not(all(feature = "sqlite", feature = "postgres", feature = "mysql")), allow(unused_variables))]
 pub fn diagnose_target(target: &str, options: &DoctorOptions) -> Result<DoctorReport, Error> {
     match target_kind(target)? {
         #[cfg(feature = "postgres")]
@@ -381,7 +205,7 @@ pub fn diagnose_target(target: &str, options: &DoctorOptions) -> Result<DoctorRe
         #[cfg(feature = "mysql")]
         EngineKind::MariaDb => mariadb::diagnose(target, options),
         #[cfg(feature = "sqlite")]
-        EngineKind::Sqlite => diagnose(Path::new(target), options),
+        EngineKind::Sqlite => diagnose(std::path::Path::new(target), options),
         #[allow(unreachable_patterns)]
         other => Err(not_built(other)),
     }
@@ -392,7 +216,7 @@ pub fn diagnose_target(target: &str, options: &DoctorOptions) -> Result<DoctorRe
 pub fn migration_sql_for(target: &str, report: &DoctorReport) -> Result<String, Error> {
     match target_kind(target)? {
         #[cfg(feature = "sqlite")]
-        EngineKind::Sqlite => migration_sql(Path::new(target), report),
+        EngineKind::Sqlite => migration_sql(std::path::Path::new(target), report),
         EngineKind::Postgres | EngineKind::MariaDb => server_sql::script(report),
         #[allow(unreachable_patterns)]
         other => Err(not_built(other)),

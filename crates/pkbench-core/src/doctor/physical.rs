@@ -3,7 +3,6 @@
 
 use super::schema::TableSchema;
 use crate::results::BtreeStats;
-use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
 /// Leaf fill a rebuild (`VACUUM`) reaches: rows are copied in key order, so leaves come out
@@ -81,27 +80,6 @@ pub fn key_holders<'a>(table: &'a TableSchema, key_index: Option<&'a str>) -> Ve
         out.extend(key_index);
     }
     out
-}
-
-/// Fills in `dbstat` payload and entry counts for the b-trees named in `names` (a walk of those
-/// b-trees only).
-pub fn add_payload(conn: &Connection, btrees: &mut [BtreeReport], names: &[&str]) -> rusqlite::Result<()> {
-    let mut stmt = conn.prepare(
-        "SELECT coalesce(sum(payload), 0), \
-         coalesce(sum(CASE WHEN pagetype = 'leaf' OR (pagetype = 'internal' AND payload > 0) THEN ncell END), 0) \
-         FROM dbstat WHERE name = ?1",
-    )?;
-    for b in btrees.iter_mut().filter(|b| names.iter().any(|n| n.eq_ignore_ascii_case(&b.stats.name))) {
-        let (payload, cells): (i64, i64) = stmt.query_row([&b.stats.name], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        b.payload_bytes = Some(payload.max(0) as u64);
-        b.entries = Some(cells.max(0) as u64);
-    }
-    Ok(())
-}
-
-/// `dbstat` figures for every b-tree of the main database.
-pub fn all_btrees(conn: &Connection) -> rusqlite::Result<Vec<BtreeStats>> {
-    crate::engines::sqlite::btree_stats(conn)
 }
 
 /// The table's own b-tree and its indexes, with reclaimable bytes.

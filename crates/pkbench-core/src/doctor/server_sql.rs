@@ -13,7 +13,11 @@ fn qualified(name: &str, quote: fn(&str) -> String) -> String {
 }
 
 fn pg_quote(s: &str) -> String {
-    super::schema::quote(s)
+    EngineKind::Postgres.dialect().quote(s)
+}
+
+fn my_quote(s: &str) -> String {
+    EngineKind::MariaDb.dialect().quote(s)
 }
 
 /// The leading number of a version string (`15.4` → 15, `10.11.6-MariaDB` → (10, 11)).
@@ -87,8 +91,8 @@ fn postgres(t: &TableReport, kind: AdviceKind, major: u32) -> String {
 }
 
 fn mariadb(t: &TableReport, kind: AdviceKind, version: (u32, u32)) -> String {
-    let q = |s: &str| super::mariadb::quote(s);
-    let table = qualified(&t.name, super::mariadb::quote);
+    let q = my_quote;
+    let table = qualified(&t.name, my_quote);
     let has_uuid_type = version >= (10, 7);
     match kind {
         AdviceKind::TimeOrderedKey | AdviceKind::TimeOrderedUniqueColumn => {

@@ -171,6 +171,11 @@ pub trait Dialect: Sync {
     /// What the rebuild needs while it runs, given the size of what it rebuilds (formatted).
     fn repack_needs(&self, size: &str) -> String;
 
+    /// `name` quoted as an identifier (standard SQL's double quotes by default).
+    fn quote(&self, name: &str) -> String {
+        format!("\"{}\"", name.replace('"', "\"\""))
+    }
+
     /// `table` in `namespace`.
     fn qualify(&self, namespace: &str, table: &str) -> String {
         format!("{namespace}.{table}")

@@ -36,6 +36,7 @@ pub fn schema_of(kind: EngineKind, strategy: &Strategy) -> Result<Vec<String>, E
 
 /// Opens the server engine `kind` (starting a managed server if `settings` asks for one): the one
 /// factory of server engines. Returns it and the managed server's folder, if any.
+#[cfg_attr(not(any(feature = "postgres", feature = "mysql")), allow(unused_variables, dead_code))]
 pub fn open_server(
     kind: EngineKind,
     settings: &server::ServerSettings,

@@ -41,8 +41,15 @@ use std::collections::BTreeMap;
 pub const ENGINE: &str = "sqlite-model";
 
 /// Engine version recorded in results: the SQLite whose rules the model follows.
+#[cfg(feature = "sqlite")]
 pub fn engine_version() -> String {
     format!("model of sqlite {}", rusqlite::version())
+}
+
+/// Engine version recorded in results (a build without SQLite cannot name its version).
+#[cfg(not(feature = "sqlite"))]
+pub fn engine_version() -> String {
+    "model of sqlite".into()
 }
 
 /// How leaves are represented.

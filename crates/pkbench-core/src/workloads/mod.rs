@@ -3,6 +3,7 @@
 mod app;
 mod churn;
 mod concurrent;
+#[cfg(feature = "sqlite")]
 mod file_baseline;
 mod insert_growth;
 mod key_stream;
@@ -13,6 +14,7 @@ mod scale;
 pub use app::{App, MAX_ORDERS_PER_USER, MAX_USERS, PAGE_ROWS};
 pub use churn::{Churn, TURNOVERS};
 pub use concurrent::{ConcurrentInsert, IntervalSeries, MAX_THREADS};
+#[cfg(feature = "sqlite")]
 pub use file_baseline::{FileBaseline, MAX_FILE_ROWS};
 pub use insert_growth::{InsertGrowth, MAX_BATCH_ROWS, MAX_PAYLOAD_BYTES, MAX_ROWS};
 pub use key_stream::KeyStream;

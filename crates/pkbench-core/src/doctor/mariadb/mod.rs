@@ -18,7 +18,9 @@ use crate::doctor::sample::{as_native_uuid, detect_scheme};
 use crate::doctor::schema::{KeySchema, Layout, TableSchema};
 use crate::doctor::{BtreeReport, DoctorOptions, DoctorReport, KeyColumnReport, TableFacts, assemble, order};
 use crate::engines::EngineKind;
+use crate::engines::dialect::Dialect;
 use crate::engines::kind::Wire;
+use crate::engines::mariadb::dialect::INNODB;
 use mysql::Conn;
 use mysql::prelude::Queryable;
 
@@ -32,7 +34,7 @@ const SECONDARY_OVERHEAD: f64 = 7.0;
 
 /// Quotes an identifier for MariaDB.
 pub fn quote(name: &str) -> String {
-    format!("`{}`", name.replace('`', "``"))
+    INNODB.quote(name)
 }
 
 /// `information_schema.TABLES`: schema, name, engine, rows, data, index and free bytes.

@@ -98,6 +98,10 @@ impl Dialect for MysqlDialect {
         false
     }
 
+    fn quote(&self, name: &str) -> String {
+        format!("`{}`", name.replace('`', "``"))
+    }
+
     fn ordered_join(&self, orders: &str, users: &str) -> String {
         // Left to itself the optimizer reads users first and sorts the join in a temporary table:
         // orders must lead, in the order of its (user_id, id) index, for pages to need no sort.

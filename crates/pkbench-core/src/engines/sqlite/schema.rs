@@ -202,6 +202,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "sqlite")]
     fn every_catalog_strategy_renders_valid_sql() {
         for strategy in crate::strategy::CATALOG {
             if unsupported_reason(strategy).is_some() {

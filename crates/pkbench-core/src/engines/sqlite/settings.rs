@@ -1,7 +1,9 @@
 //! SQLite settings: what the user asks for, how they are applied, and what SQLite reports back.
 
 use crate::Error;
+#[cfg(feature = "sqlite")]
 use rusqlite::Connection;
+#[cfg(feature = "sqlite")]
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -75,6 +77,7 @@ impl SqliteSettings {
     }
 
     /// Applies the settings to a fresh, empty database (page size must precede any table).
+    #[cfg(feature = "sqlite")]
     pub(crate) fn apply(&self, conn: &Connection) -> rusqlite::Result<()> {
         conn.pragma_update(None, "page_size", self.page_size)?;
         let mode = match self.journal {
@@ -87,6 +90,7 @@ impl SqliteSettings {
 
     /// Applies the per-connection settings (`synchronous`, `cache_size`) to one more
     /// connection of an existing database.
+    #[cfg(feature = "sqlite")]
     pub(crate) fn apply_to_connection(&self, conn: &Connection) -> rusqlite::Result<()> {
         conn.pragma_update(None, "synchronous", self.sync.pragma())?;
         conn.pragma_update(None, "cache_size", -((self.cache_mb * 1024) as i64))?;
@@ -95,6 +99,7 @@ impl SqliteSettings {
 }
 
 /// The settings as SQLite reports them.
+#[cfg(feature = "sqlite")]
 pub(crate) fn read_back(conn: &Connection) -> rusqlite::Result<BTreeMap<String, String>> {
     let mut out = BTreeMap::new();
     for pragma in ["page_size", "journal_mode", "synchronous", "cache_size", "wal_autocheckpoint", "cache_spill"] {

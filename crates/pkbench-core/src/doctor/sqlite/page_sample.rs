@@ -174,8 +174,7 @@ pub fn sample_btree(
     Ok(SampledBtree { stats, entries: entries / n, pages_read: read.len() })
 }
 
-/// Files larger than this are sampled by descents unless `--full` (and no WAL holds pages).
-pub const SAMPLE_ABOVE_BYTES: u64 = 256 << 20;
+pub use crate::doctor::SAMPLE_ABOVE_BYTES;
 /// Root-to-leaf descents per b-tree.
 pub const DESCENTS: usize = 512;
 

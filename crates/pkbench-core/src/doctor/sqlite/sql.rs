@@ -1,10 +1,10 @@
 //! The migration script behind the advice, for the user to review and run. Doctor never
 //! executes it.
 
-use super::advice::AdviceKind;
-use super::sample::KeyStorage;
-use super::schema::{TableSchema, quote};
-use super::{DoctorReport, TableReport};
+use crate::doctor::advice::AdviceKind;
+use crate::doctor::sample::KeyStorage;
+use crate::doctor::schema::{TableSchema, quote};
+use crate::doctor::{DoctorReport, TableReport};
 use rusqlite::Connection;
 
 /// SQL that turns a text UUID or ULID value into its 16 bytes, or `None` for other storage.
