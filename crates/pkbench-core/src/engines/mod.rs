@@ -1,6 +1,19 @@
 //! Database engines behind one trait. Every engine has the same shape: open or start, create a
 //! strategy's schema in a fresh database, insert batches, read counters, verify and measure,
 //! tear down.
+//!
+//! - [`kind`]: the registry ([`EngineKind`]) every list of engines reads; no wildcard arms.
+//! - [`dialect`]: one [`dialect::Dialect`] per engine, every SQL spelling difference;
+//!   [`sql`] renders the insert-growth and app tables once over it.
+//! - [`wire`]: one connection layer per wire protocol (PostgreSQL, MySQL), owning the driver
+//!   calls and mapping driver errors onto [`wire::ServerErrorKind`]s.
+//! - [`server`]: the server engine written once ([`server::ServerEngine`]) over a
+//!   [`server::Backend`] — what one server truly has of its own.
+//!
+//! A new PostgreSQL-wire or MySQL-wire engine adds one [`EngineKind`] variant and one folder
+//! like `postgres/`: `mod.rs`, `dialect.rs`, `backend.rs`, `server.rs` (plus `counters.rs` and
+//! `physical.rs` where its statistics need code of their own), and arms in [`dialect::of`],
+//! [`open_server`] and [`schema_of`] (the compiler lists every `match` that needs one).
 
 pub mod app;
 pub mod dialect;

@@ -94,6 +94,12 @@ impl KeyField {
     }
 }
 
+/// Adds a statement's `rows` to `control`'s counter; `false` once the run is cancelled.
+fn counted(control: &RunControl, rows: usize) -> bool {
+    control.add_rows(rows as u64);
+    !control.is_cancelled()
+}
+
 /// A connection on one wire protocol.
 pub trait Connection: Send + Sized {
     /// A prepared statement.

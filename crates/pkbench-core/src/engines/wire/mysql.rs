@@ -4,7 +4,7 @@
 //! statement within `max_allowed_packet`, and driver errors mapped onto [`ServerErrorKind`]s by
 //! error code.
 
-use super::{BulkSql, Connection, KeyField, Param, ServerError, ServerErrorKind, Value};
+use super::{BulkSql, Connection, KeyField, Param, ServerError, ServerErrorKind, Value, counted};
 use crate::Error;
 use crate::control::RunControl;
 use crate::engines::KeyRow;
@@ -225,8 +225,7 @@ impl Connection for MyConnection {
                 buf.push(')');
             }
             self.conn.query_drop(&*buf).map_err(|e| server_error(&e))?;
-            control.add_rows(chunk.len() as u64);
-            if control.is_cancelled() {
+            if !counted(control, chunk.len()) {
                 return Ok(false);
             }
         }

@@ -2,7 +2,7 @@
 //! per row), multi-row statements as one array parameter per column (`unnest($1::uuid[])`,
 //! `= ANY($1)`), and driver errors mapped onto [`ServerErrorKind`]s by SQLSTATE.
 
-use super::{BulkSql, Connection, KeyField, Param, ServerError, ServerErrorKind, Value};
+use super::{BulkSql, Connection, KeyField, Param, ServerError, ServerErrorKind, Value, counted};
 use crate::Error;
 use crate::control::RunControl;
 use crate::engines::KeyRow;
@@ -281,8 +281,7 @@ impl Connection for PgConnection {
                 p += 1;
             }
             self.client.execute(&*statement, &params[..p]).map_err(|e| server_error(&e))?;
-            control.add_rows(chunk.len() as u64);
-            if control.is_cancelled() {
+            if !counted(control, chunk.len()) {
                 return Ok(false);
             }
         }
