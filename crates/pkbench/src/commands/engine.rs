@@ -30,30 +30,9 @@ pub fn plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
     let sqlite_only = |flag: &str| {
         Error::InvalidInput(format!("{flag} applies to --engine sqlite only; remove it or use --engine sqlite"))
     };
-    let Some(url_env) = args.engine.url_env() else {
-        if args.url.is_some() || args.server_bin.is_some() {
-            return Err(Error::InvalidInput(
-                "--url and --server-bin apply to server engines; use --engine postgres or --engine mariadb".into(),
-            ));
-        }
-        let settings = SqliteSettings {
-            dir: out_dir.to_path_buf(),
-            cache_mb: args.cache_mb,
-            page_size: args.page_size.unwrap_or(4096),
-            sync: match args.sync {
-                SyncArg::Off => Synchronous::Off,
-                SyncArg::Normal => Synchronous::Normal,
-                SyncArg::Full => Synchronous::Full,
-                SyncArg::Extra => Synchronous::Extra,
-            },
-            journal: match args.journal.unwrap_or(JournalArg::Wal) {
-                JournalArg::Wal => Journal::Wal,
-                JournalArg::Delete => Journal::Delete,
-            },
-            keep_db: args.keep_db,
-        };
-        settings.validate()?;
-        return Ok(EnginePlan::Sqlite(settings));
+    let url_env = match args.engine {
+        EngineKind::Postgres | EngineKind::MariaDb => args.engine.url_env(),
+        EngineKind::Sqlite => return sqlite_plan(args, out_dir),
     };
     for (given, flag) in
         [(args.keep_db, "--keep-db"), (args.page_size.is_some(), "--page-size"), (args.journal.is_some(), "--journal")]
@@ -62,7 +41,7 @@ pub fn plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
             return Err(sqlite_only(flag));
         }
     }
-    let url = args.url.clone().or_else(|| std::env::var(url_env).ok().filter(|u| !u.is_empty()));
+    let url = args.url.clone().or_else(|| url_env.and_then(|env| std::env::var(env).ok()).filter(|u| !u.is_empty()));
     let managed = url.is_none();
     let target = match url {
         Some(url) => ServerTarget::External { url },
@@ -83,6 +62,33 @@ pub fn plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
         )));
     }
     Ok(EnginePlan::Server(args.engine, settings))
+}
+
+/// The SQLite plan: no server flags, valid page size and cache.
+fn sqlite_plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
+    if args.url.is_some() || args.server_bin.is_some() {
+        return Err(Error::InvalidInput(
+            "--url and --server-bin apply to server engines; use --engine postgres or --engine mariadb".into(),
+        ));
+    }
+    let settings = SqliteSettings {
+        dir: out_dir.to_path_buf(),
+        cache_mb: args.cache_mb,
+        page_size: args.page_size.unwrap_or(4096),
+        sync: match args.sync {
+            SyncArg::Off => Synchronous::Off,
+            SyncArg::Normal => Synchronous::Normal,
+            SyncArg::Full => Synchronous::Full,
+            SyncArg::Extra => Synchronous::Extra,
+        },
+        journal: match args.journal.unwrap_or(JournalArg::Wal) {
+            JournalArg::Wal => Journal::Wal,
+            JournalArg::Delete => Journal::Delete,
+        },
+        keep_db: args.keep_db,
+    };
+    settings.validate()?;
+    Ok(EnginePlan::Sqlite(settings))
 }
 
 impl EnginePlan {

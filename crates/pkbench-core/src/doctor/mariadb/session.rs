@@ -20,15 +20,7 @@ impl ReadOnlySession {
     /// Connects to a `mysql://` or `mariadb://` URL and opens the read-only transaction.
     pub fn connect(url: &str) -> Result<Self, Error> {
         let shown = redact_url(url);
-        let url = match url.split_once("://") {
-            Some((scheme, rest)) if scheme.eq_ignore_ascii_case("mariadb") => format!("mysql://{rest}"),
-            _ => url.to_string(),
-        };
-        let opts = mysql::Opts::from_url(&url).map_err(|_| {
-            Error::InvalidInput(format!(
-                "'{shown}' is not a MySQL/MariaDB URL (mysql://user:password@host:port/database)"
-            ))
-        })?;
+        let opts = crate::engines::wire::mysql::options_from_url(url)?;
         let opts = mysql::OptsBuilder::from_opts(opts).tcp_connect_timeout(Some(std::time::Duration::from_secs(5)));
         let conn = Conn::new(opts).map_err(my(&format!("could not connect to {shown}")))?;
         Self::start(conn, shown)

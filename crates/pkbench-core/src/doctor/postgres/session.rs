@@ -3,7 +3,6 @@
 use crate::Error;
 use crate::engines::server::redact_url;
 use postgres::{Client, NoTls};
-use std::str::FromStr;
 
 /// A connection whose every statement runs inside one READ ONLY transaction.
 pub struct ReadOnlySession {
@@ -17,8 +16,7 @@ impl ReadOnlySession {
     /// password hidden.
     pub fn connect(url: &str) -> Result<Self, Error> {
         let shown = redact_url(url);
-        let mut config = postgres::Config::from_str(url)
-            .map_err(|e| Error::InvalidInput(format!("'{shown}' is not a PostgreSQL URL: {e}")))?;
+        let mut config = crate::engines::wire::postgres::config_from_url(url)?;
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(std::time::Duration::from_secs(5));
         }

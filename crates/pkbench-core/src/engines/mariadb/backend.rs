@@ -9,7 +9,7 @@ use crate::Error;
 use crate::engines::dialect::Dialect;
 use crate::engines::kind::{EngineKind, Wire};
 use crate::engines::server::{Backend, ServerSettings, ServerTarget, SettingsFor, redact_url};
-use crate::engines::wire::mysql::MyConnection;
+use crate::engines::wire::mysql::{MyConnection, options_from_url};
 use crate::results::{BtreeStats, Counters};
 use mysql::prelude::Queryable;
 use std::collections::BTreeMap;
@@ -58,8 +58,7 @@ impl Backend for MariaDbBackend {
             }
             ServerTarget::External { url } => {
                 let shown = redact_url(url);
-                let opts = mysql::Opts::from_url(url)
-                    .map_err(|e| Error::InvalidInput(format!("'{shown}' is not a MySQL URL: {e}")))?;
+                let opts = options_from_url(url)?;
                 let what = format!("could not connect to {shown}");
                 (None, shown, opts, what)
             }

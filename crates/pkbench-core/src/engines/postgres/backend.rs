@@ -10,12 +10,11 @@ use crate::Error;
 use crate::engines::dialect::Dialect;
 use crate::engines::kind::{EngineKind, Wire};
 use crate::engines::server::{Backend, ServerSettings, ServerTarget, SettingsFor, redact_url};
-use crate::engines::wire::postgres::PgConnection;
+use crate::engines::wire::postgres::{PgConnection, config_from_url};
 use crate::results::{BtreeStats, Counters};
 use postgres::NoTls;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::str::FromStr;
 
 /// PostgreSQL's own parts of a server engine.
 pub struct PostgresBackend {
@@ -67,8 +66,7 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
             }
             ServerTarget::External { url } => {
                 let shown = redact_url(url);
-                let config = postgres::Config::from_str(url)
-                    .map_err(|e| Error::InvalidInput(format!("'{shown}' is not a PostgreSQL URL: {e}")))?;
+                let config = config_from_url(url)?;
                 (None, shown, config)
             }
         };

@@ -159,10 +159,11 @@ impl<B: Backend> InsertCase for ServerCase<'_, B> {
         let dialect = self.engine.dialect();
         let tables = self.table_list();
         let Some(deletes) = self.deletes.as_mut() else {
-            return Err(dialect.unsupported(
-                crate::strategy::find(self.strategy)?,
-                "the server generates this strategy's keys, so pkbench cannot delete rows by key; use the client-generated strategy".into(),
-            ));
+            return Err(Error::Unsupported {
+                strategy: self.strategy.into(),
+                engine: B::KIND.name().into(),
+                reason: "the server generates this strategy's keys, so pkbench cannot delete rows by key; use the client-generated strategy".into(),
+            });
         };
         let per_statement = dialect.keys_per_delete();
         let deleted = self.engine.transaction(|engine| {

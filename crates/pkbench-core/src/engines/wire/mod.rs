@@ -95,6 +95,7 @@ impl KeyField {
 }
 
 /// Adds a statement's `rows` to `control`'s counter; `false` once the run is cancelled.
+#[cfg_attr(not(any(feature = "postgres", feature = "mysql")), allow(dead_code))]
 fn counted(control: &RunControl, rows: usize) -> bool {
     control.add_rows(rows as u64);
     !control.is_cancelled()
