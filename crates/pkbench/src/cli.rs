@@ -1,7 +1,7 @@
 //! Command-line definitions. Arguments become validated library types in `commands`.
 
 use crate::duration::parse_duration;
-use crate::size::parse_count;
+use crate::size::{parse_count, parse_seed};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use pkbench_core::engines::EngineKind;
@@ -26,7 +26,7 @@ pub enum Command {
     Ids(crate::commands::ids::IdsArgs),
     /// Render results as a self-contained HTML report (or Markdown); several files are compared.
     Report(crate::commands::report::ReportArgs),
-    /// Diagnose an existing SQLite database's keys, read-only: scheme, layout, order, fill, advice.
+    /// Diagnose an existing database's keys, read-only (a SQLite file, or a PostgreSQL or MariaDB URL): scheme, layout, order, fill, advice.
     Doctor(crate::commands::doctor::DoctorArgs),
     /// Forecast each key's cost at sizes this machine cannot hold (a B-tree + cache model).
     Predict(PredictArgs),
@@ -99,10 +99,10 @@ pub struct RunArgs {
     #[arg(long, short = 's', default_value = DEFAULT_STRATEGIES)]
     pub strategies: String,
     /// Rows to insert per strategy (accepts 500k, 2M, …).
-    #[arg(long, short = 'n', default_value = "1M", value_parser = parse_count)]
+    #[arg(long, short = 'n', default_value = "1M", value_parser = parse_count, allow_negative_numbers = true)]
     pub rows: u64,
     /// Rows per transaction (accepts 500k, 2M, …).
-    #[arg(long, short = 'b', default_value = "100k", value_parser = parse_count)]
+    #[arg(long, short = 'b', default_value = "100k", value_parser = parse_count, allow_negative_numbers = true)]
     pub batch: u64,
     /// Connections inserting at once (`--workload concurrent`).
     #[arg(long, default_value_t = 16)]
@@ -116,7 +116,7 @@ pub struct RunArgs {
     #[arg(long, value_parser = parse_duration)]
     pub warmup: Option<Duration>,
     /// app: users to load (accepts 200k, 1M, …).
-    #[arg(long, default_value = "200k", value_parser = parse_count)]
+    #[arg(long, default_value = "200k", value_parser = parse_count, allow_negative_numbers = true)]
     pub users: u64,
     /// app: orders per user.
     #[arg(long, default_value_t = 5)]
@@ -129,7 +129,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub presort: bool,
     /// Payload bytes per row, identical in every row.
-    #[arg(long, default_value = "50", value_parser = parse_count)]
+    #[arg(long, default_value = "50", value_parser = parse_count, allow_negative_numbers = true)]
     pub payload: u64,
     /// Engine page cache, MiB (SQLite `cache_size`; `shared_buffers` / `innodb_buffer_pool_size` of a managed server).
     #[arg(long, default_value_t = 8)]
@@ -153,7 +153,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub server_bin: Option<PathBuf>,
     /// Seed of the key stream (same seed, same keys, on every engine).
-    #[arg(long, default_value_t = 42)]
+    #[arg(long, default_value_t = 42, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: u64,
     /// Results folder [default: ./pkbench-results/<timestamp>].
     #[arg(long, short = 'o')]
@@ -178,13 +178,13 @@ pub struct PredictArgs {
     #[arg(long, short = 's', default_value = DEFAULT_STRATEGIES)]
     pub strategies: String,
     /// Rows to simulate per strategy (accepts 100M, 1G, …).
-    #[arg(long, short = 'n', default_value = "10M", value_parser = parse_count)]
+    #[arg(long, short = 'n', default_value = "10M", value_parser = parse_count, allow_negative_numbers = true)]
     pub rows: u64,
     /// Rows per transaction (accepts 100k, 1M, …).
-    #[arg(long, short = 'b', default_value = "100k", value_parser = parse_count)]
+    #[arg(long, short = 'b', default_value = "100k", value_parser = parse_count, allow_negative_numbers = true)]
     pub batch: u64,
     /// Payload bytes per row, identical in every row.
-    #[arg(long, default_value = "50", value_parser = parse_count)]
+    #[arg(long, default_value = "50", value_parser = parse_count, allow_negative_numbers = true)]
     pub payload: u64,
     /// Page cache, MiB (SQLite `cache_size`; PostgreSQL `shared_buffers`; InnoDB `innodb_buffer_pool_size`).
     #[arg(long, default_value_t = 8)]
@@ -193,7 +193,7 @@ pub struct PredictArgs {
     #[arg(long)]
     pub page_size: Option<u32>,
     /// Seed of the key stream (the same keys as `pkbench run --seed`).
-    #[arg(long, default_value_t = 42)]
+    #[arg(long, default_value_t = 42, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: u64,
     /// Fit time per cache miss, page written and row on a short real SQLite run, and predict ms per batch.
     #[arg(long)]
@@ -203,7 +203,7 @@ pub struct PredictArgs {
     #[arg(long, conflicts_with = "calibrate")]
     pub calibrate_from: Option<PathBuf>,
     /// Rows per strategy of the calibration run.
-    #[arg(long, default_value = "1M", value_parser = parse_count)]
+    #[arg(long, default_value = "1M", value_parser = parse_count, allow_negative_numbers = true)]
     pub calibrate_rows: u64,
     /// Keep every key (exact; ~16 bytes per row) [default up to 20M rows].
     #[arg(long, conflicts_with = "bounded")]

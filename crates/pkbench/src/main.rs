@@ -4,6 +4,7 @@
 mod cli;
 mod commands;
 mod duration;
+mod output;
 mod progress;
 mod size;
 
@@ -14,6 +15,8 @@ fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     match commands::dispatch(cli) {
         Ok(code) => code,
+        // A reader that stopped reading (`pkbench list | head -1`) is not an error.
+        Err(err) if output::is_broken_pipe(&err) => ExitCode::from(output::EXIT_BROKEN_PIPE),
         Err(err) => {
             eprintln!("Error: {err:#}");
             ExitCode::FAILURE

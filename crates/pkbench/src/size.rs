@@ -10,23 +10,48 @@ pub fn parse_count(s: &str) -> Result<u64, String> {
         _ => (t.as_str(), 1.0),
     };
     let bad = || format!("'{s}' is not a count: use digits with an optional k, M or G suffix (e.g. 500k, 2M)");
-    if num.starts_with('-') {
-        return Err(bad());
+    if num.starts_with('-') && num[1..].parse::<f64>().is_ok() {
+        return Err(format!("'{s}' is negative: a count is 0 or more (e.g. 500k, 2M)"));
     }
+    let too_large = || format!("'{s}' is too large: a count is at most {} (about 18.4 quintillion)", u64::MAX);
     if mult == 1.0 {
-        return num.parse::<u64>().map_err(|_| bad());
+        return num.parse::<u64>().map_err(|e| match e.kind() {
+            std::num::IntErrorKind::PosOverflow => too_large(),
+            _ => bad(),
+        });
     }
     let v: f64 = num.parse().map_err(|_| bad())?;
     let total = v * mult;
-    if !total.is_finite() || total < 0.0 || total.fract() != 0.0 || total > u64::MAX as f64 {
+    if total.is_finite() && total > u64::MAX as f64 {
+        return Err(too_large());
+    }
+    if !total.is_finite() || total < 0.0 || total.fract() != 0.0 {
         return Err(bad());
     }
     Ok(total as u64)
 }
 
+/// A seed: a whole number from 0 to 2^64 − 1.
+pub fn parse_seed(s: &str) -> Result<u64, String> {
+    s.trim().parse::<u64>().map_err(|e| match e.kind() {
+        std::num::IntErrorKind::PosOverflow => format!("'{s}' is too large: a seed is at most {}", u64::MAX),
+        _ if s.trim().starts_with('-') => format!("'{s}' is negative: a seed is a whole number from 0 to {}", u64::MAX),
+        _ => format!("'{s}' is not a seed: use a whole number from 0 to {}", u64::MAX),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::parse_count;
+
+    #[test]
+    fn negative_and_overflowing_counts_say_so() {
+        assert!(parse_count("-5").unwrap_err().contains("is negative"));
+        assert!(parse_count("-1.5M").unwrap_err().contains("is negative"));
+        assert!(parse_count("99999999999999999999").unwrap_err().contains("too large"));
+        assert!(parse_count("99999999999G").unwrap_err().contains("too large"));
+        assert!(parse_count("lots").unwrap_err().contains("is not a count"));
+    }
 
     #[test]
     fn suffixes() {

@@ -223,3 +223,48 @@ fn ctrl_c_stops_cleanly_and_keeps_results() {
     assert!(!run["batches"].as_array().unwrap().is_empty(), "batches measured before Ctrl-C are kept");
     assert!(!out.join("int.sqlite").exists() && !out.join("int.sqlite-wal").exists(), "database left behind");
 }
+
+#[test]
+fn negative_and_overflowing_numbers_get_their_own_words() {
+    let out = pkbench().args(["run", "-n", "-5"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'-5' is negative"), "{out:?}");
+    let out = pkbench().args(["run", "--seed", "-1"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'-1' is negative"), "{out:?}");
+    let out = pkbench().args(["predict", "-n", "99999999999999999999"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is too large"), "{out:?}");
+}
+
+#[test]
+fn doctor_says_what_is_missing_and_refuses_what_it_would_ignore() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such.sqlite");
+    assert_one_line_error(&pkbench().arg("doctor").arg(&missing).output().unwrap(), "does not exist");
+    let empty = dir.path().join("empty.sqlite");
+    std::fs::write(&empty, b"").unwrap();
+    assert_one_line_error(&pkbench().arg("doctor").arg(&empty).output().unwrap(), "is empty (0 bytes)");
+    // A real database without tables: run one case, keep it, then ask for a schema it lacks.
+    let out = dir.path().join("run");
+    pkbench().args(["run", "-s", "int", "-n", "1k", "-b", "1k", "--keep-db", "-q", "-o"]).arg(&out).assert().success();
+    let db = std::fs::read_dir(&out)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|x| x == "sqlite"))
+        .unwrap();
+    let output = pkbench().arg("doctor").arg(&db).args(["--table", "nope"]).output().unwrap();
+    assert!(!output.status.success(), "{output:?}");
+    let output = pkbench().arg("doctor").arg(&db).args(["--schema", "nope"]).output().unwrap();
+    assert_one_line_error(&output, "a SQLite file has only 'main'");
+}
+
+#[test]
+fn report_takes_a_results_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    pkbench().args(["run", "-s", "int", "-n", "1k", "-b", "1k", "-q", "-o"]).arg(&out).assert().success();
+    let html = dir.path().join("r.html");
+    pkbench().arg("report").arg(&out).arg("-o").arg(&html).assert().success();
+    assert!(std::fs::read_to_string(&html).unwrap().contains("<svg"));
+    assert_one_line_error(&pkbench().arg("report").arg(dir.path()).output().unwrap(), "without a results.json");
+}

@@ -1,8 +1,11 @@
 //! `pkbench doctor`: are a database's keys what slows it down, and what to do. Read-only.
 
+use crate::output::outln;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
+use pkbench_core::doctor::target_kind as doctor_target_kind;
 use pkbench_core::doctor::{DoctorOptions, diagnose_target, migration_sql_for, render, to_json};
+use pkbench_core::engines::EngineKind;
 use pkbench_core::engines::server::redact_url;
 use std::process::ExitCode;
 
@@ -44,6 +47,14 @@ pub fn doctor(args: DoctorArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("--sql prints SQL: use it with --format table or md, not json");
     }
     let shown = redact_url(&args.target);
+    if let Some(schema) = &args.schema
+        && doctor_target_kind(&args.target)? == EngineKind::Sqlite
+        && schema != "main"
+    {
+        anyhow::bail!(
+            "--schema '{schema}' names a PostgreSQL schema or MariaDB database: a SQLite file has only 'main' (leave --schema out)"
+        );
+    }
     let options = DoctorOptions {
         table: args.table.clone(),
         schema: args.schema.clone(),
@@ -52,18 +63,24 @@ pub fn doctor(args: DoctorArgs) -> anyhow::Result<ExitCode> {
     };
     let report =
         diagnose_target(&args.target, &options).with_context(|| format!("doctor could not examine '{shown}'"))?;
+    if report.tables.is_empty() {
+        let scope = args.schema.as_ref().map_or(String::new(), |s| format!(" in schema/database '{s}'"));
+        anyhow::bail!(
+            "doctor found no tables to examine in '{shown}'{scope}: check the path or URL, --schema and --table"
+        );
+    }
     let text = match args.format {
         DoctorFormat::Json => to_json(&report),
         DoctorFormat::Table => render::render(&report, false),
         DoctorFormat::Md => render::render(&report, true),
     };
-    println!("{text}");
+    outln!("{text}")?;
     if args.sql {
         let script = migration_sql_for(&args.target, &report)?;
         if args.format == DoctorFormat::Md {
-            println!("\n```sql\n{script}```");
+            outln!("\n```sql\n{script}```")?;
         } else {
-            println!("\n{script}");
+            outln!("\n{script}")?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -1,6 +1,7 @@
 //! `pkbench list`: the strategies, with descriptions, accepted aliases, and the exact schema
 //! each engine creates for them (or why an engine refuses one).
 
+use crate::output::outln;
 use pkbench_core::engines::kind::Wire;
 use pkbench_core::engines::{EngineKind, schema_of};
 use pkbench_core::strategy::CATALOG;
@@ -34,25 +35,25 @@ const WORKLOADS: [(&str, &str); 7] = [
 
 pub fn list() -> anyhow::Result<ExitCode> {
     let width = CATALOG.iter().map(|s| s.name.len()).max().unwrap_or(0);
-    println!("Strategies (use with --strategies; seed-001 names in brackets are accepted too):\n");
+    outln!("Strategies (use with --strategies; seed-001 names in brackets are accepted too):\n")?;
     for s in CATALOG {
         let aliases = if s.aliases.is_empty() { String::new() } else { format!(" [{}]", s.aliases.join(", ")) };
-        println!("  {:width$}  {}{aliases}", s.name, s.description);
+        outln!("  {:width$}  {}{aliases}", s.name, s.description)?;
     }
-    println!("\nWorkloads (--workload):");
+    outln!("\nWorkloads (--workload):")?;
     for (name, what) in WORKLOADS {
-        println!("  {name:14} {what}");
+        outln!("  {name:14} {what}")?;
     }
     for engine in EngineKind::ALL {
         let namespace = match engine.wire() {
             Wire::Embedded => String::new(),
             Wire::Postgres | Wire::Mysql => format!(" ({} `pkbench`)", engine.dialect().namespace_word()),
         };
-        println!("\n--engine {engine}: {}{namespace}; schema per strategy:", engine.describe());
+        outln!("\n--engine {engine}: {}{namespace}; schema per strategy:", engine.describe())?;
         for s in CATALOG {
             match schema_of(engine, s) {
-                Ok(create) => println!("  {:width$}  {}", s.name, create.join("; ")),
-                Err(e) => println!("  {:width$}  (not available: {e})", s.name),
+                Ok(create) => outln!("  {:width$}  {}", s.name, create.join("; "))?,
+                Err(e) => outln!("  {:width$}  (not available: {e})", s.name)?,
             }
         }
     }

@@ -2,6 +2,7 @@
 //! calibrated by a short real SQLite run; save and print the prediction.
 
 use crate::cli::PredictArgs;
+use crate::output::out;
 use anyhow::Context;
 use pkbench_core::Error;
 use pkbench_core::control::RunControl;
@@ -157,7 +158,7 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    print!("{}", predict::table::render(&doc));
+    out!("{}", predict::table::render(&doc))?;
     eprintln!("Results written to {}", writer.dir().display());
     eprintln!("Report: {}", writer.html_path().display());
     Ok(ExitCode::SUCCESS)

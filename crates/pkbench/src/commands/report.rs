@@ -17,8 +17,9 @@ pub enum ReportFormat {
 
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// results.json files written by `pkbench run`; several are compared on the same charts.
-    #[arg(required = true, value_name = "RESULTS.json")]
+    /// results.json files written by `pkbench run` (or the results folders holding them);
+    /// several are compared on the same charts.
+    #[arg(required = true, value_name = "RESULTS.json|DIR")]
     pub files: Vec<PathBuf>,
     /// Output file [default: report.html, or report.md with --format md].
     #[arg(long, short = 'o')]
@@ -29,7 +30,20 @@ pub struct ReportArgs {
 }
 
 /// Reads every results file (one-line errors name the file and the problem), renders, writes.
-pub fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
+pub fn report(mut args: ReportArgs) -> anyhow::Result<ExitCode> {
+    // A results folder stands for the results.json in it.
+    for file in &mut args.files {
+        if file.is_dir() {
+            let json = file.join("results.json");
+            if !json.is_file() {
+                anyhow::bail!(
+                    "'{}' is a folder without a results.json: give a pkbench results folder or file",
+                    file.display()
+                );
+            }
+            *file = json;
+        }
+    }
     let out = args
         .out
         .clone()

@@ -2,6 +2,7 @@
 
 use super::engine;
 use crate::cli::{DEFAULT_STRATEGIES, FormatArg, RunArgs, WorkloadArg};
+use crate::output::out;
 use crate::progress::Progress;
 use anyhow::Context;
 use clap::ValueEnum;
@@ -72,11 +73,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             FormatArg::Csv => Format::Csv,
             FormatArg::Md => Format::Markdown,
         };
-        print!("{}", format.exporter().render(&outcome.doc)?);
+        out!("{}", format.exporter().render(&outcome.doc)?)?;
         if matches!(format, Format::Table)
             && let Some(repeats) = render_repeats(&outcome.doc)
         {
-            print!("{repeats}");
+            out!("{repeats}")?;
         }
     }
     match outcome.error {

@@ -23,9 +23,21 @@ fn closed_wal_database(path: &Path) -> bool {
 /// no one has open is opened `immutable=1`, so SQLite creates no `-wal`/`-shm` files.
 pub fn open_for_doctor(path: &Path) -> Result<(Connection, Option<String>), Error> {
     let context = || format!("could not open '{}' read-only", path.display());
+    if !path.exists() {
+        return Err(Error::InvalidInput(format!(
+            "'{}' does not exist: give the path of a SQLite database (or a postgres:// or mysql:// URL)",
+            path.display()
+        )));
+    }
     if !path.is_file() {
         return Err(Error::InvalidInput(format!(
             "'{}' is not a file: give the path of a SQLite database",
+            path.display()
+        )));
+    }
+    if path.metadata().is_ok_and(|m| m.len() == 0) {
+        return Err(Error::InvalidInput(format!(
+            "'{}' is empty (0 bytes): it holds no database to examine",
             path.display()
         )));
     }

@@ -2,9 +2,13 @@
 //! message on stderr and the rest are still decoded (exit status 1 if any failed).
 
 use super::InspectArgs;
+use anyhow::Context;
 use pkbench_core::generators::inspect::{IdValue, InspectOptions, Inspection, OrderSummary, summarize_order};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
+
+/// What a failed write says.
+const STDOUT: &str = "could not write to standard output";
 
 pub fn inspect(args: InspectArgs) -> anyhow::Result<ExitCode> {
     let mut session = Session {
@@ -18,24 +22,24 @@ pub fn inspect(args: InspectArgs) -> anyhow::Result<ExitCode> {
         for (i, line) in std::io::stdin().lock().lines().enumerate() {
             match line {
                 Ok(line) if line.trim().is_empty() => {}
-                Ok(line) => session.handle(&format!("line {}", i + 1), &line, &mut out)?,
+                Ok(line) => session.handle(&format!("line {}", i + 1), &line, &mut out).context(STDOUT)?,
                 Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
                     session.failed += 1;
-                    out.flush()?;
+                    out.flush().context(STDOUT)?;
                     eprintln!("line {}: not valid UTF-8 text", i + 1);
                 }
-                Err(e) => return Err(e.into()),
+                Err(e) => return Err(anyhow::Error::new(e).context("could not read standard input")),
             }
         }
     } else {
         for (i, id) in args.ids.iter().enumerate() {
-            session.handle(&format!("argument {}", i + 1), id, &mut out)?;
+            session.handle(&format!("argument {}", i + 1), id, &mut out).context(STDOUT)?;
         }
     }
     if session.values.len() > 1 {
-        print_order(&summarize_order(&session.values), &mut out)?;
+        print_order(&summarize_order(&session.values), &mut out).context(STDOUT)?;
     }
-    out.flush()?;
+    out.flush().context(STDOUT)?;
     Ok(if session.failed > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
