@@ -16,6 +16,25 @@ pub struct Cli {
     pub command: Command,
 }
 
+impl Cli {
+    /// Parses the command line (exiting with clap's message on bad input) and records which
+    /// `run` flags were typed, so a workload can refuse the flags it would ignore.
+    pub fn parse_with_sources() -> Self {
+        use clap::parser::ValueSource;
+        use clap::{CommandFactory, FromArgMatches};
+        let matches = Self::command().get_matches();
+        let mut cli = Self::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+        if let (Command::Run(args), Some((_, sub))) = (&mut cli.command, matches.subcommand()) {
+            args.given = sub
+                .ids()
+                .filter(|id| sub.value_source(id.as_str()) == Some(ValueSource::CommandLine))
+                .map(|id| id.to_string())
+                .collect();
+        }
+        cli
+    }
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Benchmark key strategies: insert rows in batches and time each batch as the table grows.
@@ -167,6 +186,9 @@ pub struct RunArgs {
     /// No progress bar: plain lines on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// The flags typed on the command line (argument ids), filled by [`Cli::parse_with_sources`].
+    #[arg(skip)]
+    pub given: Vec<String>,
 }
 
 #[derive(Debug, Args)]

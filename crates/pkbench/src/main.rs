@@ -8,11 +8,10 @@ mod output;
 mod progress;
 mod size;
 
-use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
+    let cli = cli::Cli::parse_with_sources();
     match commands::dispatch(cli) {
         Ok(code) => code,
         // A reader that stopped reading (`pkbench list | head -1`) is not an error.

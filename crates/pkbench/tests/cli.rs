@@ -268,3 +268,17 @@ fn report_takes_a_results_folder() {
     assert!(std::fs::read_to_string(&html).unwrap().contains("<svg"));
     assert_one_line_error(&pkbench().arg("report").arg(dir.path()).output().unwrap(), "without a results.json");
 }
+
+#[test]
+fn flags_a_workload_would_ignore_are_refused() {
+    for (args, needle) in [
+        (vec!["--threads", "4"], "--threads does not apply to --workload insert-growth"),
+        (vec!["--duration", "10s"], "--duration does not apply to --workload insert-growth"),
+        (vec!["--users", "1k"], "--users does not apply to --workload insert-growth"),
+        (vec!["--workload", "concurrent", "-n", "1k"], "--rows does not apply to --workload concurrent"),
+        (vec!["--workload", "app", "--payload", "10"], "--payload does not apply to --workload app"),
+    ] {
+        let output = pkbench().arg("run").args(&args).output().unwrap();
+        assert_one_line_error(&output, needle);
+    }
+}

@@ -135,6 +135,32 @@ fn strategies_for(args: &RunArgs) -> Result<&str, Error> {
     })
 }
 
+/// Refuses a flag typed for a workload that does not use it, rather than ignoring it.
+fn refuse_unused_flags(args: &RunArgs) -> Result<(), Error> {
+    use WorkloadArg::{App, Churn, Concurrent, FileBaseline, InsertGrowth, Remedy, Scale};
+    let uses: [(&str, &str, &[WorkloadArg]); 7] = [
+        ("rows", "--rows", &[InsertGrowth, FileBaseline, Remedy, Scale, Churn]),
+        ("batch", "--batch", &[InsertGrowth, Remedy, Scale, Churn, App]),
+        ("threads", "--threads", &[Concurrent]),
+        ("duration", "--duration", &[Concurrent]),
+        ("users", "--users", &[App]),
+        ("orders_per_user", "--orders-per-user", &[App]),
+        ("payload", "--payload", &[InsertGrowth, Concurrent, Remedy, Scale, Churn]),
+    ];
+    let name = |w: &WorkloadArg| w.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
+    for (id, flag, workloads) in uses {
+        if args.given.iter().any(|g| g == id) && !workloads.contains(&args.workload) {
+            let takers: Vec<String> = workloads.iter().map(name).collect();
+            return Err(Error::InvalidInput(format!(
+                "{flag} does not apply to --workload {} (it is for {}); remove it",
+                name(&args.workload),
+                takers.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The workload `--workload` names, with its flags validated against the engine and strategies.
 fn workload(args: &RunArgs, strategies: &[&'static Strategy], out_dir: &Path) -> Result<Box<dyn Workload>, Error> {
     if args.warmup.is_some() && !matches!(args.workload, WorkloadArg::Concurrent | WorkloadArg::App) {
@@ -161,7 +187,7 @@ fn workload(args: &RunArgs, strategies: &[&'static Strategy], out_dir: &Path) ->
             "--keep-db applies to insert-growth, remedy, churn and scale; remove it for this workload".into(),
         ));
     }
-    Ok(match args.workload {
+    let workload: Box<dyn Workload> = match args.workload {
         WorkloadArg::InsertGrowth => {
             Box::new(InsertGrowth::new(args.rows, args.batch, args.payload, args.seed)?.with_presort(args.presort))
         }
@@ -189,7 +215,10 @@ fn workload(args: &RunArgs, strategies: &[&'static Strategy], out_dir: &Path) ->
         WorkloadArg::App => {
             Box::new(App::new(args.users, args.orders_per_user, args.batch, args.seed)?.with_warmup(args.warmup))
         }
-    })
+    };
+    // After the workload's own checks, whose messages are more specific.
+    refuse_unused_flags(args)?;
+    Ok(workload)
 }
 
 fn default_out_dir() -> PathBuf {
