@@ -183,6 +183,10 @@ pub struct RunArgs {
     /// Keep each strategy's database in the results folder.
     #[arg(long)]
     pub keep_db: bool,
+    /// Replace an earlier pkbench results folder given with --out (a folder must be new or empty
+    /// otherwise).
+    #[arg(long)]
+    pub force: bool,
     /// No progress bar: plain lines on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -241,6 +245,9 @@ pub struct PredictArgs {
     /// Results folder [default: ./pkbench-results/predict-<timestamp>].
     #[arg(long, short = 'o')]
     pub out: Option<PathBuf>,
+    /// Replace an earlier pkbench results folder given with --out.
+    #[arg(long)]
+    pub force: bool,
     /// Only the table and the final lines.
     #[arg(long, short = 'q')]
     pub quiet: bool,

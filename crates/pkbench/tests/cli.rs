@@ -282,3 +282,29 @@ fn flags_a_workload_would_ignore_are_refused() {
         assert_one_line_error(&output, needle);
     }
 }
+
+#[test]
+fn an_existing_results_folder_is_never_mixed_into() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let run = |extra: &[&str]| {
+        pkbench().args(["run", "-s", "int", "-n", "1k", "-b", "1k", "-q", "-o"]).arg(&out).args(extra).output().unwrap()
+    };
+    assert!(run(&[]).status.success());
+    std::fs::write(out.join("stale.csv"), "from an earlier run").unwrap();
+    assert_one_line_error(&run(&[]), "already holds files");
+    assert!(out.join("stale.csv").exists(), "a refused run touches nothing");
+    assert!(run(&["--force"]).status.success());
+    assert!(!out.join("stale.csv").exists(), "--force replaces the folder wholly");
+    assert!(out.join("results.json").is_file());
+    let other = dir.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::write(other.join("notes.txt"), "mine").unwrap();
+    let output = pkbench()
+        .args(["run", "-s", "int", "-n", "1k", "-b", "1k", "-q", "--force", "-o"])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert_one_line_error(&output, "not a pkbench results folder");
+    assert!(other.join("notes.txt").exists());
+}

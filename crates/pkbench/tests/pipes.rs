@@ -38,8 +38,11 @@ fn commands(dir: &Path) -> Vec<(String, Vec<String>)> {
     vec![
         ("list".into(), s(&["list"])),
         ("doctor".into(), s(&["doctor", &db.display().to_string(), "--sql"])),
-        ("predict".into(), s(&["predict", "-s", "int,uuid4", "-n", "20k", "-b", "10k", "-q", "-o", &out("p")])),
-        ("run".into(), s(&["run", "-s", "int", "-n", "2k", "-b", "1k", "-q", "-o", &out("r")])),
+        (
+            "predict".into(),
+            s(&["predict", "-s", "int,uuid4", "-n", "20k", "-b", "10k", "-q", "--force", "-o", &out("p")]),
+        ),
+        ("run".into(), s(&["run", "-s", "int", "-n", "2k", "-b", "1k", "-q", "--force", "-o", &out("r")])),
         ("ids bench".into(), s(&["ids", "bench", "--ms", "1", "--threads", "1", "uuid4", "uuid7"])),
         ("ids inspect".into(), s(&["ids", "inspect", "0190163d-8694-739b-aea5-966c26f8ad91", "42"])),
         ("ids gen".into(), s(&["ids", "gen", "uuid7", "-n", "200000"])),

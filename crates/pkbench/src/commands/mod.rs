@@ -4,6 +4,7 @@ pub mod doctor;
 mod engine;
 pub mod ids;
 mod list;
+mod out_dir;
 mod predict;
 pub mod report;
 mod run;

@@ -67,6 +67,7 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         engine.build_model(s, &config)?;
     }
     let out_dir = args.out.clone().unwrap_or_else(default_out_dir);
+    super::out_dir::prepare(&out_dir, args.force)?;
     let writer = ResultsWriter::create(&out_dir)?;
     let control = Arc::new(RunControl::new());
     let handler_control = Arc::clone(&control);

@@ -39,6 +39,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
     engine::precheck(args.engine, &strategies)?;
     let engine_plan = engine::plan(&args, &out_dir)?;
+    super::out_dir::prepare(&out_dir, args.force)?;
     let writer = ResultsWriter::create(&out_dir)?;
 
     // From here on Ctrl-C stops the run cleanly, also while a server is starting.
