@@ -49,6 +49,13 @@ pub enum Command {
     Doctor(crate::commands::doctor::DoctorArgs),
     /// Forecast each key's cost at sizes this machine cannot hold (a B-tree + cache model).
     Predict(PredictArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+    /// Print pkbench's man page (roff), e.g. `pkbench man > pkbench.1`.
+    Man,
 }
 
 /// `--engine`: every engine of the registry, by name or alias, each with its one-line help.

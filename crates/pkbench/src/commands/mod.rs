@@ -3,6 +3,7 @@
 pub mod doctor;
 mod engine;
 pub mod ids;
+mod install;
 mod list;
 mod out_dir;
 mod predict;
@@ -21,5 +22,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Report(args) => report::report(args),
         Command::Doctor(args) => doctor::doctor(args),
         Command::Predict(args) => predict::predict(args),
+        Command::Completions { shell } => install::completions(shell),
+        Command::Man => install::man(),
     }
 }
