@@ -6,6 +6,7 @@ mod commands;
 mod duration;
 mod output;
 mod progress;
+mod signals;
 mod size;
 
 use std::process::ExitCode;

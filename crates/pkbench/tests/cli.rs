@@ -191,8 +191,9 @@ fn a_full_disk_stops_the_run_with_partial_results_kept() {
     assert!(!out.join("uuid4-text.sqlite").exists(), "the failed database must be removed");
 }
 
-#[test]
-fn ctrl_c_stops_cleanly_and_keeps_results() {
+/// Sends `signal` to a SQLite run mid-way and checks it stops with `code`, keeping every batch
+/// measured so far and leaving no database behind.
+fn a_signal_stops_cleanly_and_keeps_results(signal: &str, code: i32) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
@@ -204,24 +205,35 @@ fn ctrl_c_stops_cleanly_and_keeps_results() {
         .unwrap();
     // Wait until results exist is not possible (int is still running): wait for some batches.
     std::thread::sleep(std::time::Duration::from_millis(1500));
-    let status = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let status = std::process::Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
     assert!(status.success());
     let started = std::time::Instant::now();
     let output = loop {
         if let Some(_status) = child.try_wait().unwrap() {
             break child.wait_with_output().unwrap();
         }
-        assert!(started.elapsed().as_secs() < 20, "pkbench did not stop after Ctrl-C");
+        assert!(started.elapsed().as_secs() < 20, "pkbench did not stop after {signal}");
         std::thread::sleep(std::time::Duration::from_millis(50));
     };
-    assert_eq!(output.status.code(), Some(130), "stderr: {}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(output.status.code(), Some(code), "stderr: {}", String::from_utf8_lossy(&output.stderr));
     assert!(String::from_utf8_lossy(&output.stderr).contains("Interrupted"));
     let doc = read_json(&out.join("results.json"));
     let run = &doc["runs"][0];
     assert_eq!(run["strategy"], "int");
     assert_eq!(run["complete"], false);
-    assert!(!run["batches"].as_array().unwrap().is_empty(), "batches measured before Ctrl-C are kept");
+    assert!(!run["batches"].as_array().unwrap().is_empty(), "batches measured before {signal} are kept");
     assert!(!out.join("int.sqlite").exists() && !out.join("int.sqlite-wal").exists(), "database left behind");
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_and_keeps_results() {
+    a_signal_stops_cleanly_and_keeps_results("-INT", 130);
+}
+
+#[test]
+fn sigterm_and_sighup_stop_like_ctrl_c() {
+    a_signal_stops_cleanly_and_keeps_results("-TERM", 143);
+    a_signal_stops_cleanly_and_keeps_results("-HUP", 129);
 }
 
 #[test]

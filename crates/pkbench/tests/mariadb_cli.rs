@@ -62,3 +62,44 @@ fn an_unreachable_url_never_shows_the_password() {
     assert!(stderr.contains("could not connect to mysql://root:***@127.0.0.1"), "{stderr}");
     assert!(!stderr.contains("hunter22"), "{stderr}");
 }
+
+#[test]
+fn sigterm_during_a_managed_run_keeps_results_and_leaves_no_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
+        .env_remove("PKBENCH_PG_URL")
+        .env_remove("PKBENCH_MYSQL_URL")
+        .args(["run", "--engine", "mariadb", "-s", "int", "-n", "50M", "-b", "20k", "--cache-mb", "16", "-q", "--out"])
+        .arg(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the server is up and rows are flowing.
+    std::thread::sleep(std::time::Duration::from_secs(8));
+    assert!(std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success());
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(started.elapsed().as_secs() < 60, "pkbench did not stop after SIGTERM");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert_eq!(status.code(), Some(143));
+    let mark = format!("pkbench-mariadb-{}-", child.id());
+    let ps = std::process::Command::new("ps").args(["-eo", "args"]).output().unwrap();
+    let left: Vec<String> = String::from_utf8_lossy(&ps.stdout)
+        .lines()
+        .filter(|l| l.contains(&mark) && !l.contains("ps -eo"))
+        .map(String::from)
+        .collect();
+    assert!(left.is_empty(), "managed servers left running: {left:?}");
+    let dirs_left = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .any(|e| e.file_name().to_string_lossy().starts_with(&mark));
+    assert!(!dirs_left, "the managed server's directory was left behind");
+    let doc: Value = serde_json::from_slice(&std::fs::read(dir.path().join("results.json")).unwrap()).unwrap();
+    assert!(!doc["runs"][0]["batches"].as_array().unwrap().is_empty(), "batches measured before SIGTERM are kept");
+}

@@ -138,8 +138,9 @@ fn a_user_server_is_used_only_inside_our_own_schema() {
     assert!(!stderr.contains("wrong-pass"), "{stderr}");
 }
 
-#[test]
-fn ctrl_c_during_a_managed_run_leaves_no_server_and_no_directory() {
+/// Sends `signal` to a managed PostgreSQL run once rows flow, and checks it stops with `code`,
+/// keeps the batches measured so far, and leaves no server and no server folder.
+fn a_signal_during_a_managed_run_leaves_no_server_and_no_directory(signal: &str, code: i32) {
     let dir = tempfile::tempdir().unwrap();
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
         .env_remove("PKBENCH_PG_URL")
@@ -152,16 +153,31 @@ fn ctrl_c_during_a_managed_run_leaves_no_server_and_no_directory() {
         .unwrap();
     // Wait until the server is up and rows are flowing.
     std::thread::sleep(std::time::Duration::from_secs(6));
-    assert!(std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+    assert!(std::process::Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap().success());
     let started = std::time::Instant::now();
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {
             break s;
         }
-        assert!(started.elapsed().as_secs() < 30, "pkbench did not stop after Ctrl-C");
+        assert!(started.elapsed().as_secs() < 30, "pkbench did not stop after {signal}");
         std::thread::sleep(std::time::Duration::from_millis(100));
     };
-    assert_eq!(status.code(), Some(130));
+    assert_eq!(status.code(), Some(code));
     assert_no_managed_server_left(child.id());
     assert!(!temp_dir_left(child.id()), "the managed server's directory was left behind");
+    if signal != "-INT" {
+        let doc: Value = serde_json::from_slice(&std::fs::read(dir.path().join("results.json")).unwrap()).unwrap();
+        assert!(!doc["runs"][0]["batches"].as_array().unwrap().is_empty(), "batches measured before {signal} are kept");
+    }
+}
+
+#[test]
+fn ctrl_c_during_a_managed_run_leaves_no_server_and_no_directory() {
+    a_signal_during_a_managed_run_leaves_no_server_and_no_directory("-INT", 130);
+}
+
+#[test]
+fn sigterm_and_sighup_during_a_managed_run_stop_it_like_ctrl_c() {
+    a_signal_during_a_managed_run_leaves_no_server_and_no_directory("-TERM", 143);
+    a_signal_during_a_managed_run_leaves_no_server_and_no_directory("-HUP", 129);
 }

@@ -18,9 +18,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-/// Exit code after Ctrl-C (128 + SIGINT).
-const EXIT_INTERRUPTED: u8 = 130;
-
 /// Above this many rows the default mode is bounded (exact mode holds every key).
 const EXACT_DEFAULT_MAX_ROWS: u64 = 20_000_000;
 
@@ -70,8 +67,7 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
     super::out_dir::prepare(&out_dir, args.force)?;
     let writer = ResultsWriter::create(&out_dir)?;
     let control = Arc::new(RunControl::new());
-    let handler_control = Arc::clone(&control);
-    ctrlc::set_handler(move || handler_control.cancel()).context("could not install the Ctrl-C handler")?;
+    let stop = crate::signals::install(Arc::clone(&control))?;
 
     let calibration = if args.calibrate {
         let dir = out_dir.join("calibration");
@@ -93,7 +89,7 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         let (fit, doc) = match predict::calibrate(&strategies, &mut engine, environment, &workload, &control) {
             Err(Error::Interrupted) => {
                 eprintln!("Interrupted during the calibration run; nothing predicted");
-                return Ok(ExitCode::from(EXIT_INTERRUPTED));
+                return Ok(ExitCode::from(stop.exit_code()));
             }
             other => other?,
         };
@@ -148,7 +144,7 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
                 writer.write(&doc)?;
                 if !complete {
                     eprintln!("Interrupted: results so far are in {}", writer.dir().display());
-                    return Ok(ExitCode::from(EXIT_INTERRUPTED));
+                    return Ok(ExitCode::from(stop.exit_code()));
                 }
             }
             Err(e) => {

@@ -9,7 +9,7 @@ use clap::ValueEnum;
 use pkbench_core::Error;
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::EngineKind;
-use pkbench_core::engines::server::{abort_all, redact_url};
+use pkbench_core::engines::server::redact_url;
 use pkbench_core::report::{Format, ResultsWriter, render_repeats};
 use pkbench_core::results::Environment;
 use pkbench_core::run::{RunPlan, run as run_plan};
@@ -22,10 +22,6 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
-
-/// Exit code after Ctrl-C (128 + SIGINT), as shells expect.
-const EXIT_INTERRUPTED: u8 = 130;
 
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     // Validate everything before creating any file.
@@ -44,7 +40,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
 
     // From here on Ctrl-C stops the run cleanly, also while a server is starting.
     let control = Arc::new(RunControl::new());
-    install_ctrl_c(Arc::clone(&control))?;
+    let stop = crate::signals::install(Arc::clone(&control))?;
     if args.engine.is_server() && args.url.is_none() && !args.quiet {
         eprintln!("Starting a throwaway {} server…", args.engine.name());
     }
@@ -89,7 +85,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         }
         Some(Error::Interrupted) => {
             eprintln!("Interrupted: results measured so far are in {}", writer.dir().display());
-            Ok(ExitCode::from(EXIT_INTERRUPTED))
+            Ok(ExitCode::from(stop.exit_code()))
         }
         Some(e) => {
             let saved = if outcome.doc.runs.is_empty() {
@@ -232,20 +228,4 @@ fn default_out_dir() -> PathBuf {
         n += 1;
     }
     dir
-}
-
-/// First Ctrl-C: stop after the current step, keep results. Second: kill managed servers,
-/// remove their folders and exit at once.
-fn install_ctrl_c(control: Arc<RunControl>) -> anyhow::Result<()> {
-    let presses = AtomicU32::new(0);
-    ctrlc::set_handler(move || {
-        if presses.fetch_add(1, Ordering::SeqCst) == 0 {
-            control.cancel();
-        } else {
-            // No destructors run on exit: stop and remove managed servers first.
-            abort_all();
-            std::process::exit(i32::from(EXIT_INTERRUPTED));
-        }
-    })
-    .context("could not install the Ctrl-C handler")
 }
