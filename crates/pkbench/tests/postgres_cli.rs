@@ -57,6 +57,18 @@ fn managed_postgres_run_end_to_end() {
 }
 
 #[test]
+fn a_cache_larger_than_the_machine_is_refused_before_any_server_starts() {
+    let out = pkbench().args(["run", "--engine", "postgres", "--cache-mb", "1000000", "-q"]).output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("does not fit in this machine's memory") && stderr.contains("lower --cache-mb"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("Starting a throwaway"), "{stderr}");
+}
+
+#[test]
 fn sqlite_only_flags_are_rejected_for_postgres() {
     let out = pkbench().args(["run", "--engine", "postgres", "--keep-db", "-n", "10"]).output().unwrap();
     assert!(!out.status.success());

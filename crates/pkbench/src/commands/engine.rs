@@ -7,6 +7,7 @@ use pkbench_core::engines::server::{ServerSettings, ServerTarget};
 use pkbench_core::engines::sqlite::{Journal, SqliteEngine, SqliteSettings, Synchronous};
 use pkbench_core::engines::{Engine, EngineKind, open_server, schema_of};
 use pkbench_core::strategy::Strategy;
+use pkbench_core::workloads::MemoryCap;
 use std::path::{Path, PathBuf};
 
 /// Refuses strategies the engine cannot run before any server is started.
@@ -59,6 +60,14 @@ pub fn plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
         return Err(Error::InvalidInput(format!(
             "--cache-mb {} is below InnoDB's minimum buffer pool of {min} MiB (with 16 KiB pages): use --cache-mb {min} or more",
             args.cache_mb
+        )));
+    }
+    let memory = MemoryCap::detect();
+    if managed && memory.bytes > 0 && args.cache_mb.saturating_mul(1 << 20) >= memory.bytes {
+        return Err(Error::InvalidInput(format!(
+            "--cache-mb {} does not fit in this machine's memory ({} MiB, its RAM or cgroup limit): lower --cache-mb",
+            args.cache_mb,
+            memory.bytes >> 20
         )));
     }
     Ok(EnginePlan::Server(args.engine, settings))
