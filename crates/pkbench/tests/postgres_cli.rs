@@ -184,6 +184,36 @@ fn a_signal_during_a_managed_run_leaves_no_server_and_no_directory(signal: &str,
 }
 
 #[test]
+fn sigkill_leaves_no_server_and_the_next_run_removes_its_folder_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
+        .env_remove("PKBENCH_PG_URL")
+        .env_remove("PKBENCH_MYSQL_URL")
+        .args(["run", "--engine", "postgres", "-s", "uuid4", "-n", "50M", "-b", "20k", "-q", "--out"])
+        .arg(dir.path().join("killed"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(6));
+    child.kill().unwrap(); // SIGKILL: no handler runs
+    assert_eq!(child.wait().unwrap().code(), None, "killed by a signal");
+    // The server dies with its parent (parent-death signal); give it a moment to go.
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    assert_no_managed_server_left(child.id());
+    assert!(temp_dir_left(child.id()), "a SIGKILLed run cannot remove its server folder itself");
+    let out = pkbench()
+        .args(["run", "--engine", "postgres", "-s", "int", "-n", "1k", "-b", "1k", "-q", "--out"])
+        .arg(dir.path().join("next"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("left by a pkbench run that was killed"), "{stderr}");
+    assert!(!temp_dir_left(child.id()), "the next run removes the killed run's server folder");
+}
+
+#[test]
 fn ctrl_c_during_a_managed_run_leaves_no_server_and_no_directory() {
     a_signal_during_a_managed_run_leaves_no_server_and_no_directory("-INT", 130);
 }

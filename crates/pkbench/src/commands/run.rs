@@ -9,7 +9,7 @@ use clap::ValueEnum;
 use pkbench_core::Error;
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::EngineKind;
-use pkbench_core::engines::server::redact_url;
+use pkbench_core::engines::server::{redact_url, remove_stale_server_dirs};
 use pkbench_core::report::{Format, ResultsWriter, render_repeats};
 use pkbench_core::results::Environment;
 use pkbench_core::run::{RunPlan, run as run_plan};
@@ -41,8 +41,14 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     // From here on Ctrl-C stops the run cleanly, also while a server is starting.
     let control = Arc::new(RunControl::new());
     let stop = crate::signals::install(Arc::clone(&control))?;
-    if args.engine.is_server() && args.url.is_none() && !args.quiet {
-        eprintln!("Starting a throwaway {} server…", args.engine.name());
+    if args.engine.is_server() && args.url.is_none() {
+        // A run that was killed (SIGKILL, power cut) could not remove its server's folder.
+        for dir in remove_stale_server_dirs() {
+            eprintln!("Removed {}, left by a pkbench run that was killed", dir.display());
+        }
+        if !args.quiet {
+            eprintln!("Starting a throwaway {} server…", args.engine.name());
+        }
     }
     let (mut engine, data_dir) = engine_plan.open()?;
     for s in &strategies {

@@ -39,7 +39,7 @@ impl ManagedMariaDb {
         }
         let install = binary("mariadb-install-db", server_bin)?;
         let mariadbd = binary("mariadbd", server_bin)?;
-        remove_stale_dirs("pkbench-mariadb-");
+        let _ = remove_stale_dirs("pkbench-mariadb-");
         let dir = std::env::temp_dir().join(format!("pkbench-mariadb-{}-{}", std::process::id(), unique_suffix()));
         private_dir(&dir)?;
         let data = dir.join("data");

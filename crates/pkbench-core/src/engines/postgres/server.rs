@@ -35,7 +35,7 @@ impl ManagedPostgres {
             .filter(|p| p.is_file())
             .map_or_else(|| find_binary("initdb", server_bin, debian, "postgresql"), Ok)?;
         let user = ServerUser::for_root("postgres", "postgresql")?;
-        remove_stale_dirs("pkbench-postgres-");
+        let _ = remove_stale_dirs("pkbench-postgres-");
         let dir = std::env::temp_dir().join(format!("pkbench-postgres-{}-{}", std::process::id(), unique_suffix()));
         private_dir(&dir)?;
         let cleanup = |e: Error| {

@@ -16,8 +16,8 @@ pub use engine::ServerEngine;
 
 pub use binaries::find_binary;
 pub use process::{
-    ManagedProcess, ServerUser, abort_all, failure_summary, free_port, private_dir, remove_stale_dirs, unique_suffix,
-    wait_until,
+    ManagedProcess, ServerUser, abort_all, failure_summary, free_port, private_dir, remove_stale_dirs,
+    remove_stale_server_dirs, unique_suffix, wait_until,
 };
 pub use url::redact_url;
 

@@ -67,10 +67,14 @@ pub fn abort_all() {
     }
 }
 
+/// Prefixes of the temporary folders of managed servers.
+pub const SERVER_DIR_PREFIXES: [&str; 2] = ["pkbench-postgres-", "pkbench-mariadb-"];
+
 /// Removes `prefix<pid>-…` directories in the temp folder left by pkbench processes that no
-/// longer exist (killed before they could clean up).
-pub fn remove_stale_dirs(prefix: &str) {
-    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
+/// longer exist (killed before they could clean up); returns the folders removed.
+pub fn remove_stale_dirs(prefix: &str) -> Vec<PathBuf> {
+    let mut removed = Vec::new();
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return removed };
     for entry in entries.filter_map(|e| e.ok()) {
         let name = entry.file_name().to_string_lossy().into_owned();
         let Some(pid) =
@@ -78,10 +82,19 @@ pub fn remove_stale_dirs(prefix: &str) {
         else {
             continue;
         };
-        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
-            let _ = std::fs::remove_dir_all(entry.path());
+        if pid != std::process::id()
+            && !Path::new(&format!("/proc/{pid}")).exists()
+            && std::fs::remove_dir_all(entry.path()).is_ok()
+        {
+            removed.push(entry.path());
         }
     }
+    removed
+}
+
+/// [`remove_stale_dirs`] for every managed server's folder.
+pub fn remove_stale_server_dirs() -> Vec<PathBuf> {
+    SERVER_DIR_PREFIXES.iter().flat_map(|p| remove_stale_dirs(p)).collect()
 }
 
 /// Creates `dir` readable and writable by its owner only (0700).
