@@ -69,6 +69,33 @@ fn a_cache_larger_than_the_machine_is_refused_before_any_server_starts() {
 }
 
 #[test]
+fn a_server_folder_in_memory_is_pointed_out() {
+    let shm = std::path::Path::new("/dev/shm");
+    assert!(shm.is_dir(), "this test needs /dev/shm (a tmpfs on Linux)");
+    let tmp = tempfile::tempdir_in(shm).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = pkbench()
+        .env("TMPDIR", tmp.path())
+        .args(["run", "--engine", "postgres", "-s", "int", "-n", "1k", "-b", "1k", "-q", "--out"])
+        .arg(dir.path().join("r"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("in memory (tmpfs): its figures leave the disk out"), "{stderr}");
+    // Where the temp folder is on disk, nothing is said.
+    let kind = std::process::Command::new("stat").args(["-f", "-c", "%T"]).arg(std::env::temp_dir()).output().unwrap();
+    if !String::from_utf8_lossy(&kind.stdout).contains("tmpfs") {
+        let out = pkbench()
+            .args(["run", "--engine", "postgres", "-s", "int", "-n", "1k", "-b", "1k", "-q", "--out"])
+            .arg(dir.path().join("disk"))
+            .output()
+            .unwrap();
+        assert!(!String::from_utf8_lossy(&out.stderr).contains("in memory (tmpfs)"));
+    }
+}
+
+#[test]
 fn sqlite_only_flags_are_rejected_for_postgres() {
     let out = pkbench().args(["run", "--engine", "postgres", "--keep-db", "-n", "10"]).output().unwrap();
     assert!(!out.status.success());

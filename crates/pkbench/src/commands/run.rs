@@ -9,7 +9,7 @@ use clap::ValueEnum;
 use pkbench_core::Error;
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::EngineKind;
-use pkbench_core::engines::server::{redact_url, remove_stale_server_dirs};
+use pkbench_core::engines::server::{redact_url, remove_stale_server_dirs, server_dirs_in_memory};
 use pkbench_core::report::{Format, ResultsWriter, render_repeats};
 use pkbench_core::results::Environment;
 use pkbench_core::run::{RunPlan, run as run_plan};
@@ -48,6 +48,12 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         }
         if !args.quiet {
             eprintln!("Starting a throwaway {} server…", args.engine.name());
+        }
+        if server_dirs_in_memory() {
+            eprintln!(
+                "Note: the server's data folder is in {}, which is in memory (tmpfs): its figures leave the disk out (set TMPDIR to a folder on disk to include it)",
+                std::env::temp_dir().display()
+            );
         }
     }
     let (mut engine, data_dir) = engine_plan.open()?;

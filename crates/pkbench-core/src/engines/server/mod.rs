@@ -17,7 +17,7 @@ pub use engine::ServerEngine;
 pub use binaries::find_binary;
 pub use process::{
     ManagedProcess, ServerUser, abort_all, failure_summary, free_port, private_dir, remove_stale_dirs,
-    remove_stale_server_dirs, unique_suffix, wait_until,
+    remove_stale_server_dirs, server_dirs_in_memory, unique_suffix, wait_until,
 };
 pub use url::redact_url;
 

@@ -97,6 +97,22 @@ pub fn remove_stale_server_dirs() -> Vec<PathBuf> {
     SERVER_DIR_PREFIXES.iter().flat_map(|p| remove_stale_dirs(p)).collect()
 }
 
+/// Whether managed servers' folders (in the temp folder) live in memory (tmpfs or ramfs): then a
+/// run's figures leave the disk out.
+pub fn server_dirs_in_memory() -> bool {
+    const TMPFS_MAGIC: i64 = 0x0102_1994;
+    const RAMFS_MAGIC: i64 = 0x8584_58f6;
+    let Ok(path) = std::ffi::CString::new(std::env::temp_dir().as_os_str().as_encoded_bytes()) else { return false };
+    // SAFETY: statfs fills the zeroed struct for a NUL-terminated path.
+    let mut fs: libc::statfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statfs(path.as_ptr(), &mut fs) } != 0 {
+        return false;
+    }
+    #[allow(clippy::unnecessary_cast)]
+    let kind = fs.f_type as i64;
+    kind == TMPFS_MAGIC || kind == RAMFS_MAGIC
+}
+
 /// Creates `dir` readable and writable by its owner only (0700).
 pub fn private_dir(dir: &Path) -> Result<(), Error> {
     use std::os::unix::fs::DirBuilderExt;
