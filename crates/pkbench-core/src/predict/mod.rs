@@ -98,7 +98,7 @@ impl PredictConfig {
     pub fn validate(&self) -> Result<(), Error> {
         crate::workloads::InsertGrowth::new(self.rows, self.batch_rows, self.payload_bytes, self.seed)?;
         crate::engines::sqlite::check_page_size_and_cache(self.page_size, self.cache_mb)?;
-        if self.scale == 0 || self.batch_rows % self.scale != 0 {
+        if self.scale == 0 || !self.batch_rows.is_multiple_of(self.scale) {
             return Err(Error::InvalidInput(format!(
                 "--scale {} must divide the batch ({} rows): each simulated batch is 1/scale of a real one",
                 self.scale, self.batch_rows

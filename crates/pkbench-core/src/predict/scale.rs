@@ -63,7 +63,7 @@ pub fn auto(rows: u64, batch_rows: u64, cache_pages: u64, strategies: &[&Strateg
     }
     let mut k = 1;
     while rows / k > AUTO_MAX_SIMULATED_ROWS
-        && batch_rows % (k * 2) == 0
+        && batch_rows.is_multiple_of(k * 2)
         && batch_rows / (k * 2) >= AUTO_MIN_BATCH_ROWS
         && cache_pages / (k * 2) >= AUTO_MIN_CACHE_PAGES
     {

@@ -59,11 +59,11 @@ pub fn report(mut args: ReportArgs) -> anyhow::Result<ExitCode> {
     let dir = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).with_context(|| format!("could not create the folder '{}'", dir.display()))?;
     std::fs::write(&out, text).with_context(|| format!("could not write '{}'", out.display()))?;
-    if args.format == ReportFormat::Md {
-        if let Some(svg) = key_chart_svg(&sources) {
-            let path = dir.join(KEY_CHART_FILE);
-            std::fs::write(&path, svg).with_context(|| format!("could not write '{}'", path.display()))?;
-        }
+    if args.format == ReportFormat::Md
+        && let Some(svg) = key_chart_svg(&sources)
+    {
+        let path = dir.join(KEY_CHART_FILE);
+        std::fs::write(&path, svg).with_context(|| format!("could not write '{}'", path.display()))?;
     }
     eprintln!("Report written to {}", out.display());
     Ok(ExitCode::SUCCESS)

@@ -8,10 +8,10 @@ pub fn redact_url(url: &str) -> String {
     if let Some(scheme_end) = out.find("://") {
         let rest = scheme_end + 3;
         // The user info ends at the last '@' (a password may contain any character).
-        if let Some(at) = out[rest..].rfind('@').map(|i| rest + i) {
-            if let Some(colon) = out[rest..at].find(':').map(|i| rest + i) {
-                out.replace_range(colon + 1..at, "***");
-            }
+        if let Some(at) = out[rest..].rfind('@').map(|i| rest + i)
+            && let Some(colon) = out[rest..at].find(':').map(|i| rest + i)
+        {
+            out.replace_range(colon + 1..at, "***");
         }
     }
     let lower = out.to_ascii_lowercase();

@@ -205,7 +205,7 @@ impl PostgresModel {
     fn insert_row(&mut self) {
         let row = self.keys.next_row();
         self.rows += 1;
-        if self.identity && (self.rows - 1) % (SEQ_LOG_VALS + 1) == 0 {
+        if self.identity && (self.rows - 1).is_multiple_of(SEQ_LOG_VALS + 1) {
             // XLOG_SEQ_LOG: xl_seq_rec (12) + the sequence tuple (41), page re-initialised.
             self.log(XLOG_RECORD + BLOCK_REF + DATA_HEADER + 12 + 41, 1);
         }
