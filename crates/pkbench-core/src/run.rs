@@ -2,11 +2,11 @@
 
 use crate::Error;
 use crate::engines::Engine;
-use crate::report::ResultsWriter;
-use crate::results::{Environment, ResultsDoc, SCHEMA_VERSION};
+use crate::report::{Journal, ResultsWriter};
+use crate::results::{BatchResult, Environment, ResultsDoc, RunResult, SCHEMA_VERSION};
 use crate::strategy::Strategy;
 use crate::util::time::rfc3339_now;
-use crate::workloads::{CaseContext, Workload};
+use crate::workloads::{CaseContext, Observer, Workload};
 
 /// What to run: a workload, the strategies in order, and the command line to record.
 pub struct RunPlan<'a> {
@@ -46,10 +46,16 @@ pub fn run(
         environment,
         runs: Vec::new(),
     };
+    // Every batch is journaled as it commits, so a run killed outright loses at most one.
+    let journal = writer.map(|w| Journal::start(w.dir(), &doc)).transpose()?;
+    let observer = Journaled { inner: ctx.observer, journal: journal.as_ref() };
+    let ctx = &CaseContext { control: ctx.control, timer: ctx.timer, observer: &observer };
     let count = plan.strategies.len();
+    let mut stopped = None;
     for (position, strategy) in plan.strategies.iter().enumerate() {
         if ctx.control.is_cancelled() {
-            return Ok(RunOutcome { doc, error: Some(Error::Interrupted) });
+            stopped = Some(Error::Interrupted);
+            break;
         }
         ctx.control.set_rows(0);
         ctx.observer.case_started(strategy.name, position, count, plan.workload.rows_per_case());
@@ -57,11 +63,48 @@ pub fn run(
         ctx.observer.case_finished(&result);
         doc.runs.push(result);
         let written = writer.map_or(Ok(()), |w| w.write(&doc));
+        if written.is_ok()
+            && let Some(j) = &journal
+        {
+            j.reset()?;
+        }
         match (error, written) {
-            (Some(e), _) => return Ok(RunOutcome { doc, error: Some(e) }),
-            (None, Err(e)) => return Ok(RunOutcome { doc, error: Some(e) }),
+            (Some(e), _) | (None, Err(e)) => {
+                stopped = Some(e);
+                break;
+            }
             (None, Ok(())) => {}
         }
     }
-    Ok(RunOutcome { doc, error: None })
+    // The results files hold every batch unless the last write failed: keep the journal then.
+    if let Some(j) = journal
+        && !matches!(stopped, Some(Error::DiskFull { .. } | Error::Io { .. }))
+    {
+        j.finish();
+    }
+    Ok(RunOutcome { doc, error: stopped })
+}
+
+/// An observer that also appends each batch to the run's journal.
+struct Journaled<'a> {
+    inner: &'a dyn Observer,
+    journal: Option<&'a Journal>,
+}
+
+impl Observer for Journaled<'_> {
+    fn case_started(&self, strategy: &str, position: usize, count: usize, rows: u64) {
+        self.inner.case_started(strategy, position, count, rows);
+    }
+    fn batch_done(&self, strategy: &str, batch: &BatchResult) {
+        self.inner.batch_done(strategy, batch);
+    }
+    fn batch_recorded(&self, run: &RunResult) {
+        self.inner.batch_recorded(run);
+        if let Some(j) = self.journal {
+            j.record(run);
+        }
+    }
+    fn case_finished(&self, result: &RunResult) {
+        self.inner.case_finished(result);
+    }
 }

@@ -320,3 +320,39 @@ fn an_existing_results_folder_is_never_mixed_into() {
     assert_one_line_error(&output, "not a pkbench results folder");
     assert!(other.join("notes.txt").exists());
 }
+
+#[test]
+fn a_sigkilled_run_keeps_every_committed_batch_in_its_journal_and_report_renders_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
+        .args(["run", "-s", "int,uuid4", "-n", "50M", "-b", "20k", "--cache-mb", "1", "-q", "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    child.kill().unwrap(); // SIGKILL: no handler runs, nothing is written on the way out
+    child.wait().unwrap();
+    assert!(!out.join("results.json").exists(), "the first case never finished");
+    let journal = std::fs::read_to_string(out.join("journal.jsonl")).unwrap();
+    let batches = journal.lines().filter(|l| l.starts_with("{\"batch\"")).count();
+    assert!(batches >= 2, "committed batches are journaled as they commit: {batches}");
+    let md = dir.path().join("killed.md");
+    let output = pkbench().arg("report").arg(&out).args(["--format", "md", "-o"]).arg(&md).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("batches of 'int' recovered"));
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(text.contains("int"), "{text}");
+}
+
+#[test]
+fn a_finished_run_leaves_no_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    pkbench().args(["run", "-s", "int", "-n", "2k", "-b", "1k", "-q", "-o"]).arg(&out).assert().success();
+    assert!(out.join("results.json").is_file());
+    assert!(!out.join("journal.jsonl").exists());
+    assert!(!std::fs::read_dir(&out).unwrap().any(|e| e.unwrap().file_name().to_string_lossy().ends_with(".tmp")));
+}

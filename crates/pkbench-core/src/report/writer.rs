@@ -62,9 +62,15 @@ impl ResultsWriter {
     }
 }
 
+/// Writes `path` whole or not at all: into its own temporary file (`name.tmp`), synced, then
+/// renamed over it.
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes).map_err(|e| {
+    use std::io::Write;
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp");
+    let tmp = path.with_file_name(name);
+    let written = std::fs::File::create(&tmp).and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_data()));
+    written.map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         Error::io("write", path, e)
     })?;

@@ -32,6 +32,8 @@ pub trait Observer {
     fn case_started(&self, _strategy: &str, _position: usize, _count: usize, _rows: u64) {}
     /// A batch committed.
     fn batch_done(&self, _strategy: &str, _batch: &BatchResult) {}
+    /// A batch was added to `run` (its last batch), e.g. to journal it.
+    fn batch_recorded(&self, _run: &RunResult) {}
     /// A case finished (complete or not).
     fn case_finished(&self, _result: &RunResult) {}
 }

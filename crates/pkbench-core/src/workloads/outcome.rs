@@ -143,6 +143,7 @@ impl Batches {
         };
         ctx.observer.batch_done(strategy, &batch);
         result.batches.push(batch);
+        ctx.observer.batch_recorded(result);
         Ok(t2 - t1)
     }
 }

@@ -3,7 +3,9 @@
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use pkbench_core::report::{KEY_CHART_FILE, key_chart_svg, load_sources, render_html, render_markdown};
+use pkbench_core::report::{
+    JOURNAL_FILE, KEY_CHART_FILE, key_chart_svg, label_sources, load_results, recover, render_html, render_markdown,
+};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -31,18 +33,31 @@ pub struct ReportArgs {
 
 /// Reads every results file (one-line errors name the file and the problem), renders, writes.
 pub fn report(mut args: ReportArgs) -> anyhow::Result<ExitCode> {
-    // A results folder stands for the results.json in it.
+    // A results folder stands for the results.json in it, plus the batches its journal holds
+    // when the run was killed before it could write them.
+    let mut docs = Vec::new();
     for file in &mut args.files {
         if file.is_dir() {
-            let json = file.join("results.json");
-            if !json.is_file() {
+            let dir = file.clone();
+            *file = dir.join("results.json");
+            if let Some(doc) = recover(&dir)? {
+                let (strategy, batches) =
+                    doc.runs.last().map(|r| (r.strategy.clone(), r.batches.len())).unwrap_or_default();
+                eprintln!(
+                    "{}: the run was killed; {batches} batches of '{strategy}' recovered from its {JOURNAL_FILE}",
+                    dir.display()
+                );
+                docs.push(doc);
+                continue;
+            }
+            if !file.is_file() {
                 anyhow::bail!(
                     "'{}' is a folder without a results.json: give a pkbench results folder or file",
-                    file.display()
+                    dir.display()
                 );
             }
-            *file = json;
         }
+        docs.push(load_results(file)?);
     }
     let out = args
         .out
@@ -51,7 +66,7 @@ pub fn report(mut args: ReportArgs) -> anyhow::Result<ExitCode> {
     if args.files.iter().any(|f| same_file(f, &out)) {
         anyhow::bail!("'{}' is one of the results files: pass another --out", out.display());
     }
-    let sources = load_sources(&args.files)?;
+    let sources = label_sources(&args.files, docs);
     let text = match args.format {
         ReportFormat::Html => render_html(&sources),
         ReportFormat::Md => render_markdown(&sources)?,

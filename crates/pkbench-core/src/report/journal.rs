@@ -1,0 +1,154 @@
+//! The run's journal (`journal.jsonl` in the results folder): every batch is appended, and
+//! synced, as it commits, so a run killed outright (SIGKILL, a power cut) loses at most the batch
+//! in flight. The results files are still written after every case; the journal only ever holds
+//! what they do not yet hold, and is removed when the run ends normally. [`recover`] turns a
+//! killed run's folder back into a results document that `pkbench report` can render.
+//!
+//! Lines: one `{"doc": …}` (the results document's header, no runs) first; then per case that has
+//! committed a batch, one `{"run": …}` (its result without batches) and one `{"batch": …}` per
+//! batch.
+
+use super::input::load_results;
+use crate::Error;
+use crate::results::{BatchResult, ResultsDoc, RunResult};
+use serde::{Deserialize, Serialize};
+use std::fs::File;
+use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// File name of the journal in a results folder.
+pub const JOURNAL_FILE: &str = "journal.jsonl";
+
+/// One line of the journal.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Line {
+    Doc(ResultsDoc),
+    Run(RunResult),
+    Batch(BatchResult),
+}
+
+/// The open journal of a run in progress.
+#[derive(Debug)]
+pub struct Journal {
+    path: PathBuf,
+    state: Mutex<State>,
+}
+
+#[derive(Debug)]
+struct State {
+    file: File,
+    /// Bytes of the header line: what a reset keeps.
+    header_len: u64,
+    /// Whether the current case's `run` line is written.
+    case_open: bool,
+    /// The first write that failed, if any.
+    failed: Option<String>,
+}
+
+fn line(value: &Line) -> Result<Vec<u8>, Error> {
+    let mut bytes = serde_json::to_vec(value)
+        .map_err(|cause| Error::Json { context: "could not write the run's journal".into(), cause })?;
+    bytes.push(b'\n');
+    Ok(bytes)
+}
+
+impl Journal {
+    /// Creates `dir/journal.jsonl` holding `doc`'s header (its runs left out).
+    pub fn start(dir: &Path, doc: &ResultsDoc) -> Result<Self, Error> {
+        let path = dir.join(JOURNAL_FILE);
+        let header = line(&Line::Doc(ResultsDoc { runs: Vec::new(), ..doc.clone() }))?;
+        let mut file = File::create(&path).map_err(|e| Error::io("create", &path, e))?;
+        file.write_all(&header).and_then(|()| file.sync_data()).map_err(|e| Error::io("write", &path, e))?;
+        let state = State { file, header_len: header.len() as u64, case_open: false, failed: None };
+        Ok(Journal { path, state: Mutex::new(state) })
+    }
+
+    /// Appends `run`'s last batch (and, at a case's first batch, the case itself) and syncs it.
+    /// A failure is kept for [`Journal::failure`]: the batch is still in memory and in the
+    /// results files written after the case.
+    pub fn record(&self, run: &RunResult) {
+        let Some(batch) = run.batches.last() else { return };
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut bytes = Vec::new();
+        let result = (|| -> Result<(), Error> {
+            if !state.case_open {
+                bytes.extend(line(&Line::Run(RunResult { batches: Vec::new(), ..run.clone() }))?);
+            }
+            bytes.extend(line(&Line::Batch(batch.clone()))?);
+            state
+                .file
+                .write_all(&bytes)
+                .and_then(|()| state.file.sync_data())
+                .map_err(|e| Error::io("write", &self.path, e))
+        })();
+        match result {
+            Ok(()) => state.case_open = true,
+            Err(e) => {
+                state.failed.get_or_insert(e.to_string());
+            }
+        }
+    }
+
+    /// Forgets the journaled batches once the results files hold them (after every case).
+    pub fn reset(&self) -> Result<(), Error> {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let keep = state.header_len;
+        state.case_open = false;
+        state
+            .file
+            .set_len(keep)
+            .and_then(|()| state.file.seek(SeekFrom::Start(keep)).map(|_| ()))
+            .and_then(|()| state.file.sync_data())
+            .map_err(|e| Error::io("write", &self.path, e))
+    }
+
+    /// The first failed write, if any.
+    pub fn failure(&self) -> Option<String> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).failed.clone()
+    }
+
+    /// Removes the journal: the run ended and the results files hold everything.
+    pub fn finish(self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// The results document of a folder whose run was killed: its `results.json` (or the journal's
+/// header when the first case never finished) plus the case the journal holds, marked incomplete.
+/// `None` when the folder has no journal or the journal holds no batch.
+pub fn recover(dir: &Path) -> Result<Option<ResultsDoc>, Error> {
+    let path = dir.join(JOURNAL_FILE);
+    let Ok(file) = File::open(&path) else { return Ok(None) };
+    let (mut header, mut run) = (None, None::<RunResult>);
+    for (i, text) in BufReader::new(file).lines().enumerate() {
+        let text = text.map_err(|e| Error::io("read", &path, e))?;
+        // The last line may be cut short by the kill: what was synced before it stands.
+        let Ok(entry) = serde_json::from_str::<Line>(&text) else { break };
+        match entry {
+            Line::Doc(doc) if i == 0 => header = Some(doc),
+            Line::Run(r) => run = Some(r),
+            Line::Batch(b) => {
+                if let Some(r) = run.as_mut() {
+                    r.batches.push(b);
+                }
+            }
+            Line::Doc(_) => break,
+        }
+    }
+    let Some(mut run) = run.filter(|r| !r.batches.is_empty()) else { return Ok(None) };
+    let results = dir.join("results.json");
+    let mut doc = match (results.is_file(), header) {
+        (true, _) => load_results(&results)?,
+        (false, Some(h)) => h,
+        (false, None) => return Ok(None),
+    };
+    run.complete = false;
+    run.error = Some(format!(
+        "the process ended before this case finished (killed?); its {} batches were recovered from {JOURNAL_FILE}",
+        run.batches.len()
+    ));
+    doc.runs.push(run);
+    Ok(Some(doc))
+}
