@@ -130,6 +130,22 @@ fn values(row: &Row) -> Result<Vec<Value>, postgres::Error> {
     (0..row.len()).map(|i| value(row, i)).collect()
 }
 
+/// Calls `f` with `params` as the driver's parameter slice: on the stack for up to eight (every
+/// statement pkbench prepares), on the heap beyond.
+fn with_refs<T>(params: &[Param<'_>], f: impl FnOnce(&[&(dyn ToSql + Sync)]) -> T) -> T {
+    const STACK: usize = 8;
+    if params.len() <= STACK {
+        let mut refs: [&(dyn ToSql + Sync); STACK] = [&Param::Null; STACK];
+        for (slot, p) in refs.iter_mut().zip(params) {
+            *slot = p;
+        }
+        f(&refs[..params.len()])
+    } else {
+        let refs: Vec<&(dyn ToSql + Sync)> = params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
+        f(&refs)
+    }
+}
+
 /// A connection on PostgreSQL's wire.
 pub struct PgConnection {
     client: Client,
@@ -227,11 +243,7 @@ impl Connection for PgConnection {
     }
 
     fn exec(&mut self, stmt: &Statement, params: &[Param<'_>]) -> Result<u64, ServerError> {
-        let mut refs: [&(dyn ToSql + Sync); 8] = [&Param::Null; 8];
-        for (slot, p) in refs.iter_mut().zip(params) {
-            *slot = p;
-        }
-        self.client.execute(stmt, &refs[..params.len()]).map_err(|e| server_error(&e))
+        with_refs(params, |refs| self.client.execute(stmt, refs)).map_err(|e| server_error(&e))
     }
 
     fn query(
@@ -240,11 +252,7 @@ impl Connection for PgConnection {
         params: &[Param<'_>],
         row: &mut dyn FnMut(&[Value]),
     ) -> Result<u64, ServerError> {
-        let mut refs: [&(dyn ToSql + Sync); 8] = [&Param::Null; 8];
-        for (slot, p) in refs.iter_mut().zip(params) {
-            *slot = p;
-        }
-        let rows = self.client.query(stmt, &refs[..params.len()]).map_err(|e| server_error(&e))?;
+        let rows = with_refs(params, |refs| self.client.query(stmt, refs)).map_err(|e| server_error(&e))?;
         for r in &rows {
             row(&values(r).map_err(|e| server_error(&e))?);
         }
