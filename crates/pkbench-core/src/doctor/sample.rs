@@ -232,3 +232,20 @@ pub fn as_native_uuid(mut report: SchemeReport) -> SchemeReport {
     }
     report
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_stored_forms() {
+        let v4 = "5c1c2e0a-3f4b-4d2e-9a1b-0c2d3e4f5a6b";
+        assert_eq!(classify(&SampleValue::Text(v4.into())).0, KeyStorage::Text36);
+        assert_eq!(classify(&SampleValue::Text(v4.into())).1, KeyScheme::UuidV4);
+        let bytes = crate::generators::decode_hyphenated(v4.as_bytes()).unwrap();
+        assert_eq!(classify(&SampleValue::Blob(bytes.to_vec())).0, KeyStorage::Blob16);
+        assert_eq!(classify(&SampleValue::Text("01ARZ3NDEKTSV4RRFFQ69G5FAV".into())).1, KeyScheme::Ulid);
+        assert_eq!(classify(&SampleValue::Text("alice".into())).1, KeyScheme::Unknown);
+        assert_eq!(classify(&SampleValue::Null).1, KeyScheme::Unknown);
+    }
+}

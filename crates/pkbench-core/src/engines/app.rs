@@ -51,6 +51,25 @@ pub struct AppSql {
     pub counted: Vec<(&'static str, &'static str)>,
 }
 
+/// Runs `each` on every row of a load, counting rows into `control` a chunk at a time and
+/// stopping with [`Error::Interrupted`] once it is cancelled (every engine's user and order loads).
+pub fn load_rows<T>(
+    rows: &[T],
+    control: &RunControl,
+    mut each: impl FnMut(&T) -> Result<(), Error>,
+) -> Result<(), Error> {
+    for chunk in rows.chunks(RunControl::PROGRESS_STEP) {
+        for row in chunk {
+            each(row)?;
+        }
+        control.add_rows(chunk.len() as u64);
+        if control.is_cancelled() {
+            return Err(Error::Interrupted);
+        }
+    }
+    Ok(())
+}
+
 /// An engine that can host the application schema.
 pub trait AppEngine {
     /// Creates a fresh database holding `strategy`'s empty `users` and `orders` tables.

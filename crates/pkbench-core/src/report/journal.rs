@@ -43,8 +43,6 @@ struct State {
     header_len: u64,
     /// Whether the current case's `run` line is written.
     case_open: bool,
-    /// The first write that failed, if any.
-    failed: Option<String>,
 }
 
 fn line(value: &Line) -> Result<Vec<u8>, Error> {
@@ -61,13 +59,13 @@ impl Journal {
         let header = line(&Line::Doc(ResultsDoc { runs: Vec::new(), ..doc.clone() }))?;
         let mut file = File::create(&path).map_err(|e| Error::io("create", &path, e))?;
         file.write_all(&header).and_then(|()| file.sync_data()).map_err(|e| Error::io("write", &path, e))?;
-        let state = State { file, header_len: header.len() as u64, case_open: false, failed: None };
+        let state = State { file, header_len: header.len() as u64, case_open: false };
         Ok(Journal { path, state: Mutex::new(state) })
     }
 
     /// Appends `run`'s last batch (and, at a case's first batch, the case itself) and syncs it.
-    /// A failure is kept for [`Journal::failure`]: the batch is still in memory and in the
-    /// results files written after the case.
+    /// A failed write is not fatal: the batch is still in memory and in the results files written
+    /// after the case (which fail on their own if the disk is full); the next batch tries again.
     pub fn record(&self, run: &RunResult) {
         let Some(batch) = run.batches.last() else { return };
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
@@ -83,11 +81,8 @@ impl Journal {
                 .and_then(|()| state.file.sync_data())
                 .map_err(|e| Error::io("write", &self.path, e))
         })();
-        match result {
-            Ok(()) => state.case_open = true,
-            Err(e) => {
-                state.failed.get_or_insert(e.to_string());
-            }
+        if result.is_ok() {
+            state.case_open = true;
         }
     }
 
@@ -102,11 +97,6 @@ impl Journal {
             .and_then(|()| state.file.seek(SeekFrom::Start(keep)).map(|_| ()))
             .and_then(|()| state.file.sync_data())
             .map_err(|e| Error::io("write", &self.path, e))
-    }
-
-    /// The first failed write, if any.
-    pub fn failure(&self) -> Option<String> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner()).failed.clone()
     }
 
     /// Removes the journal: the run ended and the results files hold everything.

@@ -6,7 +6,7 @@ use super::engine::ServerEngine;
 use crate::Error;
 use crate::control::RunControl;
 use crate::engines::KeyRow;
-use crate::engines::app::{AppCase, AppEngine, AppReport, AppSql, OrderRow, UserRow};
+use crate::engines::app::{AppCase, AppEngine, AppReport, AppSql, OrderRow, UserRow, load_rows};
 use crate::engines::sql;
 use crate::engines::wire::{Connection, KeySlot, Param, Value};
 use crate::generators::Key;
@@ -192,12 +192,9 @@ impl<B: Backend> ServerApp<'_, B> {
         if !always && self.sql.map_orders.is_none() {
             return body(self);
         }
-        let begin = self.engine.dialect().begin();
-        self.engine.run(begin, || "could not begin a transaction".into())?;
+        self.engine.begin()?;
         let result = body(self);
-        let end = if result.is_ok() { "COMMIT" } else { "ROLLBACK" };
-        let ended = self.engine.run(end, || format!("{end} failed"));
-        result.and_then(|v| ended.map(|()| v))
+        self.engine.end(result)
     }
 
     fn drop_tables(&mut self) -> Result<(), Error> {
@@ -224,43 +221,25 @@ impl<B: Backend> AppCase for ServerApp<'_, B> {
         let map = self.stmts.map_users.clone();
         let (mut name, mut email) = (std::mem::take(&mut self.name), std::mem::take(&mut self.email));
         let result = self.transaction(true, |me| {
-            for chunk in users.chunks(RunControl::PROGRESS_STEP) {
-                for user in chunk {
-                    name.clear();
-                    email.clear();
-                    // Writing into a String cannot fail.
-                    let _ = write!(name, "user{}", user.number);
-                    let _ = write!(email, "user{}@example.com", user.number);
-                    let rest =
-                        [Param::Text(&name), Param::Text(&email), Param::Int(user.age), Param::Int(user.created_at)];
-                    let pk = me.insert(&user.keys, &stmt, &rest)?;
-                    me.insert_map(map.as_ref(), &user.keys, pk)?;
-                    ids.push(pk);
-                }
-                control.add_rows(chunk.len() as u64);
-                if control.is_cancelled() {
-                    return Err(Error::Interrupted);
-                }
-            }
-            Ok(())
+            load_rows(users, control, |user| {
+                name.clear();
+                email.clear();
+                // Writing into a String cannot fail.
+                let _ = write!(name, "user{}", user.number);
+                let _ = write!(email, "user{}@example.com", user.number);
+                let rest = [Param::Text(&name), Param::Text(&email), Param::Int(user.age), Param::Int(user.created_at)];
+                let pk = me.insert(&user.keys, &stmt, &rest)?;
+                me.insert_map(map.as_ref(), &user.keys, pk)?;
+                ids.push(pk);
+                Ok(())
+            })
         });
         (self.name, self.email) = (name, email);
         result
     }
 
     fn insert_orders(&mut self, orders: &[OrderRow], control: &RunControl) -> Result<(), Error> {
-        self.transaction(true, |me| {
-            for chunk in orders.chunks(RunControl::PROGRESS_STEP) {
-                for order in chunk {
-                    me.insert_one_order(order)?;
-                }
-                control.add_rows(chunk.len() as u64);
-                if control.is_cancelled() {
-                    return Err(Error::Interrupted);
-                }
-            }
-            Ok(())
-        })
+        self.transaction(true, |me| load_rows(orders, control, |order| me.insert_one_order(order).map(|_| ())))
     }
 
     fn average_age(&mut self) -> Result<f64, Error> {

@@ -96,9 +96,20 @@ impl<B: Backend> ServerEngine<B> {
 
     /// Runs `body` in one transaction, committing if it succeeds and rolling back if not.
     pub(super) fn transaction<T>(&mut self, body: impl FnOnce(&mut Self) -> Result<T, Error>) -> Result<T, Error> {
-        let begin = self.dialect().begin();
-        self.run(begin, || "could not begin a transaction".into())?;
+        self.begin()?;
         let result = body(self);
+        self.end(result)
+    }
+
+    /// Starts a transaction.
+    pub(super) fn begin(&mut self) -> Result<(), Error> {
+        let begin = self.dialect().begin();
+        self.run(begin, || "could not begin a transaction".into())
+    }
+
+    /// Ends the open transaction: COMMIT if `result` is `Ok`, else ROLLBACK; returns `result`,
+    /// or the COMMIT's error.
+    pub(super) fn end<T>(&mut self, result: Result<T, Error>) -> Result<T, Error> {
         let end = if result.is_ok() { "COMMIT" } else { "ROLLBACK" };
         let ended = self.run(end, || format!("{end} failed"));
         result.and_then(|v| ended.map(|()| v))

@@ -5,7 +5,7 @@ use super::{SqliteEngine, bind_key, file_len, settings, shm_path, wal_path};
 use crate::Error;
 use crate::control::RunControl;
 use crate::engines::KeyRow;
-use crate::engines::app::{AppCase, AppEngine, AppReport, AppSql, OrderRow, UserRow};
+use crate::engines::app::{AppCase, AppEngine, AppReport, AppSql, OrderRow, UserRow, load_rows};
 use crate::generators::Key;
 use crate::results::Counters;
 use crate::strategy::{Storage, Strategy};
@@ -187,48 +187,31 @@ impl AppCase for SqliteApp {
             let mut stmt =
                 conn.prepare_cached(&me.schema.insert_user).map_err(|e| me.err("could not prepare INSERT", e))?;
             let mut text = [0u8; 36];
-            for chunk in users.chunks(RunControl::PROGRESS_STEP) {
-                for user in chunk {
-                    let next = me.bind_keys(&mut stmt, &user.keys, &mut text)?;
-                    line.clear();
-                    // Writing into a Vec cannot fail; the text is ASCII.
-                    let _ = write!(line, "user{0}user{0}@example.com", user.number);
-                    let (name, email) = line.split_at(4 + digits(user.number));
-                    let name = std::str::from_utf8(name).unwrap_or_default();
-                    let email = std::str::from_utf8(email).unwrap_or_default();
-                    stmt.raw_bind_parameter(next, name).map_err(|e| me.err("could not bind", e))?;
-                    stmt.raw_bind_parameter(next + 1, email).map_err(|e| me.err("could not bind", e))?;
-                    stmt.raw_bind_parameter(next + 2, user.age).map_err(|e| me.err("could not bind", e))?;
-                    stmt.raw_bind_parameter(next + 3, user.created_at).map_err(|e| me.err("could not bind", e))?;
-                    stmt.raw_execute().map_err(|e| me.err("INSERT into users failed", e))?;
-                    let pk = me.inserted_primary(&user.keys);
-                    me.insert_map(me.schema.map_users.as_deref(), &user.keys, pk)?;
-                    ids.push(pk);
-                }
-                control.add_rows(chunk.len() as u64);
-                if control.is_cancelled() {
-                    return Err(Error::Interrupted);
-                }
-            }
-            Ok(())
+            load_rows(users, control, |user| {
+                let next = me.bind_keys(&mut stmt, &user.keys, &mut text)?;
+                line.clear();
+                // Writing into a Vec cannot fail; the text is ASCII.
+                let _ = write!(line, "user{0}user{0}@example.com", user.number);
+                let (name, email) = line.split_at(4 + digits(user.number));
+                let name = std::str::from_utf8(name).unwrap_or_default();
+                let email = std::str::from_utf8(email).unwrap_or_default();
+                stmt.raw_bind_parameter(next, name).map_err(|e| me.err("could not bind", e))?;
+                stmt.raw_bind_parameter(next + 1, email).map_err(|e| me.err("could not bind", e))?;
+                stmt.raw_bind_parameter(next + 2, user.age).map_err(|e| me.err("could not bind", e))?;
+                stmt.raw_bind_parameter(next + 3, user.created_at).map_err(|e| me.err("could not bind", e))?;
+                stmt.raw_execute().map_err(|e| me.err("INSERT into users failed", e))?;
+                let pk = me.inserted_primary(&user.keys);
+                me.insert_map(me.schema.map_users.as_deref(), &user.keys, pk)?;
+                ids.push(pk);
+                Ok(())
+            })
         });
         self.text = line;
         result
     }
 
     fn insert_orders(&mut self, orders: &[OrderRow], control: &RunControl) -> Result<(), Error> {
-        self.transaction(|me| {
-            for chunk in orders.chunks(RunControl::PROGRESS_STEP) {
-                for order in chunk {
-                    me.insert_one_order(order)?;
-                }
-                control.add_rows(chunk.len() as u64);
-                if control.is_cancelled() {
-                    return Err(Error::Interrupted);
-                }
-            }
-            Ok(())
-        })
+        self.transaction(|me| load_rows(orders, control, |order| me.insert_one_order(order).map(|_| ())))
     }
 
     fn average_age(&mut self) -> Result<f64, Error> {

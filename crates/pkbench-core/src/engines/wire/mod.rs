@@ -163,5 +163,16 @@ mod tests {
             message: "ERROR: duplicate key".into(),
         };
         assert_eq!(e.to_string(), "ERROR: duplicate key");
+        let wrapped = crate::Error::server("INSERT failed", e);
+        assert_eq!(wrapped.server_kind(), Some(ServerErrorKind::UniqueViolation));
+        assert_eq!(wrapped.to_string(), "INSERT failed: ERROR: duplicate key");
+    }
+
+    #[test]
+    fn a_full_disk_is_the_disk_full_error() {
+        let full = ServerError { engine: EngineKind::MariaDb, kind: ServerErrorKind::DiskFull, message: "1114".into() };
+        let e = crate::Error::server("INSERT failed", full);
+        assert!(matches!(e, crate::Error::DiskFull { .. }), "{e:?}");
+        assert_eq!(e.server_kind(), None);
     }
 }

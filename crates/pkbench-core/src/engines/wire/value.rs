@@ -67,17 +67,6 @@ impl Value {
         }
     }
 
-    /// The value as text (numbers formatted, bytes read as UTF-8).
-    pub fn as_text(&self) -> Option<String> {
-        match self {
-            Value::Text(t) => Some(t.clone()),
-            Value::Bytes(b) => String::from_utf8(b.clone()).ok(),
-            Value::Int(v) => Some(v.to_string()),
-            Value::Float(f) => Some(f.to_string()),
-            Value::Null | Value::Uuid(_) => None,
-        }
-    }
-
     /// The key a server assigned or returned: integers, 16-byte values, hyphenated text (MariaDB
     /// sends its UUID type as text).
     pub fn to_key(&self) -> Option<Key> {
