@@ -12,6 +12,7 @@ pub mod engines;
 mod error;
 pub mod generators;
 pub mod metrics;
+pub mod platform;
 pub mod predict;
 pub mod report;
 pub mod results;

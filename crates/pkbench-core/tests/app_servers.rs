@@ -18,7 +18,7 @@ const PER_USER: u64 = 3;
 const STRATEGIES: [&str; 6] = ["int", "uuid4", "uuid7", "int+uuid4", "uuid4-text", "uuid7+uuid4-map"];
 
 fn settings() -> ServerSettings {
-    ServerSettings { target: ServerTarget::Managed { server_bin: None }, cache_mb: 16, durable_commits: false }
+    ServerSettings { target: ServerTarget::managed(), cache_mb: 16, durable_commits: false }
 }
 
 fn run(engine: &mut dyn Engine, strategy: &str) -> RunResult {
@@ -122,7 +122,7 @@ fn with_literals(sql: &str, literals: &[&str]) -> String {
 #[test]
 fn keyset_pages_need_no_sort_on_mariadb() {
     use mysql::prelude::Queryable;
-    let server = pkbench_core::engines::mariadb::ManagedMariaDb::start(None, 16, false)
+    let server = pkbench_core::engines::mariadb::ManagedMariaDb::start(&Default::default(), 16, false)
         .unwrap_or_else(|e| panic!("could not start a managed MariaDB server: {e}"));
     let mut conn = mysql::Conn::new(server.opts()).unwrap();
     conn.query_drop("CREATE DATABASE plan").unwrap();
@@ -167,7 +167,7 @@ fn keyset_pages_need_no_sort_on_mariadb() {
 
 #[test]
 fn keyset_pages_need_no_sort_on_postgres() {
-    let server = pkbench_core::engines::postgres::ManagedPostgres::start(None, 16)
+    let server = pkbench_core::engines::postgres::ManagedPostgres::start(&Default::default(), 16)
         .unwrap_or_else(|e| panic!("could not start a managed PostgreSQL server: {e}"));
     let mut client = server.config().connect(postgres::NoTls).unwrap();
     client.batch_execute("CREATE SCHEMA plan").unwrap();

@@ -89,7 +89,7 @@ fn sqlite_writers_serialise_and_the_lock_wait_is_reported() {
 }
 
 fn server_settings() -> ServerSettings {
-    ServerSettings { target: ServerTarget::Managed { server_bin: None }, cache_mb: 16, durable_commits: true }
+    ServerSettings { target: ServerTarget::managed(), cache_mb: 16, durable_commits: true }
 }
 
 #[test]

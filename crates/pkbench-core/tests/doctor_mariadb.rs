@@ -18,7 +18,8 @@ use std::fmt::Write;
 const ROWS: u64 = 20_000;
 
 fn start() -> ManagedMariaDb {
-    ManagedMariaDb::start(None, 32, false).unwrap_or_else(|e| panic!("could not start a managed MariaDB server: {e}"))
+    ManagedMariaDb::start(&Default::default(), 32, false)
+        .unwrap_or_else(|e| panic!("could not start a managed MariaDB server: {e}"))
 }
 
 fn url(server: &ManagedMariaDb, user: &str, db: &str) -> String {

@@ -17,7 +17,8 @@ const ROWS: u64 = 20_000;
 const PAYLOAD: usize = 50;
 
 fn start() -> ManagedPostgres {
-    ManagedPostgres::start(None, 32).unwrap_or_else(|e| panic!("could not start a managed PostgreSQL server: {e}"))
+    ManagedPostgres::start(&Default::default(), 32)
+        .unwrap_or_else(|e| panic!("could not start a managed PostgreSQL server: {e}"))
 }
 
 fn url(server: &ManagedPostgres, user: &str) -> String {

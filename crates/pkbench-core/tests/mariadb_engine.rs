@@ -17,8 +17,7 @@ use pkbench_core::workloads::KeyStream;
 use std::collections::HashSet;
 
 fn managed(cache_mb: u64) -> MariaDbEngine {
-    let settings =
-        ServerSettings { target: ServerTarget::Managed { server_bin: None }, cache_mb, durable_commits: true };
+    let settings = ServerSettings { target: ServerTarget::managed(), cache_mb, durable_commits: true };
     MariaDbEngine::open(&settings).unwrap_or_else(|e| panic!("could not start a managed MariaDB server: {e}"))
 }
 

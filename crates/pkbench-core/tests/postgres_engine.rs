@@ -13,8 +13,7 @@ use pkbench_core::strategy::{CATALOG, KeySource, Storage, find, swap_time_fields
 use pkbench_core::workloads::KeyStream;
 
 fn managed(cache_mb: u64) -> PostgresEngine {
-    let settings =
-        ServerSettings { target: ServerTarget::Managed { server_bin: None }, cache_mb, durable_commits: true };
+    let settings = ServerSettings { target: ServerTarget::managed(), cache_mb, durable_commits: true };
     PostgresEngine::open(&settings).unwrap_or_else(|e| panic!("could not start a managed PostgreSQL server: {e}"))
 }
 
@@ -118,8 +117,7 @@ fn asynchronous_commits_still_attribute_every_page_split() {
     // The same keys make the same B-tree splits whether commits wait for the disk or not; with
     // asynchronous commits pkbench must still read every batch's WAL (it forces a flush).
     let splits = |durable_commits: bool| {
-        let settings =
-            ServerSettings { target: ServerTarget::Managed { server_bin: None }, cache_mb: 8, durable_commits };
+        let settings = ServerSettings { target: ServerTarget::managed(), cache_mb: 8, durable_commits };
         let mut engine = PostgresEngine::open(&settings).expect("could not start a managed PostgreSQL server");
         let r = run(&mut engine, find("uuid4").unwrap(), 30_000, 10_000);
         let splits: Vec<Option<u64>> = r.batches.iter().map(|b| b.counters.page_splits).collect();

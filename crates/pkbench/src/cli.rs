@@ -178,6 +178,15 @@ pub struct RunArgs {
     /// mariadb-install-db and mariadbd).
     #[arg(long)]
     pub server_bin: Option<PathBuf>,
+    /// A managed server's setting, NAME=VALUE (repeatable): `-c NAME=VALUE` for PostgreSQL,
+    /// `--NAME=VALUE` for MariaDB, applied after pkbench's own (which it overrides) and checked by
+    /// the server as it starts. Every setting given is recorded in results.json.
+    #[arg(long = "server-setting", value_name = "NAME=VALUE")]
+    pub server_settings: Vec<String>,
+    /// Folder in which a managed server's temporary data folder is made [default: TMPDIR, else
+    /// /tmp]. Its filesystem is part of what is measured.
+    #[arg(long)]
+    pub data_dir: Option<PathBuf>,
     /// Seed of the key stream (same seed, same keys, on every engine).
     #[arg(long, default_value_t = 42, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: u64,

@@ -1,6 +1,8 @@
 //! Command-line tests: `run` end to end with small sizes, `list`, and every error path the user
 //! can hit (one line, non-zero exit, results kept).
 
+mod common;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
@@ -203,8 +205,7 @@ fn a_signal_stops_cleanly_and_keeps_results(signal: &str, code: i32) {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // Wait until results exist is not possible (int is still running): wait for some batches.
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    common::wait_for_a_batch(&out);
     let status = std::process::Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
     assert!(status.success());
     let started = std::time::Instant::now();
@@ -332,7 +333,8 @@ fn a_sigkilled_run_keeps_every_committed_batch_in_its_journal_and_report_renders
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    common::wait_for_a_batch(&out);
+    std::thread::sleep(std::time::Duration::from_millis(500));
     child.kill().unwrap(); // SIGKILL: no handler runs, nothing is written on the way out
     child.wait().unwrap();
     assert!(!out.join("results.json").exists(), "the first case never finished");

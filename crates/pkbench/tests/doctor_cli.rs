@@ -103,7 +103,8 @@ fn servers_and_bad_files_get_one_line_errors() {
 #[test]
 fn doctor_reads_a_postgres_url_read_only() {
     use pkbench_core::engines::postgres::ManagedPostgres;
-    let server = ManagedPostgres::start(None, 16).unwrap_or_else(|e| panic!("could not start PostgreSQL: {e}"));
+    let server =
+        ManagedPostgres::start(&Default::default(), 16).unwrap_or_else(|e| panic!("could not start PostgreSQL: {e}"));
     let mut client = server.config().connect(postgres::NoTls).unwrap();
     client
         .batch_execute(

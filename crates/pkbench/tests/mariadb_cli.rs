@@ -1,5 +1,7 @@
 //! `pkbench run --engine mariadb`: a managed server end to end, and the refusals a user can hit.
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::Value;
 
@@ -63,43 +65,126 @@ fn an_unreachable_url_never_shows_the_password() {
     assert!(!stderr.contains("hunter22"), "{stderr}");
 }
 
-#[test]
-fn sigterm_during_a_managed_run_keeps_results_and_leaves_no_server() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
+/// The managed servers of pkbench process `pid` still running (their command lines).
+fn servers_left(pid: u32) -> Vec<String> {
+    let mark = format!("pkbench-mariadb-{pid}-");
+    let ps = std::process::Command::new("ps").args(["-eo", "args"]).output().unwrap();
+    String::from_utf8_lossy(&ps.stdout)
+        .lines()
+        .filter(|l| l.contains(&mark) && !l.contains("ps -eo"))
+        .map(String::from)
+        .collect()
+}
+
+/// Whether a server folder of pkbench process `pid` is in `parent`.
+fn folder_left(parent: &std::path::Path, pid: u32) -> bool {
+    let mark = format!("pkbench-mariadb-{pid}-");
+    std::fs::read_dir(parent)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .any(|e| e.file_name().to_string_lossy().starts_with(&mark))
+}
+
+/// A managed MariaDB run of many rows, its server's folder in `data_dir`, results in `out`.
+fn long_run(data_dir: &std::path::Path, out: &std::path::Path) -> std::process::Child {
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
         .env_remove("PKBENCH_PG_URL")
         .env_remove("PKBENCH_MYSQL_URL")
-        .args(["run", "--engine", "mariadb", "-s", "int", "-n", "50M", "-b", "20k", "--cache-mb", "16", "-q", "--out"])
-        .arg(dir.path())
+        .args(["run", "--engine", "mariadb", "-s", "int", "-n", "50M", "-b", "20k", "--cache-mb", "16", "-q"])
+        .arg("--data-dir")
+        .arg(data_dir)
+        .arg("--out")
+        .arg(out)
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
         .spawn()
-        .unwrap();
-    // Wait until the server is up and rows are flowing.
-    std::thread::sleep(std::time::Duration::from_secs(8));
-    assert!(std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success());
+        .unwrap()
+}
+
+/// Sends `signal` once rows flow; checks the exit status, the batches kept, and that no server
+/// and no server folder is left.
+fn a_signal_keeps_results_and_leaves_no_server(signal: &str, code: i32) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = long_run(dir.path(), &dir.path().join("out"));
+    common::wait_for_a_batch(&dir.path().join("out"));
+    assert!(std::process::Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap().success());
     let started = std::time::Instant::now();
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {
             break s;
         }
-        assert!(started.elapsed().as_secs() < 60, "pkbench did not stop after SIGTERM");
+        assert!(started.elapsed().as_secs() < 60, "pkbench did not stop after {signal}");
         std::thread::sleep(std::time::Duration::from_millis(100));
     };
-    assert_eq!(status.code(), Some(143));
-    let mark = format!("pkbench-mariadb-{}-", child.id());
-    let ps = std::process::Command::new("ps").args(["-eo", "args"]).output().unwrap();
-    let left: Vec<String> = String::from_utf8_lossy(&ps.stdout)
-        .lines()
-        .filter(|l| l.contains(&mark) && !l.contains("ps -eo"))
-        .map(String::from)
-        .collect();
-    assert!(left.is_empty(), "managed servers left running: {left:?}");
-    let dirs_left = std::fs::read_dir(std::env::temp_dir())
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .any(|e| e.file_name().to_string_lossy().starts_with(&mark));
-    assert!(!dirs_left, "the managed server's directory was left behind");
-    let doc: Value = serde_json::from_slice(&std::fs::read(dir.path().join("results.json")).unwrap()).unwrap();
-    assert!(!doc["runs"][0]["batches"].as_array().unwrap().is_empty(), "batches measured before SIGTERM are kept");
+    assert_eq!(status.code(), Some(code));
+    assert_eq!(servers_left(child.id()), Vec::<String>::new(), "managed servers left running");
+    assert!(!folder_left(dir.path(), child.id()), "the managed server's directory was left behind");
+    let doc: Value = serde_json::from_slice(&std::fs::read(dir.path().join("out/results.json")).unwrap()).unwrap();
+    assert!(!doc["runs"][0]["batches"].as_array().unwrap().is_empty(), "batches measured before {signal} are kept");
+}
+
+#[test]
+fn sigterm_and_sighup_during_a_managed_run_keep_results_and_leave_no_server() {
+    a_signal_keeps_results_and_leaves_no_server("-TERM", 143);
+    a_signal_keeps_results_and_leaves_no_server("-HUP", 129);
+}
+
+#[test]
+fn sigkill_keeps_the_journal_and_the_next_run_removes_the_server_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let killed = dir.path().join("killed");
+    let mut child = long_run(dir.path(), &killed);
+    common::wait_for_a_batch(&killed);
+    child.kill().unwrap(); // SIGKILL: no handler runs
+    child.wait().unwrap();
+    // The server dies with its parent (parent-death signal); give it a moment to go.
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    assert_eq!(servers_left(child.id()), Vec::<String>::new(), "managed servers left running");
+    assert!(folder_left(dir.path(), child.id()), "a SIGKILLed run cannot remove its server folder itself");
+    let report = pkbench()
+        .arg("report")
+        .arg(&killed)
+        .args(["--format", "md", "-o"])
+        .arg(dir.path().join("k.md"))
+        .output()
+        .unwrap();
+    assert!(report.status.success(), "{}", String::from_utf8_lossy(&report.stderr));
+    assert!(String::from_utf8_lossy(&report.stderr).contains("batches of 'int' recovered"));
+    let out = pkbench()
+        .args(["run", "--engine", "mariadb", "-s", "int", "-n", "1k", "-b", "1k", "-q", "--data-dir"])
+        .arg(dir.path())
+        .arg("--out")
+        .arg(dir.path().join("next"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("left by a pkbench run that was killed"));
+    assert!(!folder_left(dir.path(), child.id()), "the next run removes the killed run's server folder");
+}
+
+#[test]
+fn server_settings_reach_the_server_and_results_and_reserved_ones_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    pkbench()
+        .args(["run", "--engine", "mariadb", "-s", "int", "-n", "2k", "-b", "1k", "-q"])
+        .args(["--server-setting", "innodb-log-file-size=256M", "--server-setting", "innodb_doublewrite=OFF", "-o"])
+        .arg(dir.path().join("out"))
+        .assert()
+        .success();
+    let doc: Value = serde_json::from_slice(&std::fs::read(dir.path().join("out/results.json")).unwrap()).unwrap();
+    let engine = &doc["runs"][0]["settings"]["engine"];
+    assert_eq!(engine["innodb_log_file_size"], "268435456", "{engine}");
+    assert_eq!(engine["innodb_doublewrite"], "OFF", "{engine}");
+    assert_eq!(engine["given_with_server_setting"], "innodb_log_file_size,innodb_doublewrite", "{engine}");
+    let out = pkbench()
+        .args(["run", "--engine", "mariadb", "-n", "10", "--server-setting", "no_such_thing=1"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(last_line(&out).contains("unknown variable 'no_such_thing=1'"), "{}", last_line(&out));
+    let out = pkbench()
+        .args(["run", "--engine", "mariadb", "-n", "10", "--server-setting", "innodb_page_size=4k"])
+        .output()
+        .unwrap();
+    assert!(last_line(&out).contains("cannot be changed on a managed MariaDB server"), "{}", last_line(&out));
 }

@@ -2,6 +2,8 @@
 //! (wrong password, unreachable URL, a database holding a table named like ours, the password
 //! never shown). A throwaway cluster with password authentication is started by the test.
 
+mod common;
+
 use assert_cmd::Command;
 use pkbench_core::engines::postgres::ManagedPostgres;
 use serde_json::Value;
@@ -121,7 +123,8 @@ fn unreachable_url_is_one_clear_line_without_the_password() {
 
 /// A password-protected cluster holding a user table named like pkbench's.
 fn user_server() -> (ManagedPostgres, String) {
-    let server = ManagedPostgres::start(None, 16).expect("could not start a PostgreSQL server for the test");
+    let server =
+        ManagedPostgres::start(&Default::default(), 16).expect("could not start a PostgreSQL server for the test");
     let mut client = server.config().connect(postgres::NoTls).unwrap();
     // One statement per call: CREATE DATABASE cannot run inside the implicit transaction of a batch.
     for sql in ["CREATE ROLE app LOGIN PASSWORD 'Sw0rdfish'", "CREATE DATABASE appdb OWNER app"] {
@@ -190,8 +193,7 @@ fn a_signal_during_a_managed_run_leaves_no_server_and_no_directory(signal: &str,
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // Wait until the server is up and rows are flowing.
-    std::thread::sleep(std::time::Duration::from_secs(6));
+    common::wait_for_a_batch(dir.path());
     assert!(std::process::Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap().success());
     let started = std::time::Instant::now();
     let status = loop {
@@ -222,13 +224,23 @@ fn sigkill_leaves_no_server_and_the_next_run_removes_its_folder_and_says_so() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_secs(6));
+    common::wait_for_a_batch(&dir.path().join("killed"));
     child.kill().unwrap(); // SIGKILL: no handler runs
     assert_eq!(child.wait().unwrap().code(), None, "killed by a signal");
     // The server dies with its parent (parent-death signal); give it a moment to go.
     std::thread::sleep(std::time::Duration::from_secs(2));
     assert_no_managed_server_left(child.id());
     assert!(temp_dir_left(child.id()), "a SIGKILLed run cannot remove its server folder itself");
+    let md = dir.path().join("killed.md");
+    let report = pkbench()
+        .arg("report")
+        .arg(dir.path().join("killed"))
+        .args(["--format", "md", "-o"])
+        .arg(&md)
+        .output()
+        .unwrap();
+    assert!(report.status.success(), "{}", String::from_utf8_lossy(&report.stderr));
+    assert!(String::from_utf8_lossy(&report.stderr).contains("batches of 'uuid4' recovered"));
     let out = pkbench()
         .args(["run", "--engine", "postgres", "-s", "int", "-n", "1k", "-b", "1k", "-q", "--out"])
         .arg(dir.path().join("next"))
@@ -249,4 +261,46 @@ fn ctrl_c_during_a_managed_run_leaves_no_server_and_no_directory() {
 fn sigterm_and_sighup_during_a_managed_run_stop_it_like_ctrl_c() {
     a_signal_during_a_managed_run_leaves_no_server_and_no_directory("-TERM", 143);
     a_signal_during_a_managed_run_leaves_no_server_and_no_directory("-HUP", 129);
+}
+
+#[test]
+fn server_settings_reach_the_server_and_results_and_the_folder_goes_in_data_dir() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    pkbench()
+        .args(["run", "--engine", "postgres", "-s", "int", "-n", "2k", "-b", "1k", "-q"])
+        .args(["--server-setting", "max_wal_size=10GB", "--server-setting", "checkpoint-timeout=30min", "--data-dir"])
+        .arg(&data)
+        .arg("-o")
+        .arg(dir.path().join("out"))
+        .assert()
+        .success();
+    let doc: Value = serde_json::from_slice(&std::fs::read(dir.path().join("out/results.json")).unwrap()).unwrap();
+    let engine = &doc["runs"][0]["settings"]["engine"];
+    assert_eq!(engine["max_wal_size"], "10GB", "{engine}");
+    assert_eq!(engine["checkpoint_timeout"], "30min", "{engine}");
+    assert_eq!(engine["given_with_server_setting"], "max_wal_size,checkpoint_timeout", "{engine}");
+    let server = engine["server"].as_str().unwrap();
+    assert!(server.contains(&data.display().to_string()), "the cluster lived in --data-dir: {server}");
+    assert_eq!(std::fs::read_dir(&data).unwrap().count(), 0, "and was removed from it");
+
+    let out = pkbench()
+        .args(["run", "--engine", "postgres", "-n", "10", "--server-setting", "max_wal_size=lots"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("invalid value for parameter \"max_wal_size\": \"lots\""), "{err}");
+    for (args, needle) in [
+        (vec!["--server-setting", "shared_buffers=1GB"], "set the cache with --cache-mb"),
+        (vec!["--server-setting", "max_wal_size"], "write NAME=VALUE"),
+        (vec!["--url", "postgres://u@127.0.0.1:1/db", "--server-setting", "a=1"], "pkbench never changes your server"),
+        (vec!["--data-dir", "/no/such/folder"], "--data-dir /no/such/folder is not a folder"),
+    ] {
+        let out = pkbench().args(["run", "--engine", "postgres", "-n", "10"]).args(&args).output().unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
 }

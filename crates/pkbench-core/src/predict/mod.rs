@@ -256,10 +256,7 @@ fn empty_result(
     outcome::empty_result(engine, PREDICT_WORKLOAD, strategy, base)
 }
 
-/// The process's peak resident memory (Linux `VmHWM`), bytes.
+/// The process's peak resident memory, bytes.
 pub fn peak_rss_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
+    crate::platform::peak_rss_bytes()
 }

@@ -1,5 +1,6 @@
 //! The environment block: enough for a reader to reproduce a run.
 
+use crate::platform;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -34,17 +35,13 @@ impl Environment {
             engine: engine.to_string(),
             engine_version: engine_version.to_string(),
             os: os_name(),
-            kernel: read_trimmed("/proc/sys/kernel/osrelease").unwrap_or_else(|| std::env::consts::OS.into()),
-            cpu_model: cpu_model(),
+            kernel: platform::kernel_release().unwrap_or_else(|| std::env::consts::OS.into()),
+            cpu_model: platform::cpu_model().unwrap_or_else(|| "unknown".to_string()),
             cpu_cores: std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
-            memory_bytes: memory_bytes(),
-            data_filesystem: filesystem_of(data_dir),
+            memory_bytes: platform::memory_bytes().unwrap_or(0),
+            data_filesystem: platform::filesystem_of(data_dir),
         }
     }
-}
-
-fn read_trimmed(path: &str) -> Option<String> {
-    std::fs::read_to_string(path).ok().map(|s| s.trim().to_string())
 }
 
 fn os_name() -> String {
@@ -52,42 +49,4 @@ fn os_name() -> String {
         .ok()
         .and_then(|s| s.lines().find_map(|l| l.strip_prefix("PRETTY_NAME=")).map(|v| v.trim_matches('"').to_string()))
         .unwrap_or_else(|| std::env::consts::OS.to_string())
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, v)| v.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown".to_string())
-}
-
-fn memory_bytes() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("MemTotal:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        })
-        .map_or(0, |kb| kb * 1024)
-}
-
-/// The filesystem type of the mount holding `dir` (longest matching mount point).
-fn filesystem_of(dir: &Path) -> Option<String> {
-    let dir = std::fs::canonicalize(dir).ok()?;
-    let mounts = std::fs::read_to_string("/proc/mounts").ok()?;
-    mounts
-        .lines()
-        .filter_map(|l| {
-            let mut f = l.split_whitespace();
-            let (_dev, point, fstype) = (f.next()?, f.next()?, f.next()?);
-            dir.starts_with(point).then(|| (point.len(), fstype.to_string()))
-        })
-        .max_by_key(|(len, _)| *len)
-        .map(|(_, fs)| fs)
 }

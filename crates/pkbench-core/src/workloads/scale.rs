@@ -23,34 +23,8 @@ impl MemoryCap {
     /// The cgroup memory limit of this process (v2 `memory.max`, v1 `memory.limit_in_bytes`),
     /// else the machine's RAM.
     pub fn detect() -> Self {
-        let read = |p: &str| std::fs::read_to_string(p).ok().and_then(|s| s.trim().parse::<u64>().ok());
-        let ram = std::fs::read_to_string("/proc/meminfo")
-            .ok()
-            .and_then(|s| {
-                s.lines()
-                    .find_map(|l| l.strip_prefix("MemTotal:"))
-                    .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-            })
-            .map_or(0, |kb| kb * 1024);
-        // This process's own cgroup (from /proc/self/cgroup), v2 then v1; the mount root last.
-        let own = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
-        let path_of = |controller: &str| {
-            own.lines().find_map(|l| l.strip_prefix(controller)).map(|p| p.trim_end_matches('/').to_string())
-        };
-        let v2 = path_of("0::").map(|p| format!("/sys/fs/cgroup{p}/memory.max"));
-        let v1 = own
-            .lines()
-            .find_map(|l| l.split_once(":memory:").map(|(_, p)| p.trim_end_matches('/').to_string()))
-            .map(|p| format!("/sys/fs/cgroup/memory{p}/memory.limit_in_bytes"));
-        let limit = [
-            v2,
-            v1,
-            Some("/sys/fs/cgroup/memory.max".into()),
-            Some("/sys/fs/cgroup/memory/memory.limit_in_bytes".into()),
-        ]
-        .into_iter()
-        .flatten()
-        .find_map(|p| read(&p));
+        let ram = crate::platform::memory_bytes().unwrap_or(0);
+        let limit = crate::platform::cgroup_memory_limit();
         match limit {
             Some(b) if b < ram => {
                 MemoryCap { bytes: b, source: format!("cgroup memory limit of this process ({b} bytes)") }

@@ -3,7 +3,7 @@
 
 use crate::cli::{JournalArg, RunArgs, SyncArg};
 use pkbench_core::Error;
-use pkbench_core::engines::server::{ServerSettings, ServerTarget};
+use pkbench_core::engines::server::{ManagedOptions, ServerSetting, ServerSettings, ServerTarget};
 use pkbench_core::engines::sqlite::{Journal, SqliteEngine, SqliteSettings, Synchronous};
 use pkbench_core::engines::{Engine, EngineKind, open_server, schema_of};
 use pkbench_core::strategy::Strategy;
@@ -45,8 +45,21 @@ pub fn plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
     let url = args.url.clone().or_else(|| url_env.and_then(|env| std::env::var(env).ok()).filter(|u| !u.is_empty()));
     let managed = url.is_none();
     let target = match url {
-        Some(url) => ServerTarget::External { url },
-        None => ServerTarget::Managed { server_bin: args.server_bin.clone() },
+        Some(url) => {
+            let env = url_env.unwrap_or("its URL variable");
+            if !args.server_settings.is_empty() {
+                return Err(Error::InvalidInput(format!(
+                    "--server-setting applies to a server pkbench starts itself; pkbench never changes your server: set it there, or leave out --url (and {env}) for a managed one"
+                )));
+            }
+            if args.data_dir.is_some() {
+                return Err(Error::InvalidInput(format!(
+                    "--data-dir places a server pkbench starts itself; with --url the data stays on your server: leave out --data-dir, or --url (and {env})"
+                )));
+            }
+            ServerTarget::External { url }
+        }
+        None => ServerTarget::Managed(managed_options(args)?),
     };
     let settings =
         ServerSettings { target, cache_mb: args.cache_mb, durable_commits: !matches!(args.sync, SyncArg::Off) };
@@ -73,12 +86,33 @@ pub fn plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
     Ok(EnginePlan::Server(args.engine, settings))
 }
 
+/// Where and how a managed server starts.
+fn managed_options(args: &RunArgs) -> Result<ManagedOptions, Error> {
+    let settings = args.server_settings.iter().map(|s| ServerSetting::parse(s)).collect::<Result<Vec<_>, _>>()?;
+    if let Some(dir) = &args.data_dir
+        && !dir.is_dir()
+    {
+        return Err(Error::InvalidInput(format!(
+            "--data-dir {} is not a folder: create it first, or leave --data-dir out to use the temp folder",
+            dir.display()
+        )));
+    }
+    Ok(ManagedOptions { server_bin: args.server_bin.clone(), data_dir: args.data_dir.clone(), settings })
+}
+
 /// The SQLite plan: no server flags, valid page size and cache.
 fn sqlite_plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
-    if args.url.is_some() || args.server_bin.is_some() {
-        return Err(Error::InvalidInput(
-            "--url and --server-bin apply to server engines; use --engine postgres or --engine mariadb".into(),
-        ));
+    for (given, flag) in [
+        (args.url.is_some(), "--url"),
+        (args.server_bin.is_some(), "--server-bin"),
+        (!args.server_settings.is_empty(), "--server-setting"),
+        (args.data_dir.is_some(), "--data-dir"),
+    ] {
+        if given {
+            return Err(Error::InvalidInput(format!(
+                "{flag} applies to server engines; use --engine postgres or --engine mariadb (SQLite's settings are --cache-mb, --sync, --page-size and --journal)"
+            )));
+        }
     }
     let settings = SqliteSettings {
         dir: out_dir.to_path_buf(),
@@ -101,6 +135,16 @@ fn sqlite_plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
 }
 
 impl EnginePlan {
+    /// The folder a managed server's folder will be made in; `None` for SQLite or a URL.
+    pub fn managed_parent_dir(&self) -> Option<PathBuf> {
+        match self {
+            EnginePlan::Server(_, ServerSettings { target: ServerTarget::Managed(options), .. }) => {
+                Some(options.parent_dir())
+            }
+            _ => None,
+        }
+    }
+
     /// Opens the engine (starting a managed server if needed). Returns it and the folder its
     /// data lives in, for the environment block.
     pub fn open(self) -> Result<(Box<dyn Engine>, Option<PathBuf>), Error> {

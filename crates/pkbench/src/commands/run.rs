@@ -41,18 +41,18 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     // From here on Ctrl-C stops the run cleanly, also while a server is starting.
     let control = Arc::new(RunControl::new());
     let stop = crate::signals::install(Arc::clone(&control))?;
-    if args.engine.is_server() && args.url.is_none() {
+    if let Some(parent) = engine_plan.managed_parent_dir() {
         // A run that was killed (SIGKILL, power cut) could not remove its server's folder.
-        for dir in remove_stale_server_dirs() {
+        for dir in remove_stale_server_dirs(&parent) {
             eprintln!("Removed {}, left by a pkbench run that was killed", dir.display());
         }
         if !args.quiet {
             eprintln!("Starting a throwaway {} server…", args.engine.name());
         }
-        if server_dirs_in_memory() {
+        if server_dirs_in_memory(&parent) {
             eprintln!(
-                "Note: the server's data folder is in {}, which is in memory (tmpfs): its figures leave the disk out (set TMPDIR to a folder on disk to include it)",
-                std::env::temp_dir().display()
+                "Note: the server's data folder is in {}, which is in memory (tmpfs): its figures leave the disk out (use --data-dir, or TMPDIR, to put it on disk)",
+                parent.display()
             );
         }
     }

@@ -22,6 +22,8 @@ pub struct MariaDbBackend {
     /// How more sessions connect (the same server and user).
     opts: mysql::Opts,
     server: Option<ManagedMariaDb>,
+    /// Settings the user gave a managed server: read back and recorded with pkbench's own.
+    user_settings: Vec<String>,
 }
 
 impl MariaDbBackend {
@@ -50,8 +52,8 @@ impl Backend for MariaDbBackend {
 
     fn open(settings: &ServerSettings) -> Result<(Self, MyConnection), Error> {
         let (server, target, opts, what) = match &settings.target {
-            ServerTarget::Managed { server_bin } => {
-                let server = ManagedMariaDb::start(server_bin.as_deref(), settings.cache_mb, settings.durable_commits)?;
+            ServerTarget::Managed(options) => {
+                let server = ManagedMariaDb::start(options, settings.cache_mb, settings.durable_commits)?;
                 let target = format!("managed server, socket in {}", server.dir().display());
                 let opts = mysql::Opts::from(server.opts());
                 (Some(server), target, opts, "could not connect to the managed MariaDB server".to_string())
@@ -69,7 +71,8 @@ impl Backend for MariaDbBackend {
             .map_err(|e| Error::mariadb("could not read the server version", e))?
             .unwrap_or_default();
         EngineKind::identify(Wire::Mysql, &version).map_err(Error::InvalidInput)?;
-        Ok((MariaDbBackend { version, target, opts, server }, MyConnection::new(conn)))
+        let user_settings = settings.target.user_setting_names();
+        Ok((MariaDbBackend { version, target, opts, server, user_settings }, MyConnection::new(conn)))
     }
 
     fn connect(&self) -> Result<MyConnection, Error> {
@@ -118,12 +121,18 @@ impl Backend for MariaDbBackend {
                 ],
             ),
         };
-        let list = names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ");
+        // User setting names were checked when parsed (letters, digits, `_` and `.`).
+        let user = self.user_settings.iter().map(String::as_str);
+        let list = names.iter().copied().chain(user).map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ");
         let rows: Vec<(String, String)> = conn
             .conn()
             .query(format!("SHOW {scope}VARIABLES WHERE Variable_name IN ({list})"))
             .map_err(|e| Error::mariadb("could not read server variables", e))?;
-        Ok(rows.into_iter().collect())
+        let mut out: BTreeMap<String, String> = rows.into_iter().collect();
+        if !self.user_settings.is_empty() {
+            out.insert("given_with_server_setting".into(), self.user_settings.join(","));
+        }
+        Ok(out)
     }
 
     fn snapshot(

@@ -6,11 +6,28 @@
 use crate::Error;
 use crate::engine_facts::innodb::{MIN_POOL_MB, lru_scan_depth};
 use crate::engines::server::{
-    ManagedProcess, failure_summary, find_binary, private_dir, remove_stale_dirs, unique_suffix, wait_until,
+    ManagedOptions, ManagedProcess, failure_summary, find_binary, private_dir, remove_stale_dirs, unique_suffix,
+    wait_until,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
+
+/// Settings a user may not change on a managed server, and what to do instead.
+pub const RESERVED_SETTINGS: &[(&str, &str)] = &[
+    ("innodb_buffer_pool_size", "set the cache with --cache-mb"),
+    ("innodb_flush_log_at_trx_commit", "pkbench sets it from --sync (off → 2, otherwise 1)"),
+    ("innodb_page_size", "pkbench's InnoDB page figures and models assume its 16 KiB pages"),
+    ("socket", "a managed server listens only on its private Unix socket"),
+    ("port", "a managed server listens only on its private Unix socket"),
+    ("skip_networking", "a managed server listens only on its private Unix socket"),
+    ("bind_address", "a managed server listens only on its private Unix socket"),
+    ("datadir", "choose where the server's folder goes with --data-dir"),
+    ("tmpdir", "choose where the server's folder goes with --data-dir"),
+    ("pid_file", "pkbench owns the managed server's folder"),
+    ("secure_file_priv", "pkbench owns the managed server's folder"),
+    ("user", "pkbench runs the server as itself (root: as root)"),
+];
 
 /// A running managed MariaDB server.
 #[derive(Debug)]
@@ -31,7 +48,10 @@ impl ManagedMariaDb {
     /// Creates and starts a server with `innodb_buffer_pool_size = cache_mb` MiB (at least
     /// [`MIN_POOL_MB`]);
     /// `durable_commits` sets `innodb_flush_log_at_trx_commit` to 1 (else 2).
-    pub fn start(server_bin: Option<&Path>, cache_mb: u64, durable_commits: bool) -> Result<Self, Error> {
+    /// The user's settings (`options.settings`) come after pkbench's, so they win.
+    pub fn start(options: &ManagedOptions, cache_mb: u64, durable_commits: bool) -> Result<Self, Error> {
+        options.check_settings("MariaDB", RESERVED_SETTINGS)?;
+        let server_bin = options.server_bin.as_deref();
         if cache_mb < MIN_POOL_MB {
             return Err(Error::InvalidInput(format!(
                 "--cache-mb {cache_mb} is below InnoDB's minimum buffer pool of {MIN_POOL_MB} MiB (with 16 KiB pages): use --cache-mb {MIN_POOL_MB} or more"
@@ -39,8 +59,9 @@ impl ManagedMariaDb {
         }
         let install = binary("mariadb-install-db", server_bin)?;
         let mariadbd = binary("mariadbd", server_bin)?;
-        let _ = remove_stale_dirs("pkbench-mariadb-");
-        let dir = std::env::temp_dir().join(format!("pkbench-mariadb-{}-{}", std::process::id(), unique_suffix()));
+        let parent = options.parent_dir();
+        let _ = remove_stale_dirs(&parent, "pkbench-mariadb-");
+        let dir = parent.join(format!("pkbench-mariadb-{}-{}", std::process::id(), unique_suffix()));
         private_dir(&dir)?;
         let data = dir.join("data");
         // Its own temporary folder: parallel servers sharing /tmp lost each other's temporary
@@ -79,7 +100,8 @@ impl ManagedMariaDb {
             .arg(format!("--secure-file-priv={}", dir.display()))
             .arg(format!("--innodb-buffer-pool-size={pool_mb}M"))
             .arg(format!("--innodb-lru-scan-depth={depth}"))
-            .arg(format!("--innodb-flush-log-at-trx-commit={}", if durable_commits { 1 } else { 2 }));
+            .arg(format!("--innodb-flush-log-at-trx-commit={}", if durable_commits { 1 } else { 2 }))
+            .args(options.settings.iter().map(|s| format!("--{}={}", s.name, s.value)));
         // SIGTERM = clean shutdown; SIGKILL if pkbench dies.
         let mut process = ManagedProcess::spawn("MariaDB", cmd, dir, libc::SIGTERM, libc::SIGKILL)?;
         let socket = process.dir().join("mariadb.sock");

@@ -23,6 +23,8 @@ pub struct PostgresBackend {
     pgstattuple: bool,
     durable_commits: bool,
     target: String,
+    /// Settings the user gave a managed cluster: read back and recorded with pkbench's own.
+    user_settings: Vec<String>,
     /// How more sessions connect (the same server, user and database).
     config: postgres::Config,
     server: Option<ManagedPostgres>,
@@ -58,8 +60,8 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
 
     fn open(settings: &ServerSettings) -> Result<(Self, PgConnection), Error> {
         let (server, target, config) = match &settings.target {
-            ServerTarget::Managed { server_bin } => {
-                let server = ManagedPostgres::start(server_bin.as_deref(), settings.cache_mb)?;
+            ServerTarget::Managed(options) => {
+                let server = ManagedPostgres::start(options, settings.cache_mb)?;
                 let target = format!("managed cluster, socket in {}", server.dir().display());
                 let config = server.config();
                 (Some(server), target, config)
@@ -78,6 +80,7 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
             config: config.clone(),
             server,
             target,
+            user_settings: settings.target.user_setting_names(),
         };
         let what = match backend.server {
             Some(_) => "could not connect to the managed PostgreSQL server".to_string(),
@@ -154,10 +157,14 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
             SettingsFor::App => &["shared_buffers", "synchronous_commit", "full_page_writes", "autovacuum", "fsync"],
         };
         let mut out = BTreeMap::new();
-        for name in names {
+        for name in names.iter().copied().chain(self.user_settings.iter().map(String::as_str)) {
+            // The name was checked when parsed (letters, digits, `_` and `.`).
             let row = conn.client().query_one(&format!("SHOW {name}"), &[]);
             let v: String = row.map_err(|e| Error::postgres(format!("could not read {name}"), e))?.get(0);
             out.insert(name.to_string(), v);
+        }
+        if !self.user_settings.is_empty() {
+            out.insert("given_with_server_setting".into(), self.user_settings.join(","));
         }
         Ok(out)
     }

@@ -4,7 +4,8 @@
 
 use crate::Error;
 use crate::engines::server::{
-    ManagedProcess, ServerUser, failure_summary, find_binary, private_dir, remove_stale_dirs, unique_suffix, wait_until,
+    ManagedOptions, ManagedProcess, ServerUser, failure_summary, find_binary, private_dir, remove_stale_dirs,
+    unique_suffix, wait_until,
 };
 use std::path::Path;
 use std::process::Command;
@@ -16,6 +17,18 @@ pub const MAX_WAL_MB: u64 = 64;
 /// `wal_keep_size` of managed clusters, MiB: keeps each batch's WAL for `pg_walinspect`.
 pub const WAL_KEEP_MB: u64 = 2048;
 
+/// Settings a user may not change on a managed cluster, and what to do instead.
+pub const RESERVED_SETTINGS: &[(&str, &str)] = &[
+    ("shared_buffers", "set the cache with --cache-mb"),
+    ("synchronous_commit", "pkbench sets it in each session from --sync (off → off, otherwise on)"),
+    ("listen_addresses", "a managed cluster listens only on its private Unix socket"),
+    ("port", "a managed cluster listens only on its private Unix socket"),
+    ("unix_socket_directories", "a managed cluster listens only on its private Unix socket"),
+    ("data_directory", "choose where the cluster's folder goes with --data-dir"),
+    ("config_file", "give each setting with --server-setting"),
+    ("hba_file", "a managed cluster trusts only its private Unix socket"),
+];
+
 /// A running managed cluster.
 #[derive(Debug)]
 pub struct ManagedPostgres {
@@ -24,8 +37,11 @@ pub struct ManagedPostgres {
 }
 
 impl ManagedPostgres {
-    /// Creates and starts a cluster with `shared_buffers = cache_mb` MiB.
-    pub fn start(server_bin: Option<&Path>, cache_mb: u64) -> Result<Self, Error> {
+    /// Creates and starts a cluster with `shared_buffers = cache_mb` MiB, pkbench's settings
+    /// and then the user's (`options.settings`, which win).
+    pub fn start(options: &ManagedOptions, cache_mb: u64) -> Result<Self, Error> {
+        options.check_settings("PostgreSQL", RESERVED_SETTINGS)?;
+        let server_bin = options.server_bin.as_deref();
         let debian = Some(Path::new("/usr/lib/postgresql"));
         let postgres = find_binary("postgres", server_bin, debian, "postgresql")?;
         // initdb must come from the same installation as the server.
@@ -35,8 +51,9 @@ impl ManagedPostgres {
             .filter(|p| p.is_file())
             .map_or_else(|| find_binary("initdb", server_bin, debian, "postgresql"), Ok)?;
         let user = ServerUser::for_root("postgres", "postgresql")?;
-        let _ = remove_stale_dirs("pkbench-postgres-");
-        let dir = std::env::temp_dir().join(format!("pkbench-postgres-{}-{}", std::process::id(), unique_suffix()));
+        let parent = options.parent_dir();
+        let _ = remove_stale_dirs(&parent, "pkbench-postgres-");
+        let dir = parent.join(format!("pkbench-postgres-{}-{}", std::process::id(), unique_suffix()));
         private_dir(&dir)?;
         let cleanup = |e: Error| {
             let _ = std::fs::remove_dir_all(&dir);
@@ -69,7 +86,10 @@ impl ManagedPostgres {
             "autovacuum=off".to_string(),
             "max_connections=50".to_string(),
             "log_min_messages=warning".to_string(),
-        ] {
+        ]
+        .into_iter()
+        .chain(options.settings.iter().map(|s| format!("{}={}", s.name, s.value)))
+        {
             cmd.arg("-c").arg(setting);
         }
         if let Some(u) = user {

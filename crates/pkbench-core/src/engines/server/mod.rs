@@ -8,11 +8,13 @@ mod backend;
 mod binaries;
 mod case;
 mod engine;
+mod managed;
 mod process;
 mod url;
 
 pub use backend::{Backend, SettingsFor};
 pub use engine::ServerEngine;
+pub use managed::{ManagedOptions, ServerSetting};
 
 pub use binaries::find_binary;
 pub use process::{
@@ -21,22 +23,32 @@ pub use process::{
 };
 pub use url::redact_url;
 
-use std::path::PathBuf;
-
 /// How to reach a server engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ServerTarget {
-    /// Start a throwaway server in a temporary directory (binaries from `server_bin` if given).
-    Managed {
-        /// Folder holding the server binaries, if not found automatically.
-        server_bin: Option<PathBuf>,
-    },
+    /// Start a throwaway server in a temporary directory.
+    Managed(ManagedOptions),
     /// Use the user's server at this URL; pkbench works only inside its own `pkbench_…`
     /// schema/database there.
     External {
         /// Connection URL (may contain a password; never printed unredacted).
         url: String,
     },
+}
+
+impl ServerTarget {
+    /// A managed server with pkbench's defaults.
+    pub fn managed() -> Self {
+        ServerTarget::Managed(ManagedOptions::default())
+    }
+
+    /// The names of the settings the user gave a managed server.
+    pub fn user_setting_names(&self) -> Vec<String> {
+        match self {
+            ServerTarget::Managed(options) => options.settings.iter().map(|s| s.name.clone()).collect(),
+            ServerTarget::External { .. } => Vec::new(),
+        }
+    }
 }
 
 /// Settings common to server engines.

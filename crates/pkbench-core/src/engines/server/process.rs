@@ -70,11 +70,11 @@ pub fn abort_all() {
 /// Prefixes of the temporary folders of managed servers.
 pub const SERVER_DIR_PREFIXES: [&str; 2] = ["pkbench-postgres-", "pkbench-mariadb-"];
 
-/// Removes `prefix<pid>-…` directories in the temp folder left by pkbench processes that no
-/// longer exist (killed before they could clean up); returns the folders removed.
-pub fn remove_stale_dirs(prefix: &str) -> Vec<PathBuf> {
+/// Removes `prefix<pid>-…` directories in `parent` left by pkbench processes that no longer
+/// exist (killed before they could clean up); returns the folders removed.
+pub fn remove_stale_dirs(parent: &Path, prefix: &str) -> Vec<PathBuf> {
     let mut removed = Vec::new();
-    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return removed };
+    let Ok(entries) = std::fs::read_dir(parent) else { return removed };
     for entry in entries.filter_map(|e| e.ok()) {
         let name = entry.file_name().to_string_lossy().into_owned();
         let Some(pid) =
@@ -83,7 +83,7 @@ pub fn remove_stale_dirs(prefix: &str) -> Vec<PathBuf> {
             continue;
         };
         if pid != std::process::id()
-            && !Path::new(&format!("/proc/{pid}")).exists()
+            && !crate::platform::process_exists(pid)
             && std::fs::remove_dir_all(entry.path()).is_ok()
         {
             removed.push(entry.path());
@@ -92,25 +92,15 @@ pub fn remove_stale_dirs(prefix: &str) -> Vec<PathBuf> {
     removed
 }
 
-/// [`remove_stale_dirs`] for every managed server's folder.
-pub fn remove_stale_server_dirs() -> Vec<PathBuf> {
-    SERVER_DIR_PREFIXES.iter().flat_map(|p| remove_stale_dirs(p)).collect()
+/// [`remove_stale_dirs`] for every managed server's folder in `parent`.
+pub fn remove_stale_server_dirs(parent: &Path) -> Vec<PathBuf> {
+    SERVER_DIR_PREFIXES.iter().flat_map(|p| remove_stale_dirs(parent, p)).collect()
 }
 
-/// Whether managed servers' folders (in the temp folder) live in memory (tmpfs or ramfs): then a
-/// run's figures leave the disk out.
-pub fn server_dirs_in_memory() -> bool {
-    const TMPFS_MAGIC: i64 = 0x0102_1994;
-    const RAMFS_MAGIC: i64 = 0x8584_58f6;
-    let Ok(path) = std::ffi::CString::new(std::env::temp_dir().as_os_str().as_encoded_bytes()) else { return false };
-    // SAFETY: statfs fills the zeroed struct for a NUL-terminated path.
-    let mut fs: libc::statfs = unsafe { std::mem::zeroed() };
-    if unsafe { libc::statfs(path.as_ptr(), &mut fs) } != 0 {
-        return false;
-    }
-    #[allow(clippy::unnecessary_cast)]
-    let kind = fs.f_type as i64;
-    kind == TMPFS_MAGIC || kind == RAMFS_MAGIC
+/// Whether managed servers' folders (in `parent`) live in memory (tmpfs or ramfs): then a run's
+/// figures leave the disk out.
+pub fn server_dirs_in_memory(parent: &Path) -> bool {
+    crate::platform::in_memory_fs(parent).unwrap_or(false)
 }
 
 /// Creates `dir` readable and writable by its owner only (0700).
@@ -183,15 +173,7 @@ impl ManagedProcess {
         let file = std::fs::File::create(&log).map_err(|e| Error::io("create", &log, e))?;
         let file2 = file.try_clone().map_err(|e| Error::io("create", &log, e))?;
         cmd.stdin(Stdio::null()).stdout(file).stderr(file2).process_group(0);
-        // SAFETY: prctl(PR_SET_PDEATHSIG) is async-signal-safe and touches only this process.
-        unsafe {
-            cmd.pre_exec(move || {
-                if libc::prctl(libc::PR_SET_PDEATHSIG, death_signal as libc::c_ulong) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
+        crate::platform::set_parent_death_signal(&mut cmd, death_signal);
         let child = cmd.spawn().map_err(|e| Error::io("start", format!("{name} server"), e))?;
         LIVE.lock().unwrap_or_else(|e| e.into_inner()).push((child.id(), dir.clone()));
         Ok(ManagedProcess { child, dir, log, stop_signal, name })

@@ -1,0 +1,143 @@
+//! What pkbench asks of the operating system, in one place.
+//!
+//! Most of it is POSIX and the same everywhere (memory size, kernel release, whether a process
+//! exists, peak memory). The rest is Linux-only and lives in `linux.rs`; every other system gets
+//! `fallback.rs`, whose documented fallbacks are compiled and tested on Linux too, so a change
+//! that breaks the macOS/BSD build shows up in this machine's tests:
+//!
+//! | Linux | elsewhere |
+//! |---|---|
+//! | the parent-death signal: a managed server dies with a SIGKILLed pkbench | the server outlives it; the next run removes its folder (PostgreSQL then shuts itself down, as it does when its `postmaster.pid` goes) |
+//! | `CLOCK_REALTIME_COARSE` for the real clock of key generators | `SystemTime` (precise, 20–60 ns slower per key) |
+//! | cgroup memory limits in the memory cap | RAM only |
+//! | the data folder's filesystem, and whether it is in memory | not detected |
+//! | the CPU model | "unknown" |
+
+#[cfg_attr(target_os = "linux", allow(dead_code))]
+mod fallback;
+#[cfg(target_os = "linux")]
+mod linux;
+
+#[cfg(not(target_os = "linux"))]
+use fallback as native;
+#[cfg(target_os = "linux")]
+use linux as native;
+
+use std::path::Path;
+use std::process::Command;
+
+/// Asks the kernel to send `signal` to the process `cmd` starts when the thread that starts it
+/// ends (Linux); a no-op elsewhere.
+pub fn set_parent_death_signal(cmd: &mut Command, signal: i32) {
+    native::set_parent_death_signal(cmd, signal);
+}
+
+/// The real time from a clock that is cheap to read (tick-granular on Linux), ns since the epoch.
+#[inline]
+pub fn coarse_now_ns() -> u64 {
+    native::coarse_now_ns()
+}
+
+/// How far apart [`coarse_now_ns`]'s distinct readings are, ns.
+pub fn coarse_resolution_ns() -> u64 {
+    native::coarse_resolution_ns()
+}
+
+/// The memory limit of this process's cgroup, bytes, if one is set (Linux).
+pub fn cgroup_memory_limit() -> Option<u64> {
+    native::cgroup_memory_limit()
+}
+
+/// Whether `path` is on a filesystem held in memory (tmpfs, ramfs); `None` if unknown.
+pub fn in_memory_fs(path: &Path) -> Option<bool> {
+    native::in_memory_fs(path)
+}
+
+/// The type of the filesystem holding `path` (e.g. "ext4"), if known.
+pub fn filesystem_of(path: &Path) -> Option<String> {
+    native::filesystem_of(path)
+}
+
+/// The CPU's model name, if known.
+pub fn cpu_model() -> Option<String> {
+    native::cpu_model()
+}
+
+/// Physical memory, bytes (POSIX `sysconf`).
+pub fn memory_bytes() -> Option<u64> {
+    // SAFETY: sysconf has no preconditions.
+    let (pages, page) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+    (pages > 0 && page > 0).then(|| pages as u64 * page as u64)
+}
+
+/// The kernel's release (`uname -r`).
+pub fn kernel_release() -> Option<String> {
+    // SAFETY: uname fills the zeroed struct.
+    let mut name: libc::utsname = unsafe { std::mem::zeroed() };
+    if unsafe { libc::uname(&mut name) } != 0 {
+        return None;
+    }
+    // SAFETY: uname NUL-terminates each field.
+    let release = unsafe { std::ffi::CStr::from_ptr(name.release.as_ptr()) };
+    Some(release.to_string_lossy().into_owned())
+}
+
+/// Whether a process with this id exists (signal 0: nothing is sent).
+pub fn process_exists(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
+    // SAFETY: signal 0 only checks that the process exists and may be signalled.
+    unsafe { libc::kill(pid, 0) == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM) }
+}
+
+/// The process's peak resident memory, bytes (`getrusage`).
+pub fn peak_rss_bytes() -> Option<u64> {
+    // SAFETY: getrusage fills the zeroed struct.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return None;
+    }
+    let max = u64::try_from(usage.ru_maxrss).ok()?;
+    // macOS reports bytes; Linux and the BSDs KiB.
+    Some(if cfg!(target_vendor = "apple") { max } else { max * 1024 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_posix_calls_answer_on_this_machine() {
+        let memory = memory_bytes().unwrap();
+        assert!(memory > 64 << 20, "{memory}");
+        assert!(!kernel_release().unwrap().is_empty());
+        assert!(process_exists(std::process::id()));
+        assert!(!process_exists(u32::MAX >> 1), "no such pid");
+        let peak = peak_rss_bytes().unwrap();
+        assert!(peak > 1 << 20 && peak < memory, "{peak}");
+    }
+
+    /// The fallbacks other systems get, run here: each says "unknown" rather than guessing.
+    #[test]
+    fn the_fallbacks_for_other_systems_build_and_say_unknown() {
+        let mut cmd = Command::new("true");
+        fallback::set_parent_death_signal(&mut cmd, libc::SIGKILL);
+        assert!(cmd.status().unwrap().success());
+        assert!(fallback::coarse_now_ns() > 1_700_000_000 * 1_000_000_000);
+        assert_eq!(fallback::coarse_resolution_ns(), 1);
+        assert_eq!(fallback::cgroup_memory_limit(), None);
+        assert_eq!(fallback::in_memory_fs(Path::new("/")), None);
+        assert_eq!(fallback::filesystem_of(Path::new("/")), None);
+        assert_eq!(fallback::cpu_model(), None);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn linux_knows_its_filesystems_and_clock() {
+        assert_eq!(in_memory_fs(Path::new("/proc")), Some(false), "procfs is not tmpfs");
+        assert_eq!(in_memory_fs(Path::new("/dev/shm")), Some(true));
+        assert!(filesystem_of(Path::new("/proc/self")).is_some_and(|f| f == "proc"));
+        assert!(coarse_resolution_ns() >= 1);
+        let (a, b) = (coarse_now_ns(), fallback::coarse_now_ns());
+        assert!(a.abs_diff(b) < 1_000_000_000, "coarse {a} vs precise {b}");
+    }
+}
