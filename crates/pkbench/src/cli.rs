@@ -1,5 +1,6 @@
 //! Command-line definitions. Arguments become validated library types in `commands`.
 
+use crate::commands::key_args::SchemeArgs;
 use crate::duration::parse_duration;
 use crate::size::{parse_count, parse_seed};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
@@ -38,7 +39,7 @@ impl Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Benchmark key strategies: insert rows in batches and time each batch as the table grows.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// List the key strategies and what each one stores.
     List,
     /// Generate, inspect and time IDs of every scheme (no database).
@@ -190,6 +191,8 @@ pub struct RunArgs {
     /// Seed of the key stream (same seed, same keys, on every engine).
     #[arg(long, default_value_t = 42, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: u64,
+    #[command(flatten)]
+    pub keys: SchemeArgs,
     /// Results folder [default: ./pkbench-results/<timestamp>].
     #[arg(long, short = 'o')]
     pub out: Option<PathBuf>,

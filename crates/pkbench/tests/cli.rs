@@ -358,3 +358,55 @@ fn a_finished_run_leaves_no_journal() {
     assert!(!out.join("journal.jsonl").exists());
     assert!(!std::fs::read_dir(&out).unwrap().any(|e| e.unwrap().file_name().to_string_lossy().ends_with(".tmp")));
 }
+
+#[test]
+fn key_parameters_reach_run_are_recorded_and_refused_where_unused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    pkbench()
+        .args(["run", "-s", "seq-uuid,time-uuid,int", "-n", "4k", "-b", "2k", "-q"])
+        .args(["--block-size", "256", "--block-count", "4", "--interval", "1", "--key-rate", "500", "-o"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("Time-based keys (time-uuid) are stamped as if inserted at 500 rows/s"));
+    let doc = read_json(&out.join("results.json"));
+    let params = |i: usize| doc["runs"][i]["settings"]["key_parameters"].clone();
+    assert_eq!(params(0), serde_json::json!({"block_size": "256", "block_count": "4"}));
+    assert_eq!(params(1), serde_json::json!({"key_rate": "500", "interval": "1", "interval_count": "65536"}));
+    assert!(params(2).is_null(), "int's keys take no parameter: {}", params(2));
+    assert!(doc["runs"][1]["settings"]["key_clock"].as_str().unwrap().contains("500 keys per second"));
+
+    for (args, needle) in [
+        (
+            vec!["-s", "int,uuid4", "--block-size", "256"],
+            "--block-size shapes seq-uuid keys, and none of -s int,uuid4 uses them",
+        ),
+        (
+            vec!["-s", "uuid4", "--key-rate", "1000"],
+            "--key-rate shapes snowflake, uuid1, uuid6, uuid7, ulid, time-uuid, comb, comb-mssql keys",
+        ),
+        (vec!["-s", "uuid7", "--key-rate", "0"], "--key-rate 0 stops time"),
+        (vec!["-s", "snowflake", "--worker", "5000"], "snowflake worker 5000 does not fit in 10 bits"),
+    ] {
+        let output = pkbench().arg("run").args(&args).args(["-n", "10"]).output().unwrap();
+        assert_one_line_error(&output, needle);
+    }
+}
+
+#[test]
+fn ids_gen_paces_a_seeded_stream_at_the_key_rate() {
+    let ms = |rate: &str| -> Vec<u64> {
+        let out =
+            pkbench().args(["ids", "gen", "uuid7", "-n", "2", "--seed", "1", "--key-rate", rate]).output().unwrap();
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| u64::from_str_radix(&l.replace('-', "")[..12], 16).unwrap())
+            .collect()
+    };
+    assert_eq!(ms("2")[1] - ms("2")[0], 500, "2 keys per second: 500 ms apart");
+    assert_eq!(ms("1M")[1] - ms("1M")[0], 0, "a million per second: the same millisecond");
+    let output = pkbench().args(["ids", "gen", "uuid7", "--key-rate", "10"]).output().unwrap();
+    assert_one_line_error(&output, "--key-rate paces the virtual clock of a seeded stream: add --seed");
+}

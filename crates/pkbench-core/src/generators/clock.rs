@@ -42,53 +42,85 @@ impl Clock for SystemClock {
     }
 }
 
-/// A clock that advances one millisecond every `keys_per_ms` readings, from `start_ms`.
+/// A clock that advances `1 / keys_per_s` seconds at every reading, from `start_ms`: the time an
+/// application inserting `keys_per_s` rows per second would stamp on its keys.
 ///
-/// Benchmarks use it so time-based keys are identical on every run and engine: it models a
-/// producer generating `keys_per_ms × 1000` keys per second, whatever the engine's speed.
+/// Benchmarks use it so time-based keys are identical on every run and engine, whatever the
+/// engine's speed, and so a run of a few million rows stores the keys of a realistic insert rate
+/// (see [`VirtualClock::DEFAULT_KEYS_PER_S`]) rather than of a generator running flat out.
+/// Generators read the clock once per key.
 #[derive(Debug, Clone)]
 pub struct VirtualClock {
     start_ms: u64,
-    keys_per_ms: u64,
+    keys_per_s: u64,
     readings: u64,
 }
 
 impl VirtualClock {
     /// Start of pkbench's virtual time: 2026-01-01T00:00:00Z.
     pub const DEFAULT_START_MS: u64 = 1_767_225_600_000;
-    /// Default pace: 1,000 keys per millisecond (one million per second).
-    pub const DEFAULT_KEYS_PER_MS: u64 = 1_000;
+    /// Default pace: 1,000 keys per second of key time — a busy OLTP table (86.4M rows a day).
+    /// Real applications insert hundreds to thousands of rows per second into one table; at this
+    /// pace a UUIDv7 or ULID changes its millisecond at every key, `time-uuid`'s 60-second prefix
+    /// every 60,000 keys and a UUIDv1's `time_low` wraps every 429,497 keys, so a run of a few
+    /// million rows shows what those layouts do in production.
+    pub const DEFAULT_KEYS_PER_S: u64 = 1_000;
+    /// The pace of results recorded before `--key-rate` existed: one million keys per second.
+    pub const LEGACY_KEYS_PER_S: u64 = 1_000_000;
 
-    /// A clock starting at `start_ms` that ticks every `keys_per_ms` readings (at least 1).
+    /// A clock starting at `start_ms` that advances one millisecond every `keys_per_ms`
+    /// readings (at least 1).
     pub fn new(start_ms: u64, keys_per_ms: u64) -> Self {
-        VirtualClock { start_ms, keys_per_ms: keys_per_ms.max(1), readings: 0 }
+        Self::at_rate(start_ms, keys_per_ms.max(1).saturating_mul(1_000))
+    }
+
+    /// A clock starting at `start_ms` that advances `1 / keys_per_s` s per reading (rate at
+    /// least 1).
+    pub fn at_rate(start_ms: u64, keys_per_s: u64) -> Self {
+        VirtualClock { start_ms, keys_per_s: keys_per_s.max(1), readings: 0 }
+    }
+
+    /// Keys per second of key time.
+    pub fn keys_per_s(&self) -> u64 {
+        self.keys_per_s
     }
 
     /// Human-readable description recorded in results.
     pub fn describe(&self) -> String {
-        format!("virtual: starts at Unix ms {}, advances 1 ms every {} keys", self.start_ms, self.keys_per_ms)
+        format!(
+            "virtual: starts at Unix ms {}, advances at {} keys per second of key time",
+            self.start_ms, self.keys_per_s
+        )
+    }
+
+    /// Nanoseconds since `start_ms` at reading `n`.
+    #[inline]
+    fn offset_ns(&self, n: u64) -> u64 {
+        (u128::from(n) * 1_000_000_000 / u128::from(self.keys_per_s)) as u64
     }
 }
 
 impl Default for VirtualClock {
     fn default() -> Self {
-        Self::new(Self::DEFAULT_START_MS, Self::DEFAULT_KEYS_PER_MS)
+        Self::at_rate(Self::DEFAULT_START_MS, Self::DEFAULT_KEYS_PER_S)
     }
 }
 
 impl Clock for VirtualClock {
+    #[inline]
     fn now_ms(&mut self) -> u64 {
-        let now = self.start_ms + self.readings / self.keys_per_ms;
+        let now = self.start_ms + self.offset_ns(self.readings) / 1_000_000;
         self.readings += 1;
         now
     }
 
-    /// Advances evenly between millisecond ticks (1 µs per reading at the default pace), so
-    /// sub-millisecond fields change from key to key; floors to [`Clock::now_ms`]'s value.
+    /// Advances evenly between millisecond ticks, so sub-millisecond fields change from key to
+    /// key; floors to [`Clock::now_ms`]'s value.
+    #[inline]
     fn now_ns(&mut self) -> u64 {
-        let offset = u128::from(self.readings) * 1_000_000 / u128::from(self.keys_per_ms);
+        let offset = self.offset_ns(self.readings);
         self.readings += 1;
-        self.start_ms.saturating_mul(1_000_000).saturating_add(offset as u64)
+        self.start_ms.saturating_mul(1_000_000).saturating_add(offset)
     }
 }
 
@@ -114,6 +146,17 @@ mod tests {
         let mut c = VirtualClock::new(100, 3);
         let t: Vec<u64> = (0..7).map(|_| c.now_ms()).collect();
         assert_eq!(t, [100, 100, 100, 101, 101, 101, 102]);
+    }
+
+    #[test]
+    fn virtual_clock_at_a_rate_below_one_key_per_ms_skips_milliseconds() {
+        let mut c = VirtualClock::at_rate(100, 400);
+        let t: Vec<u64> = (0..4).map(|_| c.now_ms()).collect();
+        assert_eq!(t, [100, 102, 105, 107], "2.5 ms per key, floored");
+        assert_eq!(
+            VirtualClock::default().describe(),
+            "virtual: starts at Unix ms 1767225600000, advances at 1000 keys per second of key time"
+        );
     }
 
     #[test]

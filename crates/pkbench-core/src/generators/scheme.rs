@@ -184,8 +184,30 @@ impl Scheme {
     /// `seed` and `role` pick the random stream (the same seed and role give the same keys);
     /// time-based schemes read `clock`.
     pub fn generator(self, seed: u64, role: &str, clock: Box<dyn Clock>) -> Box<dyn KeyGenerator> {
+        self.seeded(&SchemeParams::default(), seed, role, clock)
+    }
+
+    /// [`Scheme::generator`] with `params` (which must be valid: see [`SchemeParams::validate`];
+    /// invalid ones fall back to the defaults).
+    pub fn seeded(self, params: &SchemeParams, seed: u64, role: &str, clock: Box<dyn Clock>) -> Box<dyn KeyGenerator> {
         let rng = KeyRng::seeded(derive_seed(seed, self.name(), role));
-        self.build_unchecked(&SchemeParams::default(), rng, clock)
+        let params = if params.validate().is_ok() { *params } else { SchemeParams::default() };
+        self.build_unchecked(&params, rng, clock)
+    }
+
+    /// Whether this scheme reads a clock (so a key rate changes its keys).
+    pub fn is_time_based(self) -> bool {
+        match self {
+            Scheme::Snowflake
+            | Scheme::Uuid1
+            | Scheme::Uuid6
+            | Scheme::Uuid7
+            | Scheme::Ulid
+            | Scheme::TimeUuid
+            | Scheme::Comb
+            | Scheme::CombMssql => true,
+            Scheme::Int | Scheme::MaskedInt | Scheme::Uuid4 | Scheme::SeqUuid => false,
+        }
     }
 
     /// Builds this scheme's generator from `params`, drawing random bits from `rng` (seeded, or

@@ -249,7 +249,7 @@ fn empty_result(
         rows: config.rows,
         batch_rows: config.batch_rows,
         payload_bytes: config.payload_bytes,
-        seed: config.seed,
+        keys: config.seed.into(),
         insert_path: "simulated: one B-tree insert per row and tree, one commit per batch".into(),
         options,
     };

@@ -144,10 +144,30 @@ pub fn settings_line(doc: &ResultsDoc) -> Option<String> {
         s.seed,
         engine.join(" "),
     );
+    let line = match key_note(doc) {
+        Some(keys) => format!("{line} · {keys}"),
+        None => line,
+    };
     Some(match prediction_note(run) {
         Some(note) => format!("{line} · {note}"),
         None => line,
     })
+}
+
+/// The key parameters each strategy's keys were made with (`uuid7: key_rate=1000/s`), for the
+/// strategies any parameter shapes; `None` if none does.
+pub fn key_note(doc: &ResultsDoc) -> Option<String> {
+    let mut seen = Vec::new();
+    for run in &doc.runs {
+        let p = &run.settings.key_parameters;
+        if p.is_empty() || seen.iter().any(|(name, _)| *name == run.strategy) {
+            continue;
+        }
+        let text: Vec<String> =
+            p.iter().map(|(k, v)| if k == "key_rate" { format!("{k}={v}/s") } else { format!("{k}={v}") }).collect();
+        seen.push((run.strategy.clone(), format!("{}: {}", run.strategy, text.join(" "))));
+    }
+    (!seen.is_empty()).then(|| format!("keys {}", seen.into_iter().map(|(_, t)| t).collect::<Vec<_>>().join(", ")))
 }
 
 /// For a `pkbench predict` run: that its figures are the model's, how they were made and, when

@@ -84,6 +84,10 @@ pub struct Settings {
     pub seed: u64,
     /// The clock time-based keys were generated from.
     pub key_clock: String,
+    /// The key parameters that shaped this strategy's keys, by `run` flag (`key_rate`,
+    /// `block_size`, `interval`, …); empty for keys no parameter changes (int, uuid4).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub key_parameters: BTreeMap<String, String>,
     /// How rows reach the engine (e.g. "one prepared single-row INSERT per row").
     pub insert_path: String,
     /// Engine settings as the engine reports them after setup (e.g. `journal_mode = wal`).

@@ -3,7 +3,7 @@
 //! keyset-paginated join, all orders of one user, and a mixed CRUD load — one phase each.
 
 use super::outcome::{SettingsBase, conclude, empty_result, verify};
-use super::{CaseContext, KeyStream, Workload};
+use super::{CaseContext, KeySettings, KeyStream, Workload};
 use crate::Error;
 use crate::engines::Engine;
 use crate::engines::app::{AppCase, OrderRow, UserRow};
@@ -42,7 +42,7 @@ pub struct App {
     users: u64,
     orders_per_user: u64,
     batch_rows: u64,
-    seed: u64,
+    keys: KeySettings,
     /// Untimed warm-up before each timed query step: `None` = [`WARMUP`] operations.
     warmup: Option<Duration>,
 }
@@ -85,7 +85,8 @@ struct Loaded {
 impl App {
     /// Validates sizes: `users` ≥ 1, `orders_per_user` ≥ 1, `batch_rows` rows per load
     /// transaction.
-    pub fn new(users: u64, orders_per_user: u64, batch_rows: u64, seed: u64) -> Result<Self, Error> {
+    pub fn new(users: u64, orders_per_user: u64, batch_rows: u64, keys: impl Into<KeySettings>) -> Result<Self, Error> {
+        let keys = keys.into();
         if users == 0 || users > MAX_USERS {
             return Err(Error::InvalidInput(format!(
                 "--users {users} is out of range: use 1 to {MAX_USERS} (e.g. --users 200k)"
@@ -102,7 +103,7 @@ impl App {
                 super::MAX_BATCH_ROWS
             )));
         }
-        Ok(App { users, orders_per_user, batch_rows, seed, warmup: None })
+        Ok(App { users, orders_per_user, batch_rows, keys, warmup: None })
     }
 
     /// Warms each timed query step (point select, a user's orders) up for `warmup` instead of
@@ -127,7 +128,7 @@ impl App {
         strategy: &Strategy,
         ctx: &CaseContext<'_>,
     ) -> Result<(Loaded, PhaseResult), Error> {
-        let mut keys = KeyStream::new(strategy, self.seed);
+        let mut keys = KeyStream::new(strategy, self.keys);
         let mut ids = Vec::with_capacity(self.users as usize);
         let mut publics = Vec::with_capacity(self.users as usize);
         let mut users: Vec<UserRow> = Vec::with_capacity(self.batch_rows as usize);
@@ -147,7 +148,7 @@ impl App {
         }
         // Engine-assigned primary keys are public too where there is no external key.
         let publics: Vec<Key> = publics.iter().zip(&ids).map(|(p, id)| p.unwrap_or(*id)).collect();
-        let mut order_keys = KeyStream::new(strategy, self.seed ^ 0x0de5);
+        let mut order_keys = KeyStream::new(strategy, self.keys.reseeded(self.keys.seed ^ 0x0de5));
         let mut orders: Vec<OrderRow> = Vec::with_capacity(self.batch_rows as usize);
         let (mut orders_ns, mut n) = (0, 0);
         while n < self.orders() {
@@ -256,7 +257,7 @@ impl App {
         p.figures.insert("avg_age_years".into(), avg);
         phases.push(p);
 
-        let mut pick = Pick(self.seed);
+        let mut pick = Pick(self.keys.seed);
         let users = loaded.publics.len();
         let p = Self::timed("point-select", POINT_SELECTS, self.query_warmup(POINT_SELECTS), case, ctx, |c, _| {
             c.user_by_public_id(loaded.publics[pick.below(users)])
@@ -287,7 +288,7 @@ impl App {
         ctx: &CaseContext<'_>,
     ) -> Result<PhaseResult, Error> {
         let keys = &mut loaded.order_keys;
-        let mut pick = Pick(self.seed ^ 0xc0de);
+        let mut pick = Pick(self.keys.seed ^ 0xc0de);
         let mut inserted: VecDeque<(Key, Option<Key>)> = VecDeque::new();
         let users = loaded.publics.len();
         let mut n = 0u64;
@@ -342,7 +343,7 @@ impl Workload for App {
             rows: self.users + self.orders(),
             batch_rows: self.batch_rows,
             payload_bytes: 0,
-            seed: self.seed,
+            keys: self.keys,
             insert_path: "one cached prepared single-row INSERT per row, one transaction per batch".into(),
             options: BTreeMap::from([
                 ("users".to_string(), self.users.to_string()),

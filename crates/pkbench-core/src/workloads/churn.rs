@@ -4,7 +4,7 @@
 //! size on disk and leaf fill after it, so ordered and random keys can be compared over time.
 
 use super::outcome::{Batches, SettingsBase, conclude, empty_result, record_report, verify};
-use super::{CaseContext, KeyStream, Workload};
+use super::{CaseContext, KeySettings, KeyStream, Workload};
 use crate::Error;
 use crate::engines::{CaseSpec, Engine, InsertCase, Physical};
 use crate::generators::Key;
@@ -21,19 +21,20 @@ pub struct Churn {
     rows: u64,
     batch_rows: u64,
     payload_bytes: u64,
-    seed: u64,
+    keys: KeySettings,
 }
 
 impl Churn {
     /// Uses insert-growth's limits; `batch_rows` must not exceed `rows`.
-    pub fn new(rows: u64, batch_rows: u64, payload_bytes: u64, seed: u64) -> Result<Self, Error> {
-        super::InsertGrowth::new(rows, batch_rows, payload_bytes, seed)?;
+    pub fn new(rows: u64, batch_rows: u64, payload_bytes: u64, keys: impl Into<KeySettings>) -> Result<Self, Error> {
+        let keys = keys.into();
+        super::InsertGrowth::new(rows, batch_rows, payload_bytes, keys)?;
         if batch_rows > rows {
             return Err(Error::InvalidInput(format!(
                 "churn replaces --batch rows at a time in a table of --rows rows: --batch {batch_rows} exceeds --rows {rows}"
             )));
         }
-        Ok(Churn { rows, batch_rows, payload_bytes, seed })
+        Ok(Churn { rows, batch_rows, payload_bytes, keys })
     }
 
     fn steps(&self) -> u64 {
@@ -104,7 +105,7 @@ impl Workload for Churn {
             rows: self.rows,
             batch_rows: self.batch_rows,
             payload_bytes: self.payload_bytes,
-            seed: self.seed,
+            keys: self.keys,
             insert_path: engine.insert_path().to_string(),
             options: BTreeMap::from([
                 ("turnovers".to_string(), TURNOVERS.to_string()),
@@ -124,7 +125,7 @@ impl Workload for Churn {
             let mut case = engine.create_case(&spec)?;
             result.settings.engine = case.effective_settings()?;
             let mut ins = Inserter {
-                batches: Batches::new(KeyStream::new(strategy, self.seed), self.batch_rows, false),
+                batches: Batches::new(KeyStream::new(strategy, self.keys), self.batch_rows, false),
                 live: VecDeque::with_capacity(self.rows as usize + self.batch_rows as usize),
                 next_assigned: 0,
             };

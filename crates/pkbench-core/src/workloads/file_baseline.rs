@@ -5,7 +5,7 @@
 //! `ratio_to_fastest` compares it with the fastest method of the run.
 
 use super::outcome::{SettingsBase, conclude, empty_result, verify};
-use super::{CaseContext, Workload};
+use super::{CaseContext, KeySettings, Workload};
 use crate::Error;
 use crate::control::RunControl;
 use crate::engines::Engine;
@@ -196,7 +196,7 @@ impl Workload for FileBaseline {
             rows: self.rows,
             batch_rows: self.rows,
             payload_bytes: 0,
-            seed: 0,
+            keys: KeySettings::from(0),
             insert_path: "plain file: write() per row or one buffered write(); SQLite: one prepared INSERT per row in one transaction".into(),
             options: BTreeMap::from([("fsync".to_string(), "once, before close".to_string())]),
         };

@@ -2,7 +2,7 @@
 //! grows — the experiment of seed 000.
 
 use super::outcome::{Batches, SettingsBase, conclude, empty_result, record_report};
-use super::{CaseContext, KeyStream, Workload};
+use super::{CaseContext, KeySettings, KeyStream, Workload};
 use crate::Error;
 use crate::engines::{CaseSpec, Engine, InsertCase};
 use crate::results::RunResult;
@@ -21,14 +21,15 @@ pub struct InsertGrowth {
     rows: u64,
     batch_rows: u64,
     payload_bytes: u64,
-    seed: u64,
+    keys: KeySettings,
     presort: bool,
 }
 
 impl InsertGrowth {
     /// Validates sizes; errors say what range is allowed. A batch larger than `rows` is
     /// shortened to `rows`.
-    pub fn new(rows: u64, batch_rows: u64, payload_bytes: u64, seed: u64) -> Result<Self, Error> {
+    pub fn new(rows: u64, batch_rows: u64, payload_bytes: u64, keys: impl Into<KeySettings>) -> Result<Self, Error> {
+        let keys = keys.into();
         if rows == 0 || rows > MAX_ROWS {
             return Err(Error::InvalidInput(format!(
                 "--rows {rows} is out of range: use 1 to {MAX_ROWS} (e.g. --rows 1M)"
@@ -44,7 +45,7 @@ impl InsertGrowth {
                 "--payload {payload_bytes} is too large: use 0 to {MAX_PAYLOAD_BYTES} bytes"
             )));
         }
-        Ok(InsertGrowth { rows, batch_rows: batch_rows.min(rows), payload_bytes, seed, presort: false })
+        Ok(InsertGrowth { rows, batch_rows: batch_rows.min(rows), payload_bytes, keys, presort: false })
     }
 
     /// Sorts each batch's rows by primary key before inserting it (`--presort`). Sorting counts
@@ -66,7 +67,7 @@ impl InsertGrowth {
 
     /// Key-stream seed.
     pub fn seed(&self) -> u64 {
-        self.seed
+        self.keys.seed
     }
 
     fn insert_all(
@@ -76,7 +77,7 @@ impl InsertGrowth {
         result: &mut RunResult,
         ctx: &CaseContext<'_>,
     ) -> Result<(), Error> {
-        let mut batches = Batches::new(KeyStream::new(strategy, self.seed), self.batch_rows, self.presort);
+        let mut batches = Batches::new(KeyStream::new(strategy, self.keys), self.batch_rows, self.presort);
         let mut total = 0;
         while total < self.rows {
             if ctx.control.is_cancelled() {
@@ -112,7 +113,7 @@ impl Workload for InsertGrowth {
             rows: self.rows,
             batch_rows: self.batch_rows,
             payload_bytes: self.payload_bytes,
-            seed: self.seed,
+            keys: self.keys,
             insert_path: engine.insert_path().to_string(),
             options: if self.presort {
                 [("presort".to_string(), "true".to_string())].into()

@@ -1,22 +1,104 @@
-//! The keys a strategy inserts: its primary and external key generators, seeded per run.
+//! The keys a strategy inserts: its primary and external key generators, seeded per run, and the
+//! settings that make them: seed, the virtual clock's key rate, and the schemes' parameters.
 
 use crate::engines::KeyRow;
-use crate::generators::{KeyGenerator, VirtualClock};
+use crate::generators::{KeyGenerator, Scheme, SchemeParams, V7Method, VirtualClock};
 use crate::strategy::Strategy;
+use std::collections::BTreeMap;
 
-/// A strategy's key stream. The same strategy and seed give the same rows on every engine.
+/// What a key stream is made from. The same settings give the same keys on every engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeySettings {
+    /// Seed of the random bits.
+    pub seed: u64,
+    /// Keys per second of key time for time-based schemes (the virtual clock's pace).
+    pub rate: u64,
+    /// The schemes' parameters (seq-uuid blocks, time-uuid intervals, Snowflake worker, …).
+    pub params: SchemeParams,
+}
+
+impl From<u64> for KeySettings {
+    /// `seed` with the default rate and parameters.
+    fn from(seed: u64) -> Self {
+        KeySettings { seed, rate: VirtualClock::DEFAULT_KEYS_PER_S, params: SchemeParams::default() }
+    }
+}
+
+impl KeySettings {
+    /// The same settings with another seed (a second stream of the same kind).
+    pub fn reseeded(self, seed: u64) -> Self {
+        KeySettings { seed, ..self }
+    }
+
+    /// The virtual clock time-based keys read.
+    pub fn clock(&self) -> VirtualClock {
+        VirtualClock::at_rate(VirtualClock::DEFAULT_START_MS, self.rate)
+    }
+
+    /// The parameters that shape `strategy`'s keys, by the `run` flag that sets them: what results
+    /// record. Empty for a strategy of untimed, unparameterised keys (int, uuid4).
+    pub fn applied_to(&self, strategy: &Strategy) -> BTreeMap<String, String> {
+        let p = &self.params;
+        let mut out = BTreeMap::new();
+        for scheme in strategy_schemes(strategy) {
+            if scheme.is_time_based() {
+                out.insert("key_rate".into(), self.rate.to_string());
+            }
+            let set: Vec<(&str, String)> = match scheme {
+                Scheme::SeqUuid => {
+                    vec![("block_size", p.seq_block_size.to_string()), ("block_count", p.seq_block_count.to_string())]
+                }
+                Scheme::TimeUuid => vec![
+                    ("interval", p.time_interval_secs.to_string()),
+                    ("interval_count", p.time_interval_count.to_string()),
+                ],
+                Scheme::Snowflake => {
+                    vec![("worker", p.snowflake_worker.to_string()), ("epoch", p.snowflake_epoch_ms.to_string())]
+                }
+                Scheme::Uuid7 => vec![(
+                    "v7_method",
+                    match p.v7_method {
+                        V7Method::Counter => "1".to_string(),
+                        V7Method::SubMillisecond => "3".to_string(),
+                    },
+                )],
+                Scheme::MaskedInt => {
+                    vec![("key", p.mask_key.map_or_else(|| "drawn from the seed".to_string(), |k| k.to_string()))]
+                }
+                Scheme::Int
+                | Scheme::Uuid1
+                | Scheme::Uuid4
+                | Scheme::Uuid6
+                | Scheme::Ulid
+                | Scheme::Comb
+                | Scheme::CombMssql => Vec::new(),
+            };
+            out.extend(set.into_iter().map(|(k, v)| (k.to_string(), v)));
+        }
+        out
+    }
+}
+
+/// The client-side schemes of `strategy`'s keys (primary, then the external key beside it).
+pub fn strategy_schemes(strategy: &Strategy) -> impl Iterator<Item = Scheme> {
+    strategy.client_primary().into_iter().chain(strategy.secondary.map(|s| s.scheme))
+}
+
+/// A strategy's key stream. The same strategy and settings give the same rows on every engine.
 pub struct KeyStream {
     primary: Option<Box<dyn KeyGenerator>>,
     secondary: Option<Box<dyn KeyGenerator>>,
 }
 
 impl KeyStream {
-    /// The stream for `strategy` with key seed `seed`; time-based keys use a [`VirtualClock`].
-    pub fn new(strategy: &Strategy, seed: u64) -> Self {
-        let clock = || Box::new(VirtualClock::default());
+    /// The stream for `strategy` with `keys` (a seed alone gives the default rate and
+    /// parameters); time-based keys read a [`VirtualClock`] at the settings' rate.
+    pub fn new(strategy: &Strategy, keys: impl Into<KeySettings>) -> Self {
+        let keys = keys.into();
+        let clock = || Box::new(keys.clock());
         KeyStream {
-            primary: strategy.client_primary().map(|s| s.generator(seed, "primary", clock())),
-            secondary: strategy.secondary.map(|s| s.scheme.generator(seed, "secondary", clock())),
+            primary: strategy.client_primary().map(|s| s.seeded(&keys.params, keys.seed, "primary", clock())),
+            secondary: strategy.secondary.map(|s| s.scheme.seeded(&keys.params, keys.seed, "secondary", clock())),
         }
     }
 
@@ -33,5 +115,38 @@ impl KeyStream {
     pub fn fill(&mut self, rows: &mut Vec<KeyRow>, n: u64) {
         rows.clear();
         rows.extend((0..n).map(|_| self.next_row()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategy::find;
+
+    #[test]
+    fn the_key_rate_sets_how_fast_time_based_keys_advance() {
+        let first_ms = |rate| {
+            let keys = KeySettings { rate, ..KeySettings::from(42) };
+            let mut stream = KeyStream::new(find("uuid7").unwrap(), keys);
+            let ms = |row: KeyRow| match row.primary {
+                Some(crate::generators::Key::Uuid(b)) => u64::from_be_bytes([0, 0, b[0], b[1], b[2], b[3], b[4], b[5]]),
+                other => panic!("{other:?}"),
+            };
+            (0..1001).map(|_| ms(stream.next_row())).last().unwrap() - VirtualClock::DEFAULT_START_MS
+        };
+        assert_eq!(first_ms(1_000), 1_000, "1,000 keys/s: the 1001st key is 1 s later");
+        assert_eq!(first_ms(1_000_000), 1, "1M keys/s: 1 ms later");
+    }
+
+    #[test]
+    fn results_record_only_the_parameters_a_strategy_uses() {
+        let keys = KeySettings::from(1);
+        assert!(keys.applied_to(find("uuid4").unwrap()).is_empty());
+        assert!(keys.applied_to(find("int").unwrap()).is_empty());
+        let v7 = keys.applied_to(find("uuid7").unwrap());
+        assert_eq!(v7.get("key_rate").map(String::as_str), Some("1000"));
+        assert_eq!(v7.get("v7_method").map(String::as_str), Some("1"));
+        let seq = keys.applied_to(find("seq-uuid").unwrap());
+        assert_eq!(seq.keys().cloned().collect::<Vec<_>>(), ["block_count", "block_size"]);
     }
 }

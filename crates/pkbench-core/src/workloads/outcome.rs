@@ -1,10 +1,9 @@
 //! The result skeleton every workload fills, how a timed insert batch and a case's outcome are
 //! recorded.
 
-use super::{CaseContext, KeyStream};
+use super::{CaseContext, KeySettings, KeyStream};
 use crate::Error;
 use crate::engines::{CaseReport, EngineInfo, InsertCase, KeyRow};
-use crate::generators::VirtualClock;
 use crate::results::{BatchResult, RunResult, Settings};
 use crate::strategy::Strategy;
 use std::collections::BTreeMap;
@@ -26,8 +25,9 @@ pub(crate) fn empty_result(
             rows: settings.rows,
             batch_rows: settings.batch_rows,
             payload_bytes: settings.payload_bytes,
-            seed: settings.seed,
-            key_clock: VirtualClock::default().describe(),
+            seed: settings.keys.seed,
+            key_clock: settings.keys.clock().describe(),
+            key_parameters: settings.keys.applied_to(strategy),
             insert_path: settings.insert_path,
             engine: BTreeMap::new(),
             workload_options: settings.options,
@@ -52,8 +52,8 @@ pub(crate) struct SettingsBase {
     pub batch_rows: u64,
     /// Payload bytes per row.
     pub payload_bytes: u64,
-    /// Key seed.
-    pub seed: u64,
+    /// How the keys were made.
+    pub keys: KeySettings,
     /// How rows reach the engine.
     pub insert_path: String,
     /// Workload options (`presort = true`, `users = 200000`, …).

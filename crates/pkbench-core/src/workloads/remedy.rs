@@ -4,7 +4,7 @@
 //! `batches`; phases `insert-uuid4`, `insert-uuid7` and `vacuum` summarise the three steps.
 
 use super::outcome::{Batches, SettingsBase, conclude, empty_result, record_report};
-use super::{CaseContext, KeyStream, Workload};
+use super::{CaseContext, KeySettings, KeyStream, Workload};
 use crate::Error;
 use crate::engines::{CaseSpec, Engine, InsertCase, Physical};
 use crate::generators::Scheme;
@@ -20,14 +20,15 @@ pub struct Remedy {
     batch_rows: u64,
     switch_rows: u64,
     payload_bytes: u64,
-    seed: u64,
+    keys: KeySettings,
 }
 
 impl Remedy {
     /// Uses insert-growth's limits for `rows`, `batch_rows` and `payload_bytes`; the switch
     /// happens after the batch that reaches half of `rows`.
-    pub fn new(rows: u64, batch_rows: u64, payload_bytes: u64, seed: u64) -> Result<Self, Error> {
-        let growth = super::InsertGrowth::new(rows, batch_rows, payload_bytes, seed)?;
+    pub fn new(rows: u64, batch_rows: u64, payload_bytes: u64, keys: impl Into<KeySettings>) -> Result<Self, Error> {
+        let keys = keys.into();
+        let growth = super::InsertGrowth::new(rows, batch_rows, payload_bytes, keys)?;
         let batch_rows = growth.batch_rows();
         if rows < 2 * batch_rows {
             return Err(Error::InvalidInput(format!(
@@ -36,7 +37,7 @@ impl Remedy {
             )));
         }
         let switch_rows = (rows / 2).div_ceil(batch_rows) * batch_rows;
-        Ok(Remedy { rows, batch_rows, switch_rows, payload_bytes, seed })
+        Ok(Remedy { rows, batch_rows, switch_rows, payload_bytes, keys })
     }
 
     /// The strategy after the switch: the random UUID key (primary, else external) becomes v7.
@@ -160,7 +161,7 @@ impl Workload for Remedy {
             rows: self.rows,
             batch_rows: self.batch_rows,
             payload_bytes: self.payload_bytes,
-            seed: self.seed,
+            keys: self.keys,
             insert_path: engine.insert_path().to_string(),
             options: BTreeMap::from([("switch_to_uuid7_after_rows".to_string(), self.switch_rows.to_string())]),
         };
@@ -171,14 +172,18 @@ impl Workload for Remedy {
             let after = Remedy::switched(strategy)?;
             let mut case = engine.create_case(&spec)?;
             result.settings.engine = case.effective_settings()?;
-            let mut batches = Batches::new(KeyStream::new(strategy, self.seed), self.batch_rows, false);
+            let mut batches = Batches::new(KeyStream::new(strategy, self.keys), self.batch_rows, false);
             let mut phase =
                 self.insert_segment(case.as_mut(), &mut batches, self.switch_rows, &mut result, ctx, strategy.name)?;
             phase.name = "insert-uuid4".into();
             phase.note = Some("the strategy's own keys, before the switch".into());
             result.phases.push(phase);
             // A different seed: the v7 stream must not replay the v4 stream's random bits.
-            let mut batches = Batches::new(KeyStream::new(&after, self.seed ^ 0x7e7e_7e7e), self.batch_rows, false);
+            let mut batches = Batches::new(
+                KeyStream::new(&after, self.keys.reseeded(self.keys.seed ^ 0x7e7e_7e7e)),
+                self.batch_rows,
+                false,
+            );
             let mut phase =
                 self.insert_segment(case.as_mut(), &mut batches, self.rows, &mut result, ctx, strategy.name)?;
             phase.name = "insert-uuid7".into();

@@ -4,6 +4,7 @@ pub mod doctor;
 mod engine;
 pub mod ids;
 mod install;
+pub mod key_args;
 mod list;
 mod out_dir;
 mod predict;
@@ -16,7 +17,7 @@ use std::process::ExitCode;
 /// Runs the parsed command line.
 pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Run(args) => run::run(args),
+        Command::Run(args) => run::run(*args),
         Command::List => list::list(),
         Command::Ids(args) => ids::ids(args),
         Command::Report(args) => report::report(args),

@@ -2,6 +2,7 @@
 
 use super::engine;
 use crate::cli::{DEFAULT_STRATEGIES, FormatArg, RunArgs, WorkloadArg};
+use crate::commands::key_args::SchemeArgs;
 use crate::output::out;
 use crate::progress::Progress;
 use anyhow::Context;
@@ -15,6 +16,7 @@ use pkbench_core::results::Environment;
 use pkbench_core::run::{RunPlan, run as run_plan};
 use pkbench_core::strategy::{Strategy, parse_list};
 use pkbench_core::util::time::folder_stamp_now;
+use pkbench_core::workloads::strategy_schemes;
 use pkbench_core::workloads::{
     App, CaseContext, Churn, ConcurrentInsert, FileBaseline, InsertGrowth, MemoryCap, Remedy, Scale, Workload,
 };
@@ -59,6 +61,15 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let (mut engine, data_dir) = engine_plan.open()?;
     for s in &strategies {
         engine.check(s)?;
+    }
+    let timed: Vec<&str> =
+        strategies.iter().filter(|s| strategy_schemes(s).any(|k| k.is_time_based())).map(|s| s.name).collect();
+    if !timed.is_empty() {
+        eprintln!(
+            "Time-based keys ({}) are stamped as if inserted at {} rows/s (--key-rate)",
+            timed.join(", "),
+            args.keys.rate()?
+        );
     }
     let plain = args.quiet || !std::io::stderr().is_terminal();
     let progress = Progress::start(Arc::clone(&control), plain);
@@ -196,9 +207,11 @@ fn workload(args: &RunArgs, strategies: &[&'static Strategy], out_dir: &Path) ->
             "--keep-db applies to insert-growth, remedy, churn and scale; remove it for this workload".into(),
         ));
     }
+    SchemeArgs::refuse_unused(&args.given, strategies)?;
+    let keys = args.keys.settings(args.seed)?;
     let workload: Box<dyn Workload> = match args.workload {
         WorkloadArg::InsertGrowth => {
-            Box::new(InsertGrowth::new(args.rows, args.batch, args.payload, args.seed)?.with_presort(args.presort))
+            Box::new(InsertGrowth::new(args.rows, args.batch, args.payload, keys)?.with_presort(args.presort))
         }
         WorkloadArg::Concurrent => {
             let w = ConcurrentInsert::new(
@@ -206,7 +219,7 @@ fn workload(args: &RunArgs, strategies: &[&'static Strategy], out_dir: &Path) ->
                 args.duration,
                 args.warmup.unwrap_or(CONCURRENT_WARMUP),
                 args.payload,
-                args.seed,
+                keys,
             )?;
             for s in strategies {
                 w.check(s, args.engine.name())?;
@@ -214,15 +227,15 @@ fn workload(args: &RunArgs, strategies: &[&'static Strategy], out_dir: &Path) ->
             Box::new(w)
         }
         WorkloadArg::FileBaseline => Box::new(FileBaseline::new(args.rows, out_dir.to_path_buf())?),
-        WorkloadArg::Remedy => Box::new(Remedy::new(args.rows, args.batch, args.payload, args.seed)?),
+        WorkloadArg::Remedy => Box::new(Remedy::new(args.rows, args.batch, args.payload, keys)?),
         WorkloadArg::Scale => Box::new(Scale::new(
-            InsertGrowth::new(args.rows, args.batch, args.payload, args.seed)?,
+            InsertGrowth::new(args.rows, args.batch, args.payload, keys)?,
             args.cache_mb * 1024 * 1024,
             MemoryCap::detect(),
         )),
-        WorkloadArg::Churn => Box::new(Churn::new(args.rows, args.batch, args.payload, args.seed)?),
+        WorkloadArg::Churn => Box::new(Churn::new(args.rows, args.batch, args.payload, keys)?),
         WorkloadArg::App => {
-            Box::new(App::new(args.users, args.orders_per_user, args.batch, args.seed)?.with_warmup(args.warmup))
+            Box::new(App::new(args.users, args.orders_per_user, args.batch, keys)?.with_warmup(args.warmup))
         }
     };
     // After the workload's own checks, whose messages are more specific.

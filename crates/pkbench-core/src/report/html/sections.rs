@@ -122,8 +122,14 @@ fn settings(out: &mut String, doc: &ResultsDoc) {
         ("key clock".to_string(), s.key_clock.clone()),
         ("insert path".to_string(), s.insert_path.clone()),
     ];
+    if let Some(keys) = crate::report::columns::key_note(doc) {
+        items.push(("key parameters".to_string(), keys));
+    }
     items.extend(s.engine.iter().map(|(k, v)| (format!("{} {k}", first.engine), v.clone())));
-    let differing: Vec<&str> = doc.runs.iter().filter(|r| r.settings != *s).map(|r| r.strategy.as_str()).collect();
+    // Key parameters belong to each strategy's keys (listed above), not to the run's settings.
+    let without_keys = |r: &Settings| Settings { key_parameters: Default::default(), ..r.clone() };
+    let differing: Vec<&str> =
+        doc.runs.iter().filter(|r| without_keys(&r.settings) != without_keys(s)).map(|r| r.strategy.as_str()).collect();
     let title = if differing.is_empty() {
         "Settings (the same for every strategy)".to_string()
     } else {

@@ -9,7 +9,7 @@ mod worker;
 pub use intervals::IntervalSeries;
 
 use super::outcome::{SettingsBase, conclude, empty_result, record_report};
-use super::{CaseContext, KeyStream, Workload};
+use super::{CaseContext, KeySettings, KeyStream, Workload};
 use crate::Error;
 use crate::engines::{CaseSpec, Engine, InsertCase, InsertClient};
 use crate::metrics::LatencyRecorder;
@@ -41,7 +41,7 @@ pub struct ConcurrentInsert {
     duration: Duration,
     warmup: Duration,
     payload_bytes: u64,
-    seed: u64,
+    keys: KeySettings,
 }
 
 impl ConcurrentInsert {
@@ -51,7 +51,7 @@ impl ConcurrentInsert {
         duration: Duration,
         warmup: Duration,
         payload_bytes: u64,
-        seed: u64,
+        keys: impl Into<KeySettings>,
     ) -> Result<Self, Error> {
         if threads == 0 || threads > MAX_THREADS {
             return Err(Error::InvalidInput(format!(
@@ -73,7 +73,7 @@ impl ConcurrentInsert {
                 super::MAX_PAYLOAD_BYTES
             )));
         }
-        Ok(ConcurrentInsert { threads, duration, warmup, payload_bytes, seed })
+        Ok(ConcurrentInsert { threads, duration, warmup, payload_bytes, keys: keys.into() })
     }
 
     /// Connections (threads) inserting at once.
@@ -118,7 +118,7 @@ impl ConcurrentInsert {
             clients.push(case.connect()?);
         }
         let shared = Shared {
-            keys: Mutex::new(KeyStream::new(strategy, self.seed)),
+            keys: Mutex::new(KeyStream::new(strategy, self.keys)),
             stop: AtomicBool::new(false),
             measuring: AtomicBool::new(self.warmup.is_zero()),
             measured_ops: AtomicU64::new(0),
@@ -283,7 +283,7 @@ impl Workload for ConcurrentInsert {
             rows: 0,
             batch_rows: 1,
             payload_bytes: self.payload_bytes,
-            seed: self.seed,
+            keys: self.keys,
             insert_path: format!(
                 "{} connections, each one prepared single-row INSERT per autocommit statement",
                 self.threads

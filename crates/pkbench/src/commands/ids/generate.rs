@@ -10,9 +10,18 @@ use std::process::ExitCode;
 pub fn generate(args: GenArgs) -> anyhow::Result<ExitCode> {
     let scheme = args.scheme;
     let encoding = encoding_for(scheme, args.format)?;
-    let mut params = args.params.params();
+    let mut params = args.params.params()?;
+    if args.seed.is_none() && args.params.key_rate.is_some() {
+        bail!(
+            "--key-rate paces the virtual clock of a seeded stream: add --seed, or remove --key-rate to use the real clock"
+        );
+    }
+    let rate = args.params.rate()?;
     let (rng, clock): (KeyRng, Box<dyn pkbench_core::generators::Clock>) = match args.seed {
-        Some(seed) => (KeyRng::seeded(derive_seed(seed, scheme.name(), "primary")), Box::new(VirtualClock::default())),
+        Some(seed) => (
+            KeyRng::seeded(derive_seed(seed, scheme.name(), "primary")),
+            Box::new(VirtualClock::at_rate(VirtualClock::DEFAULT_START_MS, rate)),
+        ),
         None => {
             if scheme == Scheme::MaskedInt && params.mask_key.is_none() {
                 let key = KeyRng::from_os()?.next_u64();

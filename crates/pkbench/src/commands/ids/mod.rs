@@ -4,9 +4,10 @@ mod bench;
 mod generate;
 mod inspect;
 
+use super::key_args::{SchemeArgs, parse_key};
 use crate::size::parse_count;
 use clap::{Args, Subcommand, ValueEnum};
-use pkbench_core::generators::{SNOWFLAKE_DEFAULT_EPOCH_MS, Scheme, SchemeParams, V7Method};
+use pkbench_core::generators::{SNOWFLAKE_DEFAULT_EPOCH_MS, Scheme};
 use std::process::ExitCode;
 
 #[derive(Debug, Args)]
@@ -36,64 +37,6 @@ pub enum IdFormat {
     Base32,
     /// Decimal 64-bit integer (integer schemes).
     Int,
-}
-
-/// RFC 9562 §6.2 method for UUIDv7.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum V7MethodArg {
-    /// Method 1: 42-bit counter after the millisecond.
-    #[value(name = "1")]
-    Counter,
-    /// Method 3: 12-bit sub-millisecond fraction.
-    #[value(name = "3")]
-    SubMillisecond,
-}
-
-/// Scheme parameters, shared by `gen` and `bench`.
-#[derive(Debug, Args)]
-pub struct SchemeArgs {
-    /// seq-uuid: sequence values per block.
-    #[arg(long, default_value = "65536", value_parser = parse_count)]
-    pub block_size: u64,
-    /// seq-uuid: blocks before the prefix wraps.
-    #[arg(long, default_value = "65536", value_parser = parse_count)]
-    pub block_count: u64,
-    /// time-uuid: seconds per interval.
-    #[arg(long, default_value_t = 60)]
-    pub interval: u64,
-    /// time-uuid: intervals before the prefix wraps.
-    #[arg(long, default_value = "65536", value_parser = parse_count)]
-    pub interval_count: u64,
-    /// snowflake: worker number, 0-1023.
-    #[arg(long, default_value_t = 1)]
-    pub worker: u16,
-    /// snowflake: epoch in Unix milliseconds (default: Twitter's, 2010-11-04).
-    #[arg(long, default_value_t = SNOWFLAKE_DEFAULT_EPOCH_MS)]
-    pub epoch: u64,
-    /// uuid7: RFC 9562 monotonicity method.
-    #[arg(long, value_enum, default_value = "1")]
-    pub v7_method: V7MethodArg,
-    /// masked-int: the 64-bit key (decimal or 0x-hex) [default: random, printed on stderr].
-    #[arg(long, value_parser = parse_key)]
-    pub key: Option<u64>,
-}
-
-impl SchemeArgs {
-    fn params(&self) -> SchemeParams {
-        SchemeParams {
-            v7_method: match self.v7_method {
-                V7MethodArg::Counter => V7Method::Counter,
-                V7MethodArg::SubMillisecond => V7Method::SubMillisecond,
-            },
-            snowflake_epoch_ms: self.epoch,
-            snowflake_worker: self.worker,
-            mask_key: self.key,
-            seq_block_size: self.block_size,
-            seq_block_count: self.block_count,
-            time_interval_secs: self.interval,
-            time_interval_count: self.interval_count,
-        }
-    }
 }
 
 #[derive(Debug, Args)]
@@ -143,15 +86,6 @@ pub struct BenchArgs {
 
 fn parse_scheme(s: &str) -> Result<Scheme, String> {
     Scheme::from_name(s).map_err(|e| e.to_string())
-}
-
-fn parse_key(s: &str) -> Result<u64, String> {
-    let t = s.trim().replace('_', "");
-    let parsed = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        Some(hex) => u64::from_str_radix(hex, 16),
-        None => t.parse::<u64>(),
-    };
-    parsed.map_err(|_| format!("'{s}' is not a 64-bit key: use a decimal number or 0x followed by hex digits"))
 }
 
 /// Runs `pkbench ids …`.
