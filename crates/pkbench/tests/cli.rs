@@ -222,7 +222,10 @@ fn a_signal_stops_cleanly_and_keeps_results(signal: &str, code: i32) {
     let run = &doc["runs"][0];
     assert_eq!(run["strategy"], "int");
     assert_eq!(run["complete"], false);
-    assert!(!run["batches"].as_array().unwrap().is_empty(), "batches measured before {signal} are kept");
+    let batches = run["batches"].as_array().unwrap();
+    assert!(!batches.is_empty(), "batches measured before {signal} are kept");
+    assert!(batches.iter().enumerate().all(|(i, b)| b["index"] == i), "every batch up to the signal, in order");
+    pkbench().arg("report").arg(&out).args(["--format", "md", "-o"]).arg(dir.path().join("r.md")).assert().success();
     assert!(!out.join("int.sqlite").exists() && !out.join("int.sqlite-wal").exists(), "database left behind");
 }
 

@@ -120,7 +120,17 @@ fn a_signal_keeps_results_and_leaves_no_server(signal: &str, code: i32) {
     assert_eq!(servers_left(child.id()), Vec::<String>::new(), "managed servers left running");
     assert!(!folder_left(dir.path(), child.id()), "the managed server's directory was left behind");
     let doc: Value = serde_json::from_slice(&std::fs::read(dir.path().join("out/results.json")).unwrap()).unwrap();
-    assert!(!doc["runs"][0]["batches"].as_array().unwrap().is_empty(), "batches measured before {signal} are kept");
+    let batches = doc["runs"][0]["batches"].as_array().unwrap();
+    assert!(!batches.is_empty(), "batches measured before {signal} are kept");
+    assert!(batches.iter().enumerate().all(|(i, b)| b["index"] == i), "every batch up to the signal, in order");
+    let report = pkbench()
+        .arg("report")
+        .arg(dir.path().join("out"))
+        .args(["--format", "md", "-o"])
+        .arg(dir.path().join("r.md"))
+        .output()
+        .unwrap();
+    assert!(report.status.success(), "the kept results render: {}", String::from_utf8_lossy(&report.stderr));
 }
 
 #[test]

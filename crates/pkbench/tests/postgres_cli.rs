@@ -208,7 +208,17 @@ fn a_signal_during_a_managed_run_leaves_no_server_and_no_directory(signal: &str,
     assert!(!temp_dir_left(child.id()), "the managed server's directory was left behind");
     if signal != "-INT" {
         let doc: Value = serde_json::from_slice(&std::fs::read(dir.path().join("results.json")).unwrap()).unwrap();
-        assert!(!doc["runs"][0]["batches"].as_array().unwrap().is_empty(), "batches measured before {signal} are kept");
+        let batches = doc["runs"][0]["batches"].as_array().unwrap();
+        assert!(!batches.is_empty(), "batches measured before {signal} are kept");
+        assert!(batches.iter().enumerate().all(|(i, b)| b["index"] == i), "every batch up to the signal, in order");
+        let report = pkbench()
+            .arg("report")
+            .arg(dir.path())
+            .args(["--format", "md", "-o"])
+            .arg(dir.path().join("r.md"))
+            .output()
+            .unwrap();
+        assert!(report.status.success(), "the kept results render: {}", String::from_utf8_lossy(&report.stderr));
     }
 }
 
