@@ -104,6 +104,12 @@ impl Observer for Journaled<'_> {
             j.record(run);
         }
     }
+    fn phase_recorded(&self, run: &RunResult) {
+        self.inner.phase_recorded(run);
+        if let Some(j) = self.journal {
+            j.record_phase(run);
+        }
+    }
     fn case_finished(&self, result: &RunResult) {
         self.inner.case_finished(result);
     }

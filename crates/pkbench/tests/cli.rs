@@ -413,3 +413,28 @@ fn ids_gen_paces_a_seeded_stream_at_the_key_rate() {
     let output = pkbench().args(["ids", "gen", "uuid7", "--key-rate", "10"]).output().unwrap();
     assert_one_line_error(&output, "--key-rate paces the virtual clock of a seeded stream: add --seed");
 }
+
+#[test]
+fn a_sigkilled_app_run_keeps_its_finished_phases_in_the_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
+        .args(["run", "-w", "app", "-s", "uuid4", "--users", "20k", "--orders-per-user", "5", "-q", "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !std::fs::read_to_string(out.join("journal.jsonl")).unwrap_or_default().contains("{\"phase\"") {
+        assert!(started.elapsed().as_secs() < 120, "no phase journaled");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let output =
+        pkbench().arg("report").arg(&out).args(["--format", "md", "-o"]).arg(dir.path().join("r.md")).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("phases of 'uuid4' recovered"), "{stderr}");
+}

@@ -5,12 +5,12 @@
 //! killed run's folder back into a results document that `pkbench report` can render.
 //!
 //! Lines: one `{"doc": …}` (the results document's header, no runs) first; then per case that has
-//! committed a batch, one `{"run": …}` (its result without batches) and one `{"batch": …}` per
-//! batch.
+//! committed a batch or finished a phase, one `{"run": …}` (its result without batches and
+//! phases) and one `{"batch": …}` per batch or `{"phase": …}` per phase (app, file-baseline).
 
 use super::input::load_results;
 use crate::Error;
-use crate::results::{BatchResult, ResultsDoc, RunResult};
+use crate::results::{BatchResult, PhaseResult, ResultsDoc, RunResult};
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
@@ -27,6 +27,7 @@ enum Line {
     Doc(ResultsDoc),
     Run(RunResult),
     Batch(BatchResult),
+    Phase(PhaseResult),
 }
 
 /// The open journal of a run in progress.
@@ -63,18 +64,31 @@ impl Journal {
         Ok(Journal { path, state: Mutex::new(state) })
     }
 
-    /// Appends `run`'s last batch (and, at a case's first batch, the case itself) and syncs it.
+    /// Appends `run`'s last batch (and, at a case's first entry, the case itself) and syncs it.
     /// A failed write is not fatal: the batch is still in memory and in the results files written
     /// after the case (which fail on their own if the disk is full); the next batch tries again.
     pub fn record(&self, run: &RunResult) {
-        let Some(batch) = run.batches.last() else { return };
+        if let Some(batch) = run.batches.last() {
+            self.append(run, Line::Batch(batch.clone()));
+        }
+    }
+
+    /// Appends `run`'s last phase, as [`Journal::record`] does a batch.
+    pub fn record_phase(&self, run: &RunResult) {
+        if let Some(phase) = run.phases.last() {
+            self.append(run, Line::Phase(phase.clone()));
+        }
+    }
+
+    fn append(&self, run: &RunResult, entry: Line) {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let mut bytes = Vec::new();
         let result = (|| -> Result<(), Error> {
             if !state.case_open {
-                bytes.extend(line(&Line::Run(RunResult { batches: Vec::new(), ..run.clone() }))?);
+                let case = RunResult { batches: Vec::new(), phases: Vec::new(), ..run.clone() };
+                bytes.extend(line(&Line::Run(case))?);
             }
-            bytes.extend(line(&Line::Batch(batch.clone()))?);
+            bytes.extend(line(&entry)?);
             state
                 .file
                 .write_all(&bytes)
@@ -124,10 +138,15 @@ pub fn recover(dir: &Path) -> Result<Option<ResultsDoc>, Error> {
                     r.batches.push(b);
                 }
             }
+            Line::Phase(p) => {
+                if let Some(r) = run.as_mut() {
+                    r.phases.push(p);
+                }
+            }
             Line::Doc(_) => break,
         }
     }
-    let Some(mut run) = run.filter(|r| !r.batches.is_empty()) else { return Ok(None) };
+    let Some(mut run) = run.filter(|r| !r.batches.is_empty() || !r.phases.is_empty()) else { return Ok(None) };
     let results = dir.join("results.json");
     let mut doc = match (results.is_file(), header) {
         (true, _) => load_results(&results)?,
@@ -136,8 +155,9 @@ pub fn recover(dir: &Path) -> Result<Option<ResultsDoc>, Error> {
     };
     run.complete = false;
     run.error = Some(format!(
-        "the process ended before this case finished (killed?); its {} batches were recovered from {JOURNAL_FILE}",
-        run.batches.len()
+        "the process ended before this case finished (killed?); its {} batches and {} phases were recovered from {JOURNAL_FILE}",
+        run.batches.len(),
+        run.phases.len()
     ));
     doc.runs.push(run);
     Ok(Some(doc))

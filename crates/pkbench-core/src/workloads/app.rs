@@ -361,9 +361,13 @@ impl Workload for App {
             result.settings.engine = case.effective_settings()?;
             let (mut loaded, load) = self.load(case.as_mut(), strategy, ctx)?;
             result.phases.push(load);
-            let queries = self.queries(case.as_mut(), &loaded, ctx)?;
-            result.phases.extend(queries);
+            ctx.observer.phase_recorded(&result);
+            for query in self.queries(case.as_mut(), &loaded, ctx)? {
+                result.phases.push(query);
+                ctx.observer.phase_recorded(&result);
+            }
             result.phases.push(self.mixed_crud(case.as_mut(), &mut loaded, ctx)?);
+            ctx.observer.phase_recorded(&result);
             let report = case.finish()?;
             verify(strategy.name, self.users, report.users)?;
             // Mixed CRUD adds 20 orders and deletes 10 per iteration.

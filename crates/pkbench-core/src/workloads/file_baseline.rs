@@ -215,6 +215,7 @@ impl Workload for FileBaseline {
                 (FileMethod::Buffered, true),
             ] {
                 result.phases.push(self.write_file(method, fsync, ctx)?);
+                ctx.observer.phase_recorded(&result);
             }
             for sync in [Synchronous::Off, Synchronous::Normal, Synchronous::Full, Synchronous::Extra] {
                 let phase = self.sqlite_insert(sync, ctx)?;
@@ -222,6 +223,7 @@ impl Workload for FileBaseline {
                 let db = phase.figures.get("database_bytes").copied().unwrap_or(0.0) as u64;
                 result.size_bytes = Some(result.size_bytes.unwrap_or(0).max(db));
                 result.phases.push(phase);
+                ctx.observer.phase_recorded(&result);
             }
             result.verified_rows = Some(self.rows);
             Ok(())

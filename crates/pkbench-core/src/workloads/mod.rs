@@ -34,6 +34,8 @@ pub trait Observer {
     fn batch_done(&self, _strategy: &str, _batch: &BatchResult) {}
     /// A batch was added to `run` (its last batch), e.g. to journal it.
     fn batch_recorded(&self, _run: &RunResult) {}
+    /// A phase was added to `run` (its last phase), e.g. to journal it.
+    fn phase_recorded(&self, _run: &RunResult) {}
     /// A case finished (complete or not).
     fn case_finished(&self, _result: &RunResult) {}
 }

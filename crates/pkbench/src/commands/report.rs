@@ -41,10 +41,11 @@ pub fn report(mut args: ReportArgs) -> anyhow::Result<ExitCode> {
             let dir = file.clone();
             *file = dir.join("results.json");
             if let Some(doc) = recover(&dir)? {
-                let (strategy, batches) =
-                    doc.runs.last().map(|r| (r.strategy.clone(), r.batches.len())).unwrap_or_default();
+                let (strategy, batches, phases) =
+                    doc.runs.last().map(|r| (r.strategy.clone(), r.batches.len(), r.phases.len())).unwrap_or_default();
+                let what = if phases > 0 { format!("{phases} phases") } else { format!("{batches} batches") };
                 eprintln!(
-                    "{}: the run was killed; {batches} batches of '{strategy}' recovered from its {JOURNAL_FILE}",
+                    "{}: the run was killed; {what} of '{strategy}' recovered from its {JOURNAL_FILE}",
                     dir.display()
                 );
                 docs.push(doc);
