@@ -154,7 +154,7 @@ fn schema_requires_every_property_of_closed_objects() {
         // Fields added after schema version 1 was first written stay optional, so older
         // results files remain valid; a phase's latency, intervals, figures and note are
         // omitted when a step has none.
-        const OPTIONAL: [&str; 8] = [
+        const OPTIONAL: [&str; 9] = [
             "wal_size_bytes",
             "phases",
             "workload_options",
@@ -163,6 +163,7 @@ fn schema_requires_every_property_of_closed_objects() {
             "figures",
             "note",
             "db_size_bytes",
+            "key_parameters",
         ];
         let mut props: Vec<&str> = properties.keys().map(String::as_str).filter(|p| !OPTIONAL.contains(p)).collect();
         let mut required: Vec<&str> = def

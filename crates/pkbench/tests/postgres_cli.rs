@@ -26,7 +26,12 @@ fn assert_no_managed_server_left(pid: u32) {
 
 /// Whether a managed-server directory of process `pid` is left in the temp folder.
 fn temp_dir_left(pid: u32) -> bool {
-    std::fs::read_dir(std::env::temp_dir())
+    server_dir_left(&std::env::temp_dir(), pid)
+}
+
+/// Whether a managed-server directory of process `pid` is left in `parent`.
+fn server_dir_left(parent: &std::path::Path, pid: u32) -> bool {
+    std::fs::read_dir(parent)
         .unwrap()
         .filter_map(|e| e.ok())
         .any(|e| e.file_name().to_string_lossy().starts_with(&format!("pkbench-postgres-{pid}-")))
@@ -230,6 +235,9 @@ fn sigkill_leaves_no_server_and_the_next_run_removes_its_folder_and_says_so() {
         .env_remove("PKBENCH_MYSQL_URL")
         .args(["run", "--engine", "postgres", "-s", "uuid4", "-n", "50M", "-b", "20k", "-q", "--out"])
         .arg(dir.path().join("killed"))
+        // Its own folder for the server: other tests' runs sweep the temp folder of dead runs.
+        .arg("--data-dir")
+        .arg(dir.path())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -240,7 +248,7 @@ fn sigkill_leaves_no_server_and_the_next_run_removes_its_folder_and_says_so() {
     // The server dies with its parent (parent-death signal); give it a moment to go.
     std::thread::sleep(std::time::Duration::from_secs(2));
     assert_no_managed_server_left(child.id());
-    assert!(temp_dir_left(child.id()), "a SIGKILLed run cannot remove its server folder itself");
+    assert!(server_dir_left(dir.path(), child.id()), "a SIGKILLed run cannot remove its server folder itself");
     let md = dir.path().join("killed.md");
     let report = pkbench()
         .arg("report")
@@ -254,12 +262,14 @@ fn sigkill_leaves_no_server_and_the_next_run_removes_its_folder_and_says_so() {
     let out = pkbench()
         .args(["run", "--engine", "postgres", "-s", "int", "-n", "1k", "-b", "1k", "-q", "--out"])
         .arg(dir.path().join("next"))
+        .arg("--data-dir")
+        .arg(dir.path())
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("left by a pkbench run that was killed"), "{stderr}");
-    assert!(!temp_dir_left(child.id()), "the next run removes the killed run's server folder");
+    assert!(!server_dir_left(dir.path(), child.id()), "the next run removes the killed run's server folder");
 }
 
 #[test]
