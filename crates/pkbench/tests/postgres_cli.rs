@@ -324,3 +324,56 @@ fn server_settings_reach_the_server_and_results_and_the_folder_goes_in_data_dir(
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn server_binaries_the_postgres_user_cannot_reach_are_one_line_with_the_fix() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let home = tempfile::tempdir().unwrap();
+    // Mode 0700, owned by this user: like root's home.
+    std::fs::set_permissions(home.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    let uid = std::fs::metadata(home.path()).unwrap().uid();
+    assert_eq!(uid, 0, "this test needs root (as CI runs it): only then does the server run as 'postgres'");
+    let bin = home.path().join("site-packages/pginstall/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    for name in ["postgres", "initdb"] {
+        std::fs::write(bin.join(name), b"").unwrap();
+    }
+    let out = pkbench().args(["run", "--engine", "postgres", "-n", "10", "--server-bin"]).arg(&bin).output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let err = stderr.lines().last().unwrap_or_default();
+    assert!(err.starts_with("Error: ") && !stderr.contains("os error"), "{stderr}");
+    assert!(err.contains("runs as user 'postgres' (it refuses root), which cannot enter"), "{err}");
+    assert!(err.contains("install the server outside root's home"), "{err}");
+}
+
+#[test]
+fn pg_version_picks_the_installed_major_and_says_how_to_install_a_missing_one() {
+    let dir = tempfile::tempdir().unwrap();
+    pkbench()
+        .args([
+            "run",
+            "--engine",
+            "postgres",
+            "--pg-version",
+            "18",
+            "-s",
+            "int,uuid7-server",
+            "-n",
+            "2k",
+            "-b",
+            "1k",
+            "-q",
+            "-o",
+        ])
+        .arg(dir.path().join("out"))
+        .assert()
+        .success();
+    let doc: Value = serde_json::from_slice(&std::fs::read(dir.path().join("out/results.json")).unwrap()).unwrap();
+    assert!(doc["environment"]["engine_version"].as_str().unwrap().starts_with("18."), "{}", doc["environment"]);
+    assert_eq!(doc["runs"][1]["verified_rows"], 2000);
+    let out = pkbench().args(["run", "--engine", "postgres", "--pg-version", "9", "-n", "10"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("PostgreSQL 9 is not installed in /usr/lib/postgresql/9/bin"), "{err}");
+}

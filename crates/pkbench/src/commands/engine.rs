@@ -3,6 +3,7 @@
 
 use crate::cli::{JournalArg, RunArgs, SyncArg};
 use pkbench_core::Error;
+use pkbench_core::engines::postgres::bin_dir_for_version;
 use pkbench_core::engines::server::{ManagedOptions, ServerSetting, ServerSettings, ServerTarget};
 use pkbench_core::engines::sqlite::{Journal, SqliteEngine, SqliteSettings, Synchronous};
 use pkbench_core::engines::{Engine, EngineKind, open_server, schema_of};
@@ -52,6 +53,11 @@ pub fn plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
                     "--server-setting applies to a server pkbench starts itself; pkbench never changes your server: set it there, or leave out --url (and {env}) for a managed one"
                 )));
             }
+            if args.pg_version.is_some() {
+                return Err(Error::InvalidInput(format!(
+                    "--pg-version picks the server pkbench starts itself; with --url it is your server's: leave out --pg-version, or --url (and {env})"
+                )));
+            }
             if args.data_dir.is_some() {
                 return Err(Error::InvalidInput(format!(
                     "--data-dir places a server pkbench starts itself; with --url the data stays on your server: leave out --data-dir, or --url (and {env})"
@@ -97,7 +103,16 @@ fn managed_options(args: &RunArgs) -> Result<ManagedOptions, Error> {
             dir.display()
         )));
     }
-    Ok(ManagedOptions { server_bin: args.server_bin.clone(), data_dir: args.data_dir.clone(), settings })
+    let server_bin = match args.pg_version {
+        Some(major) if args.engine == EngineKind::Postgres => Some(bin_dir_for_version(major)?),
+        Some(_) => {
+            return Err(Error::InvalidInput(
+                "--pg-version applies to --engine postgres; for MariaDB pass --server-bin DIR".into(),
+            ));
+        }
+        None => args.server_bin.clone(),
+    };
+    Ok(ManagedOptions { server_bin, data_dir: args.data_dir.clone(), settings })
 }
 
 /// The SQLite plan: no server flags, valid page size and cache.
@@ -105,6 +120,7 @@ fn sqlite_plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
     for (given, flag) in [
         (args.url.is_some(), "--url"),
         (args.server_bin.is_some(), "--server-bin"),
+        (args.pg_version.is_some(), "--pg-version"),
         (!args.server_settings.is_empty(), "--server-setting"),
         (args.data_dir.is_some(), "--data-dir"),
     ] {

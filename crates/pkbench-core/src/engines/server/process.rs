@@ -48,6 +48,25 @@ impl ServerUser {
     pub fn apply(&self, cmd: &mut Command) {
         cmd.uid(self.uid).gid(self.gid);
     }
+
+    /// The first folder on the way to `path` this user may not enter (no search permission for
+    /// it as owner, group or other), if any; `None` when the path is reachable.
+    pub fn blocked_at(&self, path: &Path) -> Option<PathBuf> {
+        use std::os::unix::fs::MetadataExt;
+        let path = std::fs::canonicalize(path).ok()?;
+        path.ancestors().skip(1).collect::<Vec<_>>().into_iter().rev().find_map(|dir| {
+            let m = std::fs::metadata(dir).ok()?;
+            let mode = m.mode();
+            let enters = if m.uid() == self.uid {
+                mode & 0o100 != 0
+            } else if m.gid() == self.gid {
+                mode & 0o010 != 0
+            } else {
+                mode & 0o001 != 0
+            };
+            (!enters).then(|| dir.to_path_buf())
+        })
+    }
 }
 
 /// Managed servers alive in this process: (process id, directory). Lets [`abort_all`] clean up
@@ -239,5 +258,25 @@ mod failure_tests {
         assert_eq!(failure_summary(out), "2026 0 [ERROR] InnoDB: No space left on device");
         assert_eq!(failure_summary(b"one\nlast words\n"), "last words");
         assert_eq!(failure_summary(b""), "");
+    }
+}
+
+#[cfg(test)]
+mod user_tests {
+    use super::ServerUser;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn a_folder_others_cannot_enter_is_found_on_the_way() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(root.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let home = root.path().join("home");
+        let bin = home.join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o700)).unwrap();
+        let nobody = ServerUser { uid: 65534, gid: 65534 };
+        assert_eq!(nobody.blocked_at(&bin), Some(std::fs::canonicalize(&home).unwrap()));
+        std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(nobody.blocked_at(&bin), None);
     }
 }
