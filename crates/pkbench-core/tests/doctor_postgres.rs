@@ -7,7 +7,8 @@ use pkbench_core::doctor::postgres::{ReadOnlySession, diagnose, diagnose_session
 use pkbench_core::doctor::{
     AdviceKind, DoctorOptions, DoctorReport, KeyScheme, KeyStorage, Layout, TableReport, migration_sql_for, to_json,
 };
-use pkbench_core::engines::postgres::{ManagedPostgres, render_schema};
+use pkbench_core::engines::postgres::{ManagedPostgres, bin_dir_for_version, render_schema};
+use pkbench_core::engines::server::ManagedOptions;
 use pkbench_core::generators::Key;
 use pkbench_core::strategy::find;
 use pkbench_core::workloads::KeyStream;
@@ -17,8 +18,17 @@ const ROWS: u64 = 20_000;
 const PAYLOAD: usize = 50;
 
 fn start() -> ManagedPostgres {
-    ManagedPostgres::start(&Default::default(), 32)
-        .unwrap_or_else(|e| panic!("could not start a managed PostgreSQL server: {e}"))
+    start_version(None)
+}
+
+/// A managed cluster of PostgreSQL `major` (`None`: the default, Debian's newest).
+fn start_version(major: Option<u32>) -> ManagedPostgres {
+    let server_bin = major.map(|m| {
+        bin_dir_for_version(m)
+            .unwrap_or_else(|e| panic!("PostgreSQL {m} is needed (scripts/setup-test-deps installs it): {e}"))
+    });
+    let options = ManagedOptions { server_bin, ..Default::default() };
+    ManagedPostgres::start(&options, 32).unwrap_or_else(|e| panic!("could not start a managed PostgreSQL server: {e}"))
 }
 
 fn url(server: &ManagedPostgres, user: &str) -> String {
@@ -84,7 +94,18 @@ fn validate(report: &DoctorReport) {
 
 #[test]
 fn names_schemes_layouts_advice_and_matches_pgstatindex() {
-    let server = start();
+    names_schemes_layouts_advice_and_matches_pgstatindex_on(None, "15.");
+}
+
+#[test]
+fn names_schemes_layouts_advice_and_matches_pgstatindex_on_postgresql_18() {
+    names_schemes_layouts_advice_and_matches_pgstatindex_on(Some(18), "18.");
+}
+
+/// Doctor on a cluster of PostgreSQL `major` (`None`: the default), whose version must start with
+/// `version`.
+fn names_schemes_layouts_advice_and_matches_pgstatindex_on(major: Option<u32>, version: &str) {
+    let server = start_version(major);
     let mut client = server.config().connect(postgres::NoTls).unwrap();
     client.batch_execute("CREATE EXTENSION pgstattuple").unwrap();
     let cases: &[(&str, &str, KeyScheme, KeyStorage, &[AdviceKind])] = &[
@@ -105,6 +126,7 @@ fn names_schemes_layouts_advice_and_matches_pgstatindex() {
     let report = diagnose(&url(&server, "postgres"), &DoctorOptions::default()).unwrap();
     validate(&report);
     assert_eq!(report.engine, "postgres");
+    assert!(report.engine_version.starts_with(version), "the server found: {}", report.engine_version);
     assert!(report.read_only.as_deref().unwrap().contains("transaction_read_only = on"), "{:?}", report.read_only);
     for &(strategy, schema, scheme, storage, top) in cases {
         let t = bench(&report, schema);
@@ -143,7 +165,21 @@ fn names_schemes_layouts_advice_and_matches_pgstatindex() {
     let text = diagnose(&url(&server, "postgres"), &only).unwrap();
     assert_eq!(text.tables.len(), 1);
     let script = migration_sql_for(&url(&server, "postgres"), &text).unwrap();
-    assert!(script.contains("TYPE uuid USING \"id\"::uuid") && script.contains("no uuidv7()"), "{script}");
+    assert!(script.contains("TYPE uuid USING \"id\"::uuid"), "{script}");
+    if version == "18." {
+        assert!(script.contains("after the conversion below, run\n-- ALTER TABLE \"s_uuid4_text\".\"bench\" ALTER COLUMN \"id\" SET DEFAULT uuidv7();"), "{script}");
+        // And for a native uuid key the default is set at once, and runs.
+        let native = DoctorOptions { schema: Some("s_uuid4".into()), ..DoctorOptions::default() };
+        let uuid4 = diagnose(&url(&server, "postgres"), &native).unwrap();
+        let script = migration_sql_for(&url(&server, "postgres"), &uuid4).unwrap();
+        assert!(
+            script.contains("ALTER TABLE \"s_uuid4\".\"bench\" ALTER COLUMN \"id\" SET DEFAULT uuidv7();"),
+            "{script}"
+        );
+        client.batch_execute(&script).unwrap();
+    } else {
+        assert!(script.contains("no uuidv7()"), "{script}");
+    }
     client.batch_execute(&script).unwrap();
     let after = diagnose(&url(&server, "postgres"), &only).unwrap();
     let s = after.tables[0].primary_key.as_ref().unwrap().scheme.as_ref().unwrap();

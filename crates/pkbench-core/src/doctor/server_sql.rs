@@ -68,6 +68,12 @@ fn postgres(t: &TableReport, kind: AdviceKind, major: u32) -> String {
                 "-- New keys from the server's UUIDv7 generator (PostgreSQL 18+); old keys stay.\nALTER TABLE {table} ALTER COLUMN {} SET DEFAULT uuidv7();\n",
                 pg_quote(col)
             ),
+            // The default must wait for the conversion to uuid further down the script.
+            Some((col, KeyStorage::Text36 | KeyStorage::Text32)) if major >= 18 => format!(
+                "-- New keys from the server's UUIDv7 generator (PostgreSQL 18+) once the key is uuid: after the conversion below, run\n-- ALTER TABLE {table} ALTER COLUMN {} SET DEFAULT uuidv7();\n",
+                pg_quote(col)
+            ),
+            _ if major >= 18 => "-- uuidv7() returns uuid and this key is not stored as uuid: generate UUIDv7 in the application. Old keys stay.\n".into(),
             _ => format!(
                 "-- PostgreSQL {major} has no uuidv7() (added in 18): generate UUIDv7 in the application, or install an extension such as pg_uuidv7 and use it as the column default. Old keys stay.\n"
             ),
