@@ -4,30 +4,18 @@
 //! names the cause, `require` against a server without TLS fails clearly, `prefer` falls back and
 //! says so.
 
+#[path = "common/certs.rs"]
+mod certs;
+
+use certs::certificates;
 use pkbench_core::engines::mariadb::ManagedMariaDb;
 use pkbench_core::engines::postgres::ManagedPostgres;
 use pkbench_core::engines::server::{ManagedOptions, TcpListen, free_port};
 use pkbench_core::engines::wire::mysql_target::MyTarget;
 use pkbench_core::engines::wire::postgres_target::PgTarget;
-use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 const PASSWORD: &str = "tls-test-pw";
-
-/// A CA and a certificate for 127.0.0.1 signed by it, as PEM files in `dir`: (ca, cert, key).
-fn certificates(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
-    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
-    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    ca_params.distinguished_name.push(rcgen::DnType::CommonName, "pkbench test CA");
-    let ca = CertifiedIssuer::self_signed(ca_params, KeyPair::generate().unwrap()).unwrap();
-    let key = KeyPair::generate().unwrap();
-    let cert = CertificateParams::new(vec!["127.0.0.1".to_string()]).unwrap().signed_by(&key, &ca).unwrap();
-    let paths = (dir.join("ca.pem"), dir.join("server.pem"), dir.join("server.key"));
-    std::fs::write(&paths.0, ca.pem()).unwrap();
-    std::fs::write(&paths.1, cert.pem()).unwrap();
-    std::fs::write(&paths.2, key.serialize_pem()).unwrap();
-    (paths.0, paths.1, paths.2)
-}
 
 fn options(tls: Option<(PathBuf, PathBuf)>) -> ManagedOptions {
     ManagedOptions { tcp: Some(TcpListen { port: free_port().unwrap(), tls }), ..Default::default() }
