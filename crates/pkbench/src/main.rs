@@ -27,7 +27,8 @@ fn main() -> ExitCode {
         Err(err) => {
             // The library hides passwords itself; this also covers any message that quotes an
             // argument (a URL) it did not expect.
-            let text = std::env::args().fold(format!("{err:#}"), |text, arg| hide_secrets(&text, &arg));
+            let text =
+                std::env::args_os().fold(format!("{err:#}"), |text, arg| hide_secrets(&text, &arg.to_string_lossy()));
             eprintln!("Error: {text}");
             ExitCode::FAILURE
         }
