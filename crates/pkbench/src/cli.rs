@@ -31,6 +31,12 @@ impl Cli {
                 .filter(|id| sub.value_source(id.as_str()) == Some(ValueSource::CommandLine))
                 .map(|id| id.to_string())
                 .collect();
+            // Without --engine, a server URL's scheme picks the engine.
+            if !args.given.iter().any(|g| g == "engine")
+                && let Some(kind) = args.url.as_deref().and_then(EngineKind::from_url)
+            {
+                args.engine = kind;
+            }
         }
         cli
     }
@@ -116,8 +122,8 @@ pub const DEFAULT_STRATEGIES: &str = "int,uuid7,uuid4,uuid4-text,int+uuid4";
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Database engine.
-    #[arg(long, default_value = "sqlite", value_parser = engine_arg())]
+    /// Database engine [default: from the scheme of --url, else sqlite].
+    #[arg(long, default_value = "sqlite", hide_default_value = true, value_parser = engine_arg())]
     pub engine: EngineKind,
     /// Workload.
     #[arg(long, short = 'w', value_enum, default_value = "insert-growth")]
@@ -170,9 +176,11 @@ pub struct RunArgs {
     /// SQLite journal mode [default: wal].
     #[arg(long, value_enum)]
     pub journal: Option<JournalArg>,
-    /// Your server's URL (postgres://user:pass@host/db or mysql://…; or PKBENCH_PG_URL /
-    /// PKBENCH_MYSQL_URL). pkbench works only in a `pkbench_…` schema/database it creates and
-    /// drops. Without it, a throwaway server is started.
+    /// Your server's URL (postgres://user@host/db?sslmode=verify-full&sslrootcert=ca.pem or
+    /// mysql://user@host/db?ssl-mode=VERIFY_IDENTITY&ssl-ca=ca.pem; or PKBENCH_PG_URL /
+    /// PKBENCH_MYSQL_URL); its scheme picks the engine. Passwords come from PGPASSWORD, ~/.pgpass,
+    /// PGSERVICE, MYSQL_PWD, ~/.my.cnf or a prompt. pkbench works only in a `pkbench_…`
+    /// schema/database it creates and drops. Without it, a throwaway server is started.
     #[arg(long)]
     pub url: Option<String>,
     /// Folder with the server binaries for a managed server (initdb and postgres, or

@@ -11,14 +11,25 @@ mod size;
 
 use std::process::ExitCode;
 
+use pkbench_core::engines::server::hide_secrets;
+use std::io::IsTerminal;
+
 fn main() -> ExitCode {
     let cli = cli::Cli::parse_with_sources();
+    // A server may ask for a password nothing else gave: ask the person, if one is there.
+    if std::io::stdin().is_terminal() && std::io::stderr().is_terminal() {
+        pkbench_core::engines::wire::credentials::set_password_prompt(|text| rpassword::prompt_password(text).ok());
+    }
     match commands::dispatch(cli) {
         Ok(code) => code,
         // A reader that stopped reading (`pkbench list | head -1`) is not an error.
         Err(err) if output::is_broken_pipe(&err) => ExitCode::from(output::EXIT_BROKEN_PIPE),
         Err(err) => {
-            eprintln!("Error: {err:#}");
+            // The library hides passwords itself; this also covers any message that quotes an
+            // argument (a URL) it did not expect.
+            let text =
+                std::env::args_os().fold(format!("{err:#}"), |text, arg| hide_secrets(&text, &arg.to_string_lossy()));
+            eprintln!("Error: {text}");
             ExitCode::FAILURE
         }
     }

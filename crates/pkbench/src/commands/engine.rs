@@ -4,7 +4,7 @@
 use crate::cli::{JournalArg, RunArgs, SyncArg};
 use pkbench_core::Error;
 use pkbench_core::engines::postgres::bin_dir_for_version;
-use pkbench_core::engines::server::{ManagedOptions, ServerSetting, ServerSettings, ServerTarget};
+use pkbench_core::engines::server::{ManagedOptions, ServerSetting, ServerSettings, ServerTarget, redact_url};
 use pkbench_core::engines::sqlite::{Journal, SqliteEngine, SqliteSettings, Synchronous};
 use pkbench_core::engines::{Engine, EngineKind, open_server, schema_of};
 use pkbench_core::strategy::Strategy;
@@ -63,6 +63,7 @@ pub fn plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
                     "--data-dir places a server pkbench starts itself; with --url the data stays on your server: leave out --data-dir, or --url (and {env})"
                 )));
             }
+            check_scheme(args.engine, &url)?;
             ServerTarget::External { url }
         }
         None => ServerTarget::Managed(managed_options(args)?),
@@ -92,6 +93,25 @@ pub fn plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
     Ok(EnginePlan::Server(args.engine, settings))
 }
 
+/// Refuses a URL whose scheme names another engine, or no engine (never showing its password).
+fn check_scheme(engine: EngineKind, url: &str) -> Result<(), Error> {
+    // libpq's key=value strings (`host=h user=u`) have no scheme.
+    let key_value = engine == EngineKind::Postgres && !url.contains("://") && url.contains('=');
+    match EngineKind::from_url(url) {
+        Some(kind) if kind == engine => Ok(()),
+        None if key_value => Ok(()),
+        found => {
+            let schemes = engine.url_schemes().iter().map(|s| format!("{s}://")).collect::<Vec<_>>().join(" or ");
+            let what = found.map_or("no known engine".to_string(), |k| k.label().to_string());
+            Err(Error::InvalidInput(format!(
+                "--url '{}' is for {what}, not {}: start it with {schemes} (or leave out --engine to let the URL choose)",
+                redact_url(url),
+                engine.label()
+            )))
+        }
+    }
+}
+
 /// Where and how a managed server starts.
 fn managed_options(args: &RunArgs) -> Result<ManagedOptions, Error> {
     let settings = args.server_settings.iter().map(|s| ServerSetting::parse(s)).collect::<Result<Vec<_>, _>>()?;
@@ -112,11 +132,19 @@ fn managed_options(args: &RunArgs) -> Result<ManagedOptions, Error> {
         }
         None => args.server_bin.clone(),
     };
-    Ok(ManagedOptions { server_bin, data_dir: args.data_dir.clone(), settings })
+    Ok(ManagedOptions { server_bin, data_dir: args.data_dir.clone(), settings, tcp: None })
 }
 
 /// The SQLite plan: no server flags, valid page size and cache.
 fn sqlite_plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
+    if let Some(url) = &args.url
+        && !args.given.iter().any(|g| g == "engine")
+    {
+        return Err(Error::InvalidInput(format!(
+            "--url '{}' names no server engine: start it with postgres://, postgresql://, mysql:// or mariadb://",
+            redact_url(url)
+        )));
+    }
     for (given, flag) in [
         (args.url.is_some(), "--url"),
         (args.server_bin.is_some(), "--server-bin"),

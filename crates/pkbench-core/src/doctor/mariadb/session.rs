@@ -1,7 +1,7 @@
 //! The MariaDB/MySQL session doctor works in: one READ ONLY transaction, checked.
 
 use crate::Error;
-use crate::engines::server::redact_url;
+use crate::engines::wire::mysql_target::MyTarget;
 use mysql::Conn;
 use mysql::prelude::Queryable;
 
@@ -19,11 +19,10 @@ pub(super) fn my(context: &str) -> impl Fn(mysql::Error) -> Error + '_ {
 impl ReadOnlySession {
     /// Connects to a `mysql://` or `mariadb://` URL and opens the read-only transaction.
     pub fn connect(url: &str) -> Result<Self, Error> {
-        let shown = redact_url(url);
-        let opts = crate::engines::wire::mysql::options_from_url(url)?;
-        let opts = mysql::OptsBuilder::from_opts(opts).tcp_connect_timeout(Some(std::time::Duration::from_secs(5)));
-        let conn = Conn::new(opts).map_err(my(&format!("could not connect to {shown}")))?;
-        Self::start(conn, shown)
+        let mut target = MyTarget::from_url(url)?;
+        target.map_opts(|o| o.tcp_connect_timeout(Some(std::time::Duration::from_secs(5))));
+        let (conn, _) = target.connect_first("could not connect to")?;
+        Self::start(conn, target.shown().to_string())
     }
 
     /// Makes `conn`'s transactions read-only and opens one.

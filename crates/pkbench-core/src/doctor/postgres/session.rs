@@ -1,8 +1,8 @@
 //! The PostgreSQL session doctor works in: one READ ONLY transaction, checked.
 
 use crate::Error;
-use crate::engines::server::redact_url;
-use postgres::{Client, NoTls};
+use crate::engines::wire::postgres_target::PgTarget;
+use postgres::Client;
 
 /// A connection whose every statement runs inside one READ ONLY transaction.
 pub struct ReadOnlySession {
@@ -15,14 +15,14 @@ impl ReadOnlySession {
     /// Connects to `url` and opens the read-only transaction. Errors name the URL with its
     /// password hidden.
     pub fn connect(url: &str) -> Result<Self, Error> {
-        let shown = redact_url(url);
-        let mut config = crate::engines::wire::postgres::config_from_url(url)?;
+        let mut target = PgTarget::from_url(url)?;
+        let config = target.config_mut();
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(std::time::Duration::from_secs(5));
         }
         config.application_name("pkbench doctor");
-        let client = config.connect(NoTls).map_err(|e| Error::postgres(format!("could not connect to {shown}"), e))?;
-        Self::start(client, shown)
+        let (client, _) = target.connect_first("could not connect to")?;
+        Self::start(client, target.shown().to_string())
     }
 
     fn start(mut client: Client, target: String) -> Result<Self, Error> {

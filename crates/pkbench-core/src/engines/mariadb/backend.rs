@@ -8,8 +8,10 @@ use super::{counters, physical};
 use crate::Error;
 use crate::engines::dialect::Dialect;
 use crate::engines::kind::{EngineKind, Wire};
-use crate::engines::server::{Backend, ServerSettings, ServerTarget, SettingsFor, redact_url};
-use crate::engines::wire::mysql::{MyConnection, options_from_url};
+use crate::engines::server::{Backend, ServerSettings, ServerTarget, SettingsFor};
+use crate::engines::wire::mysql::MyConnection;
+use crate::engines::wire::mysql_target::MyTarget;
+use crate::engines::wire::tls::TlsStatus;
 use crate::results::{BtreeStats, Counters};
 use mysql::prelude::Queryable;
 use std::collections::BTreeMap;
@@ -19,8 +21,10 @@ use std::path::Path;
 pub struct MariaDbBackend {
     version: String,
     target: String,
-    /// How more sessions connect (the same server and user).
-    opts: mysql::Opts,
+    /// How more sessions connect (the same server, user and TLS).
+    my: MyTarget,
+    /// What the first connection ended up with (TLS or not), recorded in results.
+    tls: TlsStatus,
     server: Option<ManagedMariaDb>,
     /// Settings the user gave a managed server: read back and recorded with pkbench's own.
     user_settings: Vec<String>,
@@ -51,33 +55,30 @@ impl Backend for MariaDbBackend {
     }
 
     fn open(settings: &ServerSettings) -> Result<(Self, MyConnection), Error> {
-        let (server, target, opts, what) = match &settings.target {
+        let (server, target, mut my) = match &settings.target {
             ServerTarget::Managed(options) => {
                 let server = ManagedMariaDb::start(options, settings.cache_mb, settings.durable_commits)?;
                 let target = format!("managed server, socket in {}", server.dir().display());
-                let opts = mysql::Opts::from(server.opts());
-                (Some(server), target, opts, "could not connect to the managed MariaDB server".to_string())
+                let my = MyTarget::managed(server.opts().into());
+                (Some(server), target, my)
             }
             ServerTarget::External { url } => {
-                let shown = redact_url(url);
-                let opts = options_from_url(url)?;
-                let what = format!("could not connect to {shown}");
-                (None, shown, opts, what)
+                let my = MyTarget::from_url(url)?;
+                (None, my.shown().to_string(), my)
             }
         };
-        let mut conn = mysql::Conn::new(opts.clone()).map_err(|e| Error::mariadb(what, e))?;
+        let (mut conn, tls) = my.connect_first("could not connect to")?;
         let version: String = conn
             .query_first("SELECT VERSION()")
             .map_err(|e| Error::mariadb("could not read the server version", e))?
             .unwrap_or_default();
         EngineKind::identify(Wire::Mysql, &version).map_err(Error::InvalidInput)?;
         let user_settings = settings.target.user_setting_names();
-        Ok((MariaDbBackend { version, target, opts, server, user_settings }, MyConnection::new(conn)))
+        Ok((MariaDbBackend { version, target, my, tls, server, user_settings }, MyConnection::new(conn)))
     }
 
     fn connect(&self) -> Result<MyConnection, Error> {
-        let conn = mysql::Conn::new(self.opts.clone())
-            .map_err(|e| Error::mariadb("could not open another MariaDB connection", e))?;
+        let (conn, _) = self.my.connect("could not open another connection to")?;
         Ok(MyConnection::new(conn))
     }
 
@@ -132,6 +133,7 @@ impl Backend for MariaDbBackend {
         if !self.user_settings.is_empty() {
             out.insert("given_with_server_setting".into(), self.user_settings.join(","));
         }
+        self.tls.record(&mut out);
         Ok(out)
     }
 

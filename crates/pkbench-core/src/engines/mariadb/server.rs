@@ -96,12 +96,27 @@ impl ManagedMariaDb {
             .arg(format!("--socket={}", dir.join("mariadb.sock").display()))
             .arg(format!("--pid-file={}", dir.join("mariadb.pid").display()))
             .arg(format!("--tmpdir={}", tmp.display()))
-            .args(["--skip-networking", "--skip-name-resolve", "--innodb-monitor-enable=module_index"])
+            .args(["--skip-name-resolve", "--innodb-monitor-enable=module_index"])
             .arg(format!("--secure-file-priv={}", dir.display()))
             .arg(format!("--innodb-buffer-pool-size={pool_mb}M"))
             .arg(format!("--innodb-lru-scan-depth={depth}"))
             .arg(format!("--innodb-flush-log-at-trx-commit={}", if durable_commits { 1 } else { 2 }))
             .args(options.settings.iter().map(|s| format!("--{}={}", s.name, s.value)));
+        match &options.tcp {
+            // Tests only: TCP on 127.0.0.1, where root (root@localhost) cannot log in.
+            Some(tcp) => {
+                cmd.arg(format!("--port={}", tcp.port)).arg("--bind-address=127.0.0.1");
+                match &tcp.tls {
+                    Some((cert, key)) => {
+                        cmd.arg(format!("--ssl-cert={}", cert.display())).arg(format!("--ssl-key={}", key.display()))
+                    }
+                    None => cmd.arg("--skip-ssl"),
+                };
+            }
+            None => {
+                cmd.arg("--skip-networking");
+            }
+        }
         // SIGTERM = clean shutdown; SIGKILL if pkbench dies.
         let mut process = ManagedProcess::spawn("MariaDB", cmd, dir, libc::SIGTERM, libc::SIGKILL)?;
         let socket = process.dir().join("mariadb.sock");

@@ -9,10 +9,11 @@ use super::{counters, physical};
 use crate::Error;
 use crate::engines::dialect::Dialect;
 use crate::engines::kind::{EngineKind, Wire};
-use crate::engines::server::{Backend, ServerSettings, ServerTarget, SettingsFor, redact_url};
-use crate::engines::wire::postgres::{PgConnection, config_from_url};
+use crate::engines::server::{Backend, ServerSettings, ServerTarget, SettingsFor};
+use crate::engines::wire::postgres::PgConnection;
+use crate::engines::wire::postgres_target::PgTarget;
+use crate::engines::wire::tls::TlsStatus;
 use crate::results::{BtreeStats, Counters};
-use postgres::NoTls;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -25,15 +26,16 @@ pub struct PostgresBackend {
     target: String,
     /// Settings the user gave a managed cluster: read back and recorded with pkbench's own.
     user_settings: Vec<String>,
-    /// How more sessions connect (the same server, user and database).
-    config: postgres::Config,
+    /// How more sessions connect (the same server, user, database and TLS).
+    pg: PgTarget,
+    /// What the first connection ended up with (TLS or not), recorded in results.
+    tls: TlsStatus,
     server: Option<ManagedPostgres>,
 }
 
 impl PostgresBackend {
     /// A session with the run's commit mode.
-    fn session(&self, config: &postgres::Config, what: &str) -> Result<PgConnection, Error> {
-        let mut client = config.connect(NoTls).map_err(|e| Error::postgres(what.to_string(), e))?;
+    fn session(&self, mut client: postgres::Client) -> Result<PgConnection, Error> {
         let commit = if self.durable_commits { "on" } else { "off" };
         client
             .batch_execute(&format!("SET synchronous_commit = {commit}"))
@@ -59,34 +61,31 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
     }
 
     fn open(settings: &ServerSettings) -> Result<(Self, PgConnection), Error> {
-        let (server, target, config) = match &settings.target {
+        let (server, target, mut pg) = match &settings.target {
             ServerTarget::Managed(options) => {
                 let server = ManagedPostgres::start(options, settings.cache_mb)?;
                 let target = format!("managed cluster, socket in {}", server.dir().display());
-                let config = server.config();
-                (Some(server), target, config)
+                let pg = PgTarget::managed(server.config());
+                (Some(server), target, pg)
             }
             ServerTarget::External { url } => {
-                let shown = redact_url(url);
-                let config = config_from_url(url)?;
-                (None, shown, config)
+                let pg = PgTarget::from_url(url)?;
+                (None, pg.shown().to_string(), pg)
             }
         };
+        let (client, tls) = pg.connect_first("could not connect to")?;
         let mut backend = PostgresBackend {
             version: String::new(),
             walinspect: false,
             pgstattuple: false,
             durable_commits: settings.durable_commits,
-            config: config.clone(),
+            pg,
+            tls,
             server,
             target,
             user_settings: settings.target.user_setting_names(),
         };
-        let what = match backend.server {
-            Some(_) => "could not connect to the managed PostgreSQL server".to_string(),
-            None => format!("could not connect to {}", backend.target),
-        };
-        let mut conn = backend.session(&config, &what)?;
+        let mut conn = backend.session(client)?;
         let client = conn.client();
         backend.version = client
             .query_one("SHOW server_version", &[])
@@ -123,7 +122,8 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
     }
 
     fn connect(&self) -> Result<PgConnection, Error> {
-        self.session(&self.config, "could not open another PostgreSQL connection")
+        let (client, _) = self.pg.connect("could not open another connection to")?;
+        self.session(client)
     }
 
     fn version(&self) -> &str {
@@ -166,6 +166,7 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
         if !self.user_settings.is_empty() {
             out.insert("given_with_server_setting".into(), self.user_settings.join(","));
         }
+        self.tls.record(&mut out);
         Ok(out)
     }
 

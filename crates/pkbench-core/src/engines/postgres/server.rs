@@ -72,7 +72,12 @@ impl ManagedPostgres {
         }
         let data = dir.join("data");
         let mut cmd = Command::new(&initdb);
-        cmd.arg("-D").arg(&data).args(["-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
+        cmd.arg("-D").arg(&data).args(["-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"]);
+        // With a TCP listener (tests), TCP clients must give a password; the socket stays trusted.
+        cmd.args(match options.tcp {
+            Some(_) => &["--auth-local=trust", "--auth-host=scram-sha-256"][..],
+            None => &["--auth=trust"][..],
+        });
         if let Some(u) = user {
             u.apply(&mut cmd);
         }
@@ -81,22 +86,37 @@ impl ManagedPostgres {
             let msg = failure_summary(&out.stderr);
             return Err(cleanup(Error::InvalidInput(format!("initdb failed: {msg}"))));
         }
-        // No TCP listener: the port only names the socket file (`.s.PGSQL.<port>`) in `dir`.
-        let port = 5432;
+        // Without a TCP listener the port only names the socket file (`.s.PGSQL.<port>`) in `dir`.
+        let port = options.tcp.as_ref().map_or(5432, |t| t.port);
+        let mut listen = vec![format!("listen_addresses={}", if options.tcp.is_some() { "127.0.0.1" } else { "" })];
+        if let Some((cert, key)) = options.tcp.as_ref().and_then(|t| t.tls.as_ref()) {
+            // The server reads its key only if it owns it and no one else may read it.
+            for (from, name) in [(cert, "server.crt"), (key, "server.key")] {
+                let to = dir.join(name);
+                std::fs::copy(from, &to).map_err(|e| cleanup(Error::io("copy", from, e)))?;
+                std::fs::set_permissions(&to, std::os::unix::fs::PermissionsExt::from_mode(0o600))
+                    .map_err(|e| cleanup(Error::io("protect", &to, e)))?;
+                if let Some(u) = user {
+                    u.own(&to).map_err(cleanup)?;
+                }
+                listen.push(format!("ssl_{}_file={}", if name == "server.crt" { "cert" } else { "key" }, to.display()));
+            }
+            listen.push("ssl=on".into());
+        }
         let mut cmd = Command::new(&postgres);
         cmd.arg("-D").arg(&data).arg("-p").arg(port.to_string()).arg("-k").arg(&dir);
-        for setting in [
-            "listen_addresses=".to_string(),
-            format!("shared_buffers={cache_mb}MB"),
-            format!("max_wal_size={MAX_WAL_MB}MB"),
-            "min_wal_size=32MB".to_string(),
-            format!("wal_keep_size={WAL_KEEP_MB}MB"),
-            "autovacuum=off".to_string(),
-            "max_connections=50".to_string(),
-            "log_min_messages=warning".to_string(),
-        ]
-        .into_iter()
-        .chain(options.settings.iter().map(|s| format!("{}={}", s.name, s.value)))
+        for setting in listen
+            .into_iter()
+            .chain([
+                format!("shared_buffers={cache_mb}MB"),
+                format!("max_wal_size={MAX_WAL_MB}MB"),
+                "min_wal_size=32MB".to_string(),
+                format!("wal_keep_size={WAL_KEEP_MB}MB"),
+                "autovacuum=off".to_string(),
+                "max_connections=50".to_string(),
+                "log_min_messages=warning".to_string(),
+            ])
+            .chain(options.settings.iter().map(|s| format!("{}={}", s.name, s.value)))
         {
             cmd.arg("-c").arg(setting);
         }

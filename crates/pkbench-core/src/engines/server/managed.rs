@@ -53,6 +53,19 @@ pub struct ManagedOptions {
     pub data_dir: Option<PathBuf>,
     /// Settings given by the user, applied at start after pkbench's own, so they win.
     pub settings: Vec<ServerSetting>,
+    /// Also listen on TCP at 127.0.0.1 (for tests of `--url`, TLS and passwords); `None`, the
+    /// default, keeps the server on its private Unix socket only.
+    pub tcp: Option<TcpListen>,
+}
+
+/// A managed server's TCP listener on 127.0.0.1, for tests: PostgreSQL then asks TCP clients for
+/// a password (scram-sha-256); MariaDB's root is reachable only through the socket.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TcpListen {
+    /// The port (e.g. from [`super::free_port`]).
+    pub port: u16,
+    /// TLS with this PEM certificate chain and key; `None` for a server without TLS.
+    pub tls: Option<(PathBuf, PathBuf)>,
 }
 
 impl ManagedOptions {

@@ -14,14 +14,14 @@ mod url;
 
 pub use backend::{Backend, SettingsFor};
 pub use engine::ServerEngine;
-pub use managed::{ManagedOptions, ServerSetting};
+pub use managed::{ManagedOptions, ServerSetting, TcpListen};
 
 pub use binaries::find_binary;
 pub use process::{
     ManagedProcess, ServerUser, abort_all, failure_summary, free_port, private_dir, remove_stale_dirs,
     remove_stale_server_dirs, server_dirs_in_memory, unique_suffix, wait_until,
 };
-pub use url::redact_url;
+pub use url::{hide_secrets, redact_url};
 
 /// How to reach a server engine.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,17 +1,29 @@
 //! Keeping passwords out of messages and results.
 
 /// `scheme://user:secret@host/db` → `scheme://user:***@host/db`, even when the password holds
-/// unencoded `/`, `?`, `#` or `@`; also hides `password=…` / `password = '…'` parameters in a
+/// unencoded `/`, `?`, `#` or `@`, and in malformed URLs (`mysql//u:secret@h`, `mysql:/u:secret@h`,
+/// a non-numeric "port" after `user:`); also hides `password=…` / `password = '…'` parameters in a
 /// query string or a key-value connection string. Anything else is returned unchanged.
 pub fn redact_url(url: &str) -> String {
     let mut out = url.to_string();
-    if let Some(scheme_end) = out.find("://") {
-        let rest = scheme_end + 3;
-        // The user info ends at the last '@' (a password may contain any character).
-        if let Some(at) = out[rest..].rfind('@').map(|i| rest + i)
-            && let Some(colon) = out[rest..at].find(':').map(|i| rest + i)
-        {
+    // Where user info may start: after `://`, else after a scheme-like prefix's `:/`, `//` or `:`.
+    let rest = match out.find("://") {
+        Some(i) => i + 3,
+        None => out.find(['/', ':']).map_or(0, |i| i + out[i..].chars().take_while(|c| matches!(c, '/' | ':')).count()),
+    };
+    // The user info ends at the last '@' (a password may contain any character).
+    if let Some(at) = out[rest..].rfind('@').map(|i| rest + i) {
+        if let Some(colon) = out[rest..at].find(':').map(|i| rest + i) {
             out.replace_range(colon + 1..at, "***");
+        } else if rest > 0 && out[..rest].ends_with(':') && !out[..rest].contains('/') {
+            // `mysql:secret@h`: what follows the scheme's ':' may be a password.
+            out.replace_range(rest..at, "***");
+        }
+    } else if let Some(colon) = out[rest..].find(':').map(|i| rest + i) {
+        // `scheme://user:secret` with no host: a "port" that is not a number may be a password.
+        let end = out[colon + 1..].find(['/', '?', '#']).map_or(out.len(), |e| colon + 1 + e);
+        if out.contains("://") && !out[colon + 1..end].chars().all(|c| c.is_ascii_digit() || c == ',') {
+            out.replace_range(colon + 1..end, "***");
         }
     }
     let lower = out.to_ascii_lowercase();
@@ -26,6 +38,28 @@ pub fn redact_url(url: &str) -> String {
                 _ => out[start..].find(['&', ' ']).map_or(out.len(), |e| start + e),
             };
             out.replace_range(start..end, "***");
+        }
+    }
+    out
+}
+
+/// `text` with every secret [`redact_url`] would hide in `url` replaced by `***` (for driver
+/// messages that may quote a part of a malformed URL).
+pub fn hide_secrets(text: &str, url: &str) -> String {
+    let shown = redact_url(url);
+    // The secret is what `***` stands for: the difference between the two strings.
+    let mut out = text.to_string();
+    if let Some(star) = shown.find("***") {
+        let tail = &shown[star + 3..];
+        if url.len() >= star + tail.len() && url.ends_with(tail) {
+            let secret = &url[star..url.len() - tail.len()];
+            if secret.len() >= 2 {
+                out = out.replace(secret, "***");
+                let decoded_form = secret.replace("%40", "@");
+                if decoded_form != secret {
+                    out = out.replace(&decoded_form, "***");
+                }
+            }
         }
     }
     out
@@ -46,5 +80,24 @@ mod tests {
         assert_eq!(redact_url("postgres://bob:pa/ss?w#rd@h/db"), "postgres://bob:***@h/db");
         assert_eq!(redact_url("host=db password = 'a b c' user=x"), "host=db password = *** user=x");
         assert_eq!(redact_url("--out=/tmp/x"), "--out=/tmp/x");
+        assert_eq!(redact_url("mysql//u:PASS@host"), "mysql//u:***@host");
+        assert_eq!(redact_url("postgres//u:PASS@host/db"), "postgres//u:***@host/db");
+        assert_eq!(redact_url("mysql:/u:PASS@host"), "mysql:/u:***@host");
+        assert_eq!(redact_url("mysql:PASS@host"), "mysql:***@host");
+        assert_eq!(redact_url("http://u:PASS@h/db"), "http://u:***@h/db");
+        assert_eq!(redact_url("mysql://u:PASS"), "mysql://u:***");
+        assert_eq!(redact_url("postgres://h:5432/db"), "postgres://h:5432/db");
+        assert_eq!(redact_url("/tmp/a.db"), "/tmp/a.db");
+        assert_eq!(redact_url("C:/x"), "C:/x");
+    }
+
+    #[test]
+    fn secrets_quoted_by_a_driver_are_hidden() {
+        use super::hide_secrets;
+        let url = "mysql://u:PASS@h/db?bad=1";
+        assert_eq!(
+            hide_secrets("bad URL mysql://u:PASS@h/db?bad=1 (PASS)", url),
+            "bad URL mysql://u:***@h/db?bad=1 (***)"
+        );
     }
 }

@@ -8,10 +8,16 @@
 
 mod value;
 
+pub mod credentials;
 #[cfg(feature = "mysql")]
 pub mod mysql;
+#[cfg(feature = "mysql")]
+pub mod mysql_target;
 #[cfg(feature = "postgres")]
 pub mod postgres;
+#[cfg(feature = "postgres")]
+pub mod postgres_target;
+pub mod tls;
 
 pub use value::{KeySlot, Param, Value};
 

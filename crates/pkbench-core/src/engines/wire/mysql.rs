@@ -91,19 +91,6 @@ fn params(params: &[Param<'_>]) -> mysql::Params {
     }
 }
 
-/// Connection options from a `mysql://` or `mariadb://` URL; the error shows the URL with its
-/// password hidden.
-pub fn options_from_url(url: &str) -> Result<mysql::Opts, Error> {
-    let shown = crate::engines::server::redact_url(url);
-    let url = match url.split_once("://") {
-        Some((scheme, rest)) if scheme.eq_ignore_ascii_case("mariadb") => format!("mysql://{rest}"),
-        _ => url.to_string(),
-    };
-    mysql::Opts::from_url(&url).map_err(|_| {
-        Error::InvalidInput(format!("'{shown}' is not a MySQL/MariaDB URL (mysql://user:password@host:port/database)"))
-    })
-}
-
 /// Appends `key` as an SQL literal for its storage, without allocating.
 pub fn push_literal(buf: &mut String, key: Option<Key>, storage: Storage) {
     const HEX: &[u8; 16] = b"0123456789abcdef";

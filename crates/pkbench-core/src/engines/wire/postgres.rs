@@ -103,13 +103,6 @@ impl ToSql for Param<'_> {
     to_sql_checked!();
 }
 
-/// Connection settings from a `postgres://` or `postgresql://` URL (or a libpq key=value
-/// string); the error shows the URL with its password hidden.
-pub fn config_from_url(url: &str) -> Result<postgres::Config, Error> {
-    let shown = crate::engines::server::redact_url(url);
-    url.parse().map_err(|e| Error::InvalidInput(format!("'{shown}' is not a PostgreSQL URL: {e}")))
-}
-
 /// Column `i` of `row` as a [`Value`], by its PostgreSQL type.
 fn value(row: &Row, i: usize) -> Result<Value, postgres::Error> {
     let ty = row.columns()[i].type_().clone();
