@@ -114,3 +114,26 @@ fn ctrl_c_stops_every_thread_promptly_and_keeps_the_verified_phase() {
     assert_eq!(run["verified_rows"].as_u64(), Some(ops + warmup), "and verified");
     assert!(!out.join("uuid4.sqlite").exists(), "database left behind");
 }
+
+#[test]
+fn the_concurrent_header_gives_each_strategy_its_rows_and_the_summary_its_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    pkbench()
+        .args(["run", "--workload", "concurrent", "--threads", "2", "--duration", "1s", "--warmup", "0s"])
+        .args(["-s", "int,uuid4", "--sync", "normal", "--quiet", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let doc: Value = serde_json::from_slice(&std::fs::read(out.join("results.json")).unwrap()).unwrap();
+    let rows = |i: usize| doc["runs"][i]["phases"][0]["rows"].as_u64().unwrap();
+    let md = std::fs::read_to_string(out.join("results.md")).unwrap();
+    let header = md.lines().find(|l| l.contains(" · concurrent · ")).unwrap();
+    assert!(header.contains(&format!("rows int {}, uuid4 {}", rows(0), rows(1))), "{header}");
+    assert!(!header.contains("in batches of"), "no batches in a concurrent run: {header}");
+    // The summary shows the measured rate, not dashes.
+    let int_row = md.lines().find(|l| l.starts_with("| int |")).unwrap();
+    let rate = int_row.split('|').map(str::trim).nth(7).unwrap();
+    assert!(rate.ends_with('k') || rate.parse::<f64>().is_ok(), "rows/s of int: {int_row}");
+    assert!(int_row.contains("1.00×"), "int is the baseline: {int_row}");
+}

@@ -58,8 +58,18 @@ pub struct Summary {
     pub rows: Vec<StrategySummary>,
 }
 
+/// What a run measured inserting: rows, nanoseconds and counters — of its batches, or, for the
+/// concurrent workload (no batches), of its measured phase.
+fn measured(run: &RunResult) -> (u64, u64, crate::results::Counters) {
+    match run.phases.iter().find(|p| p.name == crate::workloads::CONCURRENT_PHASE) {
+        Some(p) if run.batches.is_empty() => (p.rows, p.elapsed_ns, p.counters),
+        _ => (run.rows_inserted(), run.insert_ns(), run.total_counters()),
+    }
+}
+
 fn ns_per_row(run: &RunResult) -> Option<f64> {
-    ratio(run.insert_ns() as f64, run.rows_inserted() as f64)
+    let (rows, ns, _) = measured(run);
+    ratio(ns as f64, rows as f64)
 }
 
 /// Computes the summary table of `doc`. Each engine's runs are compared with that engine's
@@ -78,8 +88,7 @@ pub fn summarize(doc: &ResultsDoc) -> Summary {
         .map(|run| {
             let ms = |b: Option<&crate::results::BatchResult>| b.map(|b| b.elapsed_ns as f64 / 1e6);
             let (first, last) = (ms(run.batches.first()), ms(run.batches.last()));
-            let rows = run.rows_inserted();
-            let counters = run.total_counters();
+            let (rows, insert_ns, counters) = measured(run);
             let slowdown = baseline_of(&run.engine)
                 .and_then(ns_per_row)
                 .and_then(|base| ns_per_row(run).and_then(|own| ratio(own, base)));
@@ -91,8 +100,8 @@ pub fn summarize(doc: &ResultsDoc) -> Summary {
                 first_batch_ms: first,
                 last_batch_ms: last,
                 growth: first.zip(last).and_then(|(f, l)| ratio(l, f)),
-                insert_s: run.insert_ns() as f64 / 1e9,
-                rows_per_sec: rate_per_sec(rows, run.insert_ns()),
+                insert_s: insert_ns as f64 / 1e9,
+                rows_per_sec: rate_per_sec(rows, insert_ns),
                 slowdown,
                 size_bytes: run.size_bytes,
                 wal_size_bytes: run.wal_size_bytes,

@@ -133,13 +133,23 @@ pub fn settings_line(doc: &ResultsDoc) -> Option<String> {
     let s = &run.settings;
     let engine: Vec<String> =
         s.engine.iter().filter(|(k, _)| k.as_str() != "sqlite_version").map(|(k, v)| format!("{k}={v}")).collect();
+    // Each strategy's own row count when they differ (a timed workload inserts what it can).
+    let rows = if doc.runs.iter().all(|r| r.settings.rows == s.rows) {
+        format!("{} rows", s.rows)
+    } else {
+        let each: Vec<String> = doc.runs.iter().map(|r| format!("{} {}", r.strategy, r.settings.rows)).collect();
+        format!("rows {}", each.join(", "))
+    };
+    let size = if doc.runs.iter().any(|r| !r.batches.is_empty()) {
+        format!("{rows} in batches of {}", s.batch_rows)
+    } else {
+        rows
+    };
     let line = format!(
-        "{} {} · {} · {} rows in batches of {} · payload {} B · seed {} · {}",
+        "{} {} · {} · {size} · payload {} B · seed {} · {}",
         run.engine,
         run.engine_version,
         run.workload,
-        s.rows,
-        s.batch_rows,
         s.payload_bytes,
         s.seed,
         engine.join(" "),
