@@ -58,7 +58,13 @@ pub fn run(
             break;
         }
         ctx.control.set_rows(0);
-        ctx.observer.case_started(strategy.name, position, count, plan.workload.rows_per_case());
+        ctx.observer.case_started(
+            strategy.name,
+            position,
+            count,
+            plan.workload.rows_per_case(),
+            &plan.workload.case_plan(),
+        );
         let (result, error) = plan.workload.run_case(engine, strategy, ctx);
         ctx.observer.case_finished(&result);
         doc.runs.push(result);
@@ -92,8 +98,8 @@ struct Journaled<'a> {
 }
 
 impl Observer for Journaled<'_> {
-    fn case_started(&self, strategy: &str, position: usize, count: usize, rows: u64) {
-        self.inner.case_started(strategy, position, count, rows);
+    fn case_started(&self, strategy: &str, position: usize, count: usize, rows: u64, what: &str) {
+        self.inner.case_started(strategy, position, count, rows, what);
     }
     fn batch_done(&self, strategy: &str, batch: &BatchResult) {
         self.inner.batch_done(strategy, batch);

@@ -70,7 +70,7 @@ fn style(timed: bool) -> ProgressStyle {
 }
 
 impl Observer for Progress {
-    fn case_started(&self, strategy: &str, position: usize, count: usize, rows: u64) {
+    fn case_started(&self, strategy: &str, position: usize, count: usize, rows: u64, plan: &str) {
         match &self.bar {
             Some(bar) => {
                 bar.set_position(0);
@@ -81,7 +81,7 @@ impl Observer for Progress {
                 bar.set_prefix(format!("[{}/{count}] {strategy}", position + 1));
             }
             None if rows == 0 => eprintln!("[{}/{count}] {strategy}: running", position + 1),
-            None => eprintln!("[{}/{count}] {strategy}: inserting {rows} rows", position + 1),
+            None => eprintln!("[{}/{count}] {strategy}: {plan}", position + 1),
         }
     }
 

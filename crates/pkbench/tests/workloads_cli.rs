@@ -98,3 +98,29 @@ fn repeat_runs_each_case_again_and_prints_medians_with_intervals() {
         .stderr(predicate::str::contains("--repeat 0 is out of range"));
     assert!(!dir.path().join("never").exists());
 }
+
+#[test]
+fn progress_and_tables_say_what_app_and_file_baseline_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = pkbench()
+        .args(["run", "-w", "app", "--users", "2k", "--orders-per-user", "2", "-s", "int", "-q", "-o"])
+        .arg(dir.path().join("app"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("[1/1] int: inserting 2000 users and 4000 orders, then timed queries"), "{stderr}");
+    let out = pkbench()
+        .args(["run", "-w", "file-baseline", "-n", "2k", "-q", "-o"])
+        .arg(dir.path().join("fb"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("writing 2000 lines to a file 4 ways, then inserting 2000 rows"), "{stderr}");
+    assert!(!stderr.contains("inserting 16000 rows"), "{stderr}");
+    // No batch summary of dashes for a workload without batches: its steps carry the figures.
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(!table.contains("first batch ms"), "{table}");
+    assert!(table.contains("Timed steps:"), "{table}");
+}

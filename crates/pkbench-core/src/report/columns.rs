@@ -127,6 +127,14 @@ pub fn phases(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
     (header, rows)
 }
 
+/// Whether the summary table has anything to show: insert batches, or the concurrent
+/// workload's measured phase. Other timed workloads (app, file-baseline) show only their steps.
+pub fn has_summary(doc: &ResultsDoc) -> bool {
+    doc.runs
+        .iter()
+        .any(|r| !r.batches.is_empty() || r.phases.iter().any(|p| p.name == crate::workloads::CONCURRENT_PHASE))
+}
+
 /// One line describing the run's settings (from the first run).
 pub fn settings_line(doc: &ResultsDoc) -> Option<String> {
     let run = doc.runs.first()?;

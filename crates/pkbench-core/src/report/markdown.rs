@@ -97,8 +97,10 @@ impl Exporter for MarkdownExporter {
             let _ = writeln!(out, "{line}\n");
         }
         let _ = writeln!(out, "Command: `{}`\n", doc.command.join(" "));
-        let (h, r) = columns::summary(doc);
-        md_table(&mut out, &h, &r);
+        if columns::has_summary(doc) {
+            let (h, r) = columns::summary(doc);
+            md_table(&mut out, &h, &r);
+        }
         let link = if self.chart_link { chart_link(&[Source::single(doc.clone())]) } else { None };
         if let Some(link) = link {
             out.push('\n');

@@ -32,13 +32,15 @@ impl Exporter for TableExporter {
             out.push_str(&line);
             out.push('\n');
         }
-        let (header, rows) = columns::summary(doc);
-        let mut summary = table(header, rows, 1);
-        if let Some(c) = summary.column_mut(4) {
-            c.set_cell_alignment(CellAlignment::Left);
+        if columns::has_summary(doc) {
+            let (header, rows) = columns::summary(doc);
+            let mut summary = table(header, rows, 1);
+            if let Some(c) = summary.column_mut(4) {
+                c.set_cell_alignment(CellAlignment::Left);
+            }
+            out.push_str(&summary.to_string());
+            out.push('\n');
         }
-        out.push_str(&summary.to_string());
-        out.push('\n');
         let (header, rows) = columns::btrees(doc);
         if !rows.is_empty() {
             out.push_str("B-trees after the run:\n");

@@ -333,6 +333,10 @@ impl Workload for App {
         self.users + self.orders()
     }
 
+    fn case_plan(&self) -> String {
+        format!("inserting {} users and {} orders, then timed queries", self.users, self.orders())
+    }
+
     fn run_case(
         &self,
         engine: &mut dyn Engine,

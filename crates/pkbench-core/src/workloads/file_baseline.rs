@@ -186,6 +186,13 @@ impl Workload for FileBaseline {
         self.rows * 8
     }
 
+    fn case_plan(&self) -> String {
+        format!(
+            "writing {} lines to a file 4 ways, then inserting {} rows into SQLite at 4 synchronous levels",
+            self.rows, self.rows
+        )
+    }
+
     fn run_case(
         &self,
         engine: &mut dyn Engine,

@@ -28,8 +28,9 @@ use crate::strategy::Strategy;
 
 /// Receives notifications as a run progresses (for progress views; never per row).
 pub trait Observer {
-    /// A strategy's case is starting: `position` of `count`, inserting `rows` rows.
-    fn case_started(&self, _strategy: &str, _position: usize, _count: usize, _rows: u64) {}
+    /// A strategy's case is starting: `position` of `count`, inserting `rows` rows (0: a timed
+    /// case); `plan` says what it will do in a few words ("inserting 1000 rows").
+    fn case_started(&self, _strategy: &str, _position: usize, _count: usize, _rows: u64, _plan: &str) {}
     /// A batch committed.
     fn batch_done(&self, _strategy: &str, _batch: &BatchResult) {}
     /// A batch was added to `run` (its last batch), e.g. to journal it.
@@ -62,6 +63,11 @@ pub trait Workload {
 
     /// Rows one case will insert (for progress and ETA).
     fn rows_per_case(&self) -> u64;
+
+    /// What one case will do, in a few words, for progress lines.
+    fn case_plan(&self) -> String {
+        format!("inserting {} rows", self.rows_per_case())
+    }
 
     /// Runs one strategy. Always returns what was measured; on failure the result is marked
     /// incomplete and the error is returned beside it.
