@@ -124,3 +124,38 @@ fn progress_and_tables_say_what_app_and_file_baseline_do() {
     assert!(!table.contains("first batch ms"), "{table}");
     assert!(table.contains("Timed steps:"), "{table}");
 }
+
+#[test]
+fn a_key_beside_an_integer_is_looked_up_both_ways_and_each_step_says_which() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    pkbench()
+        .args([
+            "run",
+            "-w",
+            "app",
+            "--users",
+            "2k",
+            "--orders-per-user",
+            "2",
+            "-s",
+            "int+uuid4-noindex,int",
+            "-q",
+            "-o",
+        ])
+        .arg(&out)
+        .assert()
+        .success();
+    let doc: Value = serde_json::from_slice(&std::fs::read(out.join("results.json")).unwrap()).unwrap();
+    let step = |run: usize, name: &str| {
+        doc["runs"][run]["phases"].as_array().unwrap().iter().find(|p| p["name"] == name).cloned()
+    };
+    let by_ext = step(0, "point-select").unwrap();
+    let by_id = step(0, "point-select-by-id").unwrap();
+    assert!(by_ext["note"].as_str().unwrap().contains("external key ext_id"), "{by_ext}");
+    assert!(by_id["note"].as_str().unwrap().contains("primary key id"), "{by_id}");
+    assert_eq!(by_ext["rows"], by_ext["operations"]);
+    assert_eq!(by_id["rows"], by_id["operations"]);
+    assert!(step(1, "point-select").unwrap()["note"].as_str().unwrap().contains("the primary key"));
+    assert!(step(1, "point-select-by-id").is_none(), "int's public id is its primary key: one lookup");
+}

@@ -33,6 +33,9 @@ pub struct AppSql {
     pub average_age: String,
     /// Point select of a user by public id.
     pub user_by_public: String,
+    /// Point select of a user by primary key, for strategies whose public id is another
+    /// (external) key: the lookup an application that keeps the integer id makes.
+    pub user_by_id: Option<String>,
     /// All orders of the user with a public id.
     pub orders_of_user: String,
     /// First page of the join (page rows).
@@ -135,6 +138,10 @@ pub trait AppCase {
 
     /// Reads one user by public id; returns rows found (0 or 1).
     fn user_by_public_id(&mut self, public: Key) -> Result<u64, Error>;
+
+    /// Reads one user by primary key where the public id is an external key; `None` when the
+    /// public id is the primary key (the lookup above is that one).
+    fn user_by_id(&mut self, id: Key) -> Option<Result<u64, Error>>;
 
     /// Reads the next page of users joined with their orders in key order (keyset pagination;
     /// `restart` goes back to the first page). Returns rows read; 0 once past the last page.

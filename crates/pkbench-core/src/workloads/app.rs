@@ -77,6 +77,8 @@ impl Pick {
 struct Loaded {
     ids: Vec<Key>,
     publics: Vec<Key>,
+    /// Whether the public id is an external key beside the primary key (`int+uuid4`, …).
+    external: bool,
     /// The orders' key stream, continued by mixed CRUD (deterministic schemes such as
     /// Snowflake would repeat keys if restarted).
     order_keys: KeyStream,
@@ -183,7 +185,7 @@ impl App {
             note: Some(format!("users, then orders round-robin over users; {} rows per transaction", self.batch_rows)),
             ..PhaseResult::default()
         };
-        Ok((Loaded { ids, publics, order_keys }, phase))
+        Ok((Loaded { ids, publics, external: strategy.secondary.is_some(), order_keys }, phase))
     }
 
     /// Times `count` calls of `op` on `case` (after `warmup` untimed ones); each returns rows
@@ -259,11 +261,35 @@ impl App {
 
         let mut pick = Pick(self.keys.seed);
         let users = loaded.publics.len();
-        let p = Self::timed("point-select", POINT_SELECTS, self.query_warmup(POINT_SELECTS), case, ctx, |c, _| {
+        let mut p = Self::timed("point-select", POINT_SELECTS, self.query_warmup(POINT_SELECTS), case, ctx, |c, _| {
             c.user_by_public_id(loaded.publics[pick.below(users)])
         })?;
         verify("app point-select", p.operations, p.rows)?;
+        let what = if loaded.external {
+            "users looked up by their public id, the external key ext_id"
+        } else {
+            "users looked up by their public id, the primary key"
+        };
+        add_note(&mut p, what);
         phases.push(p);
+        if loaded.external {
+            // The other question for a key beside an integer: the same lookups by the integer.
+            let mut pick = Pick(self.keys.seed);
+            let mut p = Self::timed(
+                "point-select-by-id",
+                POINT_SELECTS,
+                self.query_warmup(POINT_SELECTS),
+                case,
+                ctx,
+                |c, _| {
+                    let id = loaded.ids[pick.below(users)];
+                    c.user_by_id(id).unwrap_or_else(|| Err(Error::InvalidInput("no lookup by primary key".into())))
+                },
+            )?;
+            verify("app point-select-by-id", p.operations, p.rows)?;
+            add_note(&mut p, "the same users looked up by the primary key id");
+            phases.push(p);
+        }
 
         let mut p = Self::timed("join-page", PAGES, Warmup::Ops(0), case, ctx, |c, i| c.join_page(i == 0, PAGE_ROWS))?;
         verify("app join-page", (PAGES * u64::from(PAGE_ROWS)).min(self.orders()), p.rows)?;
@@ -384,4 +410,12 @@ impl Workload for App {
         })();
         conclude(result, outcome)
     }
+}
+
+/// Adds `what` to `phase`'s note (which may already say how it warmed up).
+fn add_note(phase: &mut PhaseResult, what: &str) {
+    phase.note = Some(match phase.note.take() {
+        Some(note) => format!("{note}; {what}"),
+        None => what.to_string(),
+    });
 }

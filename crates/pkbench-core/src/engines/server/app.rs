@@ -50,6 +50,7 @@ struct Statements<S> {
     map_users: Option<S>,
     map_orders: Option<S>,
     user_by_public: S,
+    user_by_id: Option<S>,
     orders_of_user: S,
     join_first: S,
     join_next: S,
@@ -68,6 +69,7 @@ impl<S> Statements<S> {
             map_users: sql.map_users.as_deref().map(&mut one).transpose()?,
             map_orders: sql.map_orders.as_deref().map(&mut one).transpose()?,
             user_by_public: one(&sql.user_by_public)?,
+            user_by_id: sql.user_by_id.as_deref().map(&mut one).transpose()?,
             orders_of_user: one(&sql.orders_of_user)?,
             join_first: one(&sql.join_first)?,
             join_next: one(&sql.join_next)?,
@@ -254,6 +256,17 @@ impl<B: Backend> AppCase for ServerApp<'_, B> {
     fn user_by_public_id(&mut self, public: Key) -> Result<u64, Error> {
         let stmt = self.stmts.user_by_public.clone();
         self.count_by_public(&stmt, public)
+    }
+
+    fn user_by_id(&mut self, id: Key) -> Option<Result<u64, Error>> {
+        let stmt = self.stmts.user_by_id.clone()?;
+        let p = self.slots[PK].bind(id, self.primary);
+        Some(
+            self.engine
+                .conn
+                .query(&stmt, &[p], &mut |_| {})
+                .map_err(|e| Error::server("a query by primary key failed", e)),
+        )
     }
 
     fn join_page(&mut self, restart: bool, page_rows: u32) -> Result<u64, Error> {

@@ -113,6 +113,9 @@ pub fn render(dialect: &dyn Dialect, strategy: &Strategy, namespace: &str) -> Re
         client_primary,
         average_age: dialect.average("age", &t("users")),
         user_by_public: format!("SELECT id, name, email, age, created_at FROM {} WHERE {user_where}", t("users")),
+        user_by_id: sec
+            .is_some()
+            .then(|| format!("SELECT id, name, email, age, created_at FROM {} WHERE id = {}", t("users"), p(1))),
         orders_of_user: format!("SELECT id, amount, created_at FROM {} WHERE user_id = {user_pk}", t("orders")),
         join_first: format!("{join} {order} LIMIT {}", p(1)),
         join_next,

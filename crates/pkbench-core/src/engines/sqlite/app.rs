@@ -155,7 +155,11 @@ impl SqliteApp {
 
     /// Runs a query with the public id bound to `?1`; returns rows read.
     fn count_rows(&self, sql: &str, public: Key) -> Result<u64, Error> {
-        let storage = self.external.unwrap_or(self.primary);
+        self.count_rows_as(sql, public, self.external.unwrap_or(self.primary))
+    }
+
+    /// Rows `sql` returns for `key` stored as `storage`.
+    fn count_rows_as(&self, sql: &str, public: Key, storage: Storage) -> Result<u64, Error> {
         let mut stmt = self.conn().prepare_cached(sql).map_err(|e| self.err("could not prepare SELECT", e))?;
         bind_key(&mut stmt, 1, public, storage, &mut [0u8; 36]).map_err(|e| self.err("could not bind", e))?;
         let mut rows = stmt.raw_query();
@@ -224,6 +228,11 @@ impl AppCase for SqliteApp {
 
     fn user_by_public_id(&mut self, public: Key) -> Result<u64, Error> {
         self.count_rows(&self.schema.user_by_public, public)
+    }
+
+    fn user_by_id(&mut self, id: Key) -> Option<Result<u64, Error>> {
+        let sql = self.schema.user_by_id.as_deref()?;
+        Some(self.count_rows_as(sql, id, self.primary))
     }
 
     fn join_page(&mut self, restart: bool, page_rows: u32) -> Result<u64, Error> {

@@ -78,6 +78,9 @@ pub fn render(strategy: &Strategy) -> Result<AppSql, Error> {
         client_primary,
         average_age: "SELECT avg(age) FROM users".to_string(),
         user_by_public: format!("SELECT id, name, email, age, created_at FROM users WHERE {user_where}"),
+        user_by_id: sec
+            .is_some()
+            .then(|| "SELECT id, name, email, age, created_at FROM users WHERE id = ?1".to_string()),
         orders_of_user: format!("SELECT id, amount, created_at FROM orders WHERE user_id = {user_pk}"),
         join_first: format!("{join} ORDER BY o.user_id, o.id LIMIT ?1"),
         join_next: format!("{join} WHERE (o.user_id, o.id) > (?1, ?2) ORDER BY o.user_id, o.id LIMIT ?3"),
