@@ -239,6 +239,27 @@ fn scale_splits_batches_into_regimes_that_add_up() {
 }
 
 #[test]
+fn scale_places_batches_by_the_b_trees_that_take_scattered_inserts() {
+    let dir = tempfile::tempdir().unwrap();
+    let growth = InsertGrowth::new(20_000, 2_000, 50, SEED).unwrap();
+    let cap = MemoryCap { bytes: 64 << 20, source: "test cap".into() };
+    let workload = Scale::new(growth, 256 << 10, cap);
+    // int+uuid4: the table appends (rowid order); the UNIQUE index on the UUID takes the
+    // scattered inserts, and only its size places the batches.
+    let result = run(&workload, &mut engine(dir.path()), "int+uuid4");
+    let note = result.phases[0].note.clone().unwrap();
+    let scattered: Vec<&str> =
+        result.btrees.iter().filter(|b| b.leaf_out_of_order >= 0.10).map(|b| b.name.as_str()).collect();
+    assert_eq!(scattered.len(), 1, "{:?}", result.btrees);
+    assert!(scattered[0] != "bench", "the index, not the table: {scattered:?}");
+    assert!(note.contains(&format!("the B-trees taking scattered inserts ({})", scattered[0])), "{note}");
+    // int: every B-tree appends, so all of them place the batches.
+    let result = run(&workload, &mut engine(dir.path()), "int");
+    let note = result.phases[0].note.clone().unwrap();
+    assert!(note.contains("all B-trees (every one appends)"), "{note}");
+}
+
+#[test]
 fn every_workload_writes_results_the_json_schema_accepts() {
     use pkbench_core::results::{Environment, ResultsDoc, SCHEMA_VERSION};
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schema/results.schema.json");

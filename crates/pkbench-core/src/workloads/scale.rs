@@ -49,6 +49,10 @@ pub struct Scale {
 /// The three regimes, in order.
 const REGIMES: [&str; 3] = ["fits-cache", "exceeds-cache", "exceeds-memory-cap"];
 
+/// The share of leaves out of file order from which a B-tree counts as taking scattered inserts
+/// (an appending tree ends near 0%, a randomly written one near 50%).
+pub const SCATTERED_OUT_OF_ORDER: f64 = 0.10;
+
 impl Scale {
     /// `growth` inserts; `cache_bytes` is the engine cache (`--cache-mb`); `cap` the memory cap.
     pub fn new(growth: InsertGrowth, cache_bytes: u64, cap: MemoryCap) -> Self {
@@ -66,12 +70,27 @@ impl Scale {
         }
     }
 
-    /// One phase per regime reached. The table size after each batch is estimated from the final
-    /// B-tree size, in proportion to rows (tables grow about linearly in rows).
+    /// One phase per regime reached. A batch is placed by the size of the structure that takes
+    /// the scattered writes — the B-trees whose leaves ended out of file order (at least
+    /// [`SCATTERED_OUT_OF_ORDER`]), e.g. a random key's index beside a heap that only appends —
+    /// or, when every B-tree appends, by all of them. That size after each batch is estimated from
+    /// the final size, in proportion to rows (B-trees grow about linearly in rows).
     fn regimes(&self, result: &RunResult) -> Vec<PhaseResult> {
         // The B-trees' pages are the table; the WAL is not.
         let trees: u64 = result.btrees.iter().map(|b| b.size_bytes).sum();
-        let size = if trees > 0 { Some(trees) } else { result.size_bytes };
+        let scattered: Vec<&str> = result
+            .btrees
+            .iter()
+            .filter(|b| b.leaf_out_of_order >= SCATTERED_OUT_OF_ORDER)
+            .map(|b| b.name.as_str())
+            .collect();
+        let scattered_bytes: u64 =
+            result.btrees.iter().filter(|b| b.leaf_out_of_order >= SCATTERED_OUT_OF_ORDER).map(|b| b.size_bytes).sum();
+        let (size, placed_by) = match (scattered_bytes, trees) {
+            (s, _) if s > 0 => (Some(s), format!("the B-trees taking scattered inserts ({})", scattered.join(", "))),
+            (0, t) if t > 0 => (Some(t), "all B-trees (every one appends)".to_string()),
+            _ => (result.size_bytes, "the table's size on disk".to_string()),
+        };
         let (Some(size), rows) = (size, result.rows_inserted()) else { return Vec::new() };
         let bytes_per_row = size as f64 / rows.max(1) as f64;
         let mut groups: [Vec<&BatchResult>; 3] = Default::default();
@@ -97,9 +116,8 @@ impl Scale {
             if let Some(m) = p.counters.cache_misses {
                 p.figures.insert("cache_misses_per_1k_rows".into(), m as f64 * 1000.0 / p.rows.max(1) as f64);
             }
-            p.note = Some(
-                "batches whose estimated table size (final B-tree bytes × rows ÷ final rows) is in this regime".into(),
-            );
+            p.note =
+                Some(format!("batches placed by the estimated size of {placed_by} (final bytes × rows ÷ final rows)"));
             phases.push(p);
         }
         phases
