@@ -58,6 +58,8 @@ fn managed_postgres_run_end_to_end() {
     for run in doc["runs"].as_array().unwrap() {
         assert_eq!(run["verified_rows"], 5000);
         assert!(run["batches"][0]["counters"]["wal_bytes"].as_u64().unwrap() > 0);
+        let scope = run["settings"]["engine"]["counter_scope"].as_str().unwrap();
+        assert!(scope.contains("exact here: the managed server runs only this case's statements"), "{scope}");
     }
     assert_no_managed_server_left(pid);
     assert!(!temp_dir_left(pid), "the managed server's directory was left behind");
@@ -166,6 +168,9 @@ fn a_user_server_is_used_only_inside_our_own_schema() {
     );
     assert!(!all.contains("Sw0rdfish"), "the password leaked");
     assert!(all.contains("app:***@%2Ftmp"), "the redacted URL is recorded");
+    let doc: Value = serde_json::from_slice(&std::fs::read(dir.path().join("results.json")).unwrap()).unwrap();
+    let scope = doc["runs"][0]["settings"]["engine"]["counter_scope"].as_str().unwrap();
+    assert!(scope.contains("on this shared server they include other sessions' work"), "{scope}");
     let mut client = server.config().dbname("appdb").connect(postgres::NoTls).unwrap();
     let note: String = client.query_one("SELECT note FROM public.bench WHERE id = 1", &[]).unwrap().get(0);
     assert_eq!(note, "mine", "the user's table was touched");
