@@ -123,6 +123,17 @@ fn progress_and_tables_say_what_app_and_file_baseline_do() {
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(!table.contains("first batch ms"), "{table}");
     assert!(table.contains("Timed steps:"), "{table}");
+    // One buffered write is one operation: it has a duration and a row rate, not an op rate.
+    let cells: Vec<&str> = table
+        .lines()
+        .find(|l| l.contains("buffered-write ") || l.contains("buffered-write┆"))
+        .unwrap_or_else(|| panic!("{table}"))
+        .split('┆')
+        .map(|c| c.trim_matches(|ch: char| ch.is_whitespace() || ch == '│'))
+        .collect();
+    assert_eq!((cells[1], cells[2], cells[3]), ("buffered-write", "1", "2000"), "{cells:?}");
+    assert_eq!(cells[4], "–", "no ops/s for a single operation: {cells:?}");
+    assert!(cells[5] != "–" && !cells[5].is_empty(), "rows/s shown: {cells:?}");
 }
 
 #[test]

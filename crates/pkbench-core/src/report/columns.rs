@@ -97,9 +97,21 @@ pub fn btrees(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
 /// workload reported any): operations, rate and latency percentiles, then the step's own
 /// figures and note.
 pub fn phases(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
-    let header = ["strategy", "step", "operations", "rows", "ops/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "details"]
-        .map(String::from)
-        .to_vec();
+    let header = [
+        "strategy",
+        "step",
+        "operations",
+        "rows",
+        "ops/s",
+        "rows/s",
+        "p50 ms",
+        "p95 ms",
+        "p99 ms",
+        "max ms",
+        "details",
+    ]
+    .map(String::from)
+    .to_vec();
     let ms = |ns: Option<u64>| fmt::ms(ns.map(|v| v as f64 / 1e6));
     let rows = doc
         .runs
@@ -114,7 +126,9 @@ pub fn phases(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
                     p.name.clone(),
                     p.operations.to_string(),
                     p.rows.to_string(),
-                    fmt::rate(stats::rate_per_sec(p.operations, p.elapsed_ns)),
+                    // One operation (a single buffered write) has a duration, not a rate.
+                    fmt::rate(stats::rate_per_sec(p.operations, p.elapsed_ns).filter(|_| p.operations > 1)),
+                    fmt::rate(stats::rate_per_sec(p.rows, p.elapsed_ns)),
                     ms(lat.map(|l| l.p50_ns)),
                     ms(lat.map(|l| l.p95_ns)),
                     ms(lat.map(|l| l.p99_ns)),

@@ -51,7 +51,7 @@ impl Exporter for TableExporter {
         if !rows.is_empty() {
             out.push_str("Timed steps:\n");
             let mut steps = table(header, rows, 2);
-            if let Some(c) = steps.column_mut(9) {
+            if let Some(c) = steps.column_mut(10) {
                 c.set_cell_alignment(CellAlignment::Left);
             }
             out.push_str(&steps.to_string());
