@@ -127,6 +127,8 @@ fn names_schemes_layouts_advice_and_matches_pgstatindex_on(major: Option<u32>, v
     validate(&report);
     assert_eq!(report.engine, "postgres");
     assert!(report.engine_version.starts_with(version), "the server found: {}", report.engine_version);
+    // The report says how it connected: here a local Unix socket, which TLS does not apply to.
+    assert!(report.notes[0].starts_with("connection not encrypted"), "{:?}", report.notes);
     assert!(report.read_only.as_deref().unwrap().contains("transaction_read_only = on"), "{:?}", report.read_only);
     for &(strategy, schema, scheme, storage, top) in cases {
         let t = bench(&report, schema);

@@ -58,6 +58,7 @@ pub fn diagnose(url: &str, options: &DoctorOptions) -> Result<DoctorReport, Erro
 
 /// Examines the tables `session` can see (its database, or `options.schema`), read-only.
 pub fn diagnose_session(session: &mut ReadOnlySession, options: &DoctorOptions) -> Result<DoctorReport, Error> {
+    let connection: Vec<String> = session.connection.iter().cloned().collect();
     let c = &mut session.conn;
     let version: String =
         c.query_first("SELECT VERSION()").map_err(my("could not read the version"))?.unwrap_or_default();
@@ -76,7 +77,7 @@ pub fn diagnose_session(session: &mut ReadOnlySession, options: &DoctorOptions) 
             (scope.clone(), scope.clone()),
         )
         .map_err(my("could not list tables"))?;
-    let (mut notes, mut reports, mut free) = (Vec::new(), Vec::new(), 0);
+    let (mut notes, mut reports, mut free) = (connection, Vec::new(), 0);
     let mut stats_stale = false;
     for (db, name, engine, table_rows, data, _index, data_free) in listed {
         let shown = if scope.as_deref() == Some(db.as_str()) { name.clone() } else { format!("{db}.{name}") };

@@ -10,6 +10,8 @@ pub struct ReadOnlySession {
     pub(super) conn: Conn,
     pub(super) target: String,
     pub(super) read_only: String,
+    /// Whether and how the connection is encrypted, for the report's notes.
+    pub(super) connection: Option<String>,
 }
 
 pub(super) fn my(context: &str) -> impl Fn(mysql::Error) -> Error + '_ {
@@ -21,8 +23,10 @@ impl ReadOnlySession {
     pub fn connect(url: &str) -> Result<Self, Error> {
         let mut target = MyTarget::from_url(url)?;
         target.map_opts(|o| o.tcp_connect_timeout(Some(std::time::Duration::from_secs(5))));
-        let (conn, _) = target.connect_first("could not connect to")?;
-        Self::start(conn, target.shown().to_string())
+        let (conn, tls) = target.connect_first("could not connect to")?;
+        let mut session = Self::start(conn, target.shown().to_string())?;
+        session.connection = Some(tls.describe());
+        Ok(session)
     }
 
     /// Makes `conn`'s transactions read-only and opens one.
@@ -41,7 +45,7 @@ impl ReadOnlySession {
             return Err(Error::InvalidInput(format!("{target}: the session is not read-only; doctor stops")));
         }
         let read_only = "one START TRANSACTION READ ONLY (SET SESSION TRANSACTION READ ONLY: tx_read_only = 1)".into();
-        Ok(ReadOnlySession { conn, target, read_only })
+        Ok(ReadOnlySession { conn, target, read_only, connection: None })
     }
 
     /// The connection, inside the read-only transaction (tests use it to show writes are refused).

@@ -49,6 +49,7 @@ pub fn diagnose(url: &str, options: &DoctorOptions) -> Result<DoctorReport, Erro
 
 /// Examines the database `session` is connected to, inside its read-only transaction.
 pub fn diagnose_session(session: &mut ReadOnlySession, options: &DoctorOptions) -> Result<DoctorReport, Error> {
+    let mut notes: Vec<String> = session.connection.iter().cloned().collect();
     let c = &mut session.client;
     let version: String = c.query_one("SHOW server_version", &[]).map_err(pg("could not read the version"))?.get(0);
     let product: String = c.query_one("SELECT version()", &[]).map_err(pg("could not read the version"))?.get(0);
@@ -62,7 +63,6 @@ pub fn diagnose_session(session: &mut ReadOnlySession, options: &DoctorOptions) 
         .map_err(pg("could not read the database size"))?
         .get(0);
     let tables = list_tables(c, options)?;
-    let mut notes = Vec::new();
     if pgstattuple.is_none() {
         notes.push(
             "pgstattuple is not installed in this database: index leaf fill is estimated from the catalog and the sampled key sizes, fragmentation is not measured (CREATE EXTENSION pgstattuple to measure them)".into(),

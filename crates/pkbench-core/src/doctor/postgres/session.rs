@@ -9,6 +9,8 @@ pub struct ReadOnlySession {
     pub(super) client: Client,
     pub(super) target: String,
     pub(super) read_only: String,
+    /// Whether and how the connection is encrypted, for the report's notes.
+    pub(super) connection: Option<String>,
 }
 
 impl ReadOnlySession {
@@ -21,8 +23,10 @@ impl ReadOnlySession {
             config.connect_timeout(std::time::Duration::from_secs(5));
         }
         config.application_name("pkbench doctor");
-        let (client, _) = target.connect_first("could not connect to")?;
-        Self::start(client, target.shown().to_string())
+        let (client, tls) = target.connect_first("could not connect to")?;
+        let mut session = Self::start(client, target.shown().to_string())?;
+        session.connection = Some(tls.describe());
+        Ok(session)
     }
 
     fn start(mut client: Client, target: String) -> Result<Self, Error> {
@@ -46,7 +50,7 @@ impl ReadOnlySession {
         let read_only = format!(
             "one READ ONLY transaction (transaction_read_only = {tx}, default_transaction_read_only = {default})"
         );
-        Ok(ReadOnlySession { client, target, read_only })
+        Ok(ReadOnlySession { client, target, read_only, connection: None })
     }
 
     /// The client, inside the read-only transaction (tests use it to show writes are refused).

@@ -125,6 +125,17 @@ impl TlsStatus {
         }
     }
 
+    /// One line for a report: whether and how the connection is encrypted.
+    pub fn describe(&self) -> String {
+        match (&self.protocol, &self.note) {
+            (protocol, _) if self.encrypted => {
+                format!("connection encrypted with {} ({})", protocol.as_deref().unwrap_or("TLS"), self.asked)
+            }
+            (_, Some(note)) => format!("connection not encrypted ({}): {note}", self.asked),
+            (_, None) => format!("connection not encrypted ({})", self.asked),
+        }
+    }
+
     /// The note for a `prefer` connection the server answered without TLS.
     pub fn fell_back_note(asked: &str) -> String {
         format!("{asked}: the server offered no TLS, so the connection fell back to plaintext")
