@@ -86,7 +86,7 @@ fn through_pkbench(dir: &Path, strategy: &str, cfg: &Config) -> Duration {
     let workload = InsertGrowth::new(cfg.rows, cfg.batch, PAYLOAD as u64, SEED).unwrap();
     let control = RunControl::new();
     let timer = MonotonicTimer::default();
-    let ctx = CaseContext { control: &control, timer: &timer, observer: &Silent };
+    let ctx = CaseContext { control: &control, timer: &timer, observer: &Silent, counter_budget: Default::default() };
     let (result, error) = workload.run_case(&mut engine, find(strategy).unwrap(), &ctx);
     assert!(error.is_none(), "{error:?}");
     assert_eq!(result.verified_rows, Some(cfg.rows));

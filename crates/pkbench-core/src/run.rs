@@ -49,7 +49,7 @@ pub fn run(
     // Every batch is journaled as it commits, so a run killed outright loses at most one.
     let journal = writer.map(|w| Journal::start(w.dir(), &doc)).transpose()?;
     let observer = Journaled { inner: ctx.observer, journal: journal.as_ref() };
-    let ctx = &CaseContext { control: ctx.control, timer: ctx.timer, observer: &observer };
+    let ctx = &CaseContext { observer: &observer, ..*ctx };
     let count = plan.strategies.len();
     let mut stopped = None;
     for (position, strategy) in plan.strategies.iter().enumerate() {

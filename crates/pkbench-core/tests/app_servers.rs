@@ -24,7 +24,12 @@ fn settings() -> ServerSettings {
 fn run(engine: &mut dyn Engine, strategy: &str) -> RunResult {
     let workload = App::new(USERS, PER_USER, 1_000, SEED).unwrap();
     let control = RunControl::new();
-    let ctx = CaseContext { control: &control, timer: &MonotonicTimer::default(), observer: &Silent };
+    let ctx = CaseContext {
+        control: &control,
+        timer: &MonotonicTimer::default(),
+        observer: &Silent,
+        counter_budget: Default::default(),
+    };
     let (result, error) = workload.run_case(engine, find(strategy).unwrap(), &ctx);
     assert!(error.is_none(), "{strategy}: {error:?}");
     assert!(result.complete && result.error.is_none(), "{strategy}");
@@ -107,7 +112,12 @@ fn app_runs_and_adds_up_on_mariadb() {
     check(&run(&mut engine, "int"), "int");
     let workload = App::new(USERS, PER_USER, 1_000, SEED).unwrap();
     let control = RunControl::new();
-    let ctx = CaseContext { control: &control, timer: &MonotonicTimer::default(), observer: &Silent };
+    let ctx = CaseContext {
+        control: &control,
+        timer: &MonotonicTimer::default(),
+        observer: &Silent,
+        counter_budget: Default::default(),
+    };
     let (_, error) = workload.run_case(&mut engine, find("uuid4-rowid").unwrap(), &ctx);
     let error = error.expect("InnoDB has no rowid tables").to_string();
     assert!(error.contains("InnoDB always clusters") && !error.contains('\n'), "{error}");

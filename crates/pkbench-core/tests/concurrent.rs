@@ -22,7 +22,12 @@ fn run(engine: &mut dyn Engine, strategy: &str) -> RunResult {
     let workload =
         ConcurrentInsert::new(THREADS, Duration::from_secs(2), Duration::from_millis(500), 50, SEED).unwrap();
     let control = RunControl::new();
-    let ctx = CaseContext { control: &control, timer: &MonotonicTimer::default(), observer: &Silent };
+    let ctx = CaseContext {
+        control: &control,
+        timer: &MonotonicTimer::default(),
+        observer: &Silent,
+        counter_budget: Default::default(),
+    };
     let (result, error) = workload.run_case(engine, find(strategy).unwrap(), &ctx);
     assert!(error.is_none(), "{strategy}: {error:?}");
     result

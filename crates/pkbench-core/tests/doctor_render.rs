@@ -13,7 +13,7 @@ fn fixture(dir: &Path, strategy: &str) -> PathBuf {
     let mut engine = SqliteEngine::new(settings).unwrap();
     let workload = InsertGrowth::new(3_000, 1_000, 50, 7).unwrap();
     let (control, timer) = (RunControl::new(), MonotonicTimer::default());
-    let ctx = CaseContext { control: &control, timer: &timer, observer: &Silent };
+    let ctx = CaseContext { control: &control, timer: &timer, observer: &Silent, counter_budget: Default::default() };
     let (result, error) = workload.run_case(&mut engine, find(strategy).unwrap(), &ctx);
     assert!(error.is_none(), "{strategy}: {error:?}");
     PathBuf::from(result.kept_database.expect("kept database"))

@@ -35,7 +35,8 @@ fn mock_run(strategies: &str, fail_at_batch: Option<u64>, writer: Option<&Result
         command: vec!["pkbench".into(), "run".into(), "--engine".into(), "mock".into()],
     };
     let control = RunControl::new();
-    let ctx = CaseContext { control: &control, timer: timer.as_ref(), observer: &Silent };
+    let ctx =
+        CaseContext { control: &control, timer: timer.as_ref(), observer: &Silent, counter_budget: Default::default() };
     let mut outcome = run(&plan, &mut engine, environment(), writer, &ctx).unwrap();
     outcome.doc.started_at = "2026-01-01T00:00:00.000Z".into();
     outcome

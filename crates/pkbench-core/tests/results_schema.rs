@@ -72,7 +72,8 @@ fn mock_doc(names: &[&str], fail_at_batch: Option<u64>) -> ResultsDoc {
     let workload = InsertGrowth::new(20_000, 5_000, 100, 42).unwrap();
     let plan = RunPlan { workload: &workload, strategies: strategies(names), command: command("mock", names) };
     let control = RunControl::new();
-    let ctx = CaseContext { control: &control, timer: timer.as_ref(), observer: &Silent };
+    let ctx =
+        CaseContext { control: &control, timer: timer.as_ref(), observer: &Silent, counter_budget: Default::default() };
     let environment = Environment::detect("mock", "1.0", Path::new("."));
     let outcome = run(&plan, &mut engine, environment, None, &ctx).unwrap();
     if fail_at_batch.is_none() {
@@ -94,7 +95,7 @@ fn sqlite_doc(names: &[&str], keep_db: bool) -> (ResultsDoc, tempfile::TempDir) 
     let plan = RunPlan { workload: &workload, strategies: strategies(names), command: command("sqlite", names) };
     let control = RunControl::new();
     let timer = MonotonicTimer::default();
-    let ctx = CaseContext { control: &control, timer: &timer, observer: &Silent };
+    let ctx = CaseContext { control: &control, timer: &timer, observer: &Silent, counter_budget: Default::default() };
     let environment = Environment::detect("sqlite", &engine.info().version, dir.path());
     let outcome = run(&plan, &mut engine, environment, None, &ctx).unwrap();
     assert!(outcome.error.is_none(), "sqlite run failed: {:?}", outcome.error);
@@ -154,7 +155,7 @@ fn schema_requires_every_property_of_closed_objects() {
         // Fields added after schema version 1 was first written stay optional, so older
         // results files remain valid; a phase's latency, intervals, figures and note are
         // omitted when a step has none.
-        const OPTIONAL: [&str; 9] = [
+        const OPTIONAL: [&str; 11] = [
             "wal_size_bytes",
             "phases",
             "workload_options",
@@ -164,6 +165,9 @@ fn schema_requires_every_property_of_closed_objects() {
             "note",
             "db_size_bytes",
             "key_parameters",
+            // Absent from results written before the counter budget.
+            "counters_ns",
+            "counters_span",
         ];
         let mut props: Vec<&str> = properties.keys().map(String::as_str).filter(|p| !OPTIONAL.contains(p)).collect();
         let mut required: Vec<&str> = def

@@ -173,7 +173,12 @@ fn an_existing_database_file_is_never_overwritten() {
     let mut engine = SqliteEngine::new(SqliteSettings::seed_000(dir.path().to_path_buf())).unwrap();
     let workload = InsertGrowth::new(10, 10, 0, 1).unwrap();
     let control = RunControl::new();
-    let ctx = CaseContext { control: &control, timer: &MonotonicTimer::default(), observer: &Silent };
+    let ctx = CaseContext {
+        control: &control,
+        timer: &MonotonicTimer::default(),
+        observer: &Silent,
+        counter_budget: Default::default(),
+    };
     let (result, error) = workload.run_case(&mut engine, find("int").unwrap(), &ctx);
     assert!(!result.complete);
     assert!(error.unwrap().to_string().contains("already exists"));
@@ -198,7 +203,12 @@ fn cancelling_keeps_completed_batches_and_removes_the_database() {
     let workload = InsertGrowth::new(10_000, 2_000, 10, 1).unwrap();
     let control = RunControl::new();
     let observer = CancelAfter(&control, 1);
-    let ctx = CaseContext { control: &control, timer: &MonotonicTimer::default(), observer: &observer };
+    let ctx = CaseContext {
+        control: &control,
+        timer: &MonotonicTimer::default(),
+        observer: &observer,
+        counter_budget: Default::default(),
+    };
     let (result, error) = workload.run_case(&mut engine, find("uuid4").unwrap(), &ctx);
     assert!(matches!(error, Some(pkbench_core::Error::Interrupted)), "{error:?}");
     assert_eq!(result.batches.len(), 2);

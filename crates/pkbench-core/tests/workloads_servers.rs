@@ -28,7 +28,12 @@ fn mariadb() -> MariaDbEngine {
 
 fn run_case(workload: &dyn Workload, engine: &mut dyn Engine, strategy: &str) -> (RunResult, Option<String>) {
     let control = RunControl::new();
-    let ctx = CaseContext { control: &control, timer: &MonotonicTimer::default(), observer: &Silent };
+    let ctx = CaseContext {
+        control: &control,
+        timer: &MonotonicTimer::default(),
+        observer: &Silent,
+        counter_budget: Default::default(),
+    };
     let (result, error) = workload.run_case(engine, find(strategy).unwrap(), &ctx);
     (result, error.map(|e| e.to_string()))
 }

@@ -20,7 +20,12 @@ fn engine(dir: &Path) -> SqliteEngine {
 
 fn run(workload: &dyn Workload, engine: &mut dyn Engine, strategy: &str) -> RunResult {
     let control = RunControl::new();
-    let ctx = CaseContext { control: &control, timer: &MonotonicTimer::default(), observer: &Silent };
+    let ctx = CaseContext {
+        control: &control,
+        timer: &MonotonicTimer::default(),
+        observer: &Silent,
+        counter_budget: Default::default(),
+    };
     let (result, error) = workload.run_case(engine, find(strategy).unwrap(), &ctx);
     assert!(error.is_none(), "{strategy}: {error:?}");
     assert!(result.complete && result.error.is_none());

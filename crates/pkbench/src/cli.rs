@@ -6,6 +6,7 @@ use crate::size::{parse_count, parse_seed};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use pkbench_core::engines::EngineKind;
+use pkbench_core::metrics::budget::CounterBudget;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -206,6 +207,13 @@ pub struct RunArgs {
     pub seed: u64,
     #[command(flatten)]
     pub keys: SchemeArgs,
+    /// Share of the inserting time that reading the engine's counters may take (e.g. 5%, 1%),
+    /// or `unlimited`: every counter after every batch, whatever it costs (PostgreSQL reads each
+    /// batch's WAL back for page splits and index blocks touched). Within the budget, costly
+    /// counters are read on the batches that can afford them and cheap ones cover several small
+    /// batches; per-1,000-rows figures divide by the rows they cover.
+    #[arg(long, default_value = "5%", value_name = "PERCENT|unlimited")]
+    pub counter_budget: CounterBudget,
     /// Results folder [default: ./pkbench-results/<timestamp>].
     #[arg(long, short = 'o')]
     pub out: Option<PathBuf>,

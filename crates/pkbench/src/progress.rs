@@ -114,7 +114,12 @@ impl Observer for Progress {
                     }
                     _ => String::new(),
                 };
-                format!("{}: {rows} rows in {secs:.2} s ({rate:.0} rows/s){growth}{status}", result.strategy)
+                let counters = result.counters_ns() as f64 / 1e9;
+                let share = 100.0 * counters / secs.max(1e-9);
+                format!(
+                    "{}: {rows} rows in {secs:.2} s ({rate:.0} rows/s){growth}; counters read in {counters:.2} s ({share:.1}% of inserting){status}",
+                    result.strategy
+                )
             }
         };
         match &self.bar {

@@ -31,6 +31,7 @@ pub use kind::EngineKind;
 use crate::Error;
 use crate::control::RunControl;
 use crate::generators::Key;
+use crate::metrics::budget::CounterAccount;
 use crate::results::{BtreeStats, Counters};
 use crate::strategy::Strategy;
 use std::collections::BTreeMap;
@@ -141,6 +142,14 @@ pub trait InsertCase {
 
     /// Counters accumulated since the previous call (or since the case was created).
     fn take_counters(&mut self) -> Result<Counters, Error>;
+
+    /// Like [`InsertCase::take_counters`], but reads a counter that costs more than the cheap
+    /// statistics (e.g. reading the span's WAL back) only if `account` affords it; the caller
+    /// debits the whole call's time. Counters left out are `None` for this span.
+    fn take_counters_within(&mut self, account: &CounterAccount) -> Result<Counters, Error> {
+        let _ = account;
+        self.take_counters()
+    }
 
     /// Opens one more connection to this case's database for a concurrent workload: each
     /// client inserts one row per autocommit statement through a prepared statement. Engines

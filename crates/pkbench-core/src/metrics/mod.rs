@@ -1,5 +1,6 @@
 //! Derived figures: pure statistics, and per-strategy summaries computed from results.
 
+pub mod budget;
 mod latency;
 mod repeats;
 pub mod stats;

@@ -47,6 +47,9 @@ pub struct StrategySummary {
     /// Distinct index blocks touched per 1,000 rows (summed over batches).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub index_blocks_touched_per_1k: Option<f64>,
+    /// Time pkbench spent reading the engine's counters after batches, seconds (the harness's
+    /// own cost, within the counter budget).
+    pub counters_s: f64,
 }
 
 /// Summaries of every run in a document, with the baseline used for `slowdown`.
@@ -89,6 +92,12 @@ pub fn summarize(doc: &ResultsDoc) -> Summary {
             let ms = |b: Option<&crate::results::BatchResult>| b.map(|b| b.elapsed_ns as f64 / 1e6);
             let (first, last) = (ms(run.batches.first()), ms(run.batches.last()));
             let (rows, insert_ns, counters) = measured(run);
+            // Per 1,000 rows of the batches that reported the counter: a costly counter may
+            // have been read on some batches only (the counter budget).
+            let per_1k = |field: &str| match run.counter_with_rows(field) {
+                Some((v, covered)) if !run.batches.is_empty() => per_thousand(v, covered),
+                _ => counters.get(field).and_then(|c| per_thousand(c, rows)),
+            };
             let slowdown = baseline_of(&run.engine)
                 .and_then(ns_per_row)
                 .and_then(|base| ns_per_row(run).and_then(|own| ratio(own, base)));
@@ -105,12 +114,13 @@ pub fn summarize(doc: &ResultsDoc) -> Summary {
                 slowdown,
                 size_bytes: run.size_bytes,
                 wal_size_bytes: run.wal_size_bytes,
-                cache_misses_per_1k: counters.cache_misses.and_then(|c| per_thousand(c, rows)),
-                pages_written_per_1k: counters.pages_written.and_then(|c| per_thousand(c, rows)),
-                wal_bytes_per_row: counters.wal_bytes.and_then(|c| ratio(c as f64, rows as f64)),
-                wal_fpi_per_1k: counters.wal_fpi.and_then(|c| per_thousand(c, rows)),
-                page_splits_per_1k: counters.page_splits.and_then(|c| per_thousand(c, rows)),
-                index_blocks_touched_per_1k: counters.index_blocks_touched.and_then(|c| per_thousand(c, rows)),
+                cache_misses_per_1k: per_1k("cache_misses"),
+                pages_written_per_1k: per_1k("pages_written"),
+                wal_bytes_per_row: per_1k("wal_bytes").map(|v| v / 1000.0),
+                wal_fpi_per_1k: per_1k("wal_fpi"),
+                page_splits_per_1k: per_1k("page_splits"),
+                index_blocks_touched_per_1k: per_1k("index_blocks_touched"),
+                counters_s: run.counters_ns() as f64 / 1e9,
             }
         })
         .collect();

@@ -6,6 +6,7 @@
 use crate::Error;
 use crate::control::{MonotonicTimer, RunControl};
 use crate::engines::{Engine, EngineKind};
+use crate::metrics::budget::CounterBudget;
 use crate::results::{Counters, Environment, ResultsDoc, RunResult};
 use crate::run::{RunPlan, run};
 use crate::strategy::Strategy;
@@ -244,7 +245,8 @@ pub fn calibrate(
     control: &RunControl,
 ) -> Result<(Calibration, ResultsDoc), Error> {
     let timer = MonotonicTimer::default();
-    let ctx = CaseContext { control, timer: &timer, observer: &Silent };
+    // The fit needs every batch's counters (SQLite's cost microseconds to read).
+    let ctx = CaseContext { control, timer: &timer, observer: &Silent, counter_budget: CounterBudget::Unlimited };
     let plan = RunPlan {
         workload,
         strategies: strategies.to_vec(),

@@ -182,6 +182,8 @@ pub fn predict_engine(
             elapsed_ns: calibration.map_or(0, |c| c.predict_ns(strategy.name, &counters, n)),
             keygen_ns: 0,
             counters,
+            counters_ns: 0,
+            counters_span: 1,
             db_size_bytes: Some(model.size_bytes() * k),
         };
         on_batch(&batch);

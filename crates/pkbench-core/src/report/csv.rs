@@ -7,7 +7,18 @@ use crate::results::{Counters, ResultsDoc};
 /// CSV exporter.
 pub struct CsvExporter;
 
-const LEADING: [&str; 8] = ["engine", "workload", "strategy", "batch", "rows", "rows_total", "elapsed_ns", "keygen_ns"];
+const LEADING: [&str; 10] = [
+    "engine",
+    "workload",
+    "strategy",
+    "batch",
+    "rows",
+    "rows_total",
+    "elapsed_ns",
+    "keygen_ns",
+    "counters_ns",
+    "counters_span",
+];
 
 impl Exporter for CsvExporter {
     fn render(&self, doc: &ResultsDoc) -> Result<String, Error> {
@@ -42,6 +53,8 @@ impl Exporter for CsvExporter {
                     b.rows_total.to_string(),
                     b.elapsed_ns.to_string(),
                     b.keygen_ns.to_string(),
+                    b.counters_ns.to_string(),
+                    b.counters_span.to_string(),
                 ]
                 .into_iter()
                 .chain(counter_cells)

@@ -110,12 +110,30 @@ pub struct BatchResult {
     pub elapsed_ns: u64,
     /// Time spent generating this batch's keys (outside `elapsed_ns`), nanoseconds.
     pub keygen_ns: u64,
-    /// Engine counters accumulated during the batch.
+    /// Engine counters accumulated during the batch — or, when `counters_span` is above 1,
+    /// during the last `counters_span` batches up to this one.
     pub counters: Counters,
+    /// Time pkbench spent reading the engine's counters after this batch (the harness's own
+    /// work, outside `elapsed_ns` and `keygen_ns`), nanoseconds; 0 when it did not read them.
+    #[serde(default)]
+    pub counters_ns: u64,
+    /// Batches whose counts `counters` holds, ending with this one: 1 normally; more when
+    /// reading counters after every batch would exceed the counter budget; 0 when this batch's
+    /// counts went to a later batch.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub counters_span: u64,
     /// Database file size after the batch, bytes, where the case knows it per batch
     /// (`pkbench predict`; a run measures the size at the end only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub db_size_bytes: Option<u64>,
+}
+
+fn one() -> u64 {
+    1
+}
+
+fn is_one(n: &u64) -> bool {
+    *n == 1
 }
 
 /// Engine counters for a span of work. Each engine fills the ones it has; `None` = not
@@ -214,6 +232,27 @@ impl Counters {
         ]
     }
 
+    /// The counter named `field` (a [`Counters::fields`] name).
+    pub fn get(&self, field: &str) -> Option<u64> {
+        self.fields().into_iter().find(|(n, _)| *n == field).and_then(|(_, v)| v)
+    }
+
+    /// The counters of `batches` added up, keeping only the counters every batch that was read
+    /// reports (a costly counter read on some of them only would be an undercount).
+    pub fn over<'a>(batches: impl IntoIterator<Item = &'a BatchResult> + Clone) -> Counters {
+        let read = || batches.clone().into_iter().filter(|b| b.counters_span > 0);
+        let mut c = Counters::default();
+        for b in read() {
+            c.accumulate(&b.counters);
+        }
+        for (i, field) in c.fields_mut().into_iter().enumerate() {
+            if read().any(|b| b.counters.fields()[i].1.is_none()) {
+                *field = None;
+            }
+        }
+        c
+    }
+
     /// Every counter multiplied by `k` (a 1/k scale model's counts as the full size's).
     pub fn scaled(mut self, k: u64) -> Counters {
         for field in self.fields_mut() {
@@ -274,5 +313,87 @@ impl RunResult {
             c.accumulate(&b.counters);
         }
         c
+    }
+
+    /// The counter `field` (a [`Counters::fields`] name) summed over the batches that report
+    /// it, with the rows those batches' counts cover: the honest denominator when a costly
+    /// counter was read on only some batches (the counter budget). `None` if no batch has it.
+    pub fn counter_with_rows(&self, field: &str) -> Option<(u64, u64)> {
+        let mut sum: Option<(u64, u64)> = None;
+        for (i, b) in self.batches.iter().enumerate() {
+            let Some(v) = b.counters.get(field) else { continue };
+            let first = (i + 1).saturating_sub(b.counters_span as usize);
+            let rows: u64 = self.batches[first..=i].iter().map(|b| b.rows).sum();
+            let (s, r) = sum.unwrap_or((0, 0));
+            sum = Some((s + v, r + rows));
+        }
+        sum
+    }
+
+    /// Total time spent reading counters after batches, nanoseconds (the harness's own cost).
+    pub fn counters_ns(&self) -> u64 {
+        self.batches.iter().map(|b| b.counters_ns).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn batch(rows: u64, span: u64, splits: Option<u64>, misses: Option<u64>) -> BatchResult {
+        BatchResult {
+            index: 0,
+            rows,
+            rows_total: 0,
+            elapsed_ns: 1,
+            keygen_ns: 0,
+            counters: Counters { page_splits: splits, cache_misses: misses, ..Counters::default() },
+            counters_ns: 0,
+            counters_span: span,
+            db_size_bytes: None,
+        }
+    }
+
+    fn run(batches: Vec<BatchResult>) -> RunResult {
+        let doc: RunResult = serde_json::from_value(serde_json::json!({
+            "engine": "mock", "engine_version": "0", "workload": "insert-growth", "strategy": "int",
+            "strategy_description": "", "settings": { "rows": 0, "batch_rows": 0, "payload_bytes": 0, "seed": 0,
+            "key_clock": "", "insert_path": "", "engine": {} }, "batches": [], "verified_rows": null,
+            "size_bytes": null, "btrees": [], "kept_database": null, "complete": true, "error": null
+        }))
+        .unwrap();
+        RunResult { batches, ..doc }
+    }
+
+    #[test]
+    fn a_counter_is_divided_by_the_rows_its_reads_covered() {
+        // Batches 0–1 were counted together after batch 1; batch 2's costly counter was skipped.
+        let r = run(vec![
+            batch(100, 0, None, None),
+            batch(100, 2, Some(6), Some(10)),
+            batch(100, 1, None, Some(5)),
+            batch(100, 1, Some(3), Some(5)),
+        ]);
+        assert_eq!(r.counter_with_rows("cache_misses"), Some((20, 400)));
+        assert_eq!(r.counter_with_rows("page_splits"), Some((9, 300)));
+        assert_eq!(r.counter_with_rows("wal_bytes"), None);
+    }
+
+    #[test]
+    fn a_phase_keeps_only_the_counters_every_read_batch_reports() {
+        let batches = [batch(100, 0, None, None), batch(100, 2, Some(6), Some(10)), batch(100, 1, None, Some(5))];
+        let c = Counters::over(&batches);
+        assert_eq!(c.cache_misses, Some(15));
+        assert_eq!(c.page_splits, None, "batch 2 was not inspected: a sum would undercount");
+    }
+
+    #[test]
+    fn a_batch_counted_alone_omits_its_span_from_json() {
+        let json = serde_json::to_value(batch(100, 1, None, None)).unwrap();
+        assert!(json.get("counters_span").is_none());
+        let back: BatchResult = serde_json::from_value(json).unwrap();
+        assert_eq!(back.counters_span, 1);
+        let json = serde_json::to_value(batch(100, 0, None, None)).unwrap();
+        assert_eq!(json["counters_span"], 0);
     }
 }

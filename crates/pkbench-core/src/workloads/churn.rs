@@ -56,12 +56,13 @@ impl Inserter {
         &mut self,
         case: &mut dyn InsertCase,
         n: u64,
+        last: bool,
         result: &mut RunResult,
         ctx: &CaseContext<'_>,
         strategy: &str,
     ) -> Result<u64, Error> {
         let rows_total = self.live.len() as u64 + n;
-        let elapsed_ns = self.batches.insert(case, n, rows_total, result, ctx, strategy)?;
+        let elapsed_ns = self.batches.insert(case, n, rows_total, last, result, ctx, strategy)?;
         for r in self.batches.rows() {
             let key = r.primary.unwrap_or_else(|| {
                 self.next_assigned += 1;
@@ -132,7 +133,8 @@ impl Workload for Churn {
             let mut fill_ns = 0;
             while (ins.live.len() as u64) < self.rows {
                 let n = self.batch_rows.min(self.rows - ins.live.len() as u64);
-                fill_ns += ins.insert(case.as_mut(), n, &mut result, ctx, strategy.name)?;
+                let last = ins.live.len() as u64 + n == self.rows;
+                fill_ns += ins.insert(case.as_mut(), n, last, &mut result, ctx, strategy.name)?;
             }
             let mut fill = PhaseResult {
                 name: "fill".into(),
@@ -154,7 +156,7 @@ impl Workload for Churn {
                 let deleted = case.delete_by_primary(&doomed, ctx.control)?;
                 let delete_ns = ctx.timer.now_ns() - t0;
                 verify(strategy.name, doomed.len() as u64, deleted)?;
-                let insert_ns = ins.insert(case.as_mut(), self.batch_rows, &mut result, ctx, strategy.name)?;
+                let insert_ns = ins.insert(case.as_mut(), self.batch_rows, true, &mut result, ctx, strategy.name)?;
                 let mut phase = PhaseResult {
                     name: format!("churn-{step:03}"),
                     operations: 2,

@@ -84,7 +84,7 @@ impl InsertGrowth {
                 return Err(Error::Interrupted);
             }
             let n = self.batch_rows.min(self.rows - total);
-            if let Err(e) = batches.insert(case, n, total + n, result, ctx, strategy.name) {
+            if let Err(e) = batches.insert(case, n, total + n, total + n == self.rows, result, ctx, strategy.name) {
                 ctx.control.set_rows(total);
                 return Err(e);
             }

@@ -23,6 +23,7 @@ pub use scale::{MemoryCap, Scale};
 
 use crate::control::{RunControl, Timer};
 use crate::engines::Engine;
+use crate::metrics::budget::CounterBudget;
 use crate::results::{BatchResult, RunResult};
 use crate::strategy::Strategy;
 
@@ -54,6 +55,8 @@ pub struct CaseContext<'a> {
     pub timer: &'a dyn Timer,
     /// Progress notifications.
     pub observer: &'a dyn Observer,
+    /// How much of the inserting time reading counters may take.
+    pub counter_budget: CounterBudget,
 }
 
 /// A workload run against one strategy at a time.

@@ -4,7 +4,8 @@
 use super::{CaseContext, KeySettings, KeyStream};
 use crate::Error;
 use crate::engines::{CaseReport, EngineInfo, InsertCase, KeyRow};
-use crate::results::{BatchResult, RunResult, Settings};
+use crate::metrics::budget::{CostRate, CounterAccount};
+use crate::results::{BatchResult, Counters, RunResult, Settings};
 use crate::strategy::Strategy;
 use std::collections::BTreeMap;
 
@@ -99,12 +100,25 @@ pub(crate) struct Batches {
     keys: KeyStream,
     rows: Vec<KeyRow>,
     presort: bool,
+    /// What counter reads may still cost; `None` until the first batch brings the budget.
+    account: Option<CounterAccount>,
+    /// What a counter read has cost so far.
+    read_cost: CostRate,
+    /// Batches inserted since counters were last read.
+    unread: u64,
 }
 
 impl Batches {
     /// Batches of at most `batch_rows` rows from `keys`, each sorted by primary key if `presort`.
     pub(crate) fn new(keys: KeyStream, batch_rows: u64, presort: bool) -> Self {
-        Batches { keys, rows: Vec::with_capacity(batch_rows as usize), presort }
+        Batches {
+            keys,
+            rows: Vec::with_capacity(batch_rows as usize),
+            presort,
+            account: None,
+            read_cost: CostRate::new(0.0),
+            unread: 0,
+        }
     }
 
     /// The rows of the last batch.
@@ -114,12 +128,16 @@ impl Batches {
 
     /// One timed batch: the next `n` keys (generation timed apart), inserted in one
     /// transaction and recorded in `result` with `rows_total` rows in the table after it.
-    /// Returns the insert time, ns.
+    /// Counters are read after it if the counter budget affords it, after the first batch (to
+    /// learn what a read costs) and after the `last` batch of a phase whatever it costs; else
+    /// they go to a later batch. Returns the insert time, ns.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn insert(
         &mut self,
         case: &mut dyn InsertCase,
         n: u64,
         rows_total: u64,
+        last: bool,
         result: &mut RunResult,
         ctx: &CaseContext<'_>,
         strategy: &str,
@@ -132,13 +150,30 @@ impl Batches {
         let t1 = ctx.timer.now_ns();
         case.insert_batch(&self.rows, ctx.control)?;
         let t2 = ctx.timer.now_ns();
+        let account = self.account.get_or_insert_with(|| CounterAccount::new(ctx.counter_budget));
+        account.earn(t2 - t1);
+        let first = result.batches.is_empty();
+        let (counters, counters_ns, counters_span) = if first || last || account.affords(self.read_cost.expected_ns(1))
+        {
+            let counters = case.take_counters_within(account)?;
+            let ns = ctx.timer.now_ns() - t2;
+            account.spend(ns);
+            self.read_cost.record(1, ns);
+            let span = std::mem::take(&mut self.unread) + 1;
+            (counters, ns, span)
+        } else {
+            self.unread += 1;
+            (Counters::default(), 0, 0)
+        };
         let batch = BatchResult {
             index: result.batches.len() as u64,
             rows: n,
             rows_total,
             elapsed_ns: t2 - t1,
             keygen_ns: t1 - t0,
-            counters: case.take_counters()?,
+            counters,
+            counters_ns,
+            counters_span,
             db_size_bytes: None,
         };
         ctx.observer.batch_done(strategy, &batch);

@@ -8,7 +8,7 @@ use super::{CaseContext, KeySettings, KeyStream, Workload};
 use crate::Error;
 use crate::engines::{CaseSpec, Engine, InsertCase, Physical};
 use crate::generators::Scheme;
-use crate::results::{BatchResult, PhaseResult, RunResult};
+use crate::results::{BatchResult, Counters, PhaseResult, RunResult};
 use crate::strategy::{KeySource, SecondaryKey, Storage, Strategy};
 use std::collections::BTreeMap;
 
@@ -77,7 +77,7 @@ impl Remedy {
                 return Err(Error::Interrupted);
             }
             let n = self.batch_rows.min(until - total);
-            batches.insert(case, n, total + n, result, ctx, strategy)?;
+            batches.insert(case, n, total + n, total + n == until, result, ctx, strategy)?;
             total += n;
         }
         let segment = &result.batches[first..];
@@ -87,9 +87,7 @@ impl Remedy {
             elapsed_ns: segment.iter().map(|b| b.elapsed_ns).sum(),
             ..PhaseResult::default()
         };
-        for b in segment {
-            phase.counters.accumulate(&b.counters);
-        }
+        phase.counters = Counters::over(segment);
         let ms = |b: &BatchResult| b.elapsed_ns as f64 / 1e6;
         if let (Some(f), Some(l)) = (segment.first(), segment.last()) {
             phase.figures.insert("first_batch_index".into(), f.index as f64);

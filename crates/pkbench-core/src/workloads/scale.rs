@@ -7,7 +7,7 @@
 use super::{CaseContext, InsertGrowth, Workload};
 use crate::Error;
 use crate::engines::Engine;
-use crate::results::{BatchResult, PhaseResult, RunResult};
+use crate::results::{BatchResult, Counters, PhaseResult, RunResult};
 use crate::strategy::Strategy;
 
 /// Where the memory cap comes from.
@@ -107,9 +107,7 @@ impl Scale {
                 elapsed_ns: batches.iter().map(|b| b.elapsed_ns).sum(),
                 ..PhaseResult::default()
             };
-            for b in batches {
-                p.counters.accumulate(&b.counters);
-            }
+            p.counters = Counters::over(batches.iter().copied());
             p.figures.insert("rows_per_s".into(), p.rows as f64 * 1e9 / p.elapsed_ns.max(1) as f64);
             p.figures.insert("first_batch_index".into(), first.index as f64);
             p.figures.insert("table_bytes_at_end_est".into(), last.rows_total as f64 * bytes_per_row);

@@ -2,6 +2,7 @@
 
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::Engine;
+use pkbench_core::metrics::budget::CounterBudget;
 use pkbench_core::results::RunResult;
 use pkbench_core::strategy::Strategy;
 use pkbench_core::workloads::{CaseContext, InsertGrowth, Silent, Workload};
@@ -13,7 +14,13 @@ pub const SEED: u64 = 7;
 pub fn run(engine: &mut dyn Engine, strategy: &Strategy, rows: u64, batch: u64) -> RunResult {
     let workload = InsertGrowth::new(rows, batch, 50, SEED).unwrap();
     let control = RunControl::new();
-    let ctx = CaseContext { control: &control, timer: &MonotonicTimer::default(), observer: &Silent };
+    // Engine tests check every batch's counters: read them all, whatever it costs.
+    let ctx = CaseContext {
+        control: &control,
+        timer: &MonotonicTimer::default(),
+        observer: &Silent,
+        counter_budget: CounterBudget::Unlimited,
+    };
     let (result, error) = workload.run_case(engine, strategy, &ctx);
     assert!(error.is_none(), "{}: {error:?}", strategy.name);
     result

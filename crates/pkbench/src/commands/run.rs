@@ -74,7 +74,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let plain = args.quiet || !std::io::stderr().is_terminal();
     let progress = Progress::start(Arc::clone(&control), plain);
     let timer = MonotonicTimer::default();
-    let ctx = CaseContext { control: &control, timer: &timer, observer: &progress };
+    let ctx =
+        CaseContext { control: &control, timer: &timer, observer: &progress, counter_budget: args.counter_budget };
     let info = engine.info();
     let environment = Environment::detect(info.name, &info.version, data_dir.as_deref().unwrap_or(&out_dir));
     let plan = RunPlan {

@@ -12,6 +12,7 @@ use crate::engines::server::{Backend, ServerSettings, ServerTarget, SettingsFor}
 use crate::engines::wire::mysql::MyConnection;
 use crate::engines::wire::mysql_target::MyTarget;
 use crate::engines::wire::tls::TlsStatus;
+use crate::metrics::budget::CounterAccount;
 use crate::results::{BtreeStats, Counters};
 use mysql::prelude::Queryable;
 use std::collections::BTreeMap;
@@ -149,10 +150,10 @@ impl Backend for MariaDbBackend {
     fn counters(
         &self,
         _conn: &mut MyConnection,
-        before: &counters::Snapshot,
-        after: &counters::Snapshot,
+        (before, after): (&counters::Snapshot, &counters::Snapshot),
         _namespace: &str,
         _tables: &[&str],
+        _account: &CounterAccount,
     ) -> Counters {
         counters::between(before, after)
     }

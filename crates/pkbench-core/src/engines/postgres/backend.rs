@@ -5,6 +5,7 @@
 
 use super::dialect::{PostgresDialect, version_num};
 use super::server::ManagedPostgres;
+use super::walinspect::WalInspector;
 use super::{counters, physical};
 use crate::Error;
 use crate::engines::dialect::Dialect;
@@ -13,6 +14,7 @@ use crate::engines::server::{Backend, ServerSettings, ServerTarget, SettingsFor}
 use crate::engines::wire::postgres::PgConnection;
 use crate::engines::wire::postgres_target::PgTarget;
 use crate::engines::wire::tls::TlsStatus;
+use crate::metrics::budget::CounterAccount;
 use crate::results::{BtreeStats, Counters};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -20,7 +22,8 @@ use std::path::Path;
 /// PostgreSQL's own parts of a server engine.
 pub struct PostgresBackend {
     version: String,
-    walinspect: bool,
+    /// Reads the WAL back, when the `pg_walinspect` extension is there.
+    walinspect: Option<WalInspector>,
     pgstattuple: bool,
     durable_commits: bool,
     target: String,
@@ -76,7 +79,7 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
         let (client, tls) = pg.connect_first("could not connect to")?;
         let mut backend = PostgresBackend {
             version: String::new(),
-            walinspect: false,
+            walinspect: None,
             pgstattuple: false,
             durable_commits: settings.durable_commits,
             pg,
@@ -116,7 +119,7 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
             .iter()
             .map(|r| r.get(0))
             .collect();
-        backend.walinspect = installed.iter().any(|e| e == "pg_walinspect");
+        backend.walinspect = installed.iter().any(|e| e == "pg_walinspect").then(WalInspector::default);
         backend.pgstattuple = installed.iter().any(|e| e == "pgstattuple");
         Ok((backend, conn))
     }
@@ -178,13 +181,16 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
     fn counters(
         &self,
         conn: &mut PgConnection,
-        before: &counters::Snapshot,
-        after: &counters::Snapshot,
+        (before, after): (&counters::Snapshot, &counters::Snapshot),
         namespace: &str,
         tables: &[&str],
+        account: &CounterAccount,
     ) -> Counters {
-        let walinspect = self.walinspect.then_some((namespace, tables));
-        counters::between(conn.client(), before, after, walinspect)
+        let mut c = counters::between(before, after);
+        if let Some(wal) = &self.walinspect {
+            wal.read(conn.client(), counters::flushed_span(before, after), (namespace, tables), account, &mut c);
+        }
+        c
     }
 
     fn size_bytes(&self, conn: &mut PgConnection, namespace: &str, tables: &[&str]) -> Result<u64, Error> {

@@ -1,7 +1,6 @@
-//! PostgreSQL counters: exact WAL bytes from LSNs, WAL records and full-page images from
-//! `pg_stat_wal`, buffer hits and reads from `pg_statio_user_tables`, and B-tree page splits and
-//! full-page-image bytes from `pg_walinspect`, and the distinct index blocks the WAL records
-//! reference (seed 003's "distinct index blocks touched").
+//! PostgreSQL's cheap counters: exact WAL bytes from LSNs, WAL records and full-page images from
+//! `pg_stat_wal`, buffer hits and reads from `pg_statio_user_tables`. Page splits, FPI bytes and
+//! the distinct index blocks touched come from the WAL itself ([`super::walinspect`]).
 
 use crate::results::Counters;
 use postgres::Client;
@@ -71,55 +70,22 @@ pub fn snapshot(
     })
 }
 
-/// Distinct (relfilenode, block) pairs of the main fork of any index on the tables `$3` of
-/// schema `$4` (qualified names), referenced by the WAL records between the LSNs `$1` and `$2`.
-/// PostgreSQL 15 has no `pg_get_wal_block_info` (16+): the blocks are parsed from each record's
-/// `block_ref` text, `blkref #0: rel <spc>/<db>/<relfilenode> fork main blk <n>` (other forks
-/// are not counted; `fork main` is optional for servers that leave it out).
-const INDEX_BLOCKS_SQL: &str = "\
-    WITH idx AS (SELECT pg_relation_filenode(i.indexrelid)::text AS node \
-                 FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid \
-                 JOIN pg_namespace n ON n.oid = c.relnamespace \
-                 WHERE n.nspname = $4 AND c.relname = ANY($3)), \
-         db AS (SELECT oid::text AS oid FROM pg_database WHERE datname = current_database()) \
-    SELECT count(DISTINCT (m[2], m[3]))::bigint \
-    FROM pg_get_wal_records_info($1::text::pg_lsn, $2::text::pg_lsn) r, \
-         regexp_matches(r.block_ref, 'rel \\d+/(\\d+)/(\\d+)(?: fork main)? blk (\\d+)', 'g') AS m \
-    WHERE m[1] = (SELECT oid FROM db) AND m[2] IN (SELECT node FROM idx)";
-
-/// Counters between two snapshots. With `walinspect` (the schema and tables of the case, when
-/// the `pg_walinspect` extension is available and the WAL is still kept) it adds page splits,
-/// FPI bytes and the distinct index blocks touched.
-pub fn between(
-    client: &mut Client,
-    before: &Snapshot,
-    after: &Snapshot,
-    walinspect: Option<(&str, &[&str])>,
-) -> Counters {
-    let mut c = Counters {
+/// The statistics' counters between two snapshots (the WAL's own figures come from
+/// [`super::walinspect`]).
+pub fn between(before: &Snapshot, after: &Snapshot) -> Counters {
+    Counters {
         cache_hits: Some(after.blks_hit.saturating_sub(before.blks_hit)),
         cache_misses: Some(after.blks_read.saturating_sub(before.blks_read)),
         wal_bytes: Some(after.insert_lsn.saturating_sub(before.insert_lsn)),
         wal_records: Some(after.wal_records.saturating_sub(before.wal_records)),
         wal_fpi: Some(after.wal_fpi.saturating_sub(before.wal_fpi)),
         ..Counters::default()
-    };
-    let Some((schema, tables)) = walinspect else { return c };
-    if after.flush_lsn > before.flush_lsn {
-        let sql = "SELECT coalesce(sum(count) FILTER (WHERE \"resource_manager/record_type\" IN ('Btree/SPLIT_L', 'Btree/SPLIT_R')), 0)::bigint, \
-                          coalesce(sum(fpi_size), 0)::bigint \
-                   FROM pg_get_wal_stats($1::text::pg_lsn, $2::text::pg_lsn, true)";
-        if let Ok(row) = client.query_one(sql, &[&format_lsn(before.flush_lsn), &format_lsn(after.flush_lsn)]) {
-            c.page_splits = row.try_get::<_, i64>(0).ok().map(|v| v.max(0) as u64);
-            c.wal_fpi_bytes = row.try_get::<_, i64>(1).ok().map(|v| v.max(0) as u64);
-        }
-        let tables: Vec<String> = tables.iter().map(|t| t.to_string()).collect();
-        let (from, to) = (format_lsn(before.flush_lsn), format_lsn(after.flush_lsn));
-        if let Ok(row) = client.query_one(INDEX_BLOCKS_SQL, &[&from, &to, &tables, &schema]) {
-            c.index_blocks_touched = row.try_get::<_, i64>(0).ok().map(|v| v.max(0) as u64);
-        }
     }
-    c
+}
+
+/// The flushed WAL between two snapshots: what `pg_walinspect` can read back.
+pub fn flushed_span(before: &Snapshot, after: &Snapshot) -> (u64, u64) {
+    (before.flush_lsn, after.flush_lsn)
 }
 
 #[cfg(test)]

@@ -3,7 +3,8 @@
 //!
 //! The folder holds what only PostgreSQL has: `dialect.rs` (its SQL spellings), `backend.rs`
 //! (version check, sessions, settings), `server.rs` (the managed cluster), `counters.rs` (WAL
-//! and buffer counters) and `physical.rs` (`pgstattuple` statistics).
+//! and buffer counters from the statistics views), `walinspect.rs` (the WAL read back, within the
+//! counter budget) and `physical.rs` (`pgstattuple` statistics).
 
 pub mod dialect;
 
@@ -15,6 +16,8 @@ pub mod counters;
 pub mod physical;
 #[cfg(feature = "postgres")]
 mod server;
+#[cfg(feature = "postgres")]
+mod walinspect;
 
 #[cfg(feature = "postgres")]
 pub use backend::PostgresBackend;

@@ -10,6 +10,7 @@ use crate::engines::app::{AppCase, AppEngine, AppReport, AppSql, OrderRow, UserR
 use crate::engines::sql;
 use crate::engines::wire::{Connection, KeySlot, Param, Value};
 use crate::generators::Key;
+use crate::metrics::budget::{CounterAccount, CounterBudget};
 use crate::results::Counters;
 use crate::strategy::{Storage, Strategy};
 use std::collections::BTreeMap;
@@ -343,7 +344,8 @@ impl<B: Backend> AppCase for ServerApp<'_, B> {
     fn take_counters(&mut self) -> Result<Counters, Error> {
         let now = self.snapshot()?;
         let ServerEngine { conn, namespace, backend } = &mut *self.engine;
-        let c = backend.counters(conn, &self.last, &now, namespace, &self.tables);
+        let every = CounterAccount::new(CounterBudget::Unlimited);
+        let c = backend.counters(conn, (&self.last, &now), namespace, &self.tables, &every);
         self.last = now;
         Ok(c)
     }

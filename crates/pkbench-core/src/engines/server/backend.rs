@@ -8,6 +8,7 @@ use crate::Error;
 use crate::engines::dialect::Dialect;
 use crate::engines::kind::EngineKind;
 use crate::engines::wire::Connection;
+use crate::metrics::budget::CounterAccount;
 use crate::results::{BtreeStats, Counters};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -70,14 +71,15 @@ pub trait Backend: Sized + Send + 'static {
     /// The counters now; `tables` (unqualified, in `namespace`) are the case's tables.
     fn snapshot(&self, conn: &mut Self::Conn, namespace: &str, tables: &[&str]) -> Result<Self::Snapshot, Error>;
 
-    /// What happened between two snapshots.
+    /// What happened between two snapshots; counters that cost more than the cheap statistics
+    /// to read are read only if `account` affords them.
     fn counters(
         &self,
         conn: &mut Self::Conn,
-        before: &Self::Snapshot,
-        after: &Self::Snapshot,
+        span: (&Self::Snapshot, &Self::Snapshot),
         namespace: &str,
         tables: &[&str],
+        account: &CounterAccount,
     ) -> Counters;
 
     /// Size on disk of `tables`, bytes.

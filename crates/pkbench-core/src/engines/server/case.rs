@@ -9,6 +9,7 @@ use crate::engines::sql::{self, BenchSql};
 use crate::engines::wire::{Connection, KeySlot, Param};
 use crate::engines::{CaseReport, CaseSpec, InsertCase, InsertClient, KeyRow, Physical};
 use crate::generators::Key;
+use crate::metrics::budget::{CounterAccount, CounterBudget};
 use crate::results::Counters;
 use std::collections::BTreeMap;
 
@@ -130,9 +131,13 @@ impl<B: Backend> InsertCase for ServerCase<'_, B> {
     }
 
     fn take_counters(&mut self) -> Result<Counters, Error> {
+        self.take_counters_within(&CounterAccount::new(CounterBudget::Unlimited))
+    }
+
+    fn take_counters_within(&mut self, account: &CounterAccount) -> Result<Counters, Error> {
         let now = self.snapshot()?;
         let ServerEngine { conn, namespace, backend } = &mut *self.engine;
-        let c = backend.counters(conn, &self.last, &now, namespace, &self.sql.tables);
+        let c = backend.counters(conn, (&self.last, &now), namespace, &self.sql.tables, account);
         self.last = now;
         Ok(c)
     }

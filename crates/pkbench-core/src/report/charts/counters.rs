@@ -33,7 +33,7 @@ fn field(c: &Counters, name: &str) -> Option<u64> {
 
 /// `name` per 1k rows of a run, in the measure's display unit.
 fn per_1k(s: &SeriesRun<'_>, m: &Measure, name: &str) -> Option<f64> {
-    field(&s.run.total_counters(), name).and_then(|v| per_thousand(v, s.run.rows_inserted())).map(|v| v / m.scale)
+    s.run.counter_with_rows(name).and_then(|(v, rows)| per_thousand(v, rows)).map(|v| v / m.scale)
 }
 
 /// Counter panels, when any run reported any of the counters.

@@ -11,7 +11,7 @@ fn run(warmup_s: u64, control: &RunControl) -> (RunResult, Option<Error>) {
     let timer = Arc::new(FakeTimer::default());
     let mut engine = MockEngine::new(Arc::clone(&timer));
     let workload = ConcurrentInsert::new(4, Duration::from_secs(2), Duration::from_secs(warmup_s), 50, 42).unwrap();
-    let ctx = CaseContext { control, timer: timer.as_ref(), observer: &Silent };
+    let ctx = CaseContext { control, timer: timer.as_ref(), observer: &Silent, counter_budget: Default::default() };
     workload.run_case(&mut engine, find("uuid4").unwrap(), &ctx)
 }
 
