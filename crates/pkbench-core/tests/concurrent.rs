@@ -69,6 +69,7 @@ fn sqlite_writers_serialise_and_the_lock_wait_is_reported() {
         assert!(wait > 0.0, "{strategy}: 4 writers on one SQLite file wait for its lock");
         let share = phase.figures["lock_wait_share"];
         assert!(share > 0.0 && share < 1.0, "{strategy}: lock wait share {share}");
+        assert!(phase.waits.is_empty() && !phase.figures.contains_key("wait_samples"), "SQLite has no activity view");
         assert!(phase.counters.pages_written.unwrap() > 0, "the clients' own counters are collected");
     }
     // The threads shared one key stream: the table holds distinct keys, all from the start of
@@ -107,7 +108,28 @@ fn postgres_clients_insert_concurrently_and_wal_is_counted() {
         assert!(!phase.figures.contains_key("lock_wait_ns"), "PostgreSQL writers do not serialise on one lock");
         assert!(phase.counters.wal_bytes.unwrap() > 0, "{strategy}: {:?}", phase.counters);
         assert!(phase.intervals.iter().all(|i| i.counters.wal_bytes.unwrap_or(0) > 0));
+        check_waits(phase, &["CPU", "LWLock:", "IO:", "Lock:", "Client:", "IPC:"]);
     }
+}
+
+/// The wait evidence: samples were taken, the sessions seen are this case's clients (at most
+/// THREADS busy per sample), every name is one the engine uses, and the intervals add up.
+fn check_waits(phase: &PhaseResult, prefixes: &[&str]) {
+    let samples = phase.figures["wait_samples"];
+    assert!(samples >= 10.0, "2 s at 50 Hz sampled only {samples} times");
+    assert_eq!(phase.figures["wait_sample_hz"], 50.0);
+    let busy: u64 = phase.waits.values().sum();
+    assert!(busy > 0 && busy as f64 <= samples * f64::from(THREADS), "{busy} busy sessions in {samples} samples");
+    for event in phase.waits.keys() {
+        assert!(prefixes.iter().any(|p| event.starts_with(p)), "unexpected wait {event:?}: {:?}", phase.waits);
+    }
+    let mut summed = std::collections::BTreeMap::new();
+    for i in &phase.intervals {
+        for (e, n) in &i.waits {
+            *summed.entry(e.clone()).or_insert(0) += n;
+        }
+    }
+    assert_eq!(summed, phase.waits, "the per-second waits add up to the phase's");
 }
 
 #[test]
@@ -118,5 +140,6 @@ fn mariadb_clients_insert_concurrently_and_redo_is_counted() {
         let result = run(&mut engine, strategy);
         let phase = check(&result);
         assert!(phase.counters.wal_bytes.unwrap() > 0, "{strategy}: {:?}", phase.counters);
+        check_waits(phase, &["Execute:", "Query:"]);
     }
 }

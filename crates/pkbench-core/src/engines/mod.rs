@@ -158,6 +158,13 @@ pub trait InsertCase {
         Err(Error::InvalidInput("this engine cannot open concurrent connections".into()))
     }
 
+    /// Opens a connection that samples what this case's sessions wait for (the concurrent
+    /// workload's wait evidence); `None` on engines without such a view (SQLite reports its lock
+    /// waits through [`InsertClient::lock_wait_ns`]).
+    fn wait_sampler(&mut self) -> Result<Option<Box<dyn WaitSampler>>, Error> {
+        Ok(None)
+    }
+
     /// Counts the rows, measures size and B-tree state, and removes or keeps the database.
     fn finish(self: Box<Self>) -> Result<CaseReport, Error>;
 
@@ -215,6 +222,15 @@ impl Physical {
         let used: f64 = self.btrees.iter().map(|b| b.leaf_fill * b.leaf_pages as f64).sum();
         crate::metrics::stats::ratio(used, self.leaf_pages() as f64)
     }
+}
+
+/// Samples, from the engine's own activity view, what a case's sessions are doing at one
+/// moment: many samples a second make a profile of where the time goes.
+pub trait WaitSampler {
+    /// Adds one sample to `tally`: one count per session of the case busy in a statement, under
+    /// what it waits for (`LWLock:BufferContent`, `Lock:transactionid`, `IO:WALSync`; `CPU`
+    /// when the engine names no wait).
+    fn sample(&mut self, tally: &mut BTreeMap<String, u64>) -> Result<(), Error>;
 }
 
 /// One extra connection to a case's database, used by one thread of a concurrent workload.

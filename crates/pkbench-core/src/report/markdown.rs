@@ -119,6 +119,11 @@ impl Exporter for MarkdownExporter {
             out.push_str("\n## Timed steps\n\n");
             md_table(&mut out, &h, &r);
         }
+        let (h, r) = super::waits::table(doc);
+        if !r.is_empty() {
+            out.push_str("\n## What the sessions waited for\n\nShare of the sampled busy-session time per wait the engine named.\n\n");
+            md_table(&mut out, &h, &r);
+        }
         let e = &doc.environment;
         let _ = writeln!(
             out,

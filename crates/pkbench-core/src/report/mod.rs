@@ -17,6 +17,7 @@ mod markdown;
 mod repeats;
 mod svg;
 mod table;
+mod waits;
 mod writer;
 
 pub use csv::phases_csv;

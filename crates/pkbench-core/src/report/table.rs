@@ -57,6 +57,12 @@ impl Exporter for TableExporter {
             out.push_str(&steps.to_string());
             out.push('\n');
         }
+        let (header, rows) = super::waits::table(doc);
+        if !rows.is_empty() {
+            out.push_str("What the sessions waited for (share of sampled busy-session time):\n");
+            out.push_str(&table(header, rows, 2).to_string());
+            out.push('\n');
+        }
         Ok(out)
     }
 }

@@ -25,6 +25,12 @@ pub struct PhaseResult {
     /// Engine counters accumulated during the timed part.
     #[serde(default)]
     pub counters: Counters,
+    /// What the case's sessions were waiting for, sampled from the engine's activity view
+    /// `figures.wait_samples` times (`figures.wait_sample_hz` a second): per wait, the sessions
+    /// seen in it, summed over the samples (PostgreSQL `pg_stat_activity` wait events, `CPU` for
+    /// none; MariaDB process-list states).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub waits: BTreeMap<String, u64>,
     /// Further figures of this step, units in the name (`lock_wait_ns`, `size_before_bytes`,
     /// `leaf_fill_after`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -65,4 +71,7 @@ pub struct IntervalResult {
     /// Engine counters accumulated during the interval.
     #[serde(default)]
     pub counters: Counters,
+    /// Wait samples taken during the interval, as [`PhaseResult::waits`].
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub waits: BTreeMap<String, u64>,
 }

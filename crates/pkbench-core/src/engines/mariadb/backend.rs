@@ -158,6 +158,17 @@ impl Backend for MariaDbBackend {
         counters::between(before, after)
     }
 
+    fn wait_sample_sql(&self, _namespace: &str, table: &str) -> Option<String> {
+        // MariaDB's performance schema is off by default; the process list's thread state
+        // ("Update", "Commit", "Waiting for …") is there on every server. The clients name the
+        // table qualified, without a default database: they are found by their statement.
+        let table = table.replace('\\', "\\\\").replace('\'', "''");
+        Some(format!(
+            "SELECT CONCAT(COMMAND, ':', IF(STATE = '', '-', STATE)), COUNT(*) FROM information_schema.PROCESSLIST \
+             WHERE ID <> CONNECTION_ID() AND COMMAND <> 'Sleep' AND LOCATE('{table}', INFO) > 0 GROUP BY 1"
+        ))
+    }
+
     fn size_bytes(&self, conn: &mut MyConnection, namespace: &str, tables: &[&str]) -> Result<u64, Error> {
         let mut total = 0;
         for table in tables {

@@ -193,6 +193,16 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
         c
     }
 
+    fn wait_sample_sql(&self, _namespace: &str, table: &str) -> Option<String> {
+        // A session with no wait event is running (on CPU, or in code not instrumented with one).
+        let table = table.replace('\'', "''");
+        Some(format!(
+            "SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU'), count(*) FROM pg_stat_activity \
+             WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active' \
+             AND position('{table}' in query) > 0 GROUP BY 1"
+        ))
+    }
+
     fn size_bytes(&self, conn: &mut PgConnection, namespace: &str, tables: &[&str]) -> Result<u64, Error> {
         let mut total = 0;
         for table in tables {

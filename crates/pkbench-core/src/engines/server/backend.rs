@@ -82,6 +82,13 @@ pub trait Backend: Sized + Send + 'static {
         account: &CounterAccount,
     ) -> Counters;
 
+    /// A query returning (what a session waits for, sessions) for the sessions of this case busy
+    /// in a statement on `table` (qualified), from the server's activity view; `None` where the
+    /// server has none pkbench reads.
+    fn wait_sample_sql(&self, _namespace: &str, _table: &str) -> Option<String> {
+        None
+    }
+
     /// Size on disk of `tables`, bytes.
     fn size_bytes(&self, conn: &mut Self::Conn, namespace: &str, tables: &[&str]) -> Result<u64, Error>;
 

@@ -7,7 +7,7 @@ use crate::Error;
 use crate::control::RunControl;
 use crate::engines::sql::{self, BenchSql};
 use crate::engines::wire::{Connection, KeySlot, Param};
-use crate::engines::{CaseReport, CaseSpec, InsertCase, InsertClient, KeyRow, Physical};
+use crate::engines::{CaseReport, CaseSpec, InsertCase, InsertClient, KeyRow, Physical, WaitSampler};
 use crate::generators::Key;
 use crate::metrics::budget::{CounterAccount, CounterBudget};
 use crate::results::Counters;
@@ -160,6 +160,14 @@ impl<B: Backend> InsertCase for ServerCase<'_, B> {
         Ok(Box::new(client))
     }
 
+    fn wait_sampler(&mut self) -> Result<Option<Box<dyn WaitSampler>>, Error> {
+        let table = self.engine.qualify("bench");
+        let Some(sql) = self.engine.backend.wait_sample_sql(&self.engine.namespace, &table) else { return Ok(None) };
+        let mut conn = self.engine.backend.connect()?;
+        let query = conn.prepare(&sql).map_err(|e| Error::server("could not prepare the wait-event query", e))?;
+        Ok(Some(Box::new(ServerWaitSampler::<B::Conn> { conn, query })))
+    }
+
     fn physical(&mut self) -> Result<Physical, Error> {
         let (size_bytes, btrees) = self.measure()?;
         Ok(Physical { size_bytes, wal_size_bytes: None, btrees })
@@ -225,6 +233,25 @@ impl<B: Backend> InsertCase for ServerCase<'_, B> {
 impl<B: Backend> Drop for ServerCase<'_, B> {
     fn drop(&mut self) {
         let _ = self.drop_tables();
+    }
+}
+
+/// A session that reads the server's activity view for a case's wait events.
+struct ServerWaitSampler<C: Connection> {
+    conn: C,
+    query: C::Statement,
+}
+
+impl<C: Connection> WaitSampler for ServerWaitSampler<C> {
+    fn sample(&mut self, tally: &mut BTreeMap<String, u64>) -> Result<(), Error> {
+        let mut rows = Vec::new();
+        self.conn
+            .query(&self.query, &[], &mut |row| rows.push((row[0].as_text(), row[1].as_u64())))
+            .map_err(|e| Error::server("could not sample wait events", e))?;
+        for (event, sessions) in rows {
+            *tally.entry(event.unwrap_or_else(|| "unknown".into())).or_insert(0) += sessions.unwrap_or(0);
+        }
+        Ok(())
     }
 }
 

@@ -56,6 +56,17 @@ impl Value {
         }
     }
 
+    /// The value as text (MySQL sends text as bytes); `None` for NULL and binary values.
+    pub fn as_text(&self) -> Option<String> {
+        match self {
+            Value::Text(t) => Some(t.clone()),
+            Value::Bytes(b) => std::str::from_utf8(b).ok().map(str::to_string),
+            Value::Int(v) => Some(v.to_string()),
+            Value::Float(f) => Some(f.to_string()),
+            Value::Null | Value::Uuid(_) => None,
+        }
+    }
+
     /// The value as a floating-point number.
     pub fn as_f64(&self) -> Option<f64> {
         match self {

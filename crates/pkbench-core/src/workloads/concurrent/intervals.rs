@@ -2,6 +2,7 @@
 //! engine's counters at each interval boundary; this turns the samples into intervals.
 
 use crate::results::{Counters, IntervalResult};
+use std::collections::BTreeMap;
 
 /// Builds the interval series of one timed part from cumulative samples.
 #[derive(Debug)]
@@ -20,13 +21,14 @@ impl IntervalSeries {
 
     /// Closes the interval ending at `now_ns`, when `ops_total` operations had completed since
     /// the start and `counters` accumulated since the previous sample.
-    pub fn push(&mut self, now_ns: u64, ops_total: u64, counters: Counters) {
+    pub fn push(&mut self, now_ns: u64, ops_total: u64, counters: Counters, waits: BTreeMap<String, u64>) {
         let now_ns = now_ns.max(self.last_ns);
         self.intervals.push(IntervalResult {
             start_ns: self.last_ns - self.start_ns,
             elapsed_ns: now_ns - self.last_ns,
             operations: ops_total.saturating_sub(self.last_ops),
             counters,
+            waits,
         });
         self.last_ns = now_ns;
         self.last_ops = ops_total.max(self.last_ops);
@@ -36,12 +38,24 @@ impl IntervalSeries {
     /// told to stop) and returns the series. A tail shorter than `min_ns` is merged into the last
     /// interval, so every interval keeps about its nominal length and the operations still sum
     /// to the total.
-    pub fn finish(mut self, now_ns: u64, ops_total: u64, counters: Counters, min_ns: u64) -> Vec<IntervalResult> {
+    pub fn finish(
+        mut self,
+        now_ns: u64,
+        ops_total: u64,
+        (counters, waits): (Counters, BTreeMap<String, u64>),
+        min_ns: u64,
+    ) -> Vec<IntervalResult> {
         let now_ns = now_ns.max(self.last_ns);
+        let merge = |last: &mut IntervalResult| {
+            last.counters.accumulate(&counters);
+            for (event, n) in &waits {
+                *last.waits.entry(event.clone()).or_insert(0) += n;
+            }
+        };
         if now_ns == self.last_ns && ops_total <= self.last_ops {
             // Nothing happened after the last boundary: no empty zero-length interval.
             if let Some(last) = self.intervals.last_mut() {
-                last.counters.accumulate(&counters);
+                merge(last);
             }
             return self.intervals;
         }
@@ -49,9 +63,9 @@ impl IntervalSeries {
             Some(last) if now_ns - self.last_ns < min_ns => {
                 last.elapsed_ns += now_ns - self.last_ns;
                 last.operations += ops_total.saturating_sub(self.last_ops);
-                last.counters.accumulate(&counters);
+                merge(last);
             }
-            _ => self.push(now_ns, ops_total, counters),
+            _ => self.push(now_ns, ops_total, counters, waits),
         }
         self.intervals
     }
@@ -68,9 +82,9 @@ mod tests {
     #[test]
     fn intervals_are_differences_of_samples_relative_to_the_start() {
         let mut s = IntervalSeries::new(5_000);
-        s.push(1_005_000, 100, c(1));
-        s.push(2_006_000, 250, c(2));
-        let out = s.finish(2_007_000, 253, c(3), 100_000);
+        s.push(1_005_000, 100, c(1), BTreeMap::new());
+        s.push(2_006_000, 250, c(2), BTreeMap::new());
+        let out = s.finish(2_007_000, 253, (c(3), BTreeMap::new()), 100_000);
         assert_eq!(out.len(), 2, "a 1 µs tail is merged into the last interval");
         assert_eq!((out[0].start_ns, out[0].elapsed_ns, out[0].operations), (0, 1_000_000, 100));
         assert_eq!((out[1].start_ns, out[1].elapsed_ns, out[1].operations), (1_000_000, 1_002_000, 153));
@@ -81,22 +95,22 @@ mod tests {
     #[test]
     fn a_long_tail_or_an_early_stop_is_its_own_interval() {
         let mut s = IntervalSeries::new(0);
-        s.push(1_000, 10, c(0));
-        let out = s.finish(1_600, 16, c(0), 100);
+        s.push(1_000, 10, c(0), BTreeMap::new());
+        let out = s.finish(1_600, 16, (c(0), BTreeMap::new()), 100);
         assert_eq!(out.len(), 2);
         assert_eq!((out[1].start_ns, out[1].elapsed_ns, out[1].operations), (1_000, 600, 6));
         // Stopped before the first boundary (Ctrl-C): one partial interval.
-        let out = IntervalSeries::new(0).finish(400, 4, c(1), 100);
+        let out = IntervalSeries::new(0).finish(400, 4, (c(1), BTreeMap::new()), 100);
         assert_eq!(out.len(), 1);
         assert_eq!((out[0].elapsed_ns, out[0].operations), (400, 4));
     }
 
     #[test]
     fn nothing_after_the_last_boundary_adds_no_interval() {
-        assert!(IntervalSeries::new(7).finish(7, 0, Counters::default(), 100).is_empty());
+        assert!(IntervalSeries::new(7).finish(7, 0, (Counters::default(), BTreeMap::new()), 100).is_empty());
         let mut s = IntervalSeries::new(0);
-        s.push(1_000, 10, c(1));
-        let out = s.finish(1_000, 10, c(2), 0);
+        s.push(1_000, 10, c(1), BTreeMap::new());
+        let out = s.finish(1_000, 10, (c(2), BTreeMap::new()), 0);
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].counters.cache_misses, Some(3));
     }

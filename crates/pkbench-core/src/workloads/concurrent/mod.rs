@@ -4,6 +4,7 @@
 //! serialise on one lock (SQLite), the time spent waiting for it.
 
 mod intervals;
+mod waits;
 mod worker;
 
 pub use intervals::IntervalSeries;
@@ -19,6 +20,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
+use waits::WaitProbe;
 use worker::{Shared, ThreadOutcome};
 
 /// Most `--threads` accepted (a managed PostgreSQL cluster allows 50 connections).
@@ -117,6 +119,7 @@ impl ConcurrentInsert {
         for _ in 0..self.threads {
             clients.push(case.connect()?);
         }
+        let mut probe = WaitProbe::new(case.wait_sampler()?);
         let shared = Shared {
             keys: Mutex::new(KeyStream::new(strategy, self.keys)),
             stop: AtomicBool::new(false),
@@ -133,20 +136,21 @@ impl ConcurrentInsert {
                     scope.spawn(move || worker::run(c.as_mut() as &mut dyn InsertClient, shared))
                 })
                 .collect();
-            let sampled = self.sample(case, &shared);
+            let sampled = self.sample(case, &shared, &mut probe);
             shared.stop.store(true, Ordering::SeqCst);
             let outcomes: Vec<Option<ThreadOutcome>> = handles.into_iter().map(|h| h.join().ok()).collect();
             (sampled, outcomes, ctx.timer.now_ns())
         });
         drop(clients);
         let (series, start_ns, ran_out) = sampled?;
-        let tail_counters = case.take_counters()?;
+        let tail = (case.take_counters()?, probe.take_interval());
         let measured_ops = shared.measured_ops.load(Ordering::SeqCst);
         // After the full duration, the statements still in flight when the threads were told to
         // stop belong to the last second (a short interval of its own would look like a dip);
         // after Ctrl-C or an error, the time since the last boundary is an interval of its own.
         let merge_tail_ns = if ran_out { u64::MAX } else { 0 };
-        let intervals = series.finish(end_ns, measured_ops, tail_counters, merge_tail_ns);
+        let intervals = series.finish(end_ns, measured_ops, tail, merge_tail_ns);
+        let (waits, wait_samples, wait_sampled, wait_stopped) = probe.finish();
 
         let mut latency = LatencyRecorder::new();
         let (mut warmup_rows, mut measured_rows, mut errors) = (0, 0, 0);
@@ -180,6 +184,10 @@ impl ConcurrentInsert {
             ("warmup_rows".to_string(), warmup_rows as f64),
             ("warmup_ns".to_string(), self.warmup.as_nanos() as f64),
         ]);
+        if wait_sampled {
+            figures.insert("wait_samples".into(), wait_samples as f64);
+            figures.insert("wait_sample_hz".into(), waits::SAMPLE_HZ as f64);
+        }
         if let Some(w) = lock_wait {
             figures.insert("lock_wait_ns".into(), w as f64);
             // Share of the threads' measured time spent waiting for the lock.
@@ -196,10 +204,12 @@ impl ConcurrentInsert {
             latency: latency.summary(),
             intervals,
             counters,
+            waits,
             figures,
             note: Some(format!(
-                "{} connections, one autocommit single-row INSERT per operation; warm-up excluded",
-                self.threads
+                "{} connections, one autocommit single-row INSERT per operation; warm-up excluded{}",
+                self.threads,
+                wait_stopped.map(|why| format!("; wait sampling stopped: {why}")).unwrap_or_default()
             )),
         });
         if panicked {
@@ -220,27 +230,34 @@ impl ConcurrentInsert {
     /// The coordinator: waits out the warm-up, then closes one interval per second until the
     /// duration is over, Ctrl-C, or a thread failed. Returns the series, the timed start, and
     /// whether the full duration ran out.
-    fn sample(&self, case: &mut dyn InsertCase, shared: &Shared<'_>) -> Result<(IntervalSeries, u64, bool), Error> {
+    fn sample(
+        &self,
+        case: &mut dyn InsertCase,
+        shared: &Shared<'_>,
+        probe: &mut WaitProbe,
+    ) -> Result<(IntervalSeries, u64, bool), Error> {
         let timer = shared.timer;
         let warmup_end = timer.now_ns() + self.warmup.as_nanos() as u64;
         if !self.warmup.is_zero() {
-            wait_until(shared, warmup_end);
+            wait_until(shared, warmup_end, probe);
         }
         let start_ns = timer.now_ns();
         shared.measuring.store(true, Ordering::Release);
-        // Counters of the warm-up are dropped.
+        // Counters and wait samples of the warm-up are dropped.
         case.take_counters()?;
+        probe.reset();
         let mut series = IntervalSeries::new(start_ns);
         let end_ns = start_ns + self.duration.as_nanos() as u64;
         let step = INTERVAL.as_nanos() as u64;
         let mut boundary = start_ns;
         loop {
             boundary = (boundary + step).min(end_ns);
-            if !wait_until(shared, boundary) {
+            if !wait_until(shared, boundary, probe) {
                 return Ok((series, start_ns, false));
             }
             let now = timer.now_ns();
-            series.push(now, shared.measured_ops.load(Ordering::SeqCst), case.take_counters()?);
+            let ops = shared.measured_ops.load(Ordering::SeqCst);
+            series.push(now, ops, case.take_counters()?, probe.take_interval());
             if now >= end_ns {
                 return Ok((series, start_ns, true));
             }
@@ -248,8 +265,9 @@ impl ConcurrentInsert {
     }
 }
 
-/// Sleeps until `deadline_ns` on the shared timer; `false` if stopped first (Ctrl-C, an error).
-fn wait_until(shared: &Shared<'_>, deadline_ns: u64) -> bool {
+/// Sleeps until `deadline_ns` on the shared timer, sampling waits when due; `false` if stopped
+/// first (Ctrl-C, an error).
+fn wait_until(shared: &Shared<'_>, deadline_ns: u64, probe: &mut WaitProbe) -> bool {
     loop {
         if shared.stop.load(Ordering::Relaxed) || shared.control.is_cancelled() {
             return false;
@@ -258,7 +276,9 @@ fn wait_until(shared: &Shared<'_>, deadline_ns: u64) -> bool {
         if now >= deadline_ns {
             return true;
         }
-        std::thread::sleep(Duration::from_nanos(deadline_ns - now).min(POLL));
+        probe.poll(now);
+        let next = probe.due_ns().map_or(deadline_ns, |due| due.clamp(now, deadline_ns));
+        std::thread::sleep(Duration::from_nanos(next.saturating_sub(now).max(1)).min(POLL));
     }
 }
 
