@@ -19,8 +19,15 @@ const THREADS: u32 = 4;
 const SEED: u64 = 11;
 
 fn run(engine: &mut dyn Engine, strategy: &str) -> RunResult {
-    let workload =
-        ConcurrentInsert::new(THREADS, Duration::from_secs(2), Duration::from_millis(500), 50, SEED).unwrap();
+    run_at(engine, strategy, None)
+}
+
+/// Two measured seconds after half a second of warm-up, in a closed loop or at `rate` rows/s.
+fn run_at(engine: &mut dyn Engine, strategy: &str, rate: Option<u64>) -> RunResult {
+    let workload = ConcurrentInsert::new(THREADS, Duration::from_secs(2), Duration::from_millis(500), 50, SEED)
+        .unwrap()
+        .with_rate(rate)
+        .unwrap();
     let control = RunControl::new();
     let ctx = CaseContext {
         control: &control,
@@ -142,4 +149,28 @@ fn mariadb_clients_insert_concurrently_and_redo_is_counted() {
         assert!(phase.counters.wal_bytes.unwrap() > 0, "{strategy}: {:?}", phase.counters);
         check_waits(phase, &["Execute:", "Query:"]);
     }
+}
+
+#[test]
+fn an_open_loop_sends_on_schedule_and_says_when_it_falls_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut engine = SqliteEngine::new(SqliteSettings::seed_000(dir.path().to_path_buf())).unwrap();
+    // 400 rows/s is far below what 4 SQLite writers manage: the schedule, not the engine, sets
+    // the pace, and no statement is sent before it is due.
+    let result = run_at(&mut engine, "uuid7", Some(400));
+    let phase = check(&result);
+    let secs = phase.elapsed_ns as f64 / 1e9;
+    // At most the measured seconds' statements, plus any the warm-up left due (a loaded machine
+    // can fall behind while the table is created).
+    let most = 400.0 * (secs + 0.5) + f64::from(THREADS);
+    assert!(phase.operations as f64 <= most, "{} rows in {secs} s", phase.operations);
+    assert_eq!(phase.figures["rate_target_per_s"], 400.0);
+    assert!(phase.note.as_deref().unwrap().contains("open loop at 400 rows/s"), "{:?}", phase.note);
+    assert!(phase.figures["service_p50_ns"] <= phase.latency.unwrap().p99_ns as f64);
+    assert_eq!(result.settings.workload_options["loop"].split(':').next(), Some("open"));
+    // 10M rows/s cannot be kept: the run says so, and latency counts the backlog.
+    let result = run_at(&mut engine, "uuid7", Some(10_000_000));
+    let phase = &result.phases[0];
+    assert!(phase.note.as_deref().unwrap().contains("fell behind"), "{:?}", phase.note);
+    assert!(phase.latency.unwrap().p50_ns as f64 > phase.figures["service_p50_ns"], "queueing shows in latency");
 }

@@ -141,6 +141,11 @@ pub struct RunArgs {
     /// Connections inserting at once (`--workload concurrent`).
     #[arg(long, default_value_t = 16)]
     pub threads: u32,
+    /// Open loop for `--workload concurrent`: rows per second all connections together send on
+    /// schedule, whether or not earlier statements completed; latency counts from each
+    /// statement's due time (accepts 2k, 500) [default: a closed loop].
+    #[arg(long, value_parser = parse_count, allow_negative_numbers = true)]
+    pub rate: Option<u64>,
     /// Measured time per strategy (`--workload concurrent`; accepts 60s, 2m, 1h).
     #[arg(long, default_value = "60s", value_parser = parse_duration)]
     pub duration: Duration,

@@ -290,6 +290,7 @@ fn flags_a_workload_would_ignore_are_refused() {
     for (args, needle) in [
         (vec!["--threads", "4"], "--threads does not apply to --workload insert-growth"),
         (vec!["--duration", "10s"], "--duration does not apply to --workload insert-growth"),
+        (vec!["--rate", "2k"], "--rate does not apply to --workload insert-growth"),
         (vec!["--users", "1k"], "--users does not apply to --workload insert-growth"),
         (vec!["--workload", "concurrent", "-n", "1k"], "--rows does not apply to --workload concurrent"),
         (vec!["--workload", "app", "--payload", "10"], "--payload does not apply to --workload app"),

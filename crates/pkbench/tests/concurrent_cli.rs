@@ -51,6 +51,7 @@ fn bad_concurrent_flags_are_one_line_errors_before_anything_runs() {
         (&["--threads", "0"][..], "--threads 0 is out of range: use 1 to 40"),
         (&["--duration", "0s"][..], "--duration 0s is out of range"),
         (&["-s", "uuid7+uuid4-map"][..], "a mapping table needs two"),
+        (&["--rate", "0"][..], "--rate 0 sends nothing"),
     ] {
         let output = pkbench()
             .args(["run", "--workload", "concurrent", "--quiet", "--out"])

@@ -159,11 +159,12 @@ fn strategies_for(args: &RunArgs) -> Result<&str, Error> {
 /// Refuses a flag typed for a workload that does not use it, rather than ignoring it.
 fn refuse_unused_flags(args: &RunArgs) -> Result<(), Error> {
     use WorkloadArg::{App, Churn, Concurrent, FileBaseline, InsertGrowth, Remedy, Scale};
-    let uses: [(&str, &str, &[WorkloadArg]); 7] = [
+    let uses: [(&str, &str, &[WorkloadArg]); 8] = [
         ("rows", "--rows", &[InsertGrowth, FileBaseline, Remedy, Scale, Churn]),
         ("batch", "--batch", &[InsertGrowth, Remedy, Scale, Churn, App]),
         ("threads", "--threads", &[Concurrent]),
         ("duration", "--duration", &[Concurrent]),
+        ("rate", "--rate", &[Concurrent]),
         ("users", "--users", &[App]),
         ("orders_per_user", "--orders-per-user", &[App]),
         ("payload", "--payload", &[InsertGrowth, Concurrent, Remedy, Scale, Churn]),
@@ -221,7 +222,8 @@ fn workload(args: &RunArgs, strategies: &[&'static Strategy], out_dir: &Path) ->
                 args.warmup.unwrap_or(CONCURRENT_WARMUP),
                 args.payload,
                 keys,
-            )?;
+            )?
+            .with_rate(args.rate)?;
             for s in strategies {
                 w.check(s, args.engine.name())?;
             }

@@ -13,7 +13,7 @@ use super::outcome::{SettingsBase, conclude, empty_result, record_report};
 use super::{CaseContext, KeySettings, KeyStream, Workload};
 use crate::Error;
 use crate::engines::{CaseSpec, Engine, InsertCase, InsertClient};
-use crate::metrics::LatencyRecorder;
+use crate::metrics::{LatencyRecorder, stats};
 use crate::results::{PhaseResult, RunResult};
 use crate::strategy::{SecondaryLookup, Strategy};
 use std::collections::BTreeMap;
@@ -44,7 +44,12 @@ pub struct ConcurrentInsert {
     warmup: Duration,
     payload_bytes: u64,
     keys: KeySettings,
+    /// Open loop: rows per second sent whatever the completions; `None` for a closed loop.
+    rate: Option<u64>,
 }
+
+/// An open loop that achieves less than this share of its rate says it fell behind.
+const KEPT_UP: f64 = 0.95;
 
 impl ConcurrentInsert {
     /// Validates the options; errors say what range is allowed.
@@ -75,7 +80,24 @@ impl ConcurrentInsert {
                 super::MAX_PAYLOAD_BYTES
             )));
         }
-        Ok(ConcurrentInsert { threads, duration, warmup, payload_bytes, keys: keys.into() })
+        Ok(ConcurrentInsert { threads, duration, warmup, payload_bytes, keys: keys.into(), rate: None })
+    }
+
+    /// An open loop: the clients together send `rate` rows per second, each statement when it
+    /// is due whether or not the earlier ones completed, and latency counts from that moment
+    /// (so a server that falls behind shows the wait its users would see — no coordinated
+    /// omission). `None` keeps the closed loop.
+    pub fn with_rate(mut self, rate: Option<u64>) -> Result<Self, Error> {
+        if rate == Some(0) {
+            return Err(Error::InvalidInput(
+                "--rate 0 sends nothing: give rows per second for all connections together (e.g. --rate 2000)".into(),
+            ));
+        }
+        if rate.is_some_and(|r| r > 10_000_000) {
+            return Err(Error::InvalidInput("--rate is too high: use at most 10M rows per second".into()));
+        }
+        self.rate = rate;
+        Ok(self)
     }
 
     /// Connections (threads) inserting at once.
@@ -103,6 +125,13 @@ impl ConcurrentInsert {
                 "key_sharing".to_string(),
                 format!("one seeded key stream shared by all threads, handed out {KEY_CHUNK_ROWS} rows at a time"),
             ),
+            (
+                "loop".to_string(),
+                match self.rate {
+                    Some(r) => format!("open: {r} rows/s sent on schedule, latency from each statement's due time"),
+                    None => "closed: each connection sends its next statement when the last one completes".into(),
+                },
+            ),
         ])
     }
 
@@ -127,13 +156,19 @@ impl ConcurrentInsert {
             measured_ops: AtomicU64::new(0),
             control: ctx.control,
             timer: ctx.timer,
+            pace: self.rate.map(|r| worker::Pace {
+                start_ns: ctx.timer.now_ns(),
+                gap_ns: (1_000_000_000 / r).max(1),
+                clients: u64::from(self.threads),
+            }),
         };
         let (sampled, outcomes, end_ns) = std::thread::scope(|scope| {
             let handles: Vec<_> = clients
                 .iter_mut()
-                .map(|c| {
+                .enumerate()
+                .map(|(i, c)| {
                     let shared = &shared;
-                    scope.spawn(move || worker::run(c.as_mut() as &mut dyn InsertClient, shared))
+                    scope.spawn(move || worker::run(c.as_mut() as &mut dyn InsertClient, i as u64, shared))
                 })
                 .collect();
             let sampled = self.sample(case, &shared, &mut probe);
@@ -153,6 +188,7 @@ impl ConcurrentInsert {
         let (waits, wait_samples, wait_sampled, wait_stopped) = probe.finish();
 
         let mut latency = LatencyRecorder::new();
+        let mut service = self.rate.map(|_| LatencyRecorder::new());
         let (mut warmup_rows, mut measured_rows, mut errors) = (0, 0, 0);
         let mut lock_wait: Option<u64> = None;
         let mut first_error = None;
@@ -163,6 +199,9 @@ impl ConcurrentInsert {
                 continue;
             };
             latency.merge(&o.latency);
+            if let (Some(all), Some(own)) = (service.as_mut(), o.service.as_ref()) {
+                all.merge(own);
+            }
             warmup_rows += o.warmup_rows;
             measured_rows += o.measured_rows;
             errors += o.errors;
@@ -184,6 +223,19 @@ impl ConcurrentInsert {
             ("warmup_rows".to_string(), warmup_rows as f64),
             ("warmup_ns".to_string(), self.warmup.as_nanos() as f64),
         ]);
+        let mut behind = None;
+        if let Some(rate) = self.rate {
+            let achieved = stats::rate_per_sec(measured_rows, elapsed_ns).unwrap_or(0.0);
+            figures.insert("rate_target_per_s".into(), rate as f64);
+            figures.insert("rate_achieved_per_s".into(), (achieved * 10.0).round() / 10.0);
+            if let Some(s) = service.as_ref().and_then(LatencyRecorder::summary) {
+                figures.insert("service_p50_ns".into(), s.p50_ns as f64);
+                figures.insert("service_p99_ns".into(), s.p99_ns as f64);
+            }
+            if achieved < rate as f64 * KEPT_UP {
+                behind = Some(format!("; fell behind: {achieved:.0} of {rate} rows/s sent on schedule"));
+            }
+        }
         if wait_sampled {
             figures.insert("wait_samples".into(), wait_samples as f64);
             figures.insert("wait_sample_hz".into(), waits::SAMPLE_HZ as f64);
@@ -207,8 +259,13 @@ impl ConcurrentInsert {
             waits,
             figures,
             note: Some(format!(
-                "{} connections, one autocommit single-row INSERT per operation; warm-up excluded{}",
+                "{} connections, one autocommit single-row INSERT per operation, {}; warm-up excluded{}{}",
                 self.threads,
+                match self.rate {
+                    Some(r) => format!("open loop at {r} rows/s, latency from each statement's due time"),
+                    None => "closed loop".into(),
+                },
+                behind.unwrap_or_default(),
                 wait_stopped.map(|why| format!("; wait sampling stopped: {why}")).unwrap_or_default()
             )),
         });

@@ -24,6 +24,21 @@ pub struct Shared<'a> {
     pub control: &'a RunControl,
     /// Clock that times every statement.
     pub timer: &'a dyn Timer,
+    /// The open loop's schedule, if the workload sends at a fixed rate.
+    pub pace: Option<Pace>,
+}
+
+/// An open loop's schedule: client `i` of `n` sends its k-th statement at
+/// `start_ns + (i + k·n) · gap_ns`, whether or not the previous ones have completed, so the
+/// clients together send one statement every `gap_ns`.
+#[derive(Clone, Copy, Debug)]
+pub struct Pace {
+    /// When the first statement is due.
+    pub start_ns: u64,
+    /// Time between two statements of all clients together (1 s ÷ the rate).
+    pub gap_ns: u64,
+    /// Clients.
+    pub clients: u64,
 }
 
 impl Shared<'_> {
@@ -39,8 +54,11 @@ pub struct ThreadOutcome {
     pub warmup_rows: u64,
     /// Rows inserted by statements started after it.
     pub measured_rows: u64,
-    /// Latency of every measured statement.
+    /// Latency of every measured statement: from its send time in a closed loop, from the time
+    /// it was due in an open loop (so a backlog shows as the latency its users would see).
     pub latency: LatencyRecorder,
+    /// In an open loop, each measured statement's own time, from its actual send.
+    pub service: Option<LatencyRecorder>,
     /// Time spent waiting for the write lock by measured statements, if the engine reports it.
     pub lock_wait_ns: Option<u64>,
     /// Statements that failed (a failure stops the run).
@@ -49,9 +67,10 @@ pub struct ThreadOutcome {
     pub error: Option<Error>,
 }
 
-/// Runs one client until the coordinator, Ctrl-C or an error stops it.
-pub fn run(client: &mut dyn InsertClient, shared: &Shared<'_>) -> ThreadOutcome {
-    let mut out = ThreadOutcome::default();
+/// Runs client `index` until the coordinator, Ctrl-C or an error stops it.
+pub fn run(client: &mut dyn InsertClient, index: u64, shared: &Shared<'_>) -> ThreadOutcome {
+    let mut out = ThreadOutcome { service: shared.pace.map(|_| LatencyRecorder::new()), ..ThreadOutcome::default() };
+    let mut due = shared.pace.map(|p| p.start_ns + index * p.gap_ns);
     let mut rows: Vec<KeyRow> = Vec::with_capacity(KEY_CHUNK_ROWS as usize);
     let mut next = 0;
     let mut lock_wait_at_start: Option<Option<u64>> = None;
@@ -70,11 +89,24 @@ pub fn run(client: &mut dyn InsertClient, shared: &Shared<'_>) -> ThreadOutcome 
             // Lock waits of statements started during the warm-up are not counted.
             lock_wait_at_start = Some(client.lock_wait_ns());
         }
-        let t0 = shared.timer.now_ns();
+        if let Some(at) = due
+            && !sleep_until(shared, at)
+        {
+            break;
+        }
+        let sent = shared.timer.now_ns();
+        let t0 = due.unwrap_or(sent);
+        if let (Some(at), Some(p)) = (due.as_mut(), shared.pace) {
+            *at += p.gap_ns * p.clients;
+        }
         match client.insert_one(&row) {
             Ok(()) => {
                 if measuring {
-                    out.latency.record(shared.timer.now_ns().saturating_sub(t0));
+                    let done = shared.timer.now_ns();
+                    out.latency.record(done.saturating_sub(t0));
+                    if let Some(service) = out.service.as_mut() {
+                        service.record(done.saturating_sub(sent));
+                    }
                     out.measured_rows += 1;
                     shared.measured_ops.fetch_add(1, Ordering::Relaxed);
                 } else {
@@ -96,4 +128,18 @@ pub fn run(client: &mut dyn InsertClient, shared: &Shared<'_>) -> ThreadOutcome 
         _ => None,
     };
     out
+}
+
+/// Waits for `at_ns` on the shared timer, in short sleeps so a stop is seen; `false` if stopped.
+fn sleep_until(shared: &Shared<'_>, at_ns: u64) -> bool {
+    loop {
+        if shared.should_stop() {
+            return false;
+        }
+        let now = shared.timer.now_ns();
+        if now >= at_ns {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_nanos(at_ns - now).min(std::time::Duration::from_millis(5)));
+    }
 }
