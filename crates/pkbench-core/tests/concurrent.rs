@@ -11,7 +11,7 @@ use pkbench_core::engines::sqlite::{SqliteEngine, SqliteSettings};
 use pkbench_core::generators::Key;
 use pkbench_core::results::{PhaseResult, RunResult};
 use pkbench_core::strategy::find;
-use pkbench_core::workloads::{CaseContext, ConcurrentInsert, KeyStream, Silent, Workload};
+use pkbench_core::workloads::{CaseContext, ConcurrentInsert, KeySettings, KeyStream, Silent, Workload};
 use std::collections::HashSet;
 use std::time::Duration;
 
@@ -79,26 +79,41 @@ fn sqlite_writers_serialise_and_the_lock_wait_is_reported() {
         assert!(phase.waits.is_empty() && !phase.figures.contains_key("wait_samples"), "SQLite has no activity view");
         assert!(phase.counters.pages_written.unwrap() > 0, "the clients' own counters are collected");
     }
-    // The threads shared one key stream: the table holds distinct keys, all from the start of
-    // the seeded stream (at most one unused chunk per thread is skipped).
-    let conn = rusqlite::Connection::open(dir.path().join("uuid4.sqlite")).unwrap();
-    let ids: Vec<Vec<u8>> = conn
-        .prepare("SELECT id FROM bench")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
-    let mut stream = KeyStream::new(find("uuid4").unwrap(), SEED);
-    let window = ids.len() + THREADS as usize * 16;
-    let expected: HashSet<Vec<u8>> = (0..window)
-        .map(|_| match stream.next_row().primary {
+    // Random keys: each connection drew from its own seeded stream, as separate application
+    // servers would; every key comes from the start of one of them.
+    let ids = stored_ids(&dir.path().join("uuid4.sqlite"));
+    let mut expected: HashSet<Vec<u8>> = HashSet::new();
+    for client in 0..THREADS {
+        let keys = KeySettings::from(SEED).for_client(client, THREADS);
+        let mut stream = KeyStream::new(find("uuid4").unwrap(), keys);
+        expected.extend((0..ids.len() + 16).map(|_| match stream.next_row().primary {
             Some(Key::Uuid(b)) => b.to_vec(),
             other => panic!("uuid4 gives UUIDs, got {other:?}"),
+        }));
+    }
+    assert!(ids.iter().all(|id| expected.contains(id)), "every key comes from a client's seeded stream");
+    assert_eq!(ids.iter().collect::<HashSet<_>>().len(), ids.len());
+    // A sequence's keys (seq-uuid) come from one stream shared by all, 16 at a time, so the
+    // table holds the start of that one stream (less at most one unused chunk per thread).
+    let result = run(&mut engine, "seq-uuid");
+    check(&result);
+    let ids = stored_ids(&dir.path().join("seq-uuid.sqlite"));
+    let mut stream = KeyStream::new(find("seq-uuid").unwrap(), SEED);
+    let shared: HashSet<Vec<u8>> = (0..ids.len() + THREADS as usize * 16)
+        .map(|_| match stream.next_row().primary {
+            Some(Key::Uuid(b)) => b.to_vec(),
+            other => panic!("seq-uuid gives UUIDs, got {other:?}"),
         })
         .collect();
-    assert!(ids.iter().all(|id| expected.contains(id)), "every key comes from the seeded stream");
+    assert!(ids.iter().all(|id| shared.contains(id)), "a sequence is one stream");
     assert_eq!(ids.iter().collect::<HashSet<_>>().len(), ids.len());
+}
+
+/// The keys of a kept SQLite database's `bench` table.
+fn stored_ids(path: &std::path::Path) -> Vec<Vec<u8>> {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let mut stmt = conn.prepare("SELECT id FROM bench").unwrap();
+    stmt.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap()
 }
 
 fn server_settings() -> ServerSettings {

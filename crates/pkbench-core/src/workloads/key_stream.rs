@@ -30,6 +30,20 @@ impl KeySettings {
         KeySettings { seed, ..self }
     }
 
+    /// Client `index`'s settings among `clients` generating keys side by side (the concurrent
+    /// workload), as separate application servers would: its own random stream (the seed mixed
+    /// with the index), its share of the key rate (so all clients together stamp `rate` keys per
+    /// second of key time), and its own Snowflake worker number.
+    pub fn for_client(self, index: u32, clients: u32) -> Self {
+        let mut params = self.params;
+        params.snowflake_worker = ((u32::from(params.snowflake_worker) + index) % 1024) as u16;
+        KeySettings {
+            seed: self.seed ^ (u64::from(index) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            rate: (self.rate / u64::from(clients.max(1))).max(1),
+            params,
+        }
+    }
+
     /// The virtual clock time-based keys read.
     pub fn clock(&self) -> VirtualClock {
         VirtualClock::at_rate(VirtualClock::DEFAULT_START_MS, self.rate)
@@ -79,6 +93,14 @@ impl KeySettings {
     }
 }
 
+/// Whether each client of a concurrent run makes its own keys, as application servers with
+/// their own generators do: when every client-side scheme is time-based or random. Counters
+/// (`Int`, `MaskedInt`, `SeqUuid`) stand for one shared sequence, so their clients share one
+/// stream.
+pub fn generated_per_client(strategy: &Strategy) -> bool {
+    strategy_schemes(strategy).all(|s| !matches!(s, Scheme::Int | Scheme::MaskedInt | Scheme::SeqUuid))
+}
+
 /// The client-side schemes of `strategy`'s keys (primary, then the external key beside it).
 pub fn strategy_schemes(strategy: &Strategy) -> impl Iterator<Item = Scheme> {
     strategy.client_primary().into_iter().chain(strategy.secondary.map(|s| s.scheme))
@@ -122,6 +144,20 @@ impl KeyStream {
 mod tests {
     use super::*;
     use crate::strategy::find;
+
+    #[test]
+    fn each_client_gets_its_own_stream_and_a_share_of_the_rate() {
+        let base = KeySettings { rate: 1000, ..KeySettings::from(42) };
+        let (a, b) = (base.for_client(0, 4), base.for_client(1, 4));
+        assert_ne!(a.seed, b.seed);
+        assert_eq!((a.rate, b.rate), (250, 250), "four clients together stamp 1000 keys per second");
+        assert_eq!((a.params.snowflake_worker, b.params.snowflake_worker), (1, 2));
+        assert!(generated_per_client(find("uuid7").unwrap()) && generated_per_client(find("uuid4").unwrap()));
+        assert!(!generated_per_client(find("seq-uuid").unwrap()), "a sequence is shared");
+        let mut x = KeyStream::new(find("snowflake").unwrap(), a);
+        let mut y = KeyStream::new(find("snowflake").unwrap(), b);
+        assert_ne!(x.next_row().primary, y.next_row().primary, "Snowflake workers differ, so keys cannot collide");
+    }
 
     #[test]
     fn the_key_rate_sets_how_fast_time_based_keys_advance() {

@@ -17,7 +17,7 @@ pub use concurrent::{ConcurrentInsert, IntervalSeries, MAX_THREADS, PHASE as CON
 #[cfg(feature = "sqlite")]
 pub use file_baseline::{FileBaseline, MAX_FILE_ROWS};
 pub use insert_growth::{InsertGrowth, MAX_BATCH_ROWS, MAX_PAYLOAD_BYTES, MAX_ROWS};
-pub use key_stream::{KeySettings, KeyStream, strategy_schemes};
+pub use key_stream::{KeySettings, KeyStream, generated_per_client, strategy_schemes};
 pub use remedy::Remedy;
 pub use scale::{MemoryCap, Scale};
 

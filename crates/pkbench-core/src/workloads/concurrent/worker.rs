@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// State shared by the coordinator and every client thread.
 pub struct Shared<'a> {
-    /// The one seeded key stream all threads draw from.
+    /// The one seeded key stream all threads draw from, when they share one (a sequence).
     pub keys: Mutex<KeyStream>,
     /// Set by the coordinator (end of the run, Ctrl-C) or by a thread that failed.
     pub stop: AtomicBool,
@@ -67,8 +67,14 @@ pub struct ThreadOutcome {
     pub error: Option<Error>,
 }
 
-/// Runs client `index` until the coordinator, Ctrl-C or an error stops it.
-pub fn run(client: &mut dyn InsertClient, index: u64, shared: &Shared<'_>) -> ThreadOutcome {
+/// Runs client `index` until the coordinator, Ctrl-C or an error stops it, with keys from its
+/// `own` stream or, without one, from the shared stream.
+pub fn run(
+    client: &mut dyn InsertClient,
+    index: u64,
+    mut own: Option<KeyStream>,
+    shared: &Shared<'_>,
+) -> ThreadOutcome {
     let mut out = ThreadOutcome { service: shared.pace.map(|_| LatencyRecorder::new()), ..ThreadOutcome::default() };
     let mut due = shared.pace.map(|p| p.start_ns + index * p.gap_ns);
     let mut rows: Vec<KeyRow> = Vec::with_capacity(KEY_CHUNK_ROWS as usize);
@@ -76,9 +82,12 @@ pub fn run(client: &mut dyn InsertClient, index: u64, shared: &Shared<'_>) -> Th
     let mut lock_wait_at_start: Option<Option<u64>> = None;
     while !shared.should_stop() {
         if next == rows.len() {
-            match shared.keys.lock() {
-                Ok(mut keys) => keys.fill(&mut rows, KEY_CHUNK_ROWS),
-                Err(_) => break, // Another thread panicked while holding the stream.
+            match own.as_mut() {
+                Some(keys) => keys.fill(&mut rows, KEY_CHUNK_ROWS),
+                None => match shared.keys.lock() {
+                    Ok(mut keys) => keys.fill(&mut rows, KEY_CHUNK_ROWS),
+                    Err(_) => break, // Another thread panicked while holding the stream.
+                },
             }
             next = 0;
         }
