@@ -84,7 +84,7 @@ fn sqlite_writers_serialise_and_the_lock_wait_is_reported() {
     let ids = stored_ids(&dir.path().join("uuid4.sqlite"));
     let mut expected: HashSet<Vec<u8>> = HashSet::new();
     for client in 0..THREADS {
-        let keys = KeySettings::from(SEED).for_client(client, THREADS);
+        let keys = KeySettings::from(SEED).for_client(client);
         let mut stream = KeyStream::new(find("uuid4").unwrap(), keys);
         expected.extend((0..ids.len() + 16).map(|_| match stream.next_row().primary {
             Some(Key::Uuid(b)) => b.to_vec(),

@@ -124,6 +124,40 @@ impl Clock for VirtualClock {
     }
 }
 
+/// A [`VirtualClock`] whose readings several generators share (the concurrent workload's
+/// connections): each reading by any of them advances the one key-time line, so keys made at
+/// the same moment by different connections carry the same time, as on servers sharing a wall
+/// clock, and all of them together stamp `keys_per_s` keys per second of key time.
+#[derive(Debug, Clone)]
+pub struct SharedVirtualClock {
+    clock: VirtualClock,
+    readings: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl SharedVirtualClock {
+    /// A line of key time shared by every clone.
+    pub fn new(clock: VirtualClock) -> Self {
+        SharedVirtualClock { clock, readings: Default::default() }
+    }
+
+    fn next_offset_ns(&self) -> u64 {
+        let n = self.readings.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.clock.offset_ns(n)
+    }
+}
+
+impl Clock for SharedVirtualClock {
+    #[inline]
+    fn now_ms(&mut self) -> u64 {
+        self.clock.start_ms + self.next_offset_ns() / 1_000_000
+    }
+
+    #[inline]
+    fn now_ns(&mut self) -> u64 {
+        self.clock.start_ms.saturating_mul(1_000_000).saturating_add(self.next_offset_ns())
+    }
+}
+
 /// Test clock: replays fixed millisecond readings, then repeats the last one.
 #[cfg(test)]
 pub(crate) struct ReplayClock(pub Vec<u64>, pub usize);
@@ -139,6 +173,17 @@ impl Clock for ReplayClock {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn clones_of_a_shared_clock_advance_one_line_of_key_time() {
+        let mut a = SharedVirtualClock::new(VirtualClock::at_rate(1_000, 1_000));
+        let mut b = a.clone();
+        assert_eq!(
+            (a.now_ms(), b.now_ms(), a.now_ms()),
+            (1_000, 1_001, 1_002),
+            "1,000 keys/s: 1 ms per reading, whoever reads"
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -40,7 +40,7 @@ mod uuid6;
 mod uuid7;
 mod uuid7_subms;
 
-pub use clock::{Clock, SystemClock, VirtualClock};
+pub use clock::{Clock, SharedVirtualClock, SystemClock, VirtualClock};
 pub use coarse_clock::CoarseClock;
 pub use comb::{Comb, CombLayout};
 pub use decode::{ParsedId, decode_base32, decode_hex, decode_hyphenated, parse_id};

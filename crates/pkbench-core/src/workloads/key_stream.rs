@@ -2,7 +2,7 @@
 //! settings that make them: seed, the virtual clock's key rate, and the schemes' parameters.
 
 use crate::engines::KeyRow;
-use crate::generators::{KeyGenerator, Scheme, SchemeParams, V7Method, VirtualClock};
+use crate::generators::{Clock, KeyGenerator, Scheme, SchemeParams, V7Method, VirtualClock};
 use crate::strategy::Strategy;
 use std::collections::BTreeMap;
 
@@ -30,18 +30,14 @@ impl KeySettings {
         KeySettings { seed, ..self }
     }
 
-    /// Client `index`'s settings among `clients` generating keys side by side (the concurrent
+    /// Client `index`'s settings among clients generating keys side by side (the concurrent
     /// workload), as separate application servers would: its own random stream (the seed mixed
-    /// with the index), its share of the key rate (so all clients together stamp `rate` keys per
-    /// second of key time), and its own Snowflake worker number.
-    pub fn for_client(self, index: u32, clients: u32) -> Self {
+    /// with the index) and its own Snowflake worker number. Their time-based keys read one
+    /// shared line of key time ([`crate::generators::SharedVirtualClock`] at `rate`).
+    pub fn for_client(self, index: u32) -> Self {
         let mut params = self.params;
         params.snowflake_worker = ((u32::from(params.snowflake_worker) + index) % 1024) as u16;
-        KeySettings {
-            seed: self.seed ^ (u64::from(index) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-            rate: (self.rate / u64::from(clients.max(1))).max(1),
-            params,
-        }
+        KeySettings { seed: self.seed ^ (u64::from(index) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15), params, ..self }
     }
 
     /// The virtual clock time-based keys read.
@@ -117,7 +113,12 @@ impl KeyStream {
     /// parameters); time-based keys read a [`VirtualClock`] at the settings' rate.
     pub fn new(strategy: &Strategy, keys: impl Into<KeySettings>) -> Self {
         let keys = keys.into();
-        let clock = || Box::new(keys.clock());
+        Self::with_clock(strategy, keys, || Box::new(keys.clock()))
+    }
+
+    /// The stream for `strategy` with `keys`, its time-based generators reading clocks from
+    /// `clock` (a [`crate::generators::SharedVirtualClock`] for clients sharing key time).
+    pub fn with_clock(strategy: &Strategy, keys: KeySettings, clock: impl Fn() -> Box<dyn Clock>) -> Self {
         KeyStream {
             primary: strategy.client_primary().map(|s| s.seeded(&keys.params, keys.seed, "primary", clock())),
             secondary: strategy.secondary.map(|s| s.scheme.seeded(&keys.params, keys.seed, "secondary", clock())),
@@ -146,11 +147,10 @@ mod tests {
     use crate::strategy::find;
 
     #[test]
-    fn each_client_gets_its_own_stream_and_a_share_of_the_rate() {
+    fn each_client_gets_its_own_stream_and_snowflake_worker() {
         let base = KeySettings { rate: 1000, ..KeySettings::from(42) };
-        let (a, b) = (base.for_client(0, 4), base.for_client(1, 4));
+        let (a, b) = (base.for_client(0), base.for_client(1));
         assert_ne!(a.seed, b.seed);
-        assert_eq!((a.rate, b.rate), (250, 250), "four clients together stamp 1000 keys per second");
         assert_eq!((a.params.snowflake_worker, b.params.snowflake_worker), (1, 2));
         assert!(generated_per_client(find("uuid7").unwrap()) && generated_per_client(find("uuid4").unwrap()));
         assert!(!generated_per_client(find("seq-uuid").unwrap()), "a sequence is shared");

@@ -13,6 +13,7 @@ use super::outcome::{SettingsBase, conclude, empty_result, record_report};
 use super::{CaseContext, KeySettings, KeyStream, Workload, generated_per_client};
 use crate::Error;
 use crate::engines::{CaseSpec, Engine, InsertCase, InsertClient};
+use crate::generators::{Clock, SharedVirtualClock};
 use crate::metrics::{LatencyRecorder, stats};
 use crate::results::{PhaseResult, RunResult};
 use crate::strategy::{SecondaryLookup, Strategy};
@@ -49,7 +50,7 @@ pub struct ConcurrentInsert {
 }
 
 /// How the connections get their keys (recorded in results).
-const KEY_SHARING: &str = "time-based and random keys: each connection its own generator (its own seed, Snowflake worker and share of --key-rate), as separate application servers; counters (seq-uuid, masked-int): one seeded stream shared by all, handed out 16 rows at a time";
+const KEY_SHARING: &str = "time-based and random keys: each connection its own generator (own seed and Snowflake worker), made just before its insert, all reading one shared line of key time at --key-rate, as application servers sharing a wall clock; counters (seq-uuid, masked-int): one seeded stream shared by all, handed out 16 rows at a time";
 
 /// An open loop that achieves less than this share of its rate says it fell behind.
 const KEPT_UP: f64 = 0.95;
@@ -162,9 +163,11 @@ impl ConcurrentInsert {
                 clients: u64::from(self.threads),
             }),
         };
+        let key_time = SharedVirtualClock::new(self.keys.clock());
         let own = |i: usize| {
+            let clock = || Box::new(key_time.clone()) as Box<dyn Clock>;
             generated_per_client(strategy)
-                .then(|| KeyStream::new(strategy, self.keys.for_client(i as u32, self.threads)))
+                .then(|| KeyStream::with_clock(strategy, self.keys.for_client(i as u32), clock))
         };
         let (sampled, outcomes, end_ns) = std::thread::scope(|scope| {
             let handles: Vec<_> = clients

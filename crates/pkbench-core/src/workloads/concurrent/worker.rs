@@ -83,7 +83,8 @@ pub fn run(
     while !shared.should_stop() {
         if next == rows.len() {
             match own.as_mut() {
-                Some(keys) => keys.fill(&mut rows, KEY_CHUNK_ROWS),
+                // Its own generator: each key made just before its insert, as an application does.
+                Some(keys) => keys.fill(&mut rows, 1),
                 None => match shared.keys.lock() {
                     Ok(mut keys) => keys.fill(&mut rows, KEY_CHUNK_ROWS),
                     Err(_) => break, // Another thread panicked while holding the stream.
