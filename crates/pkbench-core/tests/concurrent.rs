@@ -60,6 +60,9 @@ fn check(result: &RunResult) -> &PhaseResult {
     assert!((2..=3).contains(&phase.intervals.len()), "{name}: {:?}", phase.intervals);
     assert_eq!(phase.intervals.iter().map(|i| i.operations).sum::<u64>(), phase.operations);
     assert!(phase.intervals.iter().all(|i| i.operations > 0), "{name}: {:?}", phase.intervals);
+    // Every measured statement's latency lands in the second it completed in.
+    let per_second: u64 = phase.intervals.iter().map(|i| i.latency.map_or(0, |l| l.count)).sum();
+    assert_eq!(per_second, l.count, "{name}: {:?}", phase.intervals);
     assert_eq!(result.settings.workload_options["threads"], THREADS.to_string());
     phase
 }

@@ -71,6 +71,10 @@ pub struct IntervalResult {
     /// Engine counters accumulated during the interval.
     #[serde(default)]
     pub counters: Counters,
+    /// Latency percentiles of the statements that completed in the interval (the concurrent
+    /// workload), measured as the phase's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency: Option<LatencySummary>,
     /// Wait samples taken during the interval, as [`PhaseResult::waits`].
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub waits: BTreeMap<String, u64>,

@@ -9,6 +9,7 @@
 mod batch_times;
 mod btrees;
 mod counters;
+mod latency;
 mod size;
 mod slowdown;
 mod throughput;
@@ -24,8 +25,15 @@ use crate::metrics::{StrategySummary, summarize};
 use crate::results::RunResult;
 
 /// Every chart, in page order.
-pub const CHARTS: &[fn(&ReportData<'_>) -> Option<Chart>] =
-    &[batch_times::chart, slowdown::chart, throughput::chart, size::chart, counters::chart, btrees::chart];
+pub const CHARTS: &[fn(&ReportData<'_>) -> Option<Chart>] = &[
+    batch_times::chart,
+    slowdown::chart,
+    throughput::chart,
+    latency::chart,
+    size::chart,
+    counters::chart,
+    btrees::chart,
+];
 
 /// What a chart draws.
 #[derive(Clone, Debug)]

@@ -28,6 +28,7 @@ impl IntervalSeries {
             elapsed_ns: now_ns - self.last_ns,
             operations: ops_total.saturating_sub(self.last_ops),
             counters,
+            latency: None,
             waits,
         });
         self.last_ns = now_ns;

@@ -4,6 +4,7 @@
 //! serialise on one lock (SQLite), the time spent waiting for it.
 
 mod intervals;
+mod per_second;
 mod waits;
 mod worker;
 
@@ -157,6 +158,7 @@ impl ConcurrentInsert {
             measured_ops: AtomicU64::new(0),
             control: ctx.control,
             timer: ctx.timer,
+            per_second: per_second::IntervalLatency::new(self.threads as usize, INTERVAL.as_nanos() as u64),
             pace: self.rate.map(|r| worker::Pace {
                 start_ns: ctx.timer.now_ns(),
                 gap_ns: (1_000_000_000 / r).max(1),
@@ -191,7 +193,11 @@ impl ConcurrentInsert {
         // stop belong to the last second (a short interval of its own would look like a dip);
         // after Ctrl-C or an error, the time since the last boundary is an interval of its own.
         let merge_tail_ns = if ran_out { u64::MAX } else { 0 };
-        let intervals = series.finish(end_ns, measured_ops, tail, merge_tail_ns);
+        let mut intervals = series.finish(end_ns, measured_ops, tail, merge_tail_ns);
+        let per_second = shared.per_second.summaries(intervals.len());
+        for (interval, latency) in intervals.iter_mut().zip(per_second) {
+            interval.latency = latency;
+        }
         let (waits, wait_samples, wait_sampled, wait_stopped) = probe.finish();
 
         let mut latency = LatencyRecorder::new();
@@ -306,6 +312,7 @@ impl ConcurrentInsert {
             wait_until(shared, warmup_end, probe);
         }
         let start_ns = timer.now_ns();
+        shared.per_second.start(start_ns);
         shared.measuring.store(true, Ordering::Release);
         // Counters and wait samples of the warm-up are dropped.
         case.take_counters()?;
@@ -322,6 +329,9 @@ impl ConcurrentInsert {
             let now = timer.now_ns();
             let ops = shared.measured_ops.load(Ordering::SeqCst);
             series.push(now, ops, case.take_counters()?, probe.take_interval());
+            // The last two intervals stay open: the tail may be merged into the last.
+            let pushed = (now - start_ns) / step;
+            shared.per_second.close_finished(pushed.saturating_sub(2));
             if now >= end_ns {
                 return Ok((series, start_ns, true));
             }

@@ -2,6 +2,7 @@
 //! chunks and inserts them one autocommit statement at a time until told to stop.
 
 use super::KEY_CHUNK_ROWS;
+use super::per_second::IntervalLatency;
 use crate::Error;
 use crate::control::{RunControl, Timer};
 use crate::engines::{InsertClient, KeyRow};
@@ -26,6 +27,8 @@ pub struct Shared<'a> {
     pub timer: &'a dyn Timer,
     /// The open loop's schedule, if the workload sends at a fixed rate.
     pub pace: Option<Pace>,
+    /// Latency per interval of the measured part.
+    pub per_second: IntervalLatency,
 }
 
 /// An open loop's schedule: client `i` of `n` sends its k-th statement at
@@ -77,6 +80,7 @@ pub fn run(
 ) -> ThreadOutcome {
     let mut out = ThreadOutcome { service: shared.pace.map(|_| LatencyRecorder::new()), ..ThreadOutcome::default() };
     let mut due = shared.pace.map(|p| p.start_ns + index * p.gap_ns);
+    let mut per_second = shared.per_second.client(index as usize);
     let mut rows: Vec<KeyRow> = Vec::with_capacity(KEY_CHUNK_ROWS as usize);
     let mut next = 0;
     let mut lock_wait_at_start: Option<Option<u64>> = None;
@@ -114,6 +118,7 @@ pub fn run(
                 if measuring {
                     let done = shared.timer.now_ns();
                     out.latency.record(done.saturating_sub(t0));
+                    shared.per_second.record(&mut per_second, done, done.saturating_sub(t0));
                     if let Some(service) = out.service.as_mut() {
                         service.record(done.saturating_sub(sent));
                     }
@@ -132,6 +137,7 @@ pub fn run(
             }
         }
     }
+    shared.per_second.finish_client(&mut per_second);
     out.lock_wait_ns = match (lock_wait_at_start, client.lock_wait_ns()) {
         (Some(Some(start)), Some(end)) => Some(end.saturating_sub(start)),
         (None, Some(_)) => Some(0),
