@@ -7,13 +7,12 @@ use anyhow::Context;
 use pkbench_core::Error;
 use pkbench_core::control::RunControl;
 use pkbench_core::engines::EngineKind;
-use pkbench_core::engines::sqlite::{Journal, SqliteEngine, SqliteSettings, Synchronous};
+use pkbench_core::engines::sqlite::SqliteEngine;
 use pkbench_core::predict::{self, Mode, ModelEngine, PredictConfig};
 use pkbench_core::report::ResultsWriter;
 use pkbench_core::results::{Environment, ResultsDoc, SCHEMA_VERSION};
 use pkbench_core::strategy::parse_list;
 use pkbench_core::util::time::{folder_stamp_now, rfc3339_now};
-use pkbench_core::workloads::InsertGrowth;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -72,21 +71,13 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
     let calibration = if args.calibrate {
         let dir = out_dir.join("calibration");
         let real_writer = ResultsWriter::create(&dir)?;
-        let settings = SqliteSettings {
-            dir: dir.clone(),
-            cache_mb: args.cache_mb,
-            page_size: config.page_size,
-            sync: Synchronous::Full,
-            journal: Journal::Wal,
-            keep_db: false,
-        };
-        let workload = InsertGrowth::new(args.calibrate_rows, args.batch, args.payload, args.seed)?;
+        let plan = predict::CalibrationPlan::for_target(&config, args.calibrate_rows)?;
         if !args.quiet {
-            eprintln!("Calibrating: a real {}-row SQLite run per strategy…", args.calibrate_rows);
+            eprintln!("Calibrating: a real SQLite run per strategy, {}…", plan.describe());
         }
         let environment = Environment::detect(EngineKind::Sqlite.name(), &SqliteEngine::version(), &dir);
-        let mut engine = SqliteEngine::new(settings)?;
-        let (fit, doc) = match predict::calibrate(&strategies, &mut engine, environment, &workload, &control) {
+        let mut engine = SqliteEngine::new(plan.sqlite_settings(dir.clone()))?;
+        let (fit, doc) = match predict::calibrate(&strategies, &mut engine, environment, plan, &control) {
             Err(Error::Interrupted) => {
                 eprintln!("Interrupted during the calibration run; nothing predicted");
                 return Ok(ExitCode::from(stop.exit_code()));
