@@ -133,3 +133,29 @@ fn calibrate_runs_real_sqlite_and_predicts_time() {
     assert_eq!(real["runs"][1]["verified_rows"], 60_000);
     assert_eq!(real["runs"][1]["batches"].as_array().unwrap().len(), 30);
 }
+
+#[test]
+fn check_runs_real_sqlite_and_prints_predicted_against_measured() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    pkbench()
+        .args(["predict", "-s", "int,uuid4", "-n", "90k", "-b", "10k", "--cache-mb", "1", "--calibrate"])
+        .args(["--calibrate-rows", "60k", "--check", "90k", "-q", "--out"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("Predicted against measured")
+                .and(predicate::str::contains("uuid4, last 5 batches: "))
+                .and(predicate::str::contains("inside the interval"))
+                .and(predicate::str::contains("leaf pages")),
+        );
+    let real: Value = serde_json::from_str(&std::fs::read_to_string(out.join("check/results.json")).unwrap()).unwrap();
+    assert_eq!(real["runs"][1]["batches"].as_array().unwrap().len(), 9);
+    pkbench()
+        .args(["predict", "-s", "int", "-n", "50k", "--check", "60k", "-q", "--out"])
+        .arg(dir.path().join("more"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("more than --rows"));
+}

@@ -285,19 +285,32 @@ pub fn calibrate(
     plan: CalibrationPlan,
     control: &RunControl,
 ) -> Result<(Calibration, ResultsDoc), Error> {
+    let doc = run_real(strategies, engine, environment, &plan.workload()?, control, "--calibrate")?;
+    let refs: Vec<&Strategy> = strategies.iter().map(|s| &**s).collect();
+    let fit = Calibration::from_runs(&doc.runs, &refs, plan)?;
+    Ok((fit, doc))
+}
+
+/// Runs `workload` for each strategy on `engine` (the calibration, or `--check`'s real run;
+/// `flag` names which in the recorded command).
+pub fn run_real(
+    strategies: &[&'static Strategy],
+    engine: &mut dyn Engine,
+    environment: Environment,
+    workload: &InsertGrowth,
+    control: &RunControl,
+    flag: &str,
+) -> Result<ResultsDoc, Error> {
     let timer = MonotonicTimer::default();
     let ctx = CaseContext { control, timer: &timer, observer: &Silent };
-    let workload = plan.workload()?;
     let run_plan = RunPlan {
-        workload: &workload,
+        workload,
         strategies: strategies.to_vec(),
-        command: vec!["pkbench".into(), "predict".into(), "--calibrate".into()],
+        command: vec!["pkbench".into(), "predict".into(), flag.into()],
     };
     let outcome = run(&run_plan, engine, environment, None, &ctx)?;
-    if let Some(e) = outcome.error {
-        return Err(e);
+    match outcome.error {
+        Some(e) => Err(e),
+        None => Ok(outcome.doc),
     }
-    let refs: Vec<&Strategy> = strategies.iter().map(|s| &**s).collect();
-    let fit = Calibration::from_runs(&outcome.doc.runs, &refs, plan)?;
-    Ok((fit, outcome.doc))
 }

@@ -11,11 +11,13 @@
 //! PostgreSQL's and InnoDB's pages are modelled the same way in [`server`]; every model is a
 //! [`PageModel`], chosen by [`ModelEngine`] ([`predict_engine`]).
 //!
-//! Everything here except [`calibrate`] is pure: no engine, no I/O.
+//! Everything here except [`calibrate`] (the calibration and `--check`'s real runs) is pure:
+//! no engine, no I/O.
 
 mod balance;
 pub mod cache;
 pub mod calibrate;
+pub mod check;
 mod engine;
 pub mod fit;
 pub mod layout;
@@ -27,7 +29,7 @@ pub mod table;
 pub mod terms;
 mod tree;
 
-pub use calibrate::{Calibration, CalibrationPlan, calibrate, from_results};
+pub use calibrate::{Calibration, CalibrationPlan, calibrate, from_results, run_real};
 pub use engine::{ModelEngine, PageModel};
 pub use model::{BatchCounts, Model};
 
