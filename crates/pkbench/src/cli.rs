@@ -273,9 +273,17 @@ pub struct PredictArgs {
     /// --calibrate-rows rows) instead of a new real run.
     #[arg(long, conflicts_with = "calibrate")]
     pub calibrate_from: Option<PathBuf>,
-    /// Rows per strategy of the calibration run.
+    /// Rows per strategy of the calibration run (its cache and batches are scaled to the
+    /// target's pressure: cache × these rows ÷ --rows).
     #[arg(long, default_value = "1M", value_parser = parse_count, allow_negative_numbers = true)]
     pub calibrate_rows: u64,
+    /// Then run real SQLite for N rows per strategy with the same settings and print predicted
+    /// against measured per batch (time and its interval, misses, pages written; size and leaf pages).
+    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true, conflicts_with = "check_from")]
+    pub check: Option<u64>,
+    /// Compare with an existing `pkbench run` results.json of the same settings instead of a new real run.
+    #[arg(long, value_name = "FILE")]
+    pub check_from: Option<PathBuf>,
     /// Keep every key (exact; ~16 bytes per row) [default up to 20M rows].
     #[arg(long, conflicts_with = "bounded")]
     pub exact: bool,

@@ -97,23 +97,65 @@ fn calibrate_runs_real_sqlite_and_predicts_time() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     pkbench()
-        .args(["predict", "-s", "int,uuid4", "-n", "40k", "-b", "5k", "--cache-mb", "1", "--calibrate"])
-        .args(["--calibrate-rows", "20k", "-q", "--out"])
+        .args(["predict", "-s", "int,uuid4", "-n", "120k", "-b", "10k", "--cache-mb", "1", "--calibrate"])
+        .args(["--calibrate-rows", "60k", "-q", "--out"])
         .arg(&out)
         .assert()
         .success()
         .stdout(
-            predicate::str::contains("calibration fit error").and(predicate::str::contains("last batch ms (pred.)")),
+            predicate::str::contains("calibration error: out of sample")
+                .and(predicate::str::contains("last batch ms (pred., 90% interval)")),
         );
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
     for run in doc["runs"].as_array().unwrap() {
         let options = &run["settings"]["workload_options"];
-        assert!(options["timing"].as_str().unwrap().starts_with("calibrated on a real 20000-row SQLite run"));
-        assert!(options["calibration_fit_error"].as_str().unwrap().ends_with("(RMS relative, per batch)"));
-        assert!(run["batches"].as_array().unwrap().iter().all(|b| b["elapsed_ns"].as_u64().unwrap() > 0));
+        // Half the rows: half the cache (512 KiB); half the batch would give 12 batches, so 60k / 30.
+        let timing = options["timing"].as_str().unwrap();
+        assert!(
+            timing.starts_with(
+                "calibrated on a real SQLite run (60000 rows per strategy in batches of 2000, 512 KiB cache (123 pages)"
+            ),
+            "{timing}"
+        );
+        assert!(options["calibration_error"].as_str().unwrap().starts_with("out of sample"));
+        for b in run["batches"].as_array().unwrap() {
+            let (lo, ms, hi) = (
+                b["elapsed_ns_low"].as_u64().unwrap(),
+                b["elapsed_ns"].as_u64().unwrap(),
+                b["elapsed_ns_high"].as_u64().unwrap(),
+            );
+            assert!(ms > 0 && lo <= ms && ms <= hi, "{b}");
+        }
     }
     // The real calibration run is kept beside the prediction, so both can be charted together.
     let real: Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("calibration/results.json")).unwrap()).unwrap();
-    assert_eq!(real["runs"][1]["verified_rows"], 20_000);
+    assert_eq!(real["runs"][1]["verified_rows"], 60_000);
+    assert_eq!(real["runs"][1]["batches"].as_array().unwrap().len(), 30);
+}
+
+#[test]
+fn check_runs_real_sqlite_and_prints_predicted_against_measured() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    pkbench()
+        .args(["predict", "-s", "int,uuid4", "-n", "90k", "-b", "10k", "--cache-mb", "1", "--calibrate"])
+        .args(["--calibrate-rows", "60k", "--check", "90k", "-q", "--out"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("Predicted against measured")
+                .and(predicate::str::contains("uuid4, last 5 batches: "))
+                .and(predicate::str::contains("inside the interval"))
+                .and(predicate::str::contains("leaf pages")),
+        );
+    let real: Value = serde_json::from_str(&std::fs::read_to_string(out.join("check/results.json")).unwrap()).unwrap();
+    assert_eq!(real["runs"][1]["batches"].as_array().unwrap().len(), 9);
+    pkbench()
+        .args(["predict", "-s", "int", "-n", "50k", "--check", "60k", "-q", "--out"])
+        .arg(dir.path().join("more"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("more than --rows"));
 }

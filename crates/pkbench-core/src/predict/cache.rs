@@ -17,6 +17,9 @@ const NIL: u32 = u32::MAX;
 /// SQLite's default `wal_autocheckpoint` (pages), which `pkbench run` keeps.
 pub const AUTOCHECKPOINT_FRAMES: u64 = 1000;
 
+/// Frames per WAL-index hash table (`HASHTABLE_NPAGE` in wal.c).
+pub const WAL_HASH_FRAMES: u64 = 4096;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
     Absent,
@@ -61,6 +64,10 @@ pub struct CacheCounts {
     /// Pages the automatic checkpoints copied from the WAL into the database file: distinct
     /// pages written since the previous checkpoint.
     pub checkpoint_pages: u64,
+    /// WAL-index hash tables searched by the misses: a page read first looks for the page in
+    /// the WAL's index, one hash table per [`WAL_HASH_FRAMES`] frames, newest first
+    /// (`walFindFrame` in wal.c), so each miss searches one table per 4096 frames in the WAL.
+    pub wal_hash_searches: u64,
 }
 
 /// SQLite-like page cache of page numbers (no page contents).
@@ -85,6 +92,8 @@ pub struct PageCache {
     wal_pages: u64,
     /// Frames after which a commit checkpoints.
     autocheckpoint: u64,
+    /// Real frames per simulated frame (a 1/K scale model's WAL holds 1/K of the frames).
+    frame_scale: u64,
 }
 
 impl PageCache {
@@ -104,6 +113,7 @@ impl PageCache {
             wal_frames: 0,
             wal_pages: 0,
             autocheckpoint: AUTOCHECKPOINT_FRAMES,
+            frame_scale: 1,
         }
     }
 
@@ -111,6 +121,12 @@ impl PageCache {
     /// WAL is scaled like its cache).
     pub fn set_autocheckpoint(&mut self, frames: u64) {
         self.autocheckpoint = frames.max(1);
+    }
+
+    /// Counts WAL-index searches as if the WAL held `k` times its frames (a 1/`k` scale
+    /// model's WAL, whose misses are multiplied by `k` afterwards).
+    pub fn set_frame_scale(&mut self, k: u64) {
+        self.frame_scale = k.max(1);
     }
 
     /// Capacity in pages.
@@ -197,6 +213,7 @@ impl PageCache {
         }
         if on_disk {
             self.counts.misses += 1;
+            self.counts.wal_hash_searches += (self.wal_frames * self.frame_scale).div_ceil(WAL_HASH_FRAMES);
         }
         if self.dirty.len >= self.dirty_limit && self.dirty.tail != NIL {
             let victim = self.dirty.tail;

@@ -1,10 +1,16 @@
-//! Time from counts: fit `ms per batch = a·misses + b·pages written + c·rows` by least squares
-//! on a short real run's per-batch counters and timings, then turn the model's counts into
-//! predicted milliseconds. The only part of `predict` that runs an engine, and only through the
-//! [`Engine`] trait.
+//! Time from counts. A short real run designed to pin down each cost ([`CalibrationPlan`]: the
+//! target's cache pressure, enough batches per cost), the model's counts for the same run, and
+//! a fit of shared per-unit costs to the measured batch times ([`TimeFit`]). The only part of
+//! `predict` that runs an engine, and only through the [`Engine`] trait.
 
+use super::fit::{Predicted, TimeFit};
+use super::layout::{CACHE_EXTRA_BYTES, Layout};
+use super::model::Model;
+use super::terms::{Shape, Term};
+use super::{PredictConfig, counters};
 use crate::Error;
 use crate::control::{MonotonicTimer, RunControl};
+use crate::engines::sqlite::{Journal, SqliteSettings, Synchronous};
 use crate::engines::{Engine, EngineKind};
 use crate::metrics::budget::CounterBudget;
 use crate::results::{Counters, Environment, ResultsDoc, RunResult};
@@ -12,206 +18,226 @@ use crate::run::{RunPlan, run};
 use crate::strategy::Strategy;
 use crate::workloads::{CaseContext, InsertGrowth, Silent};
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
-/// Fitted cost per counted event, and how well the fit matched the real run.
+/// Fewest batches per strategy in a calibration (the fit needs [`super::fit::BATCHES_PER_TERM`]
+/// per cost, and a third of them are held out).
+pub const MIN_BATCHES_PER_STRATEGY: u64 = 30;
+/// Smallest calibration batch: below it a commit's fixed cost would dominate.
+pub const MIN_BATCH_ROWS: u64 = 1_000;
+/// Smallest calibration cache, pages.
+pub const MIN_CACHE_PAGES: u64 = 100;
+
+/// The real run a calibration makes: the target's cache pressure (cache ÷ rows) at fewer rows,
+/// with batches scaled the same way but at least [`MIN_BATCHES_PER_STRATEGY`] of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CalibrationPlan {
+    /// Rows per strategy.
+    pub rows: u64,
+    /// Rows per batch.
+    pub batch_rows: u64,
+    /// Page cache, KiB.
+    pub cache_kib: u64,
+    /// Page size, bytes.
+    pub page_size: u32,
+    /// Payload bytes per row.
+    pub payload_bytes: u64,
+    /// Key-stream seed.
+    pub seed: u64,
+}
+
+impl CalibrationPlan {
+    /// The calibration for predicting `target` from `rows` real rows per strategy: cache =
+    /// target cache × rows ÷ target rows (at least [`MIN_CACHE_PAGES`]), batch = target batch ×
+    /// rows ÷ target rows (between [`MIN_BATCH_ROWS`] and rows ÷ [`MIN_BATCHES_PER_STRATEGY`]).
+    pub fn for_target(target: &PredictConfig, rows: u64) -> Result<CalibrationPlan, Error> {
+        if rows < MIN_BATCHES_PER_STRATEGY * MIN_BATCH_ROWS {
+            return Err(Error::InvalidInput(format!(
+                "--calibrate-rows {rows} is too few: the calibration needs {MIN_BATCHES_PER_STRATEGY} batches of at least {MIN_BATCH_ROWS} rows (use at least {})",
+                MIN_BATCHES_PER_STRATEGY * MIN_BATCH_ROWS
+            )));
+        }
+        let ratio = (rows as f64 / target.rows as f64).min(1.0);
+        let page_kib = (u64::from(target.page_size) + CACHE_EXTRA_BYTES) as f64 / 1024.0;
+        let min_kib = (MIN_CACHE_PAGES as f64 * page_kib).ceil() as u64;
+        let cache_kib = ((target.cache_mb * 1024) as f64 * ratio).round() as u64;
+        let batch =
+            ((target.batch_rows as f64 * ratio).round() as u64).clamp(MIN_BATCH_ROWS, rows / MIN_BATCHES_PER_STRATEGY);
+        Ok(CalibrationPlan {
+            rows,
+            batch_rows: batch,
+            cache_kib: cache_kib.max(min_kib),
+            page_size: target.page_size,
+            payload_bytes: target.payload_bytes,
+            seed: target.seed,
+        })
+    }
+
+    /// Pages of the calibration's cache (as SQLite counts `cache_size=-KiB`).
+    pub fn cache_pages(&self) -> u64 {
+        self.cache_kib * 1024 / (u64::from(self.page_size) + CACHE_EXTRA_BYTES)
+    }
+
+    /// The insert-growth workload of the real run.
+    pub fn workload(&self) -> Result<InsertGrowth, Error> {
+        InsertGrowth::new(self.rows, self.batch_rows, self.payload_bytes, self.seed)
+    }
+
+    /// SQLite settings of the real run in `dir` (WAL, `synchronous=FULL`, as `pkbench run`).
+    pub fn sqlite_settings(&self, dir: PathBuf) -> SqliteSettings {
+        SqliteSettings {
+            dir,
+            cache_mb: self.cache_kib.div_ceil(1024).max(1),
+            cache_kib: Some(self.cache_kib),
+            page_size: self.page_size,
+            sync: Synchronous::Full,
+            journal: Journal::Wal,
+            keep_db: false,
+        }
+    }
+
+    /// One line: rows, batches and cache.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} rows per strategy in batches of {}, {} KiB cache ({} pages)",
+            self.rows,
+            self.batch_rows,
+            self.cache_kib,
+            self.cache_pages()
+        )
+    }
+}
+
+/// A fitted time model: per-unit costs and the calibration they came from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Calibration {
-    /// Milliseconds per cache miss.
-    pub ms_per_miss: f64,
-    /// Milliseconds per page written.
-    pub ms_per_page_written: f64,
-    /// Milliseconds per WAL-index hash table searched on a miss (see [`wal_lookups`]).
-    pub ms_per_wal_lookup: f64,
-    /// Milliseconds per row, per strategy (binding and comparing a 16- or 36-byte key costs
-    /// more CPU per row than an integer the engine assigns).
-    pub ms_per_row: BTreeMap<String, f64>,
-    /// Root-mean-square of (fitted − measured) / measured over the real batches.
-    pub fit_error: f64,
-    /// Real batches the fit used.
-    pub batches: usize,
-    /// Rows per strategy of the real run.
-    pub rows: u64,
-}
-
-/// One batch's predictors and measured time.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Sample {
-    /// Strategy of the batch.
-    pub strategy: String,
-    /// Cache misses.
-    pub misses: f64,
-    /// Pages written.
-    pub pages_written: f64,
-    /// Rows.
-    pub rows: f64,
-    /// Measured milliseconds.
-    pub ms: f64,
-}
-
-impl Sample {
-    /// Predictors: misses, pages written, then rows in the column of this sample's strategy.
-    fn x(&self, strategies: &[String]) -> Vec<f64> {
-        let mut x = vec![self.misses, self.pages_written, wal_lookups(self.misses, self.pages_written)];
-        x.extend(strategies.iter().map(|s| if *s == self.strategy { self.rows } else { 0.0 }));
-        x
-    }
-
-    /// 1/measured: least squares on relative errors.
-    fn weight(&self) -> f64 {
-        if self.ms > 0.0 { 1.0 / self.ms } else { 0.0 }
-    }
+    /// The fit.
+    pub fit: TimeFit,
+    /// The real run it was fitted on.
+    pub plan: CalibrationPlan,
+    /// Each calibrated strategy's table shape.
+    pub shapes: BTreeMap<String, Shape>,
+    /// Most units per row of each term in any calibration batch (to flag extrapolation).
+    pub seen_per_row: Vec<f64>,
 }
 
 impl Calibration {
-    /// Predicted nanoseconds for a batch of `strategy` with `rows` rows and `counters`.
-    pub fn predict_ns(&self, strategy: &str, counters: &Counters, rows: u64) -> u64 {
-        let (misses, written) = (counters.cache_misses.unwrap_or(0) as f64, counters.pages_written.unwrap_or(0) as f64);
-        let ms = self.ms_per_miss * misses
-            + self.ms_per_page_written * written
-            + self.ms_per_wal_lookup * wal_lookups(misses, written)
-            + self.ms_per_row.get(strategy).copied().unwrap_or(0.0) * rows as f64;
-        (ms * 1e6).round().max(0.0) as u64
+    /// Units of each term for a batch of `strategy`.
+    pub fn units(&self, strategy: &str, counters: &Counters, rows: u64) -> Vec<f64> {
+        let shape = self.shapes.get(strategy).copied().unwrap_or(Shape { trees: 1, key_bytes: 0 });
+        self.fit.terms.iter().map(|t| t.value(shape, counters, rows)).collect()
     }
 
-    /// Records the fit in `strategy`'s workload options.
-    pub fn describe(&self, strategy: &str, options: &mut BTreeMap<String, String>) {
+    /// Predicted milliseconds, with interval, for a batch of `strategy` with `rows` rows whose
+    /// model counted `counters`.
+    pub fn predict(&self, strategy: &str, counters: &Counters, rows: u64) -> Predicted {
+        self.fit.predict(&self.units(strategy, counters, rows))
+    }
+
+    /// Predicted nanoseconds (the point prediction).
+    pub fn predict_ns(&self, strategy: &str, counters: &Counters, rows: u64) -> u64 {
+        (self.predict(strategy, counters, rows).ms * 1e6).round() as u64
+    }
+
+    /// Terms whose units per row in this batch exceed twice the calibration's most, with the
+    /// ratio: the forecast leaves the regimes the calibration saw.
+    pub fn beyond(&self, strategy: &str, counters: &Counters, rows: u64) -> Vec<(Term, f64)> {
+        let units = self.units(strategy, counters, rows);
+        self.fit
+            .terms
+            .iter()
+            .zip(units)
+            .zip(&self.seen_per_row)
+            .filter(|((t, _), _)| !t.structural())
+            .filter_map(|((&t, u), &seen)| {
+                let per_row = u / rows.max(1) as f64;
+                (per_row > 2.0 * seen && per_row > 0.0)
+                    .then(|| (t, if seen > 0.0 { per_row / seen } else { f64::INFINITY }))
+            })
+            .collect()
+    }
+
+    /// Records the fit in a prediction's workload options.
+    pub fn describe(&self, options: &mut BTreeMap<String, String>) {
+        let f = &self.fit;
+        let costs: Vec<String> = f
+            .terms
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| !f.left_out.iter().any(|(l, _)| l == *t))
+            .map(|(j, t)| {
+                let (lo, hi) = f.range(j);
+                let us = |ms: f64| ms * 1000.0;
+                format!("{:.3} µs per {} ({:.3}–{:.3})", us(f.ms_per_unit[j]), t.unit(), us(lo), us(hi))
+            })
+            .collect();
         options.insert(
             "timing".into(),
-            format!(
-                "calibrated on a real {}-row SQLite run ({} batches): ms = {:.6}·misses + {:.6}·pages written + {:.7}·WAL-index lookups + {:.7}·rows",
-                self.rows,
-                self.batches,
-                self.ms_per_miss,
-                self.ms_per_page_written,
-                self.ms_per_wal_lookup,
-                self.ms_per_row.get(strategy).copied().unwrap_or(0.0)
-            ),
+            format!("calibrated on a real SQLite run ({}; {} batches; bootstrap 90% ranges, costs that trade off against each other have wide ones): {}", self.plan.describe(), f.batches, costs.join(", ")),
         );
         options.insert(
-            "calibration_fit_error".into(),
-            format!("{:.1}% (RMS relative, per batch)", self.fit_error * 100.0),
+            "calibration_error".into(),
+            format!(
+                "out of sample {:.1}% RMS, {:.1}% worst, {:+.1}% mean over {} later batches fitted on the first {:.0}% of rows (in sample {:.1}% RMS); intervals {:.0}%",
+                f.holdout.rms * 100.0,
+                f.holdout.max_abs * 100.0,
+                f.holdout.mean * 100.0,
+                f.holdout.batches,
+                super::fit::EARLY_SHARE * 100.0,
+                f.in_sample_rms * 100.0,
+                super::fit::INTERVAL * 100.0
+            ),
         );
-    }
-
-    /// Fits the costs to `samples`, non-negative (the best fit over every subset of the
-    /// predictors whose costs all come out ≥ 0). Errors are weighted by 1/measured, so the fit
-    /// minimises relative error: a fast key's 100 ms batches count as much as a random key's
-    /// seconds-long ones.
-    pub fn fit(samples: &[Sample], rows: u64) -> Result<Calibration, Error> {
-        if samples.len() < 3 {
-            return Err(Error::InvalidInput(
-                "calibration needs at least 3 real batches: use a larger --calibrate-rows or a smaller --batch".into(),
-            ));
-        }
-        let mut strategies: Vec<String> = samples.iter().map(|s| s.strategy.clone()).collect();
-        strategies.sort();
-        strategies.dedup();
-        let xs: Vec<Vec<f64>> = samples.iter().map(|s| s.x(&strategies)).collect();
-        let p = 3 + strategies.len();
-        if p > 16 {
-            return Err(Error::InvalidInput("calibrate at most 14 strategies at a time".into()));
-        }
-        let mut best: Option<(Vec<f64>, f64)> = None;
-        for mask in 1u32..(1 << p) {
-            let Some(coef) = least_squares(samples, &xs, mask) else { continue };
-            if coef.iter().any(|&c| c < 0.0) {
-                continue;
-            }
-            let sse: f64 = samples.iter().zip(&xs).map(|(s, x)| ((dot(&coef, x) - s.ms) * s.weight()).powi(2)).sum();
-            if best.as_ref().is_none_or(|(_, b)| sse < *b) {
-                best = Some((coef, sse));
-            }
-        }
-        let (coef, _) = best.ok_or_else(|| Error::InvalidInput("calibration could not fit the real batches".into()))?;
-        let rel: f64 = samples
-            .iter()
-            .zip(&xs)
-            .filter(|(s, _)| s.ms > 0.0)
-            .map(|(s, x)| ((dot(&coef, x) - s.ms) / s.ms).powi(2))
-            .sum::<f64>()
-            / samples.len() as f64;
-        Ok(Calibration {
-            ms_per_miss: coef[0],
-            ms_per_page_written: coef[1],
-            ms_per_wal_lookup: coef[2],
-            ms_per_row: strategies.into_iter().zip(coef[3..].iter().copied()).collect(),
-            fit_error: rel.sqrt(),
-            batches: samples.len(),
-            rows,
-        })
-    }
-}
-
-/// A miss × write interaction, after the WAL index: a page read first looks the page up in the
-/// WAL's index, one hash table per 4096 frames, newest first (`walFindFrame` in wal.c), so a
-/// miss costs more the more the open transaction has written. The transaction's frames are its
-/// distinct pages (a rewritten page overwrites its frame), but on two real 10M-row runs the
-/// term over pages written extrapolated from the first 1M rows better than one over frames
-/// (−24%/−36% vs +90%/−36% for `uuid4`), so it stays an empirical term.
-pub fn wal_lookups(misses: f64, pages_written: f64) -> f64 {
-    misses * (1.0 + pages_written / 4096.0 / 2.0)
-}
-
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
-}
-
-/// Weighted least squares over the predictors selected by `mask` (bit i = predictor i);
-/// the others are 0. `None` if the selected predictors are degenerate.
-fn least_squares(samples: &[Sample], xs: &[Vec<f64>], mask: u32) -> Option<Vec<f64>> {
-    let p = xs.first()?.len();
-    let idx: Vec<usize> = (0..p).filter(|i| mask & (1 << i) != 0).collect();
-    let n = idx.len();
-    let mut a = vec![vec![0.0; n + 1]; n];
-    for (s, x) in samples.iter().zip(xs) {
-        let w = s.weight();
-        for (r, &i) in idx.iter().enumerate() {
-            for (c, &j) in idx.iter().enumerate() {
-                a[r][c] += x[i] * w * x[j] * w;
-            }
-            a[r][n] += x[i] * w * s.ms * w;
+        if !f.left_out.is_empty() {
+            let left: Vec<String> = f.left_out.iter().map(|(t, why)| format!("per {}: {why}", t.unit())).collect();
+            options.insert("calibration_left_out".into(), left.join("; "));
         }
     }
-    // Gaussian elimination with partial pivoting on the normal equations.
-    for col in 0..n {
-        let pivot = (col..n).max_by(|&p, &q| a[p][col].abs().total_cmp(&a[q][col].abs()))?;
-        if a[pivot][col].abs() < 1e-12 {
-            return None;
-        }
-        a.swap(col, pivot);
-        for row in 0..n {
-            if row != col {
-                let f = a[row][col] / a[col][col];
-                let pivot_row = a[col].clone();
-                for (x, p) in a[row].iter_mut().zip(&pivot_row).skip(col) {
-                    *x -= f * p;
+
+    /// Fits the costs to a real run's `runs` made as `plan` says, with the model's counts for
+    /// the same batches.
+    pub fn from_runs(
+        runs: &[RunResult],
+        strategies: &[&Strategy],
+        plan: CalibrationPlan,
+    ) -> Result<Calibration, Error> {
+        let terms = Term::ALL.to_vec();
+        let mut shapes = BTreeMap::new();
+        let mut obs = Vec::new();
+        let mut seen_per_row = vec![0.0_f64; terms.len()];
+        for s in strategies {
+            let run = runs.iter().find(|r| r.strategy == s.name && !r.batches.is_empty()).ok_or_else(|| {
+                Error::InvalidInput(format!(
+                    "the calibration has no batches of '{}': calibrate every strategy predicted",
+                    s.name
+                ))
+            })?;
+            let shape = Shape::sqlite(s, plan.payload_bytes, plan.page_size)?;
+            shapes.insert(s.name.to_string(), shape);
+            let layout = Layout::sqlite(s, plan.payload_bytes as u32, plan.page_size)?;
+            let mut model = Model::new(s, layout, plan.seed, plan.cache_pages(), false);
+            for b in &run.batches {
+                let c = counters(&model.insert_batch(b.rows));
+                let x: Vec<f64> = terms.iter().map(|t| t.value(shape, &c, b.rows)).collect();
+                for (seen, v) in seen_per_row.iter_mut().zip(&x) {
+                    *seen = seen.max(v / b.rows.max(1) as f64);
                 }
+                obs.push(super::fit::Observation {
+                    group: s.name.to_string(),
+                    position: b.rows_total as f64 / plan.rows as f64,
+                    x,
+                    ms: b.elapsed_ns as f64 / 1e6,
+                });
             }
         }
+        let fit = TimeFit::fit(&terms, &obs)?;
+        Ok(Calibration { fit, plan, shapes, seen_per_row })
     }
-    let mut coef = vec![0.0; p];
-    for (r, &i) in idx.iter().enumerate() {
-        coef[i] = a[r][n] / a[r][r];
-    }
-    Some(coef)
 }
 
-/// Samples from a real run's batches.
-pub fn samples(runs: &[RunResult]) -> Vec<Sample> {
-    runs.iter()
-        .flat_map(|r| r.batches.iter().map(move |b| (r, b)))
-        .map(|(r, b)| Sample {
-            strategy: r.strategy.clone(),
-            misses: b.counters.cache_misses.unwrap_or(0) as f64,
-            pages_written: b.counters.pages_written.unwrap_or(0) as f64,
-            rows: b.rows as f64,
-            ms: b.elapsed_ns as f64 / 1e6,
-        })
-        .collect()
-}
-
-/// Fits a [`Calibration`] to an existing real run's batches of `strategies` that end within the
-/// first `rows` rows (e.g. the first tenth of a long run, to predict the rest).
+/// Fits a [`Calibration`] to an existing real SQLite run's batches of `strategies` within its
+/// first `rows` rows (e.g. the first tenth of a long run, to predict the rest); the plan is
+/// read from the run's settings.
 pub fn from_results(doc: &ResultsDoc, strategies: &[&Strategy], rows: u64) -> Result<Calibration, Error> {
     let runs: Vec<RunResult> = doc
         .runs
@@ -223,73 +249,70 @@ pub fn from_results(doc: &ResultsDoc, strategies: &[&Strategy], rows: u64) -> Re
             r
         })
         .collect();
-    for s in strategies {
-        if !runs.iter().any(|r| r.strategy == s.name && !r.batches.is_empty()) {
-            return Err(Error::InvalidInput(format!(
-                "the calibration file has no SQLite batches of '{}' within its first {rows} rows: pass a results.json from pkbench run with that strategy",
-                s.name
-            )));
+    let first = runs.iter().find(|r| !r.batches.is_empty()).ok_or_else(|| {
+        Error::InvalidInput(format!(
+            "the calibration file has no SQLite batches within its first {rows} rows: pass a results.json from pkbench run with these strategies"
+        ))
+    })?;
+    let engine = &first.settings.engine;
+    let page_size: u32 = engine.get("page_size").and_then(|v| v.parse().ok()).unwrap_or(4096);
+    let cache_kib = match engine.get("cache_size").and_then(|v| v.parse::<i64>().ok()) {
+        Some(kib) if kib < 0 => kib.unsigned_abs(),
+        Some(pages) => pages as u64 * (u64::from(page_size) + CACHE_EXTRA_BYTES) / 1024,
+        None => {
+            return Err(Error::InvalidInput(
+                "the calibration file does not record SQLite's cache_size: pass a results.json from pkbench run".into(),
+            ));
         }
-    }
-    Calibration::fit(&samples(&runs), rows)
+    };
+    let plan = CalibrationPlan {
+        rows: rows.min(first.settings.rows),
+        batch_rows: first.settings.batch_rows,
+        cache_kib,
+        page_size,
+        payload_bytes: first.settings.payload_bytes,
+        seed: first.settings.seed,
+    };
+    Calibration::from_runs(&runs, strategies, plan)
 }
 
-/// Runs a real insert-growth of `workload`'s rows per strategy on `engine` (any engine, through
-/// the [`Engine`] trait; `environment` describes where it runs) and fits a [`Calibration`] to its
+/// Runs the real insert-growth `plan` describes for each strategy on `engine` (through the
+/// [`Engine`] trait; `environment` describes where it runs) and fits a [`Calibration`] to its
 /// batches. Returns the real results too (to save beside the prediction).
 pub fn calibrate(
     strategies: &[&'static Strategy],
     engine: &mut dyn Engine,
     environment: Environment,
-    workload: &InsertGrowth,
+    plan: CalibrationPlan,
     control: &RunControl,
 ) -> Result<(Calibration, ResultsDoc), Error> {
+    let doc = run_real(strategies, engine, environment, &plan.workload()?, control, "--calibrate")?;
+    let refs: Vec<&Strategy> = strategies.iter().map(|s| &**s).collect();
+    let fit = Calibration::from_runs(&doc.runs, &refs, plan)?;
+    Ok((fit, doc))
+}
+
+/// Runs `workload` for each strategy on `engine` (the calibration, or `--check`'s real run;
+/// `flag` names which in the recorded command).
+pub fn run_real(
+    strategies: &[&'static Strategy],
+    engine: &mut dyn Engine,
+    environment: Environment,
+    workload: &InsertGrowth,
+    control: &RunControl,
+    flag: &str,
+) -> Result<ResultsDoc, Error> {
     let timer = MonotonicTimer::default();
     // The fit needs every batch's counters (SQLite's cost microseconds to read).
     let ctx = CaseContext { control, timer: &timer, observer: &Silent, counter_budget: CounterBudget::Unlimited };
-    let plan = RunPlan {
+    let run_plan = RunPlan {
         workload,
         strategies: strategies.to_vec(),
-        command: vec!["pkbench".into(), "predict".into(), "--calibrate".into()],
+        command: vec!["pkbench".into(), "predict".into(), flag.into()],
     };
-    let outcome = run(&plan, engine, environment, None, &ctx)?;
-    if let Some(e) = outcome.error {
-        return Err(e);
-    }
-    let fit = Calibration::fit(&samples(&outcome.doc.runs), workload.rows())?;
-    Ok((fit, outcome.doc))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn sample(strategy: &str, m: f64, w: f64, r: f64, ms: f64) -> Sample {
-        Sample { strategy: strategy.into(), misses: m, pages_written: w, rows: r, ms }
-    }
-
-    #[test]
-    fn recovers_known_costs() {
-        let samples: Vec<Sample> = (0..30)
-            .map(|i| {
-                let (m, w, r) = (f64::from(i * 37 % 11) * 100.0, f64::from(i * 13 % 7) * 150.0, 10_000.0);
-                let (name, per_row) = if i % 2 == 0 { ("a", 0.001) } else { ("b", 0.003) };
-                sample(name, m, w, r, 0.01 * m + 0.02 * w + per_row * r)
-            })
-            .collect();
-        let c = Calibration::fit(&samples, 1).unwrap();
-        assert!((c.ms_per_miss - 0.01).abs() < 1e-6, "{c:?}");
-        assert!((c.ms_per_page_written - 0.02).abs() < 1e-6, "{c:?}");
-        assert!((c.ms_per_row["a"] - 0.001).abs() < 1e-7, "{c:?}");
-        assert!((c.ms_per_row["b"] - 0.003).abs() < 1e-7, "{c:?}");
-        assert!(c.fit_error < 1e-6);
-        let counters = Counters { cache_misses: Some(100), pages_written: Some(10), ..Counters::default() };
-        assert_eq!(c.predict_ns("b", &counters, 1000), 4_200_000);
-    }
-
-    #[test]
-    fn too_few_batches_is_an_error() {
-        let s = sample("a", 1.0, 1.0, 1.0, 1.0);
-        assert!(Calibration::fit(&[s.clone(), s], 1).is_err());
+    let outcome = run(&run_plan, engine, environment, None, &ctx)?;
+    match outcome.error {
+        Some(e) => Err(e),
+        None => Ok(outcome.doc),
     }
 }

@@ -132,6 +132,19 @@ fn key_bytes(storage: Storage) -> Column {
     }
 }
 
+/// Bytes of client-generated key material a row of `strategy` carries (its BLOB or TEXT keys,
+/// primary and external; an integer key counts 0): what binding, copying and comparing keys
+/// costs beyond an integer row.
+pub fn key_bytes_per_row(strategy: &Strategy) -> u32 {
+    std::iter::once(strategy.primary.storage)
+        .chain(strategy.secondary.map(|s| s.storage))
+        .map(|s| match key_bytes(s) {
+            Column::Bytes(n) => n,
+            Column::Int | Column::Null => 0,
+        })
+        .sum()
+}
+
 /// Why the model cannot lay out `strategy` on SQLite, if it cannot: keys SQLite itself cannot
 /// store, and the time-swapped binary form, whose byte order the model does not reproduce.
 fn unmodelled(strategy: &Strategy) -> Option<&'static str> {

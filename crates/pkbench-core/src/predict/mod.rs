@@ -11,20 +11,25 @@
 //! PostgreSQL's and InnoDB's pages are modelled the same way in [`server`]; every model is a
 //! [`PageModel`], chosen by [`ModelEngine`] ([`predict_engine`]).
 //!
-//! Everything here except [`calibrate`] is pure: no engine, no I/O.
+//! Everything here except [`calibrate`] (the calibration and `--check`'s real runs) is pure:
+//! no engine, no I/O.
 
 mod balance;
 pub mod cache;
 pub mod calibrate;
+pub mod check;
 mod engine;
+pub mod fit;
 pub mod layout;
 mod model;
+mod nnls;
 pub mod scale;
 pub mod server;
 pub mod table;
+pub mod terms;
 mod tree;
 
-pub use calibrate::{Calibration, calibrate, from_results};
+pub use calibrate::{Calibration, CalibrationPlan, calibrate, from_results, run_real};
 pub use engine::{ModelEngine, PageModel};
 pub use model::{BatchCounts, Model};
 
@@ -130,6 +135,7 @@ pub fn counters(c: &BatchCounts) -> Counters {
         checkpoint_pages: Some(c.cache.checkpoint_pages),
         pages_dirtied: Some(c.cache.pages_dirtied),
         page_splits: Some(c.page_splits),
+        wal_hash_searches: Some(c.cache.wal_hash_searches),
         ..Counters::default()
     }
 }
@@ -165,6 +171,7 @@ pub fn predict_engine(
     model.describe(&mut result.settings.workload_options);
     let (mut total, mut simulated) = (0, 0);
     let mut peak_model_bytes = 0;
+    let mut beyond: BTreeMap<terms::Term, (f64, u64)> = BTreeMap::new();
     while total < config.rows {
         if control.is_cancelled() {
             result.error = Some(Error::Interrupted.to_string());
@@ -175,11 +182,23 @@ pub fn predict_engine(
         simulated += n.div_ceil(k);
         total += n;
         control.set_rows(total);
+        let predicted = calibration.map(|c| c.predict(strategy.name, &counters, n));
+        if let Some(c) = calibration {
+            for (term, ratio) in c.beyond(strategy.name, &counters, n) {
+                let worst = beyond.entry(term).or_insert((ratio, total));
+                if ratio > worst.0 {
+                    *worst = (ratio, total);
+                }
+            }
+        }
+        let ns = |ms: f64| (ms * 1e6).round() as u64;
         let batch = BatchResult {
             index: result.batches.len() as u64,
             rows: n,
             rows_total: total,
-            elapsed_ns: calibration.map_or(0, |c| c.predict_ns(strategy.name, &counters, n)),
+            elapsed_ns: predicted.map_or(0, |p| ns(p.ms)),
+            elapsed_ns_low: predicted.map(|p| ns(p.low)),
+            elapsed_ns_high: predicted.map(|p| ns(p.high)),
             keygen_ns: 0,
             counters,
             counters_ns: 0,
@@ -201,6 +220,18 @@ pub fn predict_engine(
         options.insert("process_peak_rss_mib".into(), format!("{:.1}", hwm as f64 / 1048576.0));
     }
     model.describe(options);
+    if !beyond.is_empty() {
+        let parts: Vec<String> = beyond
+            .iter()
+            .map(|(t, (ratio, at))| {
+                format!("{} per row up to {ratio:.1}× the calibration's most (at {at} rows)", t.unit())
+            })
+            .collect();
+        options.insert(
+            "extrapolation".into(),
+            format!("beyond the calibration's regimes: {}; read those batches' times with care", parts.join("; ")),
+        );
+    }
     result.verified_rows = Some(verified);
     result.size_bytes = Some(model.size_bytes() * k);
     result.wal_size_bytes = model.wal_size_bytes(k);
@@ -241,7 +272,7 @@ fn empty_result(
     }
     options.insert("size_bytes".into(), "main database file; the WAL's in wal_size_bytes".into());
     match calibration {
-        Some(c) => c.describe(strategy.name, &mut options),
+        Some(c) => c.describe(&mut options),
         None => {
             options.insert("timing".into(), "counts only, no calibration (elapsed_ns = 0)".into());
         }

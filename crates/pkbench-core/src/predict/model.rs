@@ -53,6 +53,7 @@ impl Model {
     /// Makes this a 1/`k` scale model's database: the WAL checkpoints after 1/`k` of the frames.
     pub fn scale_wal(&mut self, k: u64) {
         self.pager.cache.set_autocheckpoint(super::cache::AUTOCHECKPOINT_FRAMES / k);
+        self.pager.cache.set_frame_scale(k);
     }
 
     /// Inserts the next `n` rows of the key stream and commits them as one transaction.

@@ -1,7 +1,7 @@
 //! The terminal table printed at the end of `pkbench predict`.
 
 use crate::report::fmt;
-use crate::results::{Counters, ResultsDoc, RunResult};
+use crate::results::{BatchResult, Counters, ResultsDoc, RunResult};
 use comfy_table::{CellAlignment, ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 
 /// Counts per 1k rows over the last tenth of the batches (at least one): the rate at the
@@ -13,6 +13,16 @@ fn tail_per_1k(run: &RunResult, f: fn(&Counters) -> Option<u64>) -> Option<f64> 
     let counts: Vec<u64> = tail.iter().filter_map(|b| f(&b.counters)).collect();
     // A model that does not predict a counter (InnoDB's pages written) shows none, not zero.
     (rows > 0 && !counts.is_empty()).then(|| counts.iter().sum::<u64>() as f64 * 1000.0 / rows as f64)
+}
+
+/// A predicted batch time with its interval: `1234 (1100–1400)`.
+fn with_interval(b: Option<&BatchResult>) -> String {
+    let Some(b) = b else { return fmt::ms(None) };
+    let ms = |ns: u64| fmt::ms(Some(ns as f64 / 1e6));
+    match (b.elapsed_ns_low, b.elapsed_ns_high) {
+        (Some(lo), Some(hi)) => format!("{} ({}–{})", ms(b.elapsed_ns), ms(lo), ms(hi)),
+        _ => ms(b.elapsed_ns),
+    }
 }
 
 /// One line per strategy: predicted size, leaf pages and fill, cache misses, pages written,
@@ -35,7 +45,7 @@ pub fn render(doc: &ResultsDoc) -> String {
     .map(String::from)
     .to_vec();
     if calibrated {
-        header.extend(["first batch ms (pred.)".into(), "last batch ms (pred.)".into()]);
+        header.extend(["first batch ms (pred., 90% interval)".into(), "last batch ms (pred., 90% interval)".into()]);
     }
     header.push("model s".into());
     let mut t = Table::new();
@@ -62,8 +72,7 @@ pub fn render(doc: &ResultsDoc) -> String {
             fmt::per_1k(tail_per_1k(run, |c| c.page_splits)),
         ];
         if calibrated {
-            let ms = |b: Option<&crate::results::BatchResult>| fmt::ms(b.map(|b| b.elapsed_ns as f64 / 1e6));
-            row.extend([ms(run.batches.first()), ms(run.batches.last())]);
+            row.extend([with_interval(run.batches.first()), with_interval(run.batches.last())]);
         }
         row.push(run.settings.workload_options.get("model_seconds").cloned().unwrap_or_default());
         t.add_row(row);
@@ -93,8 +102,14 @@ pub fn render(doc: &ResultsDoc) -> String {
         if let Some(scale) = o.get("scale") {
             out.push_str(&format!("scale model {scale}\n"));
         }
-        if let Some(fit) = o.get("calibration_fit_error") {
-            out.push_str(&format!("calibration fit error: {fit}\n"));
+        for (key, label) in [
+            ("calibration_error", "calibration error"),
+            ("calibration_left_out", "costs left out"),
+            ("extrapolation", "warning"),
+        ] {
+            if let Some(v) = o.get(key) {
+                out.push_str(&format!("{label}: {v}\n"));
+            }
         }
     }
     out.push_str(&t.to_string());

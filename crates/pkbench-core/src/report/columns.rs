@@ -212,6 +212,7 @@ fn prediction_note(run: &RunResult) -> Option<String> {
     let mut parts = vec![format!("predicted by the model, not measured ({} mode)", o.get("mode")?)];
     parts.extend(o.get("scale").map(|s| format!("scale model {s}")));
     parts.extend(o.get("timing").cloned());
-    parts.extend(o.get("calibration_fit_error").map(|e| format!("calibration fit error {e}")));
+    parts.extend(o.get("calibration_error").map(|e| format!("calibration error {e}")));
+    parts.extend(o.get("extrapolation").cloned());
     Some(parts.join("; "))
 }

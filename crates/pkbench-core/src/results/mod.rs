@@ -108,6 +108,13 @@ pub struct BatchResult {
     pub rows_total: u64,
     /// Wall time to insert and commit the batch, nanoseconds.
     pub elapsed_ns: u64,
+    /// Lower end of a predicted `elapsed_ns`'s 90% prediction interval (`pkbench predict`,
+    /// calibrated).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elapsed_ns_low: Option<u64>,
+    /// Upper end of that interval.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elapsed_ns_high: Option<u64>,
     /// Time spent generating this batch's keys (outside `elapsed_ns`), nanoseconds.
     pub keygen_ns: u64,
     /// Engine counters accumulated during the batch — or, when `counters_span` is above 1,
@@ -190,11 +197,15 @@ pub struct Counters {
     /// `pkbench predict`'s model).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pages_dirtied: Option<u64>,
+    /// WAL-index hash tables the cache misses searched (SQLite: one per 4096 frames in the WAL
+    /// at each miss, `walFindFrame`; from `pkbench predict`'s model, a term of its time fit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wal_hash_searches: Option<u64>,
 }
 
 impl Counters {
     /// Every counter with its field name, in declaration order (for exporters and charts).
-    pub fn fields(&self) -> [(&'static str, Option<u64>); 14] {
+    pub fn fields(&self) -> [(&'static str, Option<u64>); 15] {
         [
             ("cache_hits", self.cache_hits),
             ("cache_misses", self.cache_misses),
@@ -210,10 +221,11 @@ impl Counters {
             ("index_blocks_touched", self.index_blocks_touched),
             ("checkpoint_pages", self.checkpoint_pages),
             ("pages_dirtied", self.pages_dirtied),
+            ("wal_hash_searches", self.wal_hash_searches),
         ]
     }
 
-    fn fields_mut(&mut self) -> [&mut Option<u64>; 14] {
+    fn fields_mut(&mut self) -> [&mut Option<u64>; 15] {
         [
             &mut self.cache_hits,
             &mut self.cache_misses,
@@ -229,6 +241,7 @@ impl Counters {
             &mut self.index_blocks_touched,
             &mut self.checkpoint_pages,
             &mut self.pages_dirtied,
+            &mut self.wal_hash_searches,
         ]
     }
 
@@ -351,6 +364,8 @@ mod tests {
             counters_ns: 0,
             counters_span: span,
             db_size_bytes: None,
+            elapsed_ns_low: None,
+            elapsed_ns_high: None,
         }
     }
 

@@ -1,3 +1,4 @@
 //! Small helpers with no better home.
 
+pub mod pick;
 pub mod time;

@@ -11,6 +11,7 @@ use crate::generators::Key;
 use crate::metrics::LatencyRecorder;
 use crate::results::{PhaseResult, RunResult};
 use crate::strategy::Strategy;
+use crate::util::pick::Pick;
 use std::collections::{BTreeMap, VecDeque};
 use std::time::Duration;
 
@@ -59,18 +60,6 @@ enum Warmup {
 /// Age of user `n` (1-based): deterministic, 18–80.
 fn age(n: u64) -> i64 {
     18 + ((n * 37) % 63) as i64
-}
-
-/// A small deterministic generator for picking users (SplitMix64).
-struct Pick(u64);
-impl Pick {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
 }
 
 /// What the load left behind for the later phases.

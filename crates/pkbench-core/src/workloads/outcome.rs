@@ -170,6 +170,8 @@ impl Batches {
             rows: n,
             rows_total,
             elapsed_ns: t2 - t1,
+            elapsed_ns_low: None,
+            elapsed_ns_high: None,
             keygen_ns: t1 - t0,
             counters,
             counters_ns,

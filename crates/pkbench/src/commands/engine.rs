@@ -161,6 +161,7 @@ fn sqlite_plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
     let settings = SqliteSettings {
         dir: out_dir.to_path_buf(),
         cache_mb: args.cache_mb,
+        cache_kib: None,
         page_size: args.page_size.unwrap_or(4096),
         sync: match args.sync {
             SyncArg::Off => Synchronous::Off,

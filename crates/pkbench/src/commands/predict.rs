@@ -7,13 +7,12 @@ use anyhow::Context;
 use pkbench_core::Error;
 use pkbench_core::control::RunControl;
 use pkbench_core::engines::EngineKind;
-use pkbench_core::engines::sqlite::{Journal, SqliteEngine, SqliteSettings, Synchronous};
+use pkbench_core::engines::sqlite::SqliteEngine;
 use pkbench_core::predict::{self, Mode, ModelEngine, PredictConfig};
 use pkbench_core::report::ResultsWriter;
 use pkbench_core::results::{Environment, ResultsDoc, SCHEMA_VERSION};
 use pkbench_core::strategy::parse_list;
 use pkbench_core::util::time::{folder_stamp_now, rfc3339_now};
-use pkbench_core::workloads::InsertGrowth;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -72,21 +71,13 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
     let calibration = if args.calibrate {
         let dir = out_dir.join("calibration");
         let real_writer = ResultsWriter::create(&dir)?;
-        let settings = SqliteSettings {
-            dir: dir.clone(),
-            cache_mb: args.cache_mb,
-            page_size: config.page_size,
-            sync: Synchronous::Full,
-            journal: Journal::Wal,
-            keep_db: false,
-        };
-        let workload = InsertGrowth::new(args.calibrate_rows, args.batch, args.payload, args.seed)?;
+        let plan = predict::CalibrationPlan::for_target(&config, args.calibrate_rows)?;
         if !args.quiet {
-            eprintln!("Calibrating: a real {}-row SQLite run per strategy…", args.calibrate_rows);
+            eprintln!("Calibrating: a real SQLite run per strategy, {}…", plan.describe());
         }
         let environment = Environment::detect(EngineKind::Sqlite.name(), &SqliteEngine::version(), &dir);
-        let mut engine = SqliteEngine::new(settings)?;
-        let (fit, doc) = match predict::calibrate(&strategies, &mut engine, environment, &workload, &control) {
+        let mut engine = SqliteEngine::new(plan.sqlite_settings(dir.clone()))?;
+        let (fit, doc) = match predict::calibrate(&strategies, &mut engine, environment, plan, &control) {
             Err(Error::Interrupted) => {
                 eprintln!("Interrupted during the calibration run; nothing predicted");
                 return Ok(ExitCode::from(stop.exit_code()));
@@ -156,6 +147,21 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         }
     }
     out!("{}", predict::table::render(&doc))?;
+    let real = match (args.check, &args.check_from) {
+        (Some(n), _) => Some(check_run(&args, &config, n, &strategies, &out_dir, &control)?),
+        (None, Some(path)) => Some(pkbench_core::report::load_results(path)?),
+        (None, None) => None,
+    };
+    if let Some(real) = real {
+        let checks = predict::check::compare(&doc, &real);
+        if checks.is_empty() {
+            return Err(Error::InvalidInput(
+                "the real run has no batches like the prediction's: check against a run with the same --batch and strategies".into(),
+            )
+            .into());
+        }
+        out!("Predicted against measured:\n{}", predict::check::render(&checks, &doc, &real))?;
+    }
     eprintln!("Results written to {}", writer.dir().display());
     eprintln!("Report: {}", writer.html_path().display());
     Ok(ExitCode::SUCCESS)
@@ -171,4 +177,46 @@ fn default_out_dir() -> PathBuf {
         n += 1;
     }
     dir
+}
+
+/// `--check N`: a real SQLite run of N rows per strategy with the prediction's settings, saved
+/// in the results folder's `check/`.
+fn check_run(
+    args: &PredictArgs,
+    config: &PredictConfig,
+    rows: u64,
+    strategies: &[&'static pkbench_core::strategy::Strategy],
+    out_dir: &std::path::Path,
+    control: &RunControl,
+) -> anyhow::Result<pkbench_core::results::ResultsDoc> {
+    if args.engine != EngineKind::Sqlite {
+        return Err(
+            Error::InvalidInput("--check runs real SQLite only so far: leave it out for server models".into()).into()
+        );
+    }
+    if rows > config.rows {
+        return Err(Error::InvalidInput(format!(
+            "--check {rows} is more than --rows {}: check at most the predicted rows",
+            config.rows
+        ))
+        .into());
+    }
+    let dir = out_dir.join("check");
+    let writer = ResultsWriter::create(&dir)?;
+    let plan = predict::CalibrationPlan {
+        rows,
+        batch_rows: config.batch_rows,
+        cache_kib: config.cache_mb * 1024,
+        page_size: config.page_size,
+        payload_bytes: config.payload_bytes,
+        seed: config.seed,
+    };
+    if !args.quiet {
+        eprintln!("Checking: a real {rows}-row SQLite run per strategy with the same settings…");
+    }
+    let environment = Environment::detect(EngineKind::Sqlite.name(), &SqliteEngine::version(), &dir);
+    let mut engine = SqliteEngine::new(plan.sqlite_settings(dir.clone()))?;
+    let doc = predict::run_real(strategies, &mut engine, environment, &plan.workload()?, control, "--check")?;
+    writer.write(&doc)?;
+    Ok(doc)
 }

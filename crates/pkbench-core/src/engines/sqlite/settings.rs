@@ -48,6 +48,9 @@ pub struct SqliteSettings {
     pub dir: PathBuf,
     /// Page cache size, MiB (`PRAGMA cache_size = -KiB`).
     pub cache_mb: u64,
+    /// Page cache size in KiB instead of `cache_mb`, when set (`pkbench predict`'s calibration
+    /// scales the cache below 1 MiB).
+    pub cache_kib: Option<u64>,
     /// Page size in bytes, a power of two from 512 to 65536.
     pub page_size: u32,
     /// `PRAGMA synchronous`.
@@ -64,6 +67,7 @@ impl SqliteSettings {
         SqliteSettings {
             dir,
             cache_mb: 64,
+            cache_kib: None,
             page_size: 4096,
             sync: Synchronous::Full,
             journal: Journal::Wal,
@@ -74,6 +78,11 @@ impl SqliteSettings {
     /// Checks ranges; the message says what is allowed.
     pub fn validate(&self) -> Result<(), Error> {
         check_page_size_and_cache(self.page_size, self.cache_mb)
+    }
+
+    /// The page cache, KiB: `cache_kib` if set, else `cache_mb` × 1024.
+    pub fn cache_size_kib(&self) -> u64 {
+        self.cache_kib.unwrap_or(self.cache_mb * 1024)
     }
 
     /// Applies the settings to a fresh, empty database (page size must precede any table).
@@ -93,7 +102,7 @@ impl SqliteSettings {
     #[cfg(feature = "sqlite")]
     pub(crate) fn apply_to_connection(&self, conn: &Connection) -> rusqlite::Result<()> {
         conn.pragma_update(None, "synchronous", self.sync.pragma())?;
-        conn.pragma_update(None, "cache_size", -((self.cache_mb * 1024) as i64))?;
+        conn.pragma_update(None, "cache_size", -(self.cache_size_kib() as i64))?;
         Ok(())
     }
 }

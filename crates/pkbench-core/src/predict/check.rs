@@ -1,0 +1,174 @@
+//! `pkbench predict --check`: the prediction held against a real run of the same settings,
+//! batch by batch — time (with whether the interval covered it), misses, pages written — and
+//! the size and leaf pages at the end.
+
+use crate::report::fmt;
+use crate::results::{BatchResult, ResultsDoc, RunResult};
+use comfy_table::{CellAlignment, ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
+
+/// Most batch lines per strategy in the table (evenly spaced, always with the last).
+const MAX_LINES: usize = 12;
+/// The done-when bound of issue 16 for SQLite: a batch within 25% counts as "within".
+pub const WITHIN: f64 = 0.25;
+
+/// One batch, predicted against measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BatchCheck {
+    /// Strategy.
+    pub strategy: String,
+    /// Batch number.
+    pub index: u64,
+    /// Rows after the batch.
+    pub rows_total: u64,
+    /// Predicted and measured ms.
+    pub ms: (f64, f64),
+    /// The prediction interval, ms, if calibrated.
+    pub interval: Option<(f64, f64)>,
+    /// Predicted and measured cache misses.
+    pub misses: (Option<u64>, Option<u64>),
+    /// Predicted and measured pages written.
+    pub pages_written: (Option<u64>, Option<u64>),
+}
+
+impl BatchCheck {
+    /// (predicted − measured) / measured time.
+    pub fn error(&self) -> f64 {
+        if self.ms.1 > 0.0 { self.ms.0 / self.ms.1 - 1.0 } else { f64::NAN }
+    }
+
+    /// Whether the interval holds the measured time.
+    pub fn covered(&self) -> Option<bool> {
+        self.interval.map(|(lo, hi)| lo <= self.ms.1 && self.ms.1 <= hi)
+    }
+}
+
+/// Pairs each predicted batch with the real batch of the same strategy and number.
+pub fn compare(predicted: &ResultsDoc, real: &ResultsDoc) -> Vec<BatchCheck> {
+    let mut out = Vec::new();
+    for p in &predicted.runs {
+        let Some(r) = real.runs.iter().find(|r| r.strategy == p.strategy) else { continue };
+        for (pb, rb) in p.batches.iter().zip(&r.batches).filter(|(a, b)| a.rows_total == b.rows_total) {
+            out.push(batch(&p.strategy, pb, rb));
+        }
+    }
+    out
+}
+
+fn batch(strategy: &str, p: &BatchResult, r: &BatchResult) -> BatchCheck {
+    let ms = |ns: u64| ns as f64 / 1e6;
+    BatchCheck {
+        strategy: strategy.to_string(),
+        index: p.index,
+        rows_total: p.rows_total,
+        ms: (ms(p.elapsed_ns), ms(r.elapsed_ns)),
+        interval: p.elapsed_ns_low.zip(p.elapsed_ns_high).map(|(lo, hi)| (ms(lo), ms(hi))),
+        misses: (p.counters.cache_misses, r.counters.cache_misses),
+        pages_written: (p.counters.pages_written, r.counters.pages_written),
+    }
+}
+
+/// Per strategy over its last half of batches: batches within [`WITHIN`], intervals that
+/// covered, and the worst error.
+pub fn summary(checks: &[BatchCheck]) -> Vec<String> {
+    let mut names: Vec<&str> = checks.iter().map(|c| c.strategy.as_str()).collect();
+    names.dedup();
+    names
+        .into_iter()
+        .map(|name| {
+            let all: Vec<&BatchCheck> = checks.iter().filter(|c| c.strategy == name).collect();
+            let late = &all[all.len() / 2..];
+            let within = late.iter().filter(|c| c.error().abs() <= WITHIN).count();
+            let covered = late.iter().filter(|c| c.covered() == Some(true)).count();
+            let worst = late.iter().map(|c| c.error()).fold(0.0_f64, |w, e| if e.abs() > w.abs() { e } else { w });
+            let total_p: f64 = late.iter().map(|c| c.ms.0).sum();
+            let total_r: f64 = late.iter().map(|c| c.ms.1).sum();
+            format!(
+                "{name}, last {} batches: {within} within {:.0}%, {covered} inside the interval, worst {:+.0}%, total {:.1} s predicted vs {:.1} s measured ({:+.0}%)",
+                late.len(),
+                WITHIN * 100.0,
+                worst * 100.0,
+                total_p / 1e3,
+                total_r / 1e3,
+                (total_p / total_r - 1.0) * 100.0
+            )
+        })
+        .collect()
+}
+
+fn ratio(p: Option<u64>, r: Option<u64>) -> String {
+    match (p, r) {
+        (Some(p), Some(r)) if r > 0 => format!("{p} / {r} ({:+.0}%)", (p as f64 / r as f64 - 1.0) * 100.0),
+        (Some(p), Some(r)) => format!("{p} / {r}"),
+        _ => "—".into(),
+    }
+}
+
+/// The comparison table: a line per shown batch, then each strategy's size and leaf pages at
+/// the end, then [`summary`].
+pub fn render(checks: &[BatchCheck], predicted: &ResultsDoc, real: &ResultsDoc) -> String {
+    let mut t = Table::new();
+    t.load_style(UTF8_FULL_CONDENSED).force_no_tty().set_content_arrangement(ContentArrangement::Disabled).set_header(
+        [
+            "strategy",
+            "batch",
+            "rows",
+            "ms predicted",
+            "90% interval",
+            "ms measured",
+            "error",
+            "covered",
+            "misses pred. / real",
+            "pages written pred. / real",
+        ]
+        .map(String::from)
+        .to_vec(),
+    );
+    let mut names: Vec<&str> = checks.iter().map(|c| c.strategy.as_str()).collect();
+    names.dedup();
+    for name in names {
+        let all: Vec<&BatchCheck> = checks.iter().filter(|c| c.strategy == name).collect();
+        let step = all.len().div_ceil(MAX_LINES).max(1);
+        let shown = all.iter().enumerate().filter(|(i, _)| (i + 1) % step == 0 || i + 1 == all.len());
+        for c in shown.map(|(_, c)| c) {
+            t.add_row(vec![
+                c.strategy.clone(),
+                c.index.to_string(),
+                c.rows_total.to_string(),
+                fmt::ms(Some(c.ms.0)),
+                c.interval.map_or("—".into(), |(lo, hi)| format!("{}–{}", fmt::ms(Some(lo)), fmt::ms(Some(hi)))),
+                fmt::ms(Some(c.ms.1)),
+                format!("{:+.0}%", c.error() * 100.0),
+                c.covered().map_or("—", |y| if y { "yes" } else { "no" }).to_string(),
+                ratio(c.misses.0, c.misses.1),
+                ratio(c.pages_written.0, c.pages_written.1),
+            ]);
+        }
+    }
+    for i in 1..t.column_count() {
+        if let Some(c) = t.column_mut(i) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    let mut out = t.to_string();
+    out.push('\n');
+    for p in &predicted.runs {
+        if let Some(r) = real.runs.iter().find(|r| r.strategy == p.strategy) {
+            out.push_str(&format!(
+                "{}: size with the WAL {} predicted vs {} measured; leaf pages {}\n",
+                p.strategy,
+                fmt::mib(p.size_bytes.map(|s| s + p.wal_size_bytes.unwrap_or(0))),
+                fmt::mib(r.size_bytes),
+                ratio(leaves(p), leaves(r))
+            ));
+        }
+    }
+    for line in summary(checks) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+fn leaves(r: &RunResult) -> Option<u64> {
+    (!r.btrees.is_empty()).then(|| r.btrees.iter().map(|b| b.leaf_pages).sum())
+}

@@ -1,0 +1,296 @@
+//! The time fit: non-negative costs per unit of work ([`Term`]), shared by every strategy,
+//! fitted by column-scaled NNLS on relative errors; refused when the data cannot tell a cost
+//! apart from the others; judged out of sample (fit on each strategy's early batches, scored on
+//! its later ones); and bootstrapped into prediction intervals. Pure: no engine, no I/O.
+
+use super::nnls::{self, dot};
+use super::terms::Term;
+use crate::Error;
+use crate::util::pick::Pick;
+
+/// Below this fraction of its norm outside the span of the other columns (column-scaled,
+/// relative errors) a cost is not identified at all: its coefficient's variance is inflated
+/// more than a million times (1/0.001²), so any value fits. Between this and 1 the costs can
+/// still trade off against each other (a growing random-key table misses, writes and
+/// checkpoints in near lockstep); the bootstrap ranges of the coefficients and the prediction
+/// intervals show by how much.
+pub const MIN_INDEPENDENT: f64 = 1e-3;
+/// Batches needed per fitted cost.
+pub const BATCHES_PER_TERM: usize = 5;
+/// Share of each strategy's rows whose batches fit the out-of-sample model; the rest score it.
+pub const EARLY_SHARE: f64 = 2.0 / 3.0;
+/// Bootstrap resamples behind the intervals.
+pub const RESAMPLES: usize = 200;
+/// Coverage of the prediction intervals (5th to 95th percentile).
+pub const INTERVAL: f64 = 0.90;
+
+/// One real batch: its units of work and measured time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Observation {
+    /// Strategy (resampling and the early/late split are per strategy).
+    pub group: String,
+    /// Rows in the table after the batch ÷ rows of the run (0–1].
+    pub position: f64,
+    /// Units of each fitted term, in the order of the fit's terms.
+    pub x: Vec<f64>,
+    /// Measured milliseconds.
+    pub ms: f64,
+}
+
+/// Errors of a fit on batches it did not see.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Holdout {
+    /// Batches scored (each strategy's last third of rows).
+    pub batches: usize,
+    /// Root-mean-square of (predicted − measured) / measured.
+    pub rms: f64,
+    /// Largest |predicted − measured| / measured.
+    pub max_abs: f64,
+    /// Mean of (predicted − measured) / measured (a bias, if far from 0).
+    pub mean: f64,
+}
+
+/// Fitted costs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimeFit {
+    /// The terms of the columns.
+    pub terms: Vec<Term>,
+    /// Milliseconds per unit of each term (≥ 0; 0 for a term left out).
+    pub ms_per_unit: Vec<f64>,
+    /// Terms left out and why (never seen in the calibration, or merged into another).
+    pub left_out: Vec<(Term, String)>,
+    /// Out-of-sample errors.
+    pub holdout: Holdout,
+    /// In-sample RMS relative error of the final fit (for comparison only).
+    pub in_sample_rms: f64,
+    /// Batches fitted.
+    pub batches: usize,
+    /// The smallest independent fraction of any fitted cost (see [`MIN_INDEPENDENT`]).
+    pub min_independent: f64,
+    /// Bootstrap coefficient vectors.
+    boot: Vec<Vec<f64>>,
+    /// Out-of-sample relative residuals: the noise the intervals add.
+    residuals: Vec<f64>,
+}
+
+/// A prediction and its interval, milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Predicted {
+    /// Point prediction.
+    pub ms: f64,
+    /// Lower end of the [`INTERVAL`] prediction interval.
+    pub low: f64,
+    /// Upper end.
+    pub high: f64,
+}
+
+impl TimeFit {
+    /// Fits `terms` to `obs` (each observation's `x` in the order of `terms`).
+    pub fn fit(terms: &[Term], obs: &[Observation]) -> Result<TimeFit, Error> {
+        let mut left_out = Vec::new();
+        let mut active: Vec<usize> = Vec::new();
+        for (j, &t) in terms.iter().enumerate() {
+            if obs.iter().all(|o| o.x[j] == 0.0) {
+                left_out.push((t, "none in the calibration".to_string()));
+            } else {
+                active.push(j);
+            }
+        }
+        drop_aliased_structural(terms, obs, &mut active, &mut left_out);
+        let needed = BATCHES_PER_TERM * active.len();
+        if obs.len() < needed || obs.iter().any(|o| o.ms <= 0.0 || !o.ms.is_finite()) {
+            return Err(Error::InvalidInput(format!(
+                "the calibration has {} timed batches for {} costs; the fit needs {BATCHES_PER_TERM} per cost ({needed}): use a larger --calibrate-rows",
+                obs.len(),
+                active.len()
+            )));
+        }
+        let (a, scale) = design(obs, &active);
+        let fractions = nnls::independent_fraction(&a);
+        for (k, f) in fractions.iter().enumerate() {
+            let f = f.unwrap_or(0.0);
+            if f < MIN_INDEPENDENT {
+                let term = terms[active[k]];
+                let partner = closest_partner(&a, k).map(|p| terms[active[p]].unit()).unwrap_or("the others");
+                return Err(Error::InvalidInput(format!(
+                    "the calibration cannot tell the cost per {} from the cost per {partner} (only {:.1}% of it varies independently): {}",
+                    term.unit(),
+                    f * 100.0,
+                    term.remedy()
+                )));
+            }
+        }
+        let min_independent = fractions.iter().map(|f| f.unwrap_or(0.0)).fold(1.0, f64::min);
+        let coef = solve(&a, &scale, &active, terms.len())?;
+        let in_sample_rms = rms(&relative_errors(obs, &coef));
+        let (holdout, residuals) = holdout(obs, &active, terms.len())?;
+        let boot = bootstrap(obs, &active, terms.len());
+        Ok(TimeFit {
+            terms: terms.to_vec(),
+            ms_per_unit: coef,
+            left_out,
+            holdout,
+            in_sample_rms,
+            batches: obs.len(),
+            min_independent,
+            boot,
+            residuals,
+        })
+    }
+
+    /// The [`INTERVAL`] range of term `j`'s cost over the bootstrap fits, ms per unit.
+    pub fn range(&self, j: usize) -> (f64, f64) {
+        let mut v: Vec<f64> = self.boot.iter().map(|c| c[j]).collect();
+        v.sort_by(f64::total_cmp);
+        let tail = (1.0 - INTERVAL) / 2.0;
+        let q = |p| crate::metrics::stats::quantile_sorted(&v, p).unwrap_or(self.ms_per_unit[j]);
+        (q(tail), q(1.0 - tail))
+    }
+
+    /// Predicted milliseconds for a batch with `x` units of each term, with its interval:
+    /// each bootstrap fit's prediction times (1 + an out-of-sample relative residual), 5th to
+    /// 95th percentile.
+    pub fn predict(&self, x: &[f64]) -> Predicted {
+        let ms = dot(&self.ms_per_unit, x).max(0.0);
+        if self.boot.is_empty() {
+            return Predicted { ms, low: ms, high: ms };
+        }
+        let mut draws: Vec<f64> = self
+            .boot
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let noise = if self.residuals.is_empty() {
+                    0.0
+                } else {
+                    // A fixed, well-spread pairing of resamples and residuals.
+                    self.residuals[(i * 7919) % self.residuals.len()]
+                };
+                (dot(c, x) * (1.0 + noise)).max(0.0)
+            })
+            .collect();
+        draws.sort_by(f64::total_cmp);
+        let tail = (1.0 - INTERVAL) / 2.0;
+        let q = |p| crate::metrics::stats::quantile_sorted(&draws, p).unwrap_or(ms);
+        Predicted { ms, low: q(tail).min(ms), high: q(1.0 - tail).max(ms) }
+    }
+}
+
+/// Structural terms (rows × a per-strategy constant) that are an exact combination of other
+/// structural terms across the calibrated strategies cannot be told apart, but need not be: the
+/// prediction's strategies are the same, so their sum is all it uses. Keep the first.
+fn drop_aliased_structural(
+    terms: &[Term],
+    obs: &[Observation],
+    active: &mut Vec<usize>,
+    left_out: &mut Vec<(Term, String)>,
+) {
+    // One row per observation of units per row: a strategy's constants.
+    let per_row = |o: &Observation, j: usize| {
+        let rows = terms.iter().position(|&t| t == Term::Rows).map_or(1.0, |r| o.x[r]);
+        if rows > 0.0 { o.x[j] / rows } else { 0.0 }
+    };
+    let mut kept: Vec<usize> = Vec::new();
+    for &j in active.iter().filter(|&&j| terms[j].structural()) {
+        kept.push(j);
+        let m: Vec<Vec<f64>> = obs.iter().map(|o| kept.iter().map(|&k| per_row(o, k)).collect()).collect();
+        if nnls::least_squares(&m, &vec![0.0; m.len()], &(0..kept.len()).collect::<Vec<_>>()).is_none() {
+            kept.pop();
+            let with = kept.iter().map(|&k| terms[k].unit()).collect::<Vec<_>>().join(" and per ");
+            left_out.push((
+                terms[j],
+                format!("merged into the cost per {with}: every calibrated strategy has the same ratio"),
+            ));
+        }
+    }
+    active.retain(|&j| !terms[j].structural() || kept.contains(&j));
+}
+
+/// Relative-error design: row i divided by its measured time (so the target is all ones), then
+/// each column divided by its norm. Returns the matrix and the column scales.
+fn design(obs: &[Observation], active: &[usize]) -> (Vec<Vec<f64>>, Vec<f64>) {
+    let raw: Vec<Vec<f64>> = obs.iter().map(|o| active.iter().map(|&j| o.x[j] / o.ms).collect()).collect();
+    let scale: Vec<f64> = (0..active.len())
+        .map(|k| nnls::norm(&raw.iter().map(|r| r[k]).collect::<Vec<_>>()).max(f64::MIN_POSITIVE))
+        .collect();
+    let a = raw.iter().map(|r| r.iter().zip(&scale).map(|(v, s)| v / s).collect()).collect();
+    (a, scale)
+}
+
+/// The column most aligned with column `k` (largest |cosine|).
+fn closest_partner(a: &[Vec<f64>], k: usize) -> Option<usize> {
+    let p = a.first()?.len();
+    let col = |j: usize| a.iter().map(|r| r[j]).collect::<Vec<f64>>();
+    let ck = col(k);
+    (0..p).filter(|&j| j != k).max_by(|&i, &j| dot(&ck, &col(i)).abs().total_cmp(&dot(&ck, &col(j)).abs()))
+}
+
+/// NNLS on the scaled design; coefficients back in milliseconds per unit, in all `p` slots.
+fn solve(a: &[Vec<f64>], scale: &[f64], active: &[usize], p: usize) -> Result<Vec<f64>, Error> {
+    let ones = vec![1.0; a.len()];
+    let c = nnls::nnls(a, &ones).ok_or_else(|| {
+        Error::InvalidInput("the calibration's costs are linearly dependent: use a larger --calibrate-rows".into())
+    })?;
+    let mut out = vec![0.0; p];
+    for (k, &j) in active.iter().enumerate() {
+        out[j] = c[k] / scale[k];
+    }
+    Ok(out)
+}
+
+fn fit_subset(obs: &[&Observation], active: &[usize], p: usize) -> Option<Vec<f64>> {
+    let owned: Vec<Observation> = obs.iter().map(|o| (*o).clone()).collect();
+    let (a, scale) = design(&owned, active);
+    solve(&a, &scale, active, p).ok()
+}
+
+fn relative_errors(obs: &[Observation], coef: &[f64]) -> Vec<f64> {
+    obs.iter().map(|o| (dot(coef, &o.x) - o.ms) / o.ms).collect()
+}
+
+fn rms(v: &[f64]) -> f64 {
+    if v.is_empty() { 0.0 } else { (v.iter().map(|e| e * e).sum::<f64>() / v.len() as f64).sqrt() }
+}
+
+/// Fits each strategy's batches up to [`EARLY_SHARE`] of its rows and scores the later ones:
+/// the error a forecast beyond the calibration makes. Also returns those relative residuals.
+fn holdout(obs: &[Observation], active: &[usize], p: usize) -> Result<(Holdout, Vec<f64>), Error> {
+    let early: Vec<&Observation> = obs.iter().filter(|o| o.position <= EARLY_SHARE + 1e-9).collect();
+    let late: Vec<Observation> = obs.iter().filter(|o| o.position > EARLY_SHARE + 1e-9).cloned().collect();
+    if late.is_empty() || early.len() < BATCHES_PER_TERM * active.len() {
+        return Err(Error::InvalidInput(format!(
+            "the calibration's first {:.0}% of rows have {} batches, too few to fit {} costs out of sample: use a larger --calibrate-rows",
+            EARLY_SHARE * 100.0,
+            early.len(),
+            active.len()
+        )));
+    }
+    let coef = fit_subset(&early, active, p).ok_or_else(|| {
+        Error::InvalidInput("the calibration's early batches cannot be fitted: use a larger --calibrate-rows".into())
+    })?;
+    let errors = relative_errors(&late, &coef);
+    let holdout = Holdout {
+        batches: late.len(),
+        rms: rms(&errors),
+        max_abs: errors.iter().fold(0.0, |m, e| m.max(e.abs())),
+        mean: errors.iter().sum::<f64>() / errors.len() as f64,
+    };
+    Ok((holdout, errors))
+}
+
+/// [`RESAMPLES`] fits on batches resampled with replacement within each strategy.
+fn bootstrap(obs: &[Observation], active: &[usize], p: usize) -> Vec<Vec<f64>> {
+    let mut groups: Vec<&str> = obs.iter().map(|o| o.group.as_str()).collect();
+    groups.sort_unstable();
+    groups.dedup();
+    let members: Vec<Vec<&Observation>> =
+        groups.iter().map(|g| obs.iter().filter(|o| o.group == *g).collect()).collect();
+    let mut rng = Pick(0x0005_eed0_ff17);
+    (0..RESAMPLES)
+        .filter_map(|_| {
+            let sample: Vec<&Observation> =
+                members.iter().flat_map(|m| (0..m.len()).map(|_| m[rng.below(m.len())]).collect::<Vec<_>>()).collect();
+            fit_subset(&sample, active, p)
+        })
+        .collect()
+}

@@ -1,0 +1,122 @@
+//! The costs the time fit estimates: one non-negative cost per kind of work, shared by every
+//! strategy, so a key differs from another only by how much of each work it does.
+
+use super::layout::{Layout, key_bytes_per_row};
+use crate::Error;
+use crate::results::Counters;
+use crate::strategy::Strategy;
+
+/// One kind of work, priced per unit by the fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Term {
+    /// Per row: binding, stepping and resetting the insert statement.
+    Rows,
+    /// Per B-tree entry (rows × trees): a descent and a cell insert in each tree.
+    TreeEntries,
+    /// Per byte of client-generated key (BLOB/TEXT keys; an integer key has none): binding,
+    /// copying and comparing it.
+    KeyBytes,
+    /// Per cache miss: a page read from the operating system's page cache.
+    Misses,
+    /// Per WAL-index hash table searched by a miss (`walFindFrame`, one per 4096 WAL frames).
+    WalHashSearches,
+    /// Per page written to the WAL (spilled or committed), its share of the commit's sync
+    /// included.
+    PagesWritten,
+    /// Per page an automatic checkpoint copies from the WAL into the database file and syncs.
+    CheckpointPages,
+}
+
+impl Term {
+    /// Every term, in the order of the fit's columns.
+    pub const ALL: [Term; 7] = [
+        Term::Rows,
+        Term::TreeEntries,
+        Term::KeyBytes,
+        Term::Misses,
+        Term::WalHashSearches,
+        Term::PagesWritten,
+        Term::CheckpointPages,
+    ];
+
+    /// What one unit is, for "µs per …".
+    pub fn unit(self) -> &'static str {
+        match self {
+            Term::Rows => "row",
+            Term::TreeEntries => "B-tree entry",
+            Term::KeyBytes => "key byte",
+            Term::Misses => "cache miss",
+            Term::WalHashSearches => "WAL-index hash table searched",
+            Term::PagesWritten => "page written",
+            Term::CheckpointPages => "checkpoint page",
+        }
+    }
+
+    /// Whether the term follows from the strategy's table alone (rows × a constant of the
+    /// strategy), not from what the cache did.
+    pub fn structural(self) -> bool {
+        matches!(self, Term::Rows | Term::TreeEntries | Term::KeyBytes)
+    }
+
+    /// What to change when the calibration cannot tell this cost apart from the others.
+    pub fn remedy(self) -> &'static str {
+        match self {
+            Term::Rows | Term::TreeEntries | Term::KeyBytes => {
+                "calibrate strategies whose tables differ (e.g. add int or uuid4-text to -s)"
+            }
+            Term::Misses | Term::WalHashSearches => {
+                "give the calibration more cache pressure (a larger --calibrate-rows, or a smaller --cache-mb) so misses vary across its batches"
+            }
+            Term::PagesWritten | Term::CheckpointPages => {
+                "use a larger --calibrate-rows so the calibration's batches write and checkpoint different amounts"
+            }
+        }
+    }
+
+    /// This term's units in a batch of `rows` rows of a strategy shaped `shape` whose model
+    /// counted `counters`.
+    pub fn value(self, shape: Shape, counters: &Counters, rows: u64) -> f64 {
+        let count = |c: Option<u64>| c.unwrap_or(0) as f64;
+        match self {
+            Term::Rows => rows as f64,
+            Term::TreeEntries => (rows * u64::from(shape.trees)) as f64,
+            Term::KeyBytes => (rows * u64::from(shape.key_bytes)) as f64,
+            Term::Misses => count(counters.cache_misses),
+            Term::WalHashSearches => count(counters.wal_hash_searches),
+            Term::PagesWritten => count(counters.pages_written),
+            Term::CheckpointPages => count(counters.checkpoint_pages),
+        }
+    }
+}
+
+/// What a strategy's table is made of, for the structural terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// B-trees each row goes into.
+    pub trees: u32,
+    /// Client-generated key bytes per row.
+    pub key_bytes: u32,
+}
+
+impl Shape {
+    /// The shape of `strategy`'s SQLite table.
+    pub fn sqlite(strategy: &Strategy, payload_bytes: u64, page_size: u32) -> Result<Shape, Error> {
+        let layout = Layout::sqlite(strategy, payload_bytes as u32, page_size)?;
+        Ok(Shape { trees: layout.trees.len() as u32, key_bytes: key_bytes_per_row(strategy) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategy::find;
+
+    #[test]
+    fn shapes_of_the_usual_keys() {
+        let shape = |s| Shape::sqlite(find(s).unwrap(), 50, 4096).unwrap();
+        assert_eq!(shape("int"), Shape { trees: 1, key_bytes: 0 });
+        assert_eq!(shape("uuid4"), Shape { trees: 1, key_bytes: 16 });
+        assert_eq!(shape("uuid4-text"), Shape { trees: 1, key_bytes: 36 });
+        assert_eq!(shape("int+uuid4"), Shape { trees: 2, key_bytes: 16 });
+    }
+}

@@ -1,0 +1,163 @@
+//! The time fit, held to a synthetic engine whose per-operation costs are known: its batches
+//! are the page model's own counts priced by those costs (and a little noise), so the fit must
+//! give the costs back, forecast a larger run, refuse data that cannot pin the costs down, and
+//! report its error on batches it did not fit.
+
+use pkbench_core::control::RunControl;
+use pkbench_core::predict::fit::{Observation, TimeFit};
+use pkbench_core::predict::terms::{Shape, Term};
+use pkbench_core::predict::{Calibration, CalibrationPlan, Mode, PredictConfig, predict};
+use pkbench_core::results::RunResult;
+use pkbench_core::strategy::{Strategy, find};
+use std::collections::BTreeMap;
+
+const STRATEGIES: [&str; 4] = ["int", "uuid4", "uuid4-text", "int+uuid4"];
+
+/// Microseconds per unit of each term, in `Term::ALL` order.
+const COSTS_US: [f64; 7] = [1.0, 0.5, 0.02, 6.0, 0.4, 20.0, 12.0];
+
+fn config(rows: u64, batch_rows: u64) -> PredictConfig {
+    PredictConfig {
+        rows,
+        batch_rows,
+        payload_bytes: 50,
+        seed: 5,
+        page_size: 4096,
+        cache_mb: 1,
+        mode: Mode::Exact,
+        scale: 1,
+    }
+}
+
+/// A deterministic ±`noise` factor per batch.
+fn jitter(i: u64, noise: f64) -> f64 {
+    let z = (i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 11) as f64 / (1u64 << 53) as f64;
+    1.0 + noise * (2.0 * z - 1.0)
+}
+
+/// The synthetic engine's run: the model's counts, each batch timed as Σ cost × units.
+fn synthetic_runs(config: &PredictConfig, noise: f64) -> Vec<RunResult> {
+    STRATEGIES
+        .iter()
+        .map(|name| {
+            let s: &Strategy = find(name).unwrap();
+            let shape = Shape::sqlite(s, config.payload_bytes, config.page_size).unwrap();
+            let mut run = predict(s, config, None, &RunControl::new(), &mut |_| {}).unwrap();
+            for (i, b) in run.batches.iter_mut().enumerate() {
+                let us: f64 =
+                    Term::ALL.iter().zip(COSTS_US).map(|(t, c)| c * t.value(shape, &b.counters, b.rows)).sum();
+                b.elapsed_ns = (us * 1000.0 * jitter(i as u64 + 17 * name.len() as u64, noise)) as u64;
+            }
+            run
+        })
+        .collect()
+}
+
+fn plan_of(config: &PredictConfig) -> CalibrationPlan {
+    CalibrationPlan {
+        rows: config.rows,
+        batch_rows: config.batch_rows,
+        cache_kib: config.cache_mb * 1024,
+        page_size: config.page_size,
+        payload_bytes: config.payload_bytes,
+        seed: config.seed,
+    }
+}
+
+fn strategies() -> Vec<&'static Strategy> {
+    STRATEGIES.iter().map(|n| find(n).unwrap()).collect()
+}
+
+#[test]
+fn a_synthetic_engines_costs_are_recovered_within_ten_percent() {
+    let config = config(200_000, 5_000);
+    let cal = Calibration::from_runs(&synthetic_runs(&config, 0.0), &strategies(), plan_of(&config)).unwrap();
+    for (j, (t, want)) in Term::ALL.iter().zip(COSTS_US).enumerate() {
+        let got = cal.fit.ms_per_unit[j] * 1000.0;
+        assert!((got / want - 1.0).abs() < 0.10, "{t:?}: fitted {got} µs, engine {want} µs; {:?}", cal.fit);
+    }
+    assert!(cal.fit.holdout.rms < 0.01, "{:?}", cal.fit.holdout);
+}
+
+#[test]
+fn a_noisy_calibration_forecasts_four_times_the_rows_within_ten_percent() {
+    let small = config(200_000, 5_000);
+    let cal = Calibration::from_runs(&synthetic_runs(&small, 0.05), &strategies(), plan_of(&small)).unwrap();
+    // The target: four times the rows, batches and cache (the calibration's pressure).
+    let target = PredictConfig { cache_mb: 4, ..config(800_000, 20_000) };
+    let (mut covered, mut total) = (0, 0);
+    for run in synthetic_runs(&target, 0.0) {
+        let late = &run.batches[run.batches.len() / 2..];
+        for b in late {
+            let p = cal.predict(&run.strategy, &b.counters, b.rows);
+            let real = b.elapsed_ns as f64 / 1e6;
+            assert!(
+                (p.ms / real - 1.0).abs() < 0.10,
+                "{} batch {}: predicted {} ms, engine {real} ms",
+                run.strategy,
+                b.index,
+                p.ms
+            );
+            total += 1;
+            covered += usize::from(p.low <= real && real <= p.high);
+        }
+    }
+    assert!(covered * 10 >= total * 8, "intervals cover {covered} of {total}");
+}
+
+fn obs(group: &str, position: f64, x: Vec<f64>, ms: f64) -> Observation {
+    Observation { group: group.into(), position, x, ms }
+}
+
+#[test]
+fn too_few_batches_are_refused() {
+    // The old calibration with -b equal to its rows: one batch per strategy.
+    let config = config(100_000, 100_000);
+    let err = Calibration::from_runs(&synthetic_runs(&config, 0.0), &strategies(), plan_of(&config)).unwrap_err();
+    assert!(err.to_string().contains("needs 5 per cost"), "{err}");
+}
+
+#[test]
+fn costs_the_data_cannot_tell_apart_are_refused() {
+    // Misses and pages written in a fixed ratio in every batch: any split of their cost fits.
+    let terms = [Term::Rows, Term::Misses, Term::PagesWritten];
+    let data: Vec<Observation> = (0..60)
+        .map(|i| {
+            let m = f64::from(i % 13) * 100.0 + 50.0;
+            let rows = 1000.0 + f64::from(i % 7) * 100.0;
+            obs(
+                if i % 2 == 0 { "a" } else { "b" },
+                f64::from(i / 2 + 1) / 30.0,
+                vec![rows, m, 2.0 * m],
+                0.001 * rows + 0.01 * m,
+            )
+        })
+        .collect();
+    let err = TimeFit::fit(&terms, &data).unwrap_err().to_string();
+    assert!(err.contains("cannot tell the cost per") && err.contains("cache miss"), "{err}");
+    assert!(!err.contains('\n'), "one line: {err}");
+}
+
+#[test]
+fn the_reported_error_is_out_of_sample() {
+    // A cost per miss that doubles in the last third of the rows: a fit on the early batches
+    // cannot know, so the reported error must show it, while an in-sample fit hides half of it.
+    let terms = [Term::Rows, Term::Misses];
+    let data: Vec<Observation> = (0..90)
+        .map(|i| {
+            let position = f64::from(i % 45 + 1) / 45.0;
+            let (rows, m) = (1000.0, 200.0 + f64::from(i % 11) * 40.0);
+            let per_miss = if position > 2.0 / 3.0 { 0.02 } else { 0.01 };
+            obs(if i < 45 { "a" } else { "b" }, position, vec![rows, m], 0.001 * rows + per_miss * m)
+        })
+        .collect();
+    let fit = TimeFit::fit(&terms, &data).unwrap();
+    assert!(fit.holdout.mean < -0.2, "the early fit under-predicts the later batches: {:?}", fit.holdout);
+    assert!(fit.holdout.rms > 1.5 * fit.in_sample_rms, "{:?} vs in sample {}", fit.holdout, fit.in_sample_rms);
+    let mut options = BTreeMap::new();
+    let plan = plan_of(&config(90_000, 1_000));
+    let cal = Calibration { fit: fit.clone(), plan, shapes: BTreeMap::new(), seen_per_row: vec![0.0; 2] };
+    cal.describe(&mut options);
+    let reported = &options["calibration_error"];
+    assert!(reported.starts_with(&format!("out of sample {:.1}% RMS", fit.holdout.rms * 100.0)), "{reported}");
+}
