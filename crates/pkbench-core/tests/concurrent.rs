@@ -8,6 +8,7 @@ use pkbench_core::engines::mariadb::MariaDbEngine;
 use pkbench_core::engines::postgres::PostgresEngine;
 use pkbench_core::engines::server::{ServerSettings, ServerTarget};
 use pkbench_core::engines::sqlite::{SqliteEngine, SqliteSettings};
+use pkbench_core::engines::txn::{ClientOptions, Isolation, TxnShape};
 use pkbench_core::generators::Key;
 use pkbench_core::results::{PhaseResult, RunResult};
 use pkbench_core::strategy::find;
@@ -24,10 +25,21 @@ fn run(engine: &mut dyn Engine, strategy: &str) -> RunResult {
 
 /// Two measured seconds after half a second of warm-up, in a closed loop or at `rate` rows/s.
 fn run_at(engine: &mut dyn Engine, strategy: &str, rate: Option<u64>) -> RunResult {
+    run_with(engine, strategy, rate, ClientOptions::default()).unwrap_or_else(|e| panic!("{strategy}: {e}"))
+}
+
+/// [`run_at`] with the clients' transactions `options`; the error's text if the case failed.
+fn run_with(
+    engine: &mut dyn Engine,
+    strategy: &str,
+    rate: Option<u64>,
+    options: ClientOptions,
+) -> Result<RunResult, String> {
     let workload = ConcurrentInsert::new(THREADS, Duration::from_secs(2), Duration::from_millis(500), 50, SEED)
         .unwrap()
         .with_rate(rate)
-        .unwrap();
+        .unwrap()
+        .with_transactions(options);
     let control = RunControl::new();
     let ctx = CaseContext {
         control: &control,
@@ -35,9 +47,10 @@ fn run_at(engine: &mut dyn Engine, strategy: &str, rate: Option<u64>) -> RunResu
         observer: &Silent,
         counter_budget: Default::default(),
     };
-    let (result, error) = workload.run_case(engine, find(strategy).unwrap(), &ctx);
-    assert!(error.is_none(), "{strategy}: {error:?}");
-    result
+    match workload.run_case(engine, find(strategy).unwrap(), &ctx) {
+        (result, None) => Ok(result),
+        (_, Some(e)) => Err(e.to_string()),
+    }
 }
 
 /// What every engine must show: rows verified = rows counted, operations in every second,
@@ -191,4 +204,55 @@ fn an_open_loop_sends_on_schedule_and_says_when_it_falls_behind() {
     let phase = &result.phases[0];
     assert!(phase.note.as_deref().unwrap().contains("fell behind"), "{:?}", phase.note);
     assert!(phase.latency.unwrap().p50_ns as f64 > phase.figures["service_p50_ns"], "queueing shows in latency");
+}
+
+/// Conflicts, retries and give-ups add up, and only committed transactions are rows.
+fn conflicts(phase: &PhaseResult) -> f64 {
+    let (c, r, g) = (phase.figures["conflicts"], phase.figures["retries"], phase.figures["gave_up"]);
+    assert_eq!(c, r + g, "every lost conflict is retried or given up: {:?}", phase.figures);
+    c
+}
+
+#[test]
+fn serializable_reads_at_the_right_edge_conflict_for_ordered_keys_and_are_retried() {
+    let mut engine = PostgresEngine::open(&server_settings())
+        .unwrap_or_else(|e| panic!("could not start a managed PostgreSQL server: {e}"));
+    let options = ClientOptions { txn: TxnShape::InsertReadRecent, isolation: Some(Isolation::Serializable) };
+    let mut seen = Vec::new();
+    for strategy in ["int-client", "uuid4"] {
+        let result = run_with(&mut engine, strategy, None, options).unwrap();
+        let phase = check(&result);
+        assert!(
+            phase.note.as_deref().unwrap().contains("insert-read-recent transaction per operation at serializable")
+        );
+        assert_eq!(result.settings.workload_options["isolation"], "serializable");
+        seen.push(conflicts(phase));
+    }
+    // Each transaction reads the row after a key just committed: with ordered keys that is the
+    // right edge where every client inserts, so SSI finds read/write conflicts among them.
+    assert!(seen[0] > 0.0, "int-client: no serialization conflict at the right edge");
+    assert!(seen[0] > seen[1], "ordered keys conflict more than random ones: {seen:?}");
+    // Engine-assigned keys cannot be read back by key.
+    let err = run_with(&mut engine, "int", None, options).unwrap_err();
+    assert!(err.contains("--txn insert-read-recent") && err.contains("int-client"), "{err}");
+}
+
+#[test]
+fn mariadb_updates_of_recent_rows_run_and_add_up() {
+    let mut engine = MariaDbEngine::open(&server_settings())
+        .unwrap_or_else(|e| panic!("could not start a managed MariaDB server: {e}"));
+    let options = ClientOptions { txn: TxnShape::InsertUpdateRecent, isolation: Some(Isolation::RepeatableRead) };
+    let result = run_with(&mut engine, "uuid7", None, options).unwrap();
+    let phase = check(&result);
+    conflicts(phase);
+    assert_eq!(result.settings.workload_options["txn"], "insert-update-recent");
+}
+
+#[test]
+fn sqlite_refuses_transaction_shapes_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut engine = SqliteEngine::new(SqliteSettings::seed_000(dir.path().to_path_buf())).unwrap();
+    let options = ClientOptions { txn: TxnShape::InsertUpdateRecent, isolation: None };
+    let err = run_with(&mut engine, "uuid7", None, options).unwrap_err();
+    assert!(err.contains("need a server engine") && !err.contains('\n'), "{err}");
 }

@@ -104,6 +104,25 @@ pub enum SyncArg {
     Extra,
 }
 
+/// `--txn`: what each concurrent transaction does.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum TxnArg {
+    /// One autocommit INSERT.
+    Insert,
+    /// INSERT, then read the next row after a recently committed key.
+    InsertReadRecent,
+    /// INSERT, then UPDATE a recently committed row by its key.
+    InsertUpdateRecent,
+}
+
+/// `--isolation`: the sessions' transaction isolation level.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum IsolationArg {
+    ReadCommitted,
+    RepeatableRead,
+    Serializable,
+}
+
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum JournalArg {
     Wal,
@@ -146,6 +165,14 @@ pub struct RunArgs {
     /// statement's due time (accepts 2k, 500) [default: a closed loop].
     #[arg(long, value_parser = parse_count, allow_negative_numbers = true)]
     pub rate: Option<u64>,
+    /// What each concurrent transaction does (`--workload concurrent`, servers): a lost
+    /// serialization or deadlock conflict is retried with a back-off and counted.
+    #[arg(long, value_enum, default_value = "insert")]
+    pub txn: TxnArg,
+    /// Transaction isolation of the concurrent sessions (`--workload concurrent`, servers)
+    /// [default: the server's].
+    #[arg(long, value_enum)]
+    pub isolation: Option<IsolationArg>,
     /// Measured time per strategy (`--workload concurrent`; accepts 60s, 2m, 1h).
     #[arg(long, default_value = "60s", value_parser = parse_duration)]
     pub duration: Duration,

@@ -145,6 +145,12 @@ pub trait Dialect: Sync {
     /// Starts a transaction.
     fn begin(&self) -> &'static str;
 
+    /// Sets the isolation level of the session's later transactions (MySQL's and MariaDB's
+    /// spelling; PostgreSQL overrides it).
+    fn set_isolation(&self, level: crate::engines::txn::Isolation) -> String {
+        format!("SET SESSION TRANSACTION ISOLATION LEVEL {}", level.sql())
+    }
+
     /// Creates pkbench's own namespace (a PostgreSQL schema, a MySQL database); fails if it
     /// exists, so pkbench never works in one it did not create.
     fn create_namespace(&self, name: &str) -> String;

@@ -24,6 +24,7 @@ pub mod postgres;
 pub mod server;
 pub mod sql;
 pub mod sqlite;
+pub mod txn;
 pub mod wire;
 
 pub use kind::EngineKind;
@@ -158,6 +159,17 @@ pub trait InsertCase {
         Err(Error::InvalidInput("this engine cannot open concurrent connections".into()))
     }
 
+    /// Opens one more connection whose transactions follow `options` (`--txn`, `--isolation`).
+    /// Engines that only run single-row autocommit inserts refuse other options in one line.
+    fn connect_with(&mut self, options: &txn::ClientOptions) -> Result<Box<dyn InsertClient + Send>, Error> {
+        if *options != txn::ClientOptions::default() {
+            return Err(Error::InvalidInput(
+                "--txn and --isolation need a server engine (--engine postgres or mariadb): SQLite runs one writer at a time, always serializable".into(),
+            ));
+        }
+        self.connect()
+    }
+
     /// Opens a connection that samples what this case's sessions wait for (the concurrent
     /// workload's wait evidence); `None` on engines without such a view (SQLite reports its lock
     /// waits through [`InsertClient::lock_wait_ns`]).
@@ -244,6 +256,15 @@ pub trait InsertClient {
     /// lock to time.
     fn lock_wait_ns(&self) -> Option<u64> {
         None
+    }
+
+    /// Runs one transaction of the client's shape: inserts `row` and, for the shapes that touch
+    /// a recent row, reads or updates the row with key `recent` (skipped when `None`). A lost
+    /// serialization or deadlock conflict is an [`Error::Server`] of kind `Conflict`, after
+    /// which the transaction has been rolled back and may be retried.
+    fn transact(&mut self, row: &KeyRow, recent: Option<Key>) -> Result<(), Error> {
+        let _ = recent;
+        self.insert_one(row)
     }
 }
 

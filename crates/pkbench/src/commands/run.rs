@@ -1,7 +1,7 @@
 //! `pkbench run`: turn flags into a plan, run it with live progress, print and save results.
 
 use super::engine;
-use crate::cli::{DEFAULT_STRATEGIES, FormatArg, RunArgs, WorkloadArg};
+use crate::cli::{DEFAULT_STRATEGIES, FormatArg, IsolationArg, RunArgs, TxnArg, WorkloadArg};
 use crate::commands::key_args::SchemeArgs;
 use crate::output::out;
 use crate::progress::Progress;
@@ -11,6 +11,7 @@ use pkbench_core::Error;
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::EngineKind;
 use pkbench_core::engines::server::{redact_url, remove_stale_server_dirs, server_dirs_in_memory};
+use pkbench_core::engines::txn::{ClientOptions, Isolation, TxnShape};
 use pkbench_core::report::{Format, ResultsWriter, render_repeats};
 use pkbench_core::results::Environment;
 use pkbench_core::run::{RunPlan, run as run_plan};
@@ -159,12 +160,14 @@ fn strategies_for(args: &RunArgs) -> Result<&str, Error> {
 /// Refuses a flag typed for a workload that does not use it, rather than ignoring it.
 fn refuse_unused_flags(args: &RunArgs) -> Result<(), Error> {
     use WorkloadArg::{App, Churn, Concurrent, FileBaseline, InsertGrowth, Remedy, Scale};
-    let uses: [(&str, &str, &[WorkloadArg]); 8] = [
+    let uses: [(&str, &str, &[WorkloadArg]); 10] = [
         ("rows", "--rows", &[InsertGrowth, FileBaseline, Remedy, Scale, Churn]),
         ("batch", "--batch", &[InsertGrowth, Remedy, Scale, Churn, App]),
         ("threads", "--threads", &[Concurrent]),
         ("duration", "--duration", &[Concurrent]),
         ("rate", "--rate", &[Concurrent]),
+        ("txn", "--txn", &[Concurrent]),
+        ("isolation", "--isolation", &[Concurrent]),
         ("users", "--users", &[App]),
         ("orders_per_user", "--orders-per-user", &[App]),
         ("payload", "--payload", &[InsertGrowth, Concurrent, Remedy, Scale, Churn]),
@@ -223,7 +226,8 @@ fn workload(args: &RunArgs, strategies: &[&'static Strategy], out_dir: &Path) ->
                 args.payload,
                 keys,
             )?
-            .with_rate(args.rate)?;
+            .with_rate(args.rate)?
+            .with_transactions(client_options(args));
             for s in strategies {
                 w.check(s, args.engine.name())?;
             }
@@ -256,4 +260,20 @@ fn default_out_dir() -> PathBuf {
         n += 1;
     }
     dir
+}
+
+/// The concurrent clients' transactions, from `--txn` and `--isolation`.
+fn client_options(args: &RunArgs) -> ClientOptions {
+    ClientOptions {
+        txn: match args.txn {
+            TxnArg::Insert => TxnShape::Insert,
+            TxnArg::InsertReadRecent => TxnShape::InsertReadRecent,
+            TxnArg::InsertUpdateRecent => TxnShape::InsertUpdateRecent,
+        },
+        isolation: args.isolation.map(|i| match i {
+            IsolationArg::ReadCommitted => Isolation::ReadCommitted,
+            IsolationArg::RepeatableRead => Isolation::RepeatableRead,
+            IsolationArg::Serializable => Isolation::Serializable,
+        }),
+    }
 }

@@ -167,6 +167,10 @@ impl Dialect for PostgresDialect {
         "BEGIN"
     }
 
+    fn set_isolation(&self, level: crate::engines::txn::Isolation) -> String {
+        format!("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL {}", level.sql())
+    }
+
     fn create_namespace(&self, name: &str) -> String {
         format!("CREATE SCHEMA {name}")
     }

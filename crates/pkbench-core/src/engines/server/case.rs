@@ -6,7 +6,8 @@ use super::engine::ServerEngine;
 use crate::Error;
 use crate::control::RunControl;
 use crate::engines::sql::{self, BenchSql};
-use crate::engines::wire::{Connection, KeySlot, Param};
+use crate::engines::txn::{ClientOptions, TxnShape};
+use crate::engines::wire::{Connection, KeyField, KeySlot, Param};
 use crate::engines::{CaseReport, CaseSpec, InsertCase, InsertClient, KeyRow, Physical, WaitSampler};
 use crate::generators::Key;
 use crate::metrics::budget::{CounterAccount, CounterBudget};
@@ -143,18 +144,47 @@ impl<B: Backend> InsertCase for ServerCase<'_, B> {
     }
 
     fn connect(&mut self) -> Result<Box<dyn InsertClient + Send>, Error> {
+        self.connect_with(&ClientOptions::default())
+    }
+
+    fn connect_with(&mut self, options: &ClientOptions) -> Result<Box<dyn InsertClient + Send>, Error> {
         if self.insert_map.is_some() {
             return Err(Error::InvalidInput(
                 "a concurrent client inserts one row per statement; mapping-table strategies need two".into(),
             ));
         }
+        let keys = self.sql.insert.keys.clone();
+        let primary = keys.iter().find(|(f, _)| *f == KeyField::Primary).map(|(_, s)| *s);
+        if options.txn.uses_recent() && primary.is_none() {
+            return Err(Error::InvalidInput(format!(
+                "--txn {} reads or updates a recent row by its key, and {}'s keys are made by the server: use a client-generated key (int-client for an ordered integer)",
+                options.txn.name(),
+                self.strategy
+            )));
+        }
+        let dialect = self.engine.dialect();
         let mut conn = self.engine.backend.connect()?;
-        let insert = conn.prepare(&self.sql.insert_one).map_err(|e| Error::server("could not prepare INSERT", e))?;
+        if let Some(level) = options.isolation {
+            conn.execute(&dialect.set_isolation(level))
+                .map_err(|e| Error::server("could not set the isolation level", e))?;
+        }
+        let prepare =
+            |conn: &mut B::Conn, sql: &str| conn.prepare(sql).map_err(|e| Error::server("could not prepare", e));
+        let insert = prepare(&mut conn, &self.sql.insert_one)?;
+        let recent = match options.txn {
+            TxnShape::Insert => None,
+            TxnShape::InsertReadRecent => Some(prepare(&mut conn, &self.sql.read_after)?),
+            TxnShape::InsertUpdateRecent => Some(prepare(&mut conn, &self.sql.update_payload)?),
+        };
         let client = ServerClient::<B::Conn> {
             conn,
             insert,
+            txn: options.txn,
+            recent,
+            primary,
+            begin: dialect.begin(),
             payload: vec![0xa5; self.payload_bytes],
-            keys: self.sql.insert.keys.clone(),
+            keys,
             slots: [KeySlot::default(); 2],
         };
         Ok(Box::new(client))
@@ -255,10 +285,17 @@ impl<C: Connection> WaitSampler for ServerWaitSampler<C> {
     }
 }
 
-/// One more session inserting single rows in autocommit mode through a prepared INSERT.
+/// One more session inserting single rows in autocommit mode through a prepared INSERT, or in
+/// transactions of a `--txn` shape.
 struct ServerClient<C: Connection> {
     conn: C,
     insert: C::Statement,
+    txn: TxnShape,
+    /// The shape's read or update of a recent row.
+    recent: Option<C::Statement>,
+    /// Storage of the primary key, when the client makes it.
+    primary: Option<crate::strategy::Storage>,
+    begin: &'static str,
     payload: Vec<u8>,
     /// The client-side key columns, in parameter order.
     keys: Vec<(crate::engines::wire::KeyField, crate::strategy::Storage)>,
@@ -266,8 +303,25 @@ struct ServerClient<C: Connection> {
 }
 
 impl<C: Connection> InsertClient for ServerClient<C> {
+    fn transact(&mut self, row: &KeyRow, recent: Option<Key>) -> Result<(), Error> {
+        if self.txn == TxnShape::Insert {
+            return self.insert_one(row);
+        }
+        let fail = |what: &str, e| Error::server(format!("{what} failed"), e);
+        self.conn.execute(self.begin).map_err(|e| fail("BEGIN", e))?;
+        let result = self.insert_one(row).and_then(|()| self.touch_recent(recent));
+        match result {
+            Ok(()) => self.conn.execute("COMMIT").map_err(|e| fail("COMMIT", e)),
+            Err(e) => {
+                // A lost conflict leaves the transaction aborted: end it before any retry.
+                let _ = self.conn.execute("ROLLBACK");
+                Err(e)
+            }
+        }
+    }
+
     fn insert_one(&mut self, row: &KeyRow) -> Result<(), Error> {
-        let ServerClient { conn, insert, payload, keys, slots } = self;
+        let ServerClient { conn, insert, payload, keys, slots, .. } = self;
         let mut params = [Param::Null; 3];
         let mut n = 0;
         for ((field, storage), slot) in keys.iter().zip(slots.iter_mut()) {
@@ -278,6 +332,30 @@ impl<C: Connection> InsertClient for ServerClient<C> {
         }
         params[n] = Param::Bytes(payload);
         conn.exec(insert, &params[..=n]).map_err(|e| Error::server("INSERT failed", e))?;
+        Ok(())
+    }
+}
+
+impl<C: Connection> ServerClient<C> {
+    /// The shape's statement on the recent row with key `recent` (nothing without one yet).
+    fn touch_recent(&mut self, recent: Option<Key>) -> Result<(), Error> {
+        let (Some(stmt), Some(key), Some(storage)) = (self.recent.as_ref(), recent, self.primary) else {
+            return Ok(());
+        };
+        let mut slot = KeySlot::default();
+        let key = slot.bind(key, storage);
+        match self.txn {
+            TxnShape::InsertReadRecent => {
+                self.conn
+                    .query(stmt, &[key], &mut |_| {})
+                    .map_err(|e| Error::server("SELECT of a recent row failed", e))?;
+            }
+            TxnShape::InsertUpdateRecent => {
+                let params = [Param::Bytes(&self.payload), key];
+                self.conn.exec(stmt, &params).map_err(|e| Error::server("UPDATE of a recent row failed", e))?;
+            }
+            TxnShape::Insert => {}
+        }
         Ok(())
     }
 }

@@ -18,6 +18,10 @@ pub struct BenchSql {
     pub insert_map: Option<BulkSql>,
     /// Single-row INSERT of the client-side columns and the payload (concurrent clients).
     pub insert_one: String,
+    /// The next row after a key (`--txn insert-read-recent`).
+    pub read_after: String,
+    /// A row's payload replaced, by key (`--txn insert-update-recent`).
+    pub update_payload: String,
     /// Tables (unqualified) whose row counts must equal the rows inserted; `bench` first.
     pub tables: Vec<&'static str>,
     /// Storage of the keys DELETEs by primary key take; `None` when the server generates the
@@ -76,6 +80,9 @@ pub fn render(dialect: &dyn Dialect, strategy: &Strategy, namespace: &str) -> Re
         names.join(", "),
         crate::engines::dialect::values_list(dialect, 1, names.len())
     );
+    let read_after = format!("SELECT id FROM {} WHERE id > {} ORDER BY id LIMIT 1", t("bench"), dialect.placeholder(1));
+    let update_payload =
+        format!("UPDATE {} SET payload = {} WHERE id = {}", t("bench"), dialect.placeholder(1), dialect.placeholder(2));
     let insert = dialect.bulk_insert(&t("bench"), &keys, true);
     let insert_map = map.map(|(ddl, insert)| {
         create.extend(ddl);
@@ -86,7 +93,7 @@ pub fn render(dialect: &dyn Dialect, strategy: &Strategy, namespace: &str) -> Re
         KeySource::EngineAssigned => Some(Storage::Integer),
         KeySource::Client(_) => Some(strategy.primary.storage),
     };
-    Ok(BenchSql { create, insert, insert_map, insert_one, tables, delete_storage })
+    Ok(BenchSql { create, insert, insert_map, insert_one, read_after, update_payload, tables, delete_storage })
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ pub use intervals::IntervalSeries;
 use super::outcome::{SettingsBase, conclude, empty_result, record_report};
 use super::{CaseContext, KeySettings, KeyStream, Workload, generated_per_client};
 use crate::Error;
+use crate::engines::txn::{ClientOptions, TxnShape};
 use crate::engines::{CaseSpec, Engine, InsertCase, InsertClient};
 use crate::generators::{Clock, SharedVirtualClock};
 use crate::metrics::{LatencyRecorder, stats};
@@ -48,6 +49,8 @@ pub struct ConcurrentInsert {
     keys: KeySettings,
     /// Open loop: rows per second sent whatever the completions; `None` for a closed loop.
     rate: Option<u64>,
+    /// The clients' transactions and isolation.
+    client: ClientOptions,
 }
 
 /// How the connections get their keys (recorded in results).
@@ -85,7 +88,22 @@ impl ConcurrentInsert {
                 super::MAX_PAYLOAD_BYTES
             )));
         }
-        Ok(ConcurrentInsert { threads, duration, warmup, payload_bytes, keys: keys.into(), rate: None })
+        Ok(ConcurrentInsert {
+            threads,
+            duration,
+            warmup,
+            payload_bytes,
+            keys: keys.into(),
+            rate: None,
+            client: ClientOptions::default(),
+        })
+    }
+
+    /// Each client's transactions: `options.txn` statements at `options.isolation`, a lost
+    /// conflict retried up to [`worker::MAX_RETRIES`] times with a bounded back-off.
+    pub fn with_transactions(mut self, options: ClientOptions) -> Self {
+        self.client = options;
+        self
     }
 
     /// An open loop: the clients together send `rate` rows per second, each statement when it
@@ -127,6 +145,11 @@ impl ConcurrentInsert {
             ("warmup_s".to_string(), self.warmup.as_secs_f64().to_string()),
             ("interval_s".to_string(), INTERVAL.as_secs_f64().to_string()),
             ("key_sharing".to_string(), KEY_SHARING.to_string()),
+            ("txn".to_string(), self.client.txn.name().to_string()),
+            (
+                "isolation".to_string(),
+                self.client.isolation.map_or("the server's default".to_string(), |i| i.to_string()),
+            ),
             (
                 "loop".to_string(),
                 match self.rate {
@@ -148,7 +171,7 @@ impl ConcurrentInsert {
     ) -> Result<u64, Error> {
         let mut clients = Vec::with_capacity(self.threads as usize);
         for _ in 0..self.threads {
-            clients.push(case.connect()?);
+            clients.push(case.connect_with(&self.client)?);
         }
         let mut probe = WaitProbe::new(case.wait_sampler()?);
         let shared = Shared {
@@ -159,6 +182,8 @@ impl ConcurrentInsert {
             control: ctx.control,
             timer: ctx.timer,
             per_second: per_second::IntervalLatency::new(self.threads as usize, INTERVAL.as_nanos() as u64),
+            txn: self.client.txn,
+            recent: Mutex::new(std::collections::VecDeque::new()),
             pace: self.rate.map(|r| worker::Pace {
                 start_ns: ctx.timer.now_ns(),
                 gap_ns: (1_000_000_000 / r).max(1),
@@ -203,6 +228,7 @@ impl ConcurrentInsert {
         let mut latency = LatencyRecorder::new();
         let mut service = self.rate.map(|_| LatencyRecorder::new());
         let (mut warmup_rows, mut measured_rows, mut errors) = (0, 0, 0);
+        let (mut conflicts, mut retries, mut gave_up) = (0, 0, 0);
         let mut lock_wait: Option<u64> = None;
         let mut first_error = None;
         let mut panicked = false;
@@ -218,6 +244,9 @@ impl ConcurrentInsert {
             warmup_rows += o.warmup_rows;
             measured_rows += o.measured_rows;
             errors += o.errors;
+            conflicts += o.conflicts;
+            retries += o.retries;
+            gave_up += o.gave_up;
             if let Some(w) = o.lock_wait_ns {
                 lock_wait = Some(lock_wait.unwrap_or(0) + w);
             }
@@ -236,6 +265,11 @@ impl ConcurrentInsert {
             ("warmup_rows".to_string(), warmup_rows as f64),
             ("warmup_ns".to_string(), self.warmup.as_nanos() as f64),
         ]);
+        if self.client != ClientOptions::default() {
+            figures.insert("conflicts".into(), conflicts as f64);
+            figures.insert("retries".into(), retries as f64);
+            figures.insert("gave_up".into(), gave_up as f64);
+        }
         let mut behind = None;
         if let Some(rate) = self.rate {
             let achieved = stats::rate_per_sec(measured_rows, elapsed_ns).unwrap_or(0.0);
@@ -272,8 +306,17 @@ impl ConcurrentInsert {
             waits,
             figures,
             note: Some(format!(
-                "{} connections, one autocommit single-row INSERT per operation, {}; warm-up excluded{}{}",
+                "{} connections, {}, {}; warm-up excluded{}{}",
                 self.threads,
+                match (self.client.txn, self.client.isolation) {
+                    (TxnShape::Insert, None) => "one autocommit single-row INSERT per operation".to_string(),
+                    (txn, level) => format!(
+                        "one {} transaction per operation at {} (a lost conflict retried up to {} times)",
+                        txn.name(),
+                        level.map_or("the server's default isolation".to_string(), |l| l.to_string()),
+                        worker::MAX_RETRIES
+                    ),
+                },
                 match self.rate {
                     Some(r) => format!("open loop at {r} rows/s, latency from each statement's due time"),
                     None => "closed loop".into(),

@@ -5,9 +5,13 @@ use super::KEY_CHUNK_ROWS;
 use super::per_second::IntervalLatency;
 use crate::Error;
 use crate::control::{RunControl, Timer};
+use crate::engines::txn::TxnShape;
+use crate::engines::wire::ServerErrorKind;
 use crate::engines::{InsertClient, KeyRow};
+use crate::generators::Key;
 use crate::metrics::LatencyRecorder;
 use crate::workloads::KeyStream;
+use std::collections::VecDeque;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -29,7 +33,18 @@ pub struct Shared<'a> {
     pub pace: Option<Pace>,
     /// Latency per interval of the measured part.
     pub per_second: IntervalLatency,
+    /// The transactions' shape (what they do besides the insert).
+    pub txn: TxnShape,
+    /// Keys of the rows committed last, newest last (for the shapes that touch a recent row).
+    pub recent: Mutex<VecDeque<Key>>,
 }
+
+/// Recent keys kept for the shapes that read or update a recent row.
+const RECENT_KEYS: usize = 16;
+
+/// Most retries of a transaction that lost a serialization or deadlock conflict; then it is
+/// given up (counted, no row).
+pub const MAX_RETRIES: u32 = 8;
 
 /// An open loop's schedule: client `i` of `n` sends its k-th statement at
 /// `start_ns + (i + k·n) · gap_ns`, whether or not the previous ones have completed, so the
@@ -66,6 +81,12 @@ pub struct ThreadOutcome {
     pub lock_wait_ns: Option<u64>,
     /// Statements that failed (a failure stops the run).
     pub errors: u64,
+    /// Measured transactions that lost a serialization or deadlock conflict (each attempt).
+    pub conflicts: u64,
+    /// Of those, the ones retried.
+    pub retries: u64,
+    /// Measured transactions given up after [`MAX_RETRIES`] retries.
+    pub gave_up: u64,
     /// The first error, if any.
     pub error: Option<Error>,
 }
@@ -113,8 +134,18 @@ pub fn run(
         if let (Some(at), Some(p)) = (due.as_mut(), shared.pace) {
             *at += p.gap_ns * p.clients;
         }
-        match client.insert_one(&row) {
-            Ok(()) => {
+        let recent = if shared.txn.uses_recent() { shared.recent_key(index) } else { None };
+        match commit(client, &row, recent, shared, &mut out, measuring) {
+            Ok(false) => {}
+            Ok(true) => {
+                if shared.txn.uses_recent()
+                    && let (Some(key), Ok(mut keys)) = (row.primary, shared.recent.lock())
+                {
+                    keys.push_back(key);
+                    if keys.len() > RECENT_KEYS {
+                        keys.pop_front();
+                    }
+                }
                 if measuring {
                     let done = shared.timer.now_ns();
                     out.latency.record(done.saturating_sub(t0));
@@ -144,6 +175,45 @@ pub fn run(
         _ => None,
     };
     out
+}
+
+impl Shared<'_> {
+    /// A recently committed key for client `index` (clients pick different ones of the newest).
+    fn recent_key(&self, index: u64) -> Option<Key> {
+        let keys = self.recent.lock().ok()?;
+        let back = (index as usize) % keys.len().max(1);
+        keys.iter().rev().nth(back).copied()
+    }
+}
+
+/// Runs `row`'s transaction, retrying a lost conflict with a bounded back-off: `Ok(true)` when
+/// it committed, `Ok(false)` when it was given up; other errors stop the run.
+fn commit(
+    client: &mut dyn InsertClient,
+    row: &KeyRow,
+    recent: Option<Key>,
+    shared: &Shared<'_>,
+    out: &mut ThreadOutcome,
+    measuring: bool,
+) -> Result<bool, Error> {
+    let mut retries = 0;
+    loop {
+        match client.transact(row, recent) {
+            Ok(()) => return Ok(true),
+            Err(e) if e.server_kind() == Some(ServerErrorKind::Conflict) => {
+                out.conflicts += u64::from(measuring);
+                if retries == MAX_RETRIES || shared.should_stop() {
+                    out.gave_up += u64::from(measuring);
+                    return Ok(false);
+                }
+                retries += 1;
+                out.retries += u64::from(measuring);
+                // 2, 4, … 64 ms: the winners commit meanwhile.
+                std::thread::sleep(std::time::Duration::from_millis(1 << retries.min(6)));
+            }
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// Waits for `at_ns` on the shared timer, in short sleeps so a stop is seen; `false` if stopped.
