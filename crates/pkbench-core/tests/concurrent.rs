@@ -227,6 +227,7 @@ fn serializable_reads_at_the_right_edge_conflict_for_ordered_keys_and_are_retrie
         );
         assert_eq!(result.settings.workload_options["isolation"], "serializable");
         seen.push(conflicts(phase));
+        assert!(phase.counters.deadlocks.is_some(), "pg_stat_database.deadlocks is read");
     }
     // Each transaction reads the row after a key just committed: with ordered keys that is the
     // right edge where every client inserts, so SSI finds read/write conflicts among them.
@@ -246,6 +247,9 @@ fn mariadb_updates_of_recent_rows_run_and_add_up() {
     let phase = check(&result);
     conflicts(phase);
     assert_eq!(result.settings.workload_options["txn"], "insert-update-recent");
+    // InnoDB's lock counters are read (4 clients updating the newest rows wait for each other).
+    let c = phase.counters;
+    assert!(c.row_lock_waits.is_some() && c.row_lock_wait_ms.is_some() && c.deadlocks.is_some(), "{c:?}");
 }
 
 #[test]

@@ -201,11 +201,22 @@ pub struct Counters {
     /// at each miss, `walFindFrame`; from `pkbench predict`'s model, a term of its time fit).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wal_hash_searches: Option<u64>,
+    /// Row-lock waits: statements that waited for a lock another transaction held (InnoDB
+    /// `lock_row_lock_waits`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub row_lock_waits: Option<u64>,
+    /// Time spent in those waits, ms (InnoDB `lock_row_lock_time`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub row_lock_wait_ms: Option<u64>,
+    /// Deadlocks the engine detected and broke by aborting a transaction (InnoDB
+    /// `lock_deadlocks`; PostgreSQL `pg_stat_database.deadlocks` of the database).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadlocks: Option<u64>,
 }
 
 impl Counters {
     /// Every counter with its field name, in declaration order (for exporters and charts).
-    pub fn fields(&self) -> [(&'static str, Option<u64>); 15] {
+    pub fn fields(&self) -> [(&'static str, Option<u64>); 18] {
         [
             ("cache_hits", self.cache_hits),
             ("cache_misses", self.cache_misses),
@@ -222,10 +233,13 @@ impl Counters {
             ("checkpoint_pages", self.checkpoint_pages),
             ("pages_dirtied", self.pages_dirtied),
             ("wal_hash_searches", self.wal_hash_searches),
+            ("row_lock_waits", self.row_lock_waits),
+            ("row_lock_wait_ms", self.row_lock_wait_ms),
+            ("deadlocks", self.deadlocks),
         ]
     }
 
-    fn fields_mut(&mut self) -> [&mut Option<u64>; 15] {
+    fn fields_mut(&mut self) -> [&mut Option<u64>; 18] {
         [
             &mut self.cache_hits,
             &mut self.cache_misses,
@@ -242,6 +256,9 @@ impl Counters {
             &mut self.checkpoint_pages,
             &mut self.pages_dirtied,
             &mut self.wal_hash_searches,
+            &mut self.row_lock_waits,
+            &mut self.row_lock_wait_ms,
+            &mut self.deadlocks,
         ]
     }
 

@@ -17,7 +17,14 @@ const STATUS: [&str; 5] = [
     "Innodb_lsn_current",
     "Innodb_dblwr_pages_written",
 ];
-const METRICS: [&str; 2] = ["index_page_splits", "index_page_merge_successful"];
+const METRICS: [&str; 5] = [
+    "index_page_splits",
+    "index_page_merge_successful",
+    // Enabled by default on MariaDB and MySQL alike.
+    "lock_row_lock_waits",
+    "lock_row_lock_time",
+    "lock_deadlocks",
+];
 
 /// Reads the counters.
 pub fn snapshot(conn: &mut mysql::Conn) -> Result<Snapshot, mysql::Error> {
@@ -55,6 +62,9 @@ pub fn between(before: &Snapshot, after: &Snapshot) -> Counters {
         doublewrite_pages: d("Innodb_dblwr_pages_written"),
         page_splits: d("index_page_splits"),
         page_merges: d("index_page_merge_successful"),
+        row_lock_waits: d("lock_row_lock_waits"),
+        row_lock_wait_ms: d("lock_row_lock_time"),
+        deadlocks: d("lock_deadlocks"),
         ..Counters::default()
     }
 }

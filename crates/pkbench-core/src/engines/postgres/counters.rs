@@ -14,6 +14,7 @@ pub struct Snapshot {
     wal_fpi: u64,
     blks_hit: u64,
     blks_read: u64,
+    deadlocks: u64,
 }
 
 /// Parses an LSN like `0/1A2B3C4`.
@@ -51,7 +52,8 @@ pub fn snapshot(
     let row = client.query_one(
         "SELECT pg_current_wal_insert_lsn()::text, pg_current_wal_flush_lsn()::text, \
                 w.wal_records::bigint, w.wal_fpi::bigint, \
-                coalesce(s.hit, 0)::bigint, coalesce(s.read, 0)::bigint \
+                coalesce(s.hit, 0)::bigint, coalesce(s.read, 0)::bigint, \
+                (SELECT deadlocks FROM pg_stat_database WHERE datname = current_database())::bigint \
          FROM pg_stat_wal w, \
               (SELECT sum(heap_blks_hit + coalesce(idx_blks_hit, 0) + coalesce(toast_blks_hit, 0) + coalesce(tidx_blks_hit, 0)) AS hit, \
                       sum(heap_blks_read + coalesce(idx_blks_read, 0) + coalesce(toast_blks_read, 0) + coalesce(tidx_blks_read, 0)) AS read \
@@ -67,6 +69,7 @@ pub fn snapshot(
         wal_fpi: n(3)?,
         blks_hit: n(4)?,
         blks_read: n(5)?,
+        deadlocks: n(6)?,
     })
 }
 
@@ -79,6 +82,7 @@ pub fn between(before: &Snapshot, after: &Snapshot) -> Counters {
         wal_bytes: Some(after.insert_lsn.saturating_sub(before.insert_lsn)),
         wal_records: Some(after.wal_records.saturating_sub(before.wal_records)),
         wal_fpi: Some(after.wal_fpi.saturating_sub(before.wal_fpi)),
+        deadlocks: Some(after.deadlocks.saturating_sub(before.deadlocks)),
         ..Counters::default()
     }
 }
