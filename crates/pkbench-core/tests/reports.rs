@@ -91,3 +91,27 @@ fn a_failing_case_keeps_earlier_results_on_disk() {
     assert!(table.contains("int (incomplete)"), "{table}");
     assert!(dir.path().join("results.csv").exists() && dir.path().join("results.md").exists());
 }
+
+#[test]
+fn sampled_waits_are_tabled_and_charted_as_shares_of_busy_session_time() {
+    use pkbench_core::results::PhaseResult;
+    let mut d = doc();
+    for (run, (cpu, lock)) in d.runs.iter_mut().zip([(30, 10), (10, 30)]) {
+        run.phases.push(PhaseResult {
+            name: "concurrent-insert".into(),
+            waits: [("CPU".to_string(), cpu), ("Lock:transactionid".to_string(), lock)].into(),
+            figures: [("wait_samples".to_string(), 20.0), ("wait_sample_hz".to_string(), 50.0)].into(),
+            ..PhaseResult::default()
+        });
+    }
+    let table = Format::Table.exporter().render(&d).unwrap();
+    assert!(table.contains("What the sessions waited for"), "{table}");
+    assert!(table.contains("75.0%") && table.contains("25.0%"), "{table}");
+    let md = Format::Markdown.exporter().render(&d).unwrap();
+    assert!(md.contains("| Lock:transactionid"), "{md}");
+    let html = Format::Html.exporter().render(&d).unwrap();
+    assert!(
+        html.contains("The most common wait: int CPU (75.0%) and uuid7 Lock:transactionid (75.0%)."),
+        "no chart sentence"
+    );
+}

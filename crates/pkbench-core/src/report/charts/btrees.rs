@@ -25,7 +25,7 @@ pub fn chart(data: &ReportData<'_>) -> Option<Chart> {
         title: title.into(),
         values: trees
             .iter()
-            .map(|(s, b)| Some(vec![Segment { value: value(b), colour: s.style.colour, name: "" }]))
+            .map(|(s, b)| Some(vec![Segment { value: value(b), colour: s.style.colour, name: "".into() }]))
             .collect(),
         format: fmt::percent,
         tick: |v| format!("{:.0}%", v * 100.0),

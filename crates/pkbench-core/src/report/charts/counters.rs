@@ -80,14 +80,14 @@ pub fn chart(data: &ReportData<'_>) -> Option<Chart> {
 /// A run's bar in one panel: WAL bytes split into full-page images and the rest when known.
 fn segments(s: &SeriesRun<'_>, m: &Measure, fpi_known: bool) -> Option<Vec<Segment>> {
     let total = per_1k(s, m, m.field)?;
-    let whole = |value| vec![Segment { value, colour: s.style.colour, name: "" }];
+    let whole = |value| vec![Segment { value, colour: s.style.colour, name: "".into() }];
     if m.field != "wal_bytes" || !fpi_known {
         return Some(whole(total));
     }
     Some(match per_1k(s, m, "wal_fpi_bytes") {
         Some(fpi) => vec![
-            Segment { value: fpi.min(total), colour: s.style.colour, name: "full-page images" },
-            Segment { value: (total - fpi).max(0.0), colour: faded(s.style.colour), name: "other records" },
+            Segment { value: fpi.min(total), colour: s.style.colour, name: "full-page images".into() },
+            Segment { value: (total - fpi).max(0.0), colour: faded(s.style.colour), name: "other records".into() },
         ],
         None => whole(total),
     })

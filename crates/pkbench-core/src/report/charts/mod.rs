@@ -13,6 +13,7 @@ mod latency;
 mod size;
 mod slowdown;
 mod throughput;
+mod waits;
 
 pub use batch_times::chart as batch_times;
 
@@ -30,6 +31,7 @@ pub const CHARTS: &[fn(&ReportData<'_>) -> Option<Chart>] = &[
     slowdown::chart,
     throughput::chart,
     latency::chart,
+    waits::chart,
     size::chart,
     counters::chart,
     btrees::chart,

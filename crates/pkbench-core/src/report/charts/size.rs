@@ -19,7 +19,7 @@ const INDEXES: (&str, &str) = ("index B-trees", "#56B4E9");
 const MIB: f64 = 1024.0 * 1024.0;
 
 fn seg((name, colour): (&'static str, &'static str), bytes: u64) -> Segment {
-    Segment { value: bytes as f64 / MIB, colour, name }
+    Segment { value: bytes as f64 / MIB, colour, name: name.into() }
 }
 
 /// On disk: the database file and its WAL (or both together when the WAL was not reported).

@@ -20,7 +20,7 @@ pub fn chart(data: &ReportData<'_>) -> Option<Chart> {
     };
     let values = runs
         .iter()
-        .map(|s| s.summary.slowdown.map(|v| vec![Segment { value: v, colour: s.style.colour, name: "" }]))
+        .map(|s| s.summary.slowdown.map(|v| vec![Segment { value: v, colour: s.style.colour, name: "".into() }]))
         .collect();
     let plot = Plot::Bars(BarChart {
         rows: runs.iter().map(|s| BarRow { label: s.label.clone(), style: Some(s.style) }).collect(),

@@ -20,7 +20,7 @@ pub struct Segment {
     /// Fill colour.
     pub colour: &'static str,
     /// What the part is (hover text; empty for single-part bars).
-    pub name: &'static str,
+    pub name: std::borrow::Cow<'static, str>,
 }
 
 /// A row label, with the series' marker when the row is a series.
@@ -151,7 +151,7 @@ mod tests {
     use super::*;
 
     fn seg(value: f64) -> Option<Vec<Segment>> {
-        Some(vec![Segment { value, colour: "#0072B2", name: "" }])
+        Some(vec![Segment { value, colour: "#0072B2", name: "".into() }])
     }
 
     fn chart() -> BarChart {
