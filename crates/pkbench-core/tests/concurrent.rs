@@ -260,3 +260,38 @@ fn sqlite_refuses_transaction_shapes_in_one_line() {
     let err = run_with(&mut engine, "uuid7", None, options).unwrap_err();
     assert!(err.contains("need a server engine") && !err.contains('\n'), "{err}");
 }
+
+#[test]
+fn an_open_loop_shows_a_stall_that_a_closed_loop_hides() {
+    let mut engine = PostgresEngine::open(&server_settings())
+        .unwrap_or_else(|e| panic!("could not start a managed PostgreSQL server: {e}"));
+    let config = engine.managed().unwrap().config().clone();
+    // 1 s into the run (0.5 s into the measured part), another session holds the table for 500 ms.
+    let stall = || {
+        let mut config = config.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(1_000));
+            let mut client = config.application_name("stall").connect(postgres::NoTls).unwrap();
+            client
+                .batch_execute(
+                    "BEGIN; LOCK TABLE pkbench.bench IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(0.5); COMMIT;",
+                )
+                .unwrap();
+        })
+    };
+    let mut p99 = Vec::new();
+    for rate in [None, Some(400)] {
+        let holder = stall();
+        let result = run_at(&mut engine, "uuid7", rate);
+        holder.join().unwrap();
+        let phase = check(&result);
+        let l = phase.latency.unwrap();
+        assert!(l.max_ns >= 300_000_000, "{rate:?}: the 500 ms stall held some statement: {l:?}");
+        p99.push(l.p99_ns);
+    }
+    eprintln!("p99 with a 500 ms stall: closed loop {} ms, open loop {} ms", p99[0] / 1_000_000, p99[1] / 1_000_000);
+    // Closed: each of the 4 clients waits once, 4 statements of thousands — the p99 misses it.
+    // Open: every statement due during the stall queues behind it — a fifth of the run.
+    assert!(p99[1] >= 250_000_000, "open-loop p99 {} ms should include the stall", p99[1] / 1_000_000);
+    assert!(p99[0] * 2 < p99[1], "closed-loop p99 {} ms hides it", p99[0] / 1_000_000);
+}

@@ -3,6 +3,7 @@
 //! by name, the rest as "other". The terminal and Markdown table and the report's chart read it.
 
 use super::fmt;
+use crate::metrics::stats;
 use crate::results::{PhaseResult, ResultsDoc};
 use std::collections::BTreeMap;
 
@@ -76,11 +77,12 @@ pub fn shares(doc: &ResultsDoc) -> Option<WaitShares<'_>> {
 }
 
 /// Header and rows of the wait table (empty when no step was sampled): strategy, step, samples,
-/// the sessions busy in a statement on average, then each wait's share of the busy sessions'
-/// samples (about the share of their time spent in it).
+/// the sessions busy in a statement on average, busy-session samples per 1,000 rows inserted,
+/// then each wait's share of the busy sessions' samples (about the share of their time in it).
 pub fn table(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
     let Some(w) = shares(doc) else { return (Vec::new(), Vec::new()) };
-    let mut header: Vec<String> = ["strategy", "step", "samples", "sessions busy"].map(String::from).to_vec();
+    let mut header: Vec<String> =
+        ["strategy", "step", "samples", "sessions busy", "busy samples /1k rows"].map(String::from).to_vec();
     header.extend(w.events.iter().map(|e| e.to_string()));
     if w.other {
         header.push("other".into());
@@ -94,6 +96,7 @@ pub fn table(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
                 r.phase.name.clone(),
                 format!("{}", r.samples),
                 if r.samples > 0.0 { format!("{:.1}", r.busy as f64 / r.samples) } else { "–".into() },
+                fmt::per_1k(stats::per_thousand(r.busy, r.phase.rows)),
             ];
             row.extend(r.shares.iter().map(|s| if r.busy > 0 { fmt::percent(*s) } else { "–".into() }));
             row
