@@ -382,3 +382,37 @@ fn pg_version_picks_the_installed_major_and_says_how_to_install_a_missing_one() 
     assert!(!out.status.success());
     assert!(err.contains("PostgreSQL 9 is not installed in /usr/lib/postgresql/9/bin"), "{err}");
 }
+
+#[test]
+fn ctrl_c_during_an_open_loop_serializable_run_leaves_nothing_running_and_keeps_the_phase() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
+        .env_remove("PKBENCH_PG_URL")
+        .env_remove("PKBENCH_MYSQL_URL")
+        .args(["run", "--engine", "postgres", "--workload", "concurrent", "--threads", "4", "--rate", "500"])
+        .args(["--txn", "insert-read-recent", "--isolation", "serializable", "--duration", "10m", "--warmup", "0.5s"])
+        .args(["-s", "int-client", "-q", "--data-dir"])
+        .arg(dir.path())
+        .arg("--out")
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    let status = std::process::Command::new("kill").args(["-INT", &pid.to_string()]).status().unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_no_managed_server_left(pid);
+    assert!(!server_dir_left(dir.path(), pid), "the server's folder is removed");
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("results.json")).unwrap()).unwrap();
+    let phase = &doc["runs"][0]["phases"][0];
+    let ops = phase["operations"].as_u64().unwrap();
+    let warmup = phase["figures"]["warmup_rows"].as_f64().unwrap() as u64;
+    assert!(ops > 0);
+    assert_eq!(doc["runs"][0]["verified_rows"].as_u64(), Some(ops + warmup), "committed rows only, verified");
+    assert!(phase["figures"].get("conflicts").is_some(), "{phase}");
+}
