@@ -255,3 +255,17 @@ fn read_only_edge_cases_and_one_line_errors() {
 fn table_of<'a>(report: &'a DoctorReport, name: &str) -> &'a TableReport {
     report.tables.iter().find(|t| t.name == name).unwrap()
 }
+
+#[test]
+fn doctor_on_postgresql_16_without_contrib_reports_the_server_and_what_it_could_not_measure() {
+    // The `pgserver` wheel's PostgreSQL 16 ships no pgstattuple.
+    let server = start_version(Some(16));
+    let mut client = server.config().connect(postgres::NoTls).unwrap();
+    fixture(&mut client, "uuid4", "s_uuid4");
+    let report = diagnose(&url(&server, "postgres"), &DoctorOptions::default()).unwrap();
+    validate(&report);
+    assert!(report.engine_version.starts_with("16."), "the server found: {}", report.engine_version);
+    assert!(report.notes.iter().any(|n| n.contains("pgstattuple is not installed")), "{:?}", report.notes);
+    let t = bench(&report, "s_uuid4");
+    assert_eq!(t.primary_key.as_ref().unwrap().scheme.as_ref().unwrap().scheme, KeyScheme::UuidV4);
+}

@@ -223,3 +223,31 @@ fn within_the_counter_budget_small_batches_share_counter_reads_and_every_row_is_
     assert!(r.total_counters().wal_bytes.unwrap() > 20_000 * 66, "{:?}", r.total_counters());
     assert_eq!(r.verified_rows, Some(20_000));
 }
+
+#[test]
+fn postgresql_16_without_contrib_reports_the_counters_it_lacks_as_absent() {
+    use pkbench_core::engines::postgres::bin_dir_for_version;
+    use pkbench_core::engines::server::ManagedOptions;
+    // The `pgserver` wheel's PostgreSQL 16 ships no contrib: no pg_walinspect, no pgstattuple.
+    let bin = bin_dir_for_version(16)
+        .unwrap_or_else(|e| panic!("PostgreSQL 16 is needed (scripts/setup-test-deps installs it): {e}"));
+    let options = ManagedOptions { server_bin: Some(bin), ..Default::default() };
+    let settings = ServerSettings { target: ServerTarget::Managed(options), cache_mb: 16, durable_commits: true };
+    let mut engine = PostgresEngine::open(&settings).expect("could not start a managed PostgreSQL 16 server");
+    let r = run(&mut engine, find("uuid4").unwrap(), 20_000, 5_000);
+    assert!(r.settings.engine["server_version"].starts_with("16."), "{:?}", r.settings.engine);
+    assert_eq!(r.verified_rows, Some(20_000));
+    let c = r.total_counters();
+    assert!(c.wal_bytes.unwrap() > 0 && c.wal_records.is_some() && c.cache_hits.is_some(), "{c:?}");
+    // What needs the missing extensions is absent, not zero.
+    assert_eq!((c.page_splits, c.wal_fpi_bytes, c.index_blocks_touched), (None, None, None), "{c:?}");
+    assert!(r.btrees.is_empty(), "no pgstattuple: no B-tree figures rather than zeros");
+    let summary = pkbench_core::metrics::summarize(&pkbench_core::results::ResultsDoc {
+        schema_version: pkbench_core::results::SCHEMA_VERSION,
+        command: vec![],
+        started_at: String::new(),
+        environment: pkbench_core::results::Environment::detect("postgres", "16", std::path::Path::new("/tmp")),
+        runs: vec![r],
+    });
+    assert_eq!(summary.rows[0].page_splits_per_1k, None);
+}

