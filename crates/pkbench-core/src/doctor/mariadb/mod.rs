@@ -63,6 +63,8 @@ pub fn diagnose_session(session: &mut ReadOnlySession, options: &DoctorOptions) 
     let version: String =
         c.query_first("SELECT VERSION()").map_err(my("could not read the version"))?.unwrap_or_default();
     EngineKind::identify(Wire::Mysql, &version).map_err(Error::InvalidInput)?;
+    // MariaDB, or MySQL 8.0+ (an older MySQL is refused in one line).
+    let flavor = crate::engines::mariadb::flavor::Flavor::of(&version).map_err(Error::InvalidInput)?;
     let page: u64 =
         c.query_first("SELECT @@innodb_page_size").map_err(my("could not read innodb_page_size"))?.unwrap_or(16384);
     let current: Option<String> =
@@ -100,6 +102,9 @@ pub fn diagnose_session(session: &mut ReadOnlySession, options: &DoctorOptions) 
         && let Some(want) = &options.table
     {
         return Err(Error::InvalidInput(format!("no InnoDB table '{want}' in this database (try --schema)")));
+    }
+    if let crate::engines::mariadb::flavor::Flavor::MySql { .. } = flavor {
+        notes.push(format!("server: MySQL {version}; pkbench's MySQL path follows the MySQL 8.0/8.4 Reference Manual and is tested on MariaDB, not on a live MySQL"));
     }
     notes.push("InnoDB keeps no leaf-fill statistic: fill is estimated from mysql.innodb_index_stats leaf pages, the row count and sampled row sizes; fragmentation is not measured".into());
     if stats_stale {

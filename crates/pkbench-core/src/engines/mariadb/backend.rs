@@ -3,6 +3,7 @@
 //! read from a managed server's `.ibd` files (after InnoDB's purge), and `OPTIMIZE TABLE`.
 
 use super::dialect::INNODB;
+use super::flavor::Flavor;
 use super::server::ManagedMariaDb;
 use super::{counters, physical};
 use crate::Error;
@@ -21,6 +22,8 @@ use std::path::Path;
 /// MariaDB's own parts of a server engine.
 pub struct MariaDbBackend {
     version: String,
+    /// MariaDB or MySQL, from the version string.
+    flavor: Flavor,
     target: String,
     /// How more sessions connect (the same server, user and TLS).
     my: MyTarget,
@@ -74,8 +77,9 @@ impl Backend for MariaDbBackend {
             .map_err(|e| Error::mariadb("could not read the server version", e))?
             .unwrap_or_default();
         EngineKind::identify(Wire::Mysql, &version).map_err(Error::InvalidInput)?;
+        let flavor = Flavor::of(&version).map_err(Error::InvalidInput)?;
         let user_settings = settings.target.user_setting_names();
-        Ok((MariaDbBackend { version, target, my, tls, server, user_settings }, MyConnection::new(conn)))
+        Ok((MariaDbBackend { version, flavor, target, my, tls, server, user_settings }, MyConnection::new(conn)))
     }
 
     fn connect(&self) -> Result<MyConnection, Error> {
@@ -144,7 +148,7 @@ impl Backend for MariaDbBackend {
         _namespace: &str,
         _tables: &[&str],
     ) -> Result<counters::Snapshot, Error> {
-        counters::snapshot(conn.conn()).map_err(|e| Error::mariadb("could not read InnoDB statistics", e))
+        counters::snapshot(conn.conn(), self.flavor).map_err(|e| Error::mariadb("could not read InnoDB statistics", e))
     }
 
     fn counters(
@@ -196,7 +200,7 @@ impl Backend for MariaDbBackend {
         if let Some(dir) = datadir {
             for table in tables {
                 let ibd = dir.join(namespace).join(format!("{table}.ibd"));
-                btrees.extend(physical::tablespace_stats(conn.conn(), namespace, table, &ibd)?);
+                btrees.extend(physical::tablespace_stats(conn.conn(), self.flavor, namespace, table, &ibd)?);
             }
         }
         Ok((size, btrees))

@@ -2,7 +2,8 @@
 //! server engine ([`ServerEngine`](super::server::ServerEngine)) over the MySQL wire.
 //!
 //! The folder holds what only MariaDB has: `dialect.rs` (its SQL spellings, with the storage
-//! engine as a parameter), `backend.rs` (version, sessions, settings), `server.rs` (the managed
+//! engine as a parameter), `backend.rs` (version, sessions, settings), `flavor.rs` (MariaDB or MySQL 8, and
+//! the statements that differ), `server.rs` (the managed
 //! server), `counters.rs` (InnoDB's status counters), `physical.rs` (sizes and the `.ibd`
 //! reader) and `uuid_type.rs` (what each version offers for UUID keys).
 
@@ -13,6 +14,7 @@ pub mod uuid_type;
 mod backend;
 #[cfg(feature = "mysql")]
 mod counters;
+pub mod flavor;
 #[cfg(feature = "mysql")]
 pub mod physical;
 #[cfg(feature = "mysql")]

@@ -4,6 +4,7 @@
 //! its `.ibd` file is read: page type, B-tree level and index id, heap top, garbage, directory
 //! slots, and the next-leaf link (the layout of `fil0fil.h` / `page0page.h`).
 
+use super::flavor::Flavor;
 use crate::Error;
 use crate::results::BtreeStats;
 use mysql::prelude::Queryable;
@@ -27,17 +28,19 @@ pub fn table_size(conn: &mut mysql::Conn, db: &str, table: &str) -> Result<u64, 
 
 /// B-tree statistics of `db.table` from its `.ibd` file `ibd`, read while the table is
 /// quiesced (`FLUSH TABLES … FOR EXPORT`, then `UNLOCK TABLES`).
-pub fn tablespace_stats(conn: &mut mysql::Conn, db: &str, table: &str, ibd: &Path) -> Result<Vec<BtreeStats>, Error> {
+pub fn tablespace_stats(
+    conn: &mut mysql::Conn,
+    flavor: Flavor,
+    db: &str,
+    table: &str,
+    ibd: &Path,
+) -> Result<Vec<BtreeStats>, Error> {
     let page_size: usize = conn
         .query_first("SELECT @@innodb_page_size")
         .map_err(|e| Error::mariadb("could not read innodb_page_size", e))?
         .unwrap_or(16384);
     let names: BTreeMap<u64, String> = conn
-        .exec::<(u64, String), _, _>(
-            "SELECT i.INDEX_ID, i.NAME FROM information_schema.INNODB_SYS_INDEXES i \
-             JOIN information_schema.INNODB_SYS_TABLES t ON t.TABLE_ID = i.TABLE_ID WHERE t.NAME = ?",
-            (format!("{db}/{table}"),),
-        )
+        .exec::<(u64, String), _, _>(index_names_sql(flavor), (format!("{db}/{table}"),))
         .map_err(|e| Error::mariadb("could not list InnoDB indexes", e))?
         .into_iter()
         .collect();
@@ -46,6 +49,15 @@ pub fn tablespace_stats(conn: &mut mysql::Conn, db: &str, table: &str, ibd: &Pat
     let stats = from_ibd(ibd, page_size, &names);
     conn.query_drop("UNLOCK TABLES").map_err(|e| Error::mariadb("UNLOCK TABLES failed", e))?;
     stats.map_err(|e| Error::io("read", ibd, e))
+}
+
+/// The ids and names of a table's InnoDB indexes, from the flavour's data dictionary views.
+fn index_names_sql(flavor: Flavor) -> String {
+    let (tables, indexes) = flavor.innodb_dictionary();
+    format!(
+        "SELECT i.INDEX_ID, i.NAME FROM information_schema.{indexes} i \
+         JOIN information_schema.{tables} t ON t.TABLE_ID = i.TABLE_ID WHERE t.NAME = ?"
+    )
 }
 
 /// `FIL_PAGE_INDEX`: a B-tree page.
@@ -169,6 +181,15 @@ pub fn from_ibd(path: &Path, page_size: usize, names: &BTreeMap<u64, String>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn index_names_come_from_each_flavours_dictionary() {
+        assert!(
+            index_names_sql(Flavor::MariaDb).contains("INNODB_SYS_INDEXES i JOIN information_schema.INNODB_SYS_TABLES")
+        );
+        let mysql = index_names_sql(Flavor::MySql { major: 8, minor: 4, patch: 0 });
+        assert!(mysql.contains("information_schema.INNODB_INDEXES i") && mysql.contains("INNODB_TABLES t"), "{mysql}");
+    }
 
     #[test]
     fn extent_descriptors_mark_free_pages() {
