@@ -5,6 +5,7 @@
 
 #![warn(missing_docs)]
 
+pub mod compare;
 pub mod control;
 pub mod doctor;
 pub mod engine_facts;

@@ -53,6 +53,9 @@ pub enum Command {
     Ids(crate::commands::ids::IdsArgs),
     /// Render results as a self-contained HTML report (or Markdown); several files are compared.
     Report(crate::commands::report::ReportArgs),
+    /// Compare two runs case by case: the change in time per row with a 95% confidence interval
+    /// and a verdict (faster, slower, no detectable change); --fail-above for CI.
+    Compare(crate::commands::compare::CompareArgs),
     /// Diagnose an existing database's keys, read-only (a SQLite file, or a PostgreSQL or MariaDB URL): scheme, layout, order, fill, advice.
     Doctor(crate::commands::doctor::DoctorArgs),
     /// Forecast each key's cost at sizes this machine cannot hold (a B-tree + cache model).

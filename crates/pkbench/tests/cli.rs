@@ -439,3 +439,49 @@ fn a_sigkilled_app_run_keeps_its_finished_phases_in_the_journal() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("phases of 'uuid4' recovered"), "{stderr}");
 }
+
+#[test]
+fn compare_gives_each_case_a_change_an_interval_and_a_verdict_and_fails_above_a_threshold() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, strategies: &str| {
+        let out = dir.path().join(name);
+        pkbench().args(["run", "-s", strategies, "-n", "20k", "-b", "1k", "-q", "-o"]).arg(&out).assert().success();
+        out
+    };
+    let (base, other) = (run("base", "int,uuid4"), run("other", "int"));
+    // The same run with every batch made twice as slow: a regression beyond doubt.
+    let slow = dir.path().join("slow.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(base.join("results.json")).unwrap()).unwrap();
+    for run in doc["runs"].as_array_mut().unwrap() {
+        for b in run["batches"].as_array_mut().unwrap() {
+            b["elapsed_ns"] = serde_json::json!(b["elapsed_ns"].as_u64().unwrap() * 2);
+        }
+    }
+    std::fs::write(&slow, serde_json::to_vec(&doc).unwrap()).unwrap();
+    let out = pkbench().arg("compare").arg(&base).arg(&slow).args(["--format", "md"]).output().unwrap();
+    assert!(out.status.success(), "no --fail-above: a report, not a failure");
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        md.contains("| sqlite | insert-growth | uuid4 |") && md.contains("+100.0%") && md.contains("slower"),
+        "{md}"
+    );
+    assert!(md.contains("compare runs made with --repeat N"), "the within-run caveat is stated: {md}");
+    let out = pkbench().arg("compare").arg(&base).arg(&slow).args(["--fail-above", "5%"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Regression above +5.0%: int +100.0%, uuid4 +100.0%"));
+    // A run against itself: no change.
+    let out = pkbench()
+        .arg("compare")
+        .arg(&base)
+        .arg(&base)
+        .args(["--format", "json", "--fail-above", "5%"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let changes: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(changes.as_array().unwrap().iter().all(|c| c["verdict"] == "no detectable change" && c["ratio"] == 1.0));
+    // Different cases: refused in one line that names them.
+    let out = pkbench().arg("compare").arg(&base).arg(&other).output().unwrap();
+    assert_one_line_error(&out, "missing from NEW: sqlite insert-growth uuid4");
+}

@@ -60,7 +60,8 @@ fn escape(cell: &str) -> String {
     cell.replace('|', "\\|")
 }
 
-fn md_table(out: &mut String, header: &[String], rows: &[Vec<String>]) {
+/// Appends a Markdown table of `header` and `rows` (cells escaped) to `out`.
+pub fn md_table(out: &mut String, header: &[String], rows: &[Vec<String>]) {
     let line = |cells: &[String]| format!("| {} |\n", cells.iter().map(|c| escape(c)).collect::<Vec<_>>().join(" | "));
     out.push_str(&line(header));
     out.push_str(&format!("|{}\n", "---|".repeat(header.len())));

@@ -13,10 +13,10 @@ mod html;
 mod input;
 mod journal;
 mod json;
-mod markdown;
+pub(crate) mod markdown;
 mod repeats;
 mod svg;
-mod table;
+pub(crate) mod table;
 mod waits;
 mod writer;
 

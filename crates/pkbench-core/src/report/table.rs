@@ -8,7 +8,8 @@ use comfy_table::{CellAlignment, ContentArrangement, Table, presets::UTF8_FULL_C
 /// Terminal table exporter.
 pub struct TableExporter;
 
-fn table(header: Vec<String>, rows: Vec<Vec<String>>, right_from: usize) -> Table {
+/// A terminal table of `header` and `rows`, columns from `right_from` on right-aligned.
+pub fn table(header: Vec<String>, rows: Vec<Vec<String>>, right_from: usize) -> Table {
     let mut t = Table::new();
     t.load_style(UTF8_FULL_CONDENSED)
         .force_no_tty()

@@ -1,5 +1,6 @@
 //! One function per subcommand.
 
+pub mod compare;
 pub mod doctor;
 mod engine;
 pub mod ids;
@@ -21,6 +22,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::List => list::list(),
         Command::Ids(args) => ids::ids(args),
         Command::Report(args) => report::report(args),
+        Command::Compare(args) => compare::compare_cmd(args),
         Command::Doctor(args) => doctor::doctor(args),
         Command::Predict(args) => predict::predict(args),
         Command::Completions { shell } => install::completions(shell),

@@ -1,0 +1,251 @@
+//! `pkbench compare BASE NEW`: for each case both runs hold (engine × workload × strategy), how
+//! its time per row changed, with a 95% bootstrap confidence interval and a verdict — faster,
+//! slower, or no detectable change.
+//!
+//! The samples of a case are its repeats' times per row when it ran several times (`--repeat`),
+//! else its batches' (insert batches) or its per-second intervals' (timed phases). Batches and
+//! seconds of the same plan are paired — batch i against batch i, at the same table size — and
+//! the change is the median of their ratios; repeats are independent, and the change is NEW's
+//! median ÷ BASE's. Intervals are percentile bootstraps, seeded: the same inputs give the same
+//! interval.
+
+use crate::Error;
+use crate::metrics::stats::{bootstrap_median_ci, median, quantile_sorted};
+use crate::results::{ResultsDoc, RunResult};
+use crate::util::pick::Pick;
+use serde::Serialize;
+
+/// Bootstrap resamples per case.
+const RESAMPLES: usize = 2_000;
+/// Fewest samples a side needs for an interval.
+const MIN_SAMPLES: usize = 3;
+
+/// One case's change.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CaseChange {
+    /// Engine name.
+    pub engine: String,
+    /// Workload name.
+    pub workload: String,
+    /// Strategy name.
+    pub strategy: String,
+    /// What the samples are (`repeats`, `batches`, `seconds`).
+    pub samples_of: &'static str,
+    /// Samples on each side.
+    pub samples: (usize, usize),
+    /// Median time per row, ns, on each side.
+    pub base_ns_per_row: f64,
+    /// See [`CaseChange::base_ns_per_row`].
+    pub new_ns_per_row: f64,
+    /// Whether sample i of NEW was set against sample i of BASE (batches or seconds of the same
+    /// plan), rather than the two medians against each other (repeats).
+    pub paired: bool,
+    /// NEW ÷ BASE time per row (the median of the paired ratios, or the ratio of the medians),
+    /// and its 95% interval.
+    pub ratio: f64,
+    /// Lower bound.
+    pub low: f64,
+    /// Upper bound.
+    pub high: f64,
+    /// `faster`, `slower` or `no detectable change`.
+    pub verdict: &'static str,
+}
+
+/// Every case's change, in BASE's order; a one-line error when the two runs do not hold the same
+/// cases (naming the first missing and extra ones).
+pub fn compare(base: &ResultsDoc, new: &ResultsDoc) -> Result<Vec<CaseChange>, Error> {
+    let keys = |doc: &ResultsDoc| -> Vec<(String, String, String)> {
+        let mut k: Vec<_> = doc.runs.iter().map(key).collect();
+        k.dedup();
+        k
+    };
+    let (bk, nk) = (keys(base), keys(new));
+    let missing: Vec<String> = bk.iter().filter(|k| !nk.contains(k)).map(show).collect();
+    let extra: Vec<String> = nk.iter().filter(|k| !bk.contains(k)).map(show).collect();
+    if !missing.is_empty() || !extra.is_empty() {
+        return Err(Error::InvalidInput(format!(
+            "the two runs hold different cases (missing from NEW: {}; only in NEW: {}): compare runs of the same plan",
+            list_or_none(&missing),
+            list_or_none(&extra)
+        )));
+    }
+    let mut out = Vec::new();
+    for (i, k) in bk.iter().enumerate() {
+        let side = |doc: &ResultsDoc| -> (&'static str, Vec<f64>) {
+            samples(&doc.runs.iter().filter(|r| key(r) == *k && r.complete).collect::<Vec<_>>())
+        };
+        let ((samples_of, b), (_, n)) = (side(base), side(new));
+        if b.len() < MIN_SAMPLES || n.len() < MIN_SAMPLES {
+            return Err(Error::InvalidInput(format!(
+                "{}: too few samples to compare ({} and {}; at least {MIN_SAMPLES} batches, seconds or repeats on each side)",
+                show(k),
+                b.len(),
+                n.len()
+            )));
+        }
+        let (bm, nm) = (median(&b).unwrap_or(0.0), median(&n).unwrap_or(0.0));
+        // Batch i of one run against batch i of the other (same plan, same table size): the
+        // growth of the table cancels out. Repeats are independent runs: unpaired.
+        let paired = samples_of != "repeats" && b.len() == n.len();
+        let (ratio, low, high) = if paired {
+            let ratios: Vec<f64> = b.iter().zip(&n).filter(|(b, _)| **b > 0.0).map(|(b, n)| n / b).collect();
+            match bootstrap_median_ci(&ratios, 0.95, RESAMPLES, i as u64 + 1) {
+                Some(ci) => (ci.median, ci.low, ci.high),
+                None => (f64::NAN, f64::NAN, f64::NAN),
+            }
+        } else {
+            let (low, high) = ratio_interval(&b, &n, 0.95, i as u64 + 1);
+            (nm / bm, low, high)
+        };
+        let verdict = if low > 1.0 {
+            "slower"
+        } else if high < 1.0 {
+            "faster"
+        } else {
+            "no detectable change"
+        };
+        out.push(CaseChange {
+            engine: k.0.clone(),
+            workload: k.1.clone(),
+            strategy: k.2.clone(),
+            samples_of,
+            samples: (b.len(), n.len()),
+            base_ns_per_row: bm,
+            new_ns_per_row: nm,
+            paired,
+            ratio,
+            low,
+            high,
+            verdict,
+        });
+    }
+    Ok(out)
+}
+
+/// The changes as a terminal table, or Markdown (e.g. for a pull-request comment).
+pub fn render(changes: &[CaseChange], markdown: bool) -> String {
+    let header: Vec<String> =
+        ["engine", "workload", "strategy", "ns per row", "change", "95% interval", "verdict", "samples"]
+            .map(String::from)
+            .to_vec();
+    let rows: Vec<Vec<String>> = changes.iter().map(cells).collect();
+    let mut out = if markdown {
+        let mut out = String::new();
+        crate::report::markdown::md_table(&mut out, &header, &rows);
+        out
+    } else {
+        format!("{}\n", crate::report::table::table(header, rows, 3))
+    };
+    if changes.iter().any(|c| c.samples_of != "repeats") {
+        out.push_str(WITHIN_RUN_NOTE);
+        out.push('\n');
+    }
+    out
+}
+
+/// What an interval over one run's batches or seconds leaves out.
+pub const WITHIN_RUN_NOTE: &str = "Intervals over the batches or seconds of one run on each side measure the noise within a run, not between runs (a busy machine moves whole runs by ±20%): for a verdict about a change in code or settings, compare runs made with --repeat N.";
+
+/// The changes as JSON.
+pub fn to_json(changes: &[CaseChange]) -> Result<String, Error> {
+    serde_json::to_string_pretty(changes)
+        .map(|s| s + "\n")
+        .map_err(|e| Error::Json { context: "could not serialise the comparison".into(), cause: e })
+}
+
+/// `1.073` as `+7.3%`.
+pub fn percent(ratio: f64) -> String {
+    format!("{:+.1}%", (ratio - 1.0) * 100.0)
+}
+
+fn cells(c: &CaseChange) -> Vec<String> {
+    vec![
+        c.engine.clone(),
+        c.workload.clone(),
+        c.strategy.clone(),
+        format!("{:.0} → {:.0}", c.base_ns_per_row, c.new_ns_per_row),
+        percent(c.ratio),
+        format!("{} … {}", percent(c.low), percent(c.high)),
+        c.verdict.to_string(),
+        format!("{} / {} {}", c.samples.0, c.samples.1, c.samples_of),
+    ]
+}
+
+/// The cases slower than `threshold` (e.g. 0.05) beyond doubt: their interval's lower bound is
+/// above 1 + `threshold`.
+pub fn regressions(changes: &[CaseChange], threshold: f64) -> Vec<&CaseChange> {
+    changes.iter().filter(|c| c.low > 1.0 + threshold).collect()
+}
+
+fn key(run: &RunResult) -> (String, String, String) {
+    (run.engine.clone(), run.workload.clone(), run.strategy.clone())
+}
+
+fn show(k: &(String, String, String)) -> String {
+    format!("{} {} {}", k.0, k.1, k.2)
+}
+
+fn list_or_none(items: &[String]) -> String {
+    if items.is_empty() { "none".into() } else { items.join(", ") }
+}
+
+/// Times per row, ns: one per repeat when the case ran several times, else one per batch, else
+/// one per second of its first timed phase.
+fn samples(runs: &[&RunResult]) -> (&'static str, Vec<f64>) {
+    let per_row = |ns: u64, rows: u64| (rows > 0).then(|| ns as f64 / rows as f64);
+    if runs.len() > 1 {
+        let v = runs.iter().filter_map(|r| match r.batches.is_empty() {
+            false => per_row(r.insert_ns(), r.rows_inserted()),
+            true => r.phases.first().and_then(|p| per_row(p.elapsed_ns, p.rows)),
+        });
+        return ("repeats", v.collect());
+    }
+    let Some(run) = runs.first() else { return ("batches", Vec::new()) };
+    if !run.batches.is_empty() {
+        return ("batches", run.batches.iter().filter_map(|b| per_row(b.elapsed_ns, b.rows)).collect());
+    }
+    let intervals = run.phases.iter().find(|p| !p.intervals.is_empty()).map(|p| p.intervals.as_slice()).unwrap_or(&[]);
+    ("seconds", intervals.iter().filter_map(|i| per_row(i.elapsed_ns, i.operations)).collect())
+}
+
+/// The `level` percentile-bootstrap interval of median(`new`) ÷ median(`base`), each side
+/// resampled with replacement from a SplitMix64 stream seeded with `seed`.
+fn ratio_interval(base: &[f64], new: &[f64], level: f64, seed: u64) -> (f64, f64) {
+    let mut pick = Pick(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut resample = |values: &[f64], buf: &mut Vec<f64>| {
+        buf.clear();
+        buf.extend((0..values.len()).map(|_| values[pick.below(values.len())]));
+        buf.sort_by(f64::total_cmp);
+        quantile_sorted(buf, 0.5).unwrap_or(0.0)
+    };
+    let (mut b, mut n) = (Vec::new(), Vec::new());
+    let mut ratios: Vec<f64> = (0..RESAMPLES)
+        .filter_map(|_| {
+            let bm = resample(base, &mut b);
+            let nm = resample(new, &mut n);
+            (bm > 0.0).then(|| nm / bm)
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    let tail = (1.0 - level) / 2.0;
+    (quantile_sorted(&ratios, tail).unwrap_or(f64::NAN), quantile_sorted(&ratios, 1.0 - tail).unwrap_or(f64::NAN))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn noisy(center: f64, n: usize) -> Vec<f64> {
+        (0..n).map(|i| center * (1.0 + 0.02 * ((i * 7 % 11) as f64 / 5.0 - 1.0))).collect()
+    }
+
+    #[test]
+    fn a_real_shift_is_detected_and_no_shift_is_not() {
+        let base = noisy(1000.0, 30);
+        let (low, high) = ratio_interval(&base, &noisy(1100.0, 30), 0.95, 1);
+        assert!(low > 1.05 && high < 1.15, "a 10% slowdown: [{low}, {high}]");
+        let (low, high) = ratio_interval(&base, &noisy(1000.0, 30), 0.95, 1);
+        assert!(low < 1.0 && high > 1.0, "the same distribution: [{low}, {high}]");
+        assert_eq!(ratio_interval(&base, &base, 0.95, 7), ratio_interval(&base, &base, 0.95, 7), "seeded");
+    }
+}
