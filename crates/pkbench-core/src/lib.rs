@@ -13,6 +13,7 @@ pub mod engines;
 mod error;
 pub mod generators;
 pub mod metrics;
+pub mod plan;
 pub mod platform;
 pub mod predict;
 pub mod report;

@@ -22,10 +22,21 @@ impl Cli {
     /// Parses the command line (exiting with clap's message on bad input) and records which
     /// `run` flags were typed, so a workload can refuse the flags it would ignore.
     pub fn parse_with_sources() -> Self {
-        use clap::parser::ValueSource;
-        use clap::{CommandFactory, FromArgMatches};
+        use clap::CommandFactory;
         let matches = Self::command().get_matches();
-        let mut cli = Self::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+        Self::from_matches(&matches).unwrap_or_else(|e| e.exit())
+    }
+
+    /// Parses `args` (program name first) as the command line is parsed; the error is clap's.
+    pub fn try_parse_with_sources(args: &[String]) -> Result<Self, clap::Error> {
+        use clap::CommandFactory;
+        Self::from_matches(&Self::command().try_get_matches_from(args)?)
+    }
+
+    fn from_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        use clap::FromArgMatches;
+        use clap::parser::ValueSource;
+        let mut cli = Self::from_arg_matches(matches)?;
         if let (Command::Run(args), Some((_, sub))) = (&mut cli.command, matches.subcommand()) {
             args.given = sub
                 .ids()
@@ -39,7 +50,7 @@ impl Cli {
                 args.engine = kind;
             }
         }
-        cli
+        Ok(cli)
     }
 }
 
@@ -53,6 +64,8 @@ pub enum Command {
     Ids(crate::commands::ids::IdsArgs),
     /// Render results as a self-contained HTML report (or Markdown); several files are compared.
     Report(crate::commands::report::ReportArgs),
+    /// Show the cases of a plan file (`pkbench run --plan`), each checked as `run` checks flags.
+    Plan(crate::commands::plan::PlanArgs),
     /// Compare two runs case by case: the change in time per row with a 95% confidence interval
     /// and a verdict (faster, slower, no detectable change); --fail-above for CI.
     Compare(crate::commands::compare::CompareArgs),
@@ -250,6 +263,11 @@ pub struct RunArgs {
     /// batches; per-1,000-rows figures divide by the rows they cover.
     #[arg(long, default_value = "5%", value_name = "PERCENT|unlimited")]
     pub counter_budget: CounterBudget,
+    /// Run every case of a plan file (its [run] settings, the product of its [axes], less its
+    /// [[exclude]]s), each into its own folder under --out; see `pkbench plan show`. Other flags
+    /// go in the plan.
+    #[arg(long, value_name = "PLAN.toml")]
+    pub plan: Option<PathBuf>,
     /// Results folder [default: ./pkbench-results/<timestamp>].
     #[arg(long, short = 'o')]
     pub out: Option<PathBuf>,

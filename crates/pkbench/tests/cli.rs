@@ -485,3 +485,44 @@ fn compare_gives_each_case_a_change_an_interval_and_a_verdict_and_fails_above_a_
     let out = pkbench().arg("compare").arg(&base).arg(&other).output().unwrap();
     assert_one_line_error(&out, "missing from NEW: sqlite insert-growth uuid4");
 }
+
+#[test]
+fn a_plan_expands_into_checked_cases_each_run_into_its_own_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan.toml");
+    std::fs::write(
+        &plan,
+        "[run]\nrows = \"2k\"\nbatch = \"1k\"\n\n[axes]\nstrategies = [\"int,uuid4\", \"uuid7\"]\ncache_mb = [1, 8]\n\n[[exclude]]\nstrategies = \"uuid7\"\ncache_mb = 1\n",
+    )
+    .unwrap();
+    let show = pkbench().args(["plan", "show"]).arg(&plan).output().unwrap();
+    assert!(show.status.success());
+    let text = String::from_utf8_lossy(&show.stdout);
+    assert!(text.starts_with("3 cases in "), "{text}");
+    assert!(text.contains("pkbench run --rows 2k --batch 1k --strategies uuid7 --cache-mb 8"), "{text}");
+    let out = dir.path().join("out");
+    pkbench().args(["run", "-q", "--plan"]).arg(&plan).arg("-o").arg(&out).assert().success();
+    for case in 1..=3 {
+        let doc: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join(format!("case-{case:03}/results.json"))).unwrap()).unwrap();
+        assert_eq!(doc["runs"][0]["settings"]["rows"], 2000);
+    }
+    assert!(out.join("plan.toml").is_file(), "the plan is kept with its results");
+    // Bad plans: one line, with file:line:column, before anything runs.
+    for (body, needle) in [
+        ("[run]\nrows = \n", "plan.toml:2:8: invalid string"),
+        (
+            "[run]\nrows = \"2k\"\nbogus = 3\n",
+            "plan.toml:3:1: case 1 (the [run] settings): unexpected argument '--bogus'",
+        ),
+        ("[axes]\ncache_mb = [8, \"lots\"]\n", "plan.toml:2:1: case 2 (cache-mb=lots): invalid value 'lots'"),
+    ] {
+        std::fs::write(&plan, body).unwrap();
+        let never = dir.path().join("never");
+        let output = pkbench().args(["run", "--plan"]).arg(&plan).arg("-o").arg(&never).output().unwrap();
+        assert_one_line_error(&output, needle);
+        assert!(!never.exists(), "nothing runs for a bad plan");
+    }
+    let output = pkbench().args(["run", "--rows", "5", "--plan"]).arg(&plan).output().unwrap();
+    assert_one_line_error(&output, "--rows cannot be given beside --plan");
+}

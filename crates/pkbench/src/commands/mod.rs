@@ -8,6 +8,7 @@ mod install;
 pub mod key_args;
 mod list;
 mod out_dir;
+pub mod plan;
 mod predict;
 pub mod report;
 mod run;
@@ -18,11 +19,13 @@ use std::process::ExitCode;
 /// Runs the parsed command line.
 pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
+        Command::Run(args) if args.plan.is_some() => plan::run_plan(*args),
         Command::Run(args) => run::run(*args),
         Command::List => list::list(),
         Command::Ids(args) => ids::ids(args),
         Command::Report(args) => report::report(args),
         Command::Compare(args) => compare::compare_cmd(args),
+        Command::Plan(args) => plan::plan(args),
         Command::Doctor(args) => doctor::doctor(args),
         Command::Predict(args) => predict::predict(args),
         Command::Completions { shell } => install::completions(shell),

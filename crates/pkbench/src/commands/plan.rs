@@ -1,0 +1,100 @@
+//! Plans: `pkbench plan show PLAN.toml` lists the cases, `pkbench run --plan PLAN.toml` runs
+//! them one after another, each into its own folder with the plan file beside them. Every case's
+//! settings go through the same parser and checks as typed flags, all before anything runs.
+
+use crate::cli::{Cli, Command, RunArgs};
+use crate::output::out;
+use anyhow::Context;
+use clap::Args;
+use pkbench_core::plan::{Case, Plan, key_position};
+use pkbench_core::util::time::folder_stamp_now;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    /// `show`: list the plan's cases with the `pkbench run` flags of each.
+    #[arg(value_parser = ["show"])]
+    pub action: String,
+    /// The plan file.
+    #[arg(value_name = "PLAN.toml")]
+    pub file: PathBuf,
+}
+
+/// The flags `run --plan` takes beside the plan (ids as clap names them).
+const BESIDE_A_PLAN: [&str; 4] = ["plan", "out", "force", "quiet"];
+
+/// Reads and expands `file`, and parses every case as a `run` command line.
+fn load(file: &Path) -> anyhow::Result<Vec<(Case, RunArgs)>> {
+    let text = std::fs::read_to_string(file).with_context(|| format!("could not read the plan {}", file.display()))?;
+    let plan = Plan::parse(&text, file)?;
+    let cases = plan.cases();
+    if cases.is_empty() {
+        anyhow::bail!("{}: every case is excluded: remove an [[exclude]] or add axis values", file.display());
+    }
+    cases
+        .into_iter()
+        .map(|case| {
+            let argv: Vec<String> = ["pkbench", "run"].map(String::from).into_iter().chain(case.args()).collect();
+            let args = match Cli::try_parse_with_sources(&argv) {
+                Ok(Cli { command: Command::Run(args) }) => *args,
+                Ok(_) => unreachable!("the argv starts with `run`"),
+                Err(e) => {
+                    let first =
+                        e.to_string().lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
+                    // The flag clap names ('--cache-mb …'), located in the file.
+                    let flag = first.split("'--").nth(1).map(|r| r.split([' ', '\'', '<']).next().unwrap_or_default());
+                    let (line, col) = flag.and_then(|f| key_position(&text, f)).unwrap_or((0, 0));
+                    anyhow::bail!("{}:{line}:{col}: case {} ({}): {first}", file.display(), case.number, case.label);
+                }
+            };
+            Ok((case, args))
+        })
+        .collect()
+}
+
+/// `pkbench plan show`.
+pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
+    let cases = load(&args.file)?;
+    let mut text = format!("{} cases in {}\n", cases.len(), args.file.display());
+    for (case, _) in &cases {
+        text.push_str(&format!(
+            "case {:>3}  {}\n          pkbench run {}\n",
+            case.number,
+            case.label,
+            case.args().join(" ")
+        ));
+    }
+    out!("{text}")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `pkbench run --plan`: every case, in order, into `<out>/case-NNN`; stops at the first case that
+/// fails (the folders of the cases before it stay).
+pub fn run_plan(args: RunArgs) -> anyhow::Result<ExitCode> {
+    let file = args.plan.clone().context("no plan")?;
+    if let Some(flag) = args.given.iter().find(|g| !BESIDE_A_PLAN.contains(&g.as_str())) {
+        anyhow::bail!("--{} cannot be given beside --plan: put it in the plan's [run] table", flag.replace('_', "-"));
+    }
+    let cases = load(&file)?;
+    let dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("pkbench-results").join(format!("{}-plan", folder_stamp_now())));
+    std::fs::create_dir_all(&dir).with_context(|| format!("could not create {}", dir.display()))?;
+    std::fs::copy(&file, dir.join("plan.toml"))
+        .with_context(|| format!("could not copy the plan into {}", dir.display()))?;
+    let count = cases.len();
+    for (case, mut case_args) in cases {
+        eprintln!("Plan case {}/{count}: {}", case.number, case.label);
+        case_args.out = Some(dir.join(format!("case-{:03}", case.number)));
+        case_args.force = args.force;
+        case_args.quiet |= args.quiet;
+        let code = super::run::run(case_args)?;
+        if code != ExitCode::SUCCESS {
+            return Ok(code);
+        }
+    }
+    eprintln!("Plan done: {count} cases in {}", dir.display());
+    Ok(ExitCode::SUCCESS)
+}
