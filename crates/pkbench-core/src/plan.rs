@@ -134,6 +134,26 @@ impl Plan {
     }
 }
 
+/// Which cases shard `k` of `n` (1-based) runs: the cases are dealt out by estimated cost,
+/// largest first, each to the shard with the least cost so far (ties to the lowest shard), so
+/// every machine given the same plan and `n` computes the same split and the shards take about
+/// the same time. `cost` estimates a case's cost (e.g. rows × strategies).
+pub fn shard(cases: &[Case], k: usize, n: usize, cost: impl Fn(&Case) -> f64) -> Vec<usize> {
+    let mut order: Vec<(usize, f64)> = cases.iter().enumerate().map(|(i, c)| (i, cost(c))).collect();
+    order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut load = vec![0.0_f64; n.max(1)];
+    let mut mine = Vec::new();
+    for (i, c) in order {
+        let target = (0..load.len()).min_by(|&a, &b| load[a].total_cmp(&load[b]).then(a.cmp(&b))).unwrap_or(0);
+        load[target] += c;
+        if target + 1 == k {
+            mine.push(i);
+        }
+    }
+    mine.sort_unstable();
+    mine
+}
+
 impl Case {
     /// The `pkbench run` arguments of this case (after `run`): `--flag value`, or `--flag` for a
     /// switch set to true.
@@ -222,6 +242,19 @@ cache-mb = 1
             cases[0].args(),
             ["--engine", "sqlite", "--rows", "10k", "--presort", "--strategies", "int,uuid4", "--cache-mb", "1"]
         );
+    }
+
+    #[test]
+    fn shards_split_every_case_once_and_balance_their_cost() {
+        let plan = Plan::parse("[axes]\nrows = [1, 2, 3, 4, 5, 6, 7]\n", Path::new("p.toml")).unwrap();
+        let cases = plan.cases();
+        let cost = |c: &Case| c.settings[0].1.parse::<f64>().unwrap();
+        let shards: Vec<Vec<usize>> = (1..=3).map(|k| shard(&cases, k, 3, cost)).collect();
+        let mut all: Vec<usize> = shards.concat();
+        all.sort_unstable();
+        assert_eq!(all, (0..7).collect::<Vec<_>>(), "each case exactly once: {shards:?}");
+        let loads: Vec<f64> = shards.iter().map(|s| s.iter().map(|&i| cost(&cases[i])).sum()).collect();
+        assert_eq!(loads, [10.0, 9.0, 9.0], "7+2+1, 6+3, 5+4");
     }
 
     #[test]

@@ -268,6 +268,10 @@ pub struct RunArgs {
     /// go in the plan.
     #[arg(long, value_name = "PLAN.toml")]
     pub plan: Option<PathBuf>,
+    /// With --plan: run only shard K of N (e.g. 2/4), a deterministic share of the cases balanced
+    /// by their estimated cost, so N machines given the same plan split it between them.
+    #[arg(long, value_name = "K/N", requires = "plan", value_parser = parse_shard)]
+    pub shard: Option<(usize, usize)>,
     /// Results folder [default: ./pkbench-results/<timestamp>].
     #[arg(long, short = 'o')]
     pub out: Option<PathBuf>,
@@ -353,4 +357,15 @@ pub struct PredictArgs {
     /// Only the table and the final lines.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+/// `--shard K/N`, 1 ≤ K ≤ N.
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("'{text}' is not a shard: give K/N with 1 ≤ K ≤ N, e.g. 2/4");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (k, n): (usize, usize) = (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
 }

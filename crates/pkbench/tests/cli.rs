@@ -526,3 +526,36 @@ fn a_plan_expands_into_checked_cases_each_run_into_its_own_folder() {
     let output = pkbench().args(["run", "--rows", "5", "--plan"]).arg(&plan).output().unwrap();
     assert_one_line_error(&output, "--rows cannot be given beside --plan");
 }
+
+#[test]
+fn shards_of_a_plan_run_every_case_exactly_once_between_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan.toml");
+    std::fs::write(
+        &plan,
+        "[run]\nbatch = \"1k\"\n\n[axes]\nrows = [\"1k\", \"2k\", \"3k\"]\nstrategies = [\"int\", \"uuid4\"]\n",
+    )
+    .unwrap();
+    let mut ran: Vec<String> = Vec::new();
+    for k in 1..=2 {
+        let out = dir.path().join(format!("shard{k}"));
+        pkbench()
+            .args(["run", "-q", "--shard", &format!("{k}/2"), "--plan"])
+            .arg(&plan)
+            .arg("-o")
+            .arg(&out)
+            .assert()
+            .success();
+        let cases: Vec<String> = std::fs::read_dir(&out)
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().to_string()))
+            .filter(|n| n.starts_with("case-"))
+            .collect();
+        assert!(!cases.is_empty(), "shard {k} ran nothing");
+        ran.extend(cases);
+    }
+    ran.sort();
+    assert_eq!(ran, (1..=6).map(|i| format!("case-{i:03}")).collect::<Vec<_>>(), "each case once");
+    let output = pkbench().args(["run", "--shard", "3/2", "--plan"]).arg(&plan).output().unwrap();
+    assert!(String::from_utf8_lossy(&output.stderr).contains("give K/N with 1 ≤ K ≤ N"));
+}

@@ -6,7 +6,7 @@ use crate::cli::{Cli, Command, RunArgs};
 use crate::output::out;
 use anyhow::Context;
 use clap::Args;
-use pkbench_core::plan::{Case, Plan, key_position};
+use pkbench_core::plan::{Case, Plan, key_position, shard};
 use pkbench_core::util::time::folder_stamp_now;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -22,7 +22,7 @@ pub struct PlanArgs {
 }
 
 /// The flags `run --plan` takes beside the plan (ids as clap names them).
-const BESIDE_A_PLAN: [&str; 4] = ["plan", "out", "force", "quiet"];
+const BESIDE_A_PLAN: [&str; 5] = ["plan", "shard", "out", "force", "quiet"];
 
 /// Reads and expands `file`, and parses every case as a `run` command line.
 fn load(file: &Path) -> anyhow::Result<Vec<(Case, RunArgs)>> {
@@ -53,6 +53,22 @@ fn load(file: &Path) -> anyhow::Result<Vec<(Case, RunArgs)>> {
         .collect()
 }
 
+/// The positions of shard `k` of `n`'s cases, balanced by an estimate of each case's cost: its
+/// rows (or, for the timed concurrent workload, ten thousand per second of duration) times its
+/// strategies and repeats.
+fn shard_of(cases: &[(Case, RunArgs)], k: usize, n: usize) -> Vec<usize> {
+    let plain: Vec<Case> = cases.iter().map(|(c, _)| c.clone()).collect();
+    let cost = |c: &Case| {
+        let args = &cases[c.number - 1].1;
+        let size = match args.workload {
+            crate::cli::WorkloadArg::Concurrent => args.duration.as_secs_f64() * 10_000.0,
+            _ => args.rows as f64,
+        };
+        size * args.strategies.split(',').count() as f64 * f64::from(args.repeat.max(1))
+    };
+    shard(&plain, k, n, cost)
+}
+
 /// `pkbench plan show`.
 pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
     let cases = load(&args.file)?;
@@ -76,7 +92,15 @@ pub fn run_plan(args: RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(flag) = args.given.iter().find(|g| !BESIDE_A_PLAN.contains(&g.as_str())) {
         anyhow::bail!("--{} cannot be given beside --plan: put it in the plan's [run] table", flag.replace('_', "-"));
     }
-    let cases = load(&file)?;
+    let mut cases = load(&file)?;
+    if let Some((k, n)) = args.shard {
+        let keep = shard_of(&cases, k, n);
+        eprintln!(
+            "Shard {k}/{n}: cases {}",
+            keep.iter().map(|i| cases[*i].0.number.to_string()).collect::<Vec<_>>().join(", ")
+        );
+        cases = cases.into_iter().enumerate().filter(|(i, _)| keep.contains(i)).map(|(_, c)| c).collect();
+    }
     let dir = args
         .out
         .clone()
@@ -85,8 +109,8 @@ pub fn run_plan(args: RunArgs) -> anyhow::Result<ExitCode> {
     std::fs::copy(&file, dir.join("plan.toml"))
         .with_context(|| format!("could not copy the plan into {}", dir.display()))?;
     let count = cases.len();
-    for (case, mut case_args) in cases {
-        eprintln!("Plan case {}/{count}: {}", case.number, case.label);
+    for (i, (case, mut case_args)) in cases.into_iter().enumerate() {
+        eprintln!("Plan case {} ({} of {count}): {}", case.number, i + 1, case.label);
         case_args.out = Some(dir.join(format!("case-{:03}", case.number)));
         case_args.force = args.force;
         case_args.quiet |= args.quiet;
