@@ -272,6 +272,10 @@ pub struct RunArgs {
     /// by their estimated cost, so N machines given the same plan split it between them.
     #[arg(long, value_name = "K/N", requires = "plan", value_parser = parse_shard)]
     pub shard: Option<(usize, usize)>,
+    /// With --plan and the -o folder of an earlier run of the same plan (stopped, killed, or a
+    /// lost machine): skip the cases whose results are complete and run the others again.
+    #[arg(long, requires = "plan")]
+    pub resume: bool,
     /// Results folder [default: ./pkbench-results/<timestamp>].
     #[arg(long, short = 'o')]
     pub out: Option<PathBuf>,

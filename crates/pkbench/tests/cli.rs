@@ -559,3 +559,33 @@ fn shards_of_a_plan_run_every_case_exactly_once_between_them() {
     let output = pkbench().args(["run", "--shard", "3/2", "--plan"]).arg(&plan).output().unwrap();
     assert!(String::from_utf8_lossy(&output.stderr).contains("give K/N with 1 ≤ K ≤ N"));
 }
+
+#[test]
+fn a_plan_resumes_where_it_stopped_and_never_mixes_plans() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan.toml");
+    std::fs::write(
+        &plan,
+        "[run]\nrows = \"1k\"\nbatch = \"1k\"\n\n[axes]\nstrategies = [\"int\", \"uuid4\", \"uuid7\"]\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = |extra: &[&str]| {
+        pkbench().arg("run").args(extra).arg("--plan").arg(&plan).arg("-o").arg(&out).output().unwrap()
+    };
+    assert!(run(&["-q"]).status.success());
+    // As if the machine was lost during case 2: its folder has no results.
+    std::fs::remove_file(out.join("case-002/results.json")).unwrap();
+    assert_one_line_error(&run(&["-q"]), "add --resume to finish it");
+    let resumed = run(&["-q", "--resume"]);
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(
+        stderr.contains("Plan case 1 (1 of 3): done before, skipped")
+            && stderr.contains("Plan case 3 (3 of 3): done before, skipped"),
+        "{stderr}"
+    );
+    assert!(out.join("case-002/results.json").is_file(), "case 2 ran again");
+    std::fs::write(&plan, "[run]\nrows = \"2k\"\n").unwrap();
+    assert_one_line_error(&run(&["--resume"]), "holds the results of another plan");
+}

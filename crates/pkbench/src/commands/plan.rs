@@ -7,6 +7,7 @@ use crate::output::out;
 use anyhow::Context;
 use clap::Args;
 use pkbench_core::plan::{Case, Plan, key_position, shard};
+use pkbench_core::report::load_results;
 use pkbench_core::util::time::folder_stamp_now;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -22,7 +23,7 @@ pub struct PlanArgs {
 }
 
 /// The flags `run --plan` takes beside the plan (ids as clap names them).
-const BESIDE_A_PLAN: [&str; 5] = ["plan", "shard", "out", "force", "quiet"];
+const BESIDE_A_PLAN: [&str; 6] = ["plan", "shard", "resume", "out", "force", "quiet"];
 
 /// Reads and expands `file`, and parses every case as a `run` command line.
 fn load(file: &Path) -> anyhow::Result<Vec<(Case, RunArgs)>> {
@@ -105,13 +106,38 @@ pub fn run_plan(args: RunArgs) -> anyhow::Result<ExitCode> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("pkbench-results").join(format!("{}-plan", folder_stamp_now())));
+    let kept = dir.join("plan.toml");
+    let text = std::fs::read(&file).with_context(|| format!("could not read the plan {}", file.display()))?;
+    match std::fs::read(&kept) {
+        Ok(earlier) if earlier != text && !args.force => anyhow::bail!(
+            "{} holds the results of another plan: give a new -o folder (or --force to replace them)",
+            dir.display()
+        ),
+        Ok(_) if !args.resume && !args.force => anyhow::bail!(
+            "{} holds an earlier run of this plan: add --resume to finish it, or --force to run it again",
+            dir.display()
+        ),
+        Err(_) if args.resume => {
+            anyhow::bail!("--resume needs the -o folder of an earlier run of this plan; {} has none", dir.display())
+        }
+        _ => {}
+    }
     std::fs::create_dir_all(&dir).with_context(|| format!("could not create {}", dir.display()))?;
-    std::fs::copy(&file, dir.join("plan.toml"))
-        .with_context(|| format!("could not copy the plan into {}", dir.display()))?;
+    std::fs::write(&kept, &text).with_context(|| format!("could not copy the plan into {}", dir.display()))?;
     let count = cases.len();
     for (i, (case, mut case_args)) in cases.into_iter().enumerate() {
+        let out = dir.join(format!("case-{:03}", case.number));
+        if args.resume && complete(&out) {
+            eprintln!("Plan case {} ({} of {count}): done before, skipped", case.number, i + 1);
+            continue;
+        }
         eprintln!("Plan case {} ({} of {count}): {}", case.number, i + 1, case.label);
-        case_args.out = Some(dir.join(format!("case-{:03}", case.number)));
+        if args.resume && out.exists() {
+            // What an unfinished run of this plan left in its own case folder (a journal, partial
+            // files) is pkbench's: the case starts over.
+            std::fs::remove_dir_all(&out).with_context(|| format!("could not clear {}", out.display()))?;
+        }
+        case_args.out = Some(out);
         case_args.force = args.force;
         case_args.quiet |= args.quiet;
         let code = super::run::run(case_args)?;
@@ -121,4 +147,12 @@ pub fn run_plan(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
     eprintln!("Plan done: {count} cases in {}", dir.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether a case's folder holds finished results: a results.json whose every run completed.
+fn complete(dir: &Path) -> bool {
+    match load_results(&dir.join("results.json")) {
+        Ok(doc) => !doc.runs.is_empty() && doc.runs.iter().all(|r| r.complete),
+        Err(_) => false,
+    }
 }
