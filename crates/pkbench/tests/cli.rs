@@ -556,6 +556,18 @@ fn shards_of_a_plan_run_every_case_exactly_once_between_them() {
     }
     ran.sort();
     assert_eq!(ran, (1..=6).map(|i| format!("case-{i:03}")).collect::<Vec<_>>(), "each case once");
+    // The shards' folders merge into one results folder, every case once.
+    let merged = dir.path().join("merged");
+    let (s1, s2) = (dir.path().join("shard1"), dir.path().join("shard2"));
+    pkbench().args(["plan", "merge"]).arg(&s1).arg(&s2).arg("-o").arg(&merged).assert().success();
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(merged.join("results.json")).unwrap()).unwrap();
+    assert_eq!(doc["runs"].as_array().unwrap().len(), 6);
+    assert!(merged.join("report.html").is_file());
+    let output = pkbench().args(["plan", "merge"]).arg(&s1).arg("-o").arg(dir.path().join("m2")).output().unwrap();
+    assert_one_line_error(&output, "have no finished results in these folders");
+    let output =
+        pkbench().args(["plan", "merge"]).arg(&s1).arg(&s1).arg("-o").arg(dir.path().join("m3")).output().unwrap();
+    assert_one_line_error(&output, "is in both");
     let output = pkbench().args(["run", "--shard", "3/2", "--plan"]).arg(&plan).output().unwrap();
     assert!(String::from_utf8_lossy(&output.stderr).contains("give K/N with 1 ≤ K ≤ N"));
 }

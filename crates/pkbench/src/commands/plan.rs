@@ -7,19 +7,25 @@ use crate::output::out;
 use anyhow::Context;
 use clap::Args;
 use pkbench_core::plan::{Case, Plan, key_position, shard};
-use pkbench_core::report::load_results;
+use pkbench_core::report::{ResultsWriter, load_results};
 use pkbench_core::util::time::folder_stamp_now;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Debug, Args)]
 pub struct PlanArgs {
-    /// `show`: list the plan's cases with the `pkbench run` flags of each.
-    #[arg(value_parser = ["show"])]
+    /// `show PLAN.toml`: list the plan's cases with the `pkbench run` flags of each.
+    /// `merge DIR…`: join the folders of a plan's shards (`run --plan … --shard K/N -o DIR`) into
+    /// one results folder (-o), refusing folders of different plans and naming missing or
+    /// duplicate cases.
+    #[arg(value_parser = ["show", "merge"])]
     pub action: String,
-    /// The plan file.
-    #[arg(value_name = "PLAN.toml")]
-    pub file: PathBuf,
+    /// The plan file (show), or the plan's results folders (merge).
+    #[arg(required = true, value_name = "PLAN.toml|DIR")]
+    pub paths: Vec<PathBuf>,
+    /// merge: the results folder to write [default: ./pkbench-results/<timestamp>-merged].
+    #[arg(long, short = 'o')]
+    pub out: Option<PathBuf>,
 }
 
 /// The flags `run --plan` takes beside the plan (ids as clap names them).
@@ -70,10 +76,14 @@ fn shard_of(cases: &[(Case, RunArgs)], k: usize, n: usize) -> Vec<usize> {
     shard(&plain, k, n, cost)
 }
 
-/// `pkbench plan show`.
+/// `pkbench plan show` and `pkbench plan merge`.
 pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
-    let cases = load(&args.file)?;
-    let mut text = format!("{} cases in {}\n", cases.len(), args.file.display());
+    if args.action == "merge" {
+        return merge(&args.paths, args.out.as_deref());
+    }
+    let [file] = args.paths.as_slice() else { anyhow::bail!("plan show takes one plan file") };
+    let cases = load(file)?;
+    let mut text = format!("{} cases in {}\n", cases.len(), file.display());
     for (case, _) in &cases {
         text.push_str(&format!(
             "case {:>3}  {}\n          pkbench run {}\n",
@@ -155,4 +165,64 @@ fn complete(dir: &Path) -> bool {
         Ok(doc) => !doc.runs.is_empty() && doc.runs.iter().all(|r| r.complete),
         Err(_) => false,
     }
+}
+
+/// `pkbench plan merge`: every case of the plan, from whichever folder holds it finished.
+fn merge(dirs: &[PathBuf], out: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let plan_of = |dir: &Path| std::fs::read(dir.join("plan.toml")).ok();
+    let first = &dirs[0];
+    let text = plan_of(first)
+        .with_context(|| format!("{} holds no plan.toml: give the -o folders of `run --plan`", first.display()))?;
+    for dir in &dirs[1..] {
+        if plan_of(dir).as_deref() != Some(text.as_slice()) {
+            anyhow::bail!(
+                "{} is not a folder of the same plan as {}: merge the shards of one plan",
+                dir.display(),
+                first.display()
+            );
+        }
+    }
+    let cases = load(&first.join("plan.toml"))?;
+    let mut found: Vec<Option<(PathBuf, pkbench_core::results::ResultsDoc)>> = vec![None; cases.len()];
+    for dir in dirs {
+        for (case, _) in &cases {
+            let folder = dir.join(format!("case-{:03}", case.number));
+            if !complete(&folder) {
+                continue;
+            }
+            let slot = &mut found[case.number - 1];
+            if let Some((other, _)) = slot {
+                anyhow::bail!(
+                    "case {} is in both {} and {}: merge each case once",
+                    case.number,
+                    other.display(),
+                    dir.display()
+                );
+            }
+            *slot = Some((dir.clone(), load_results(&folder.join("results.json"))?));
+        }
+    }
+    let missing: Vec<String> =
+        found.iter().enumerate().filter(|(_, f)| f.is_none()).map(|(i, _)| (i + 1).to_string()).collect();
+    if !missing.is_empty() {
+        anyhow::bail!(
+            "cases {} of {} have no finished results in these folders: run their shards (or --resume them) first",
+            missing.join(", "),
+            cases.len()
+        );
+    }
+    let mut docs = found.into_iter().flatten().map(|(_, d)| d);
+    let mut merged = docs.next().context("the plan has no case")?;
+    for doc in docs {
+        merged.runs.extend(doc.runs);
+    }
+    merged.command = std::env::args().collect();
+    let dir = out
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("pkbench-results").join(format!("{}-merged", folder_stamp_now())));
+    let writer = ResultsWriter::create(&dir)?;
+    writer.write(&merged)?;
+    std::fs::write(dir.join("plan.toml"), &text).with_context(|| format!("could not write {}", dir.display()))?;
+    eprintln!("Merged {} cases ({} runs) into {}", cases.len(), merged.runs.len(), dir.display());
+    Ok(ExitCode::SUCCESS)
 }
