@@ -276,6 +276,15 @@ pub struct RunArgs {
     /// lost machine): skip the cases whose results are complete and run the others again.
     #[arg(long, requires = "plan")]
     pub resume: bool,
+    /// With --plan: the order the cases run in — `plan` (file order) or `shuffle` / `shuffle:SEED`
+    /// (a seeded shuffle, so slow drift of the machine spreads over the strategies instead of
+    /// landing on the last ones).
+    #[arg(long, default_value = "plan", value_parser = parse_order)]
+    pub order: CaseOrder,
+    /// With --plan: run the first case again at the end and compare the two; a change beyond the
+    /// noise means the machine drifted while the plan ran (written to drift-check.md).
+    #[arg(long, requires = "plan")]
+    pub drift_check: bool,
     /// Results folder [default: ./pkbench-results/<timestamp>].
     #[arg(long, short = 'o')]
     pub out: Option<PathBuf>,
@@ -372,4 +381,26 @@ fn parse_shard(text: &str) -> Result<(usize, usize), String> {
         return Err(bad());
     }
     Ok((k, n))
+}
+
+/// The order a plan's cases run in (`--order`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CaseOrder {
+    /// The plan file's order.
+    Plan,
+    /// A shuffle seeded with this number.
+    Shuffle(u64),
+}
+
+/// `--order plan|shuffle|shuffle:SEED`.
+fn parse_order(text: &str) -> Result<CaseOrder, String> {
+    match text.split_once(':') {
+        None if text == "plan" => Ok(CaseOrder::Plan),
+        None if text == "shuffle" => Ok(CaseOrder::Shuffle(42)),
+        Some(("shuffle", seed)) => seed
+            .parse()
+            .map(CaseOrder::Shuffle)
+            .map_err(|_| format!("'{seed}' is not a seed: give shuffle:N, e.g. shuffle:7")),
+        _ => Err(format!("'{text}' is not an order: give plan, shuffle or shuffle:SEED")),
+    }
 }

@@ -568,6 +568,23 @@ fn shards_of_a_plan_run_every_case_exactly_once_between_them() {
     let output =
         pkbench().args(["plan", "merge"]).arg(&s1).arg(&s1).arg("-o").arg(dir.path().join("m3")).output().unwrap();
     assert_one_line_error(&output, "is in both");
+    // A seeded shuffle, and the first case run again at the end to show drift.
+    let out = dir.path().join("shuffled");
+    let output = pkbench()
+        .args(["run", "-q", "--order", "shuffle:3", "--drift-check", "--plan"])
+        .arg(&plan)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let order = stderr.lines().find(|l| l.starts_with("Cases in shuffled order: ")).unwrap().to_string();
+    assert_ne!(order, "Cases in shuffled order: 1, 2, 3, 4, 5, 6", "shuffled");
+    let first = order.trim_start_matches("Cases in shuffled order: ").split(", ").next().unwrap().to_string();
+    assert!(stderr.contains(&format!("Drift check: case {first} again")), "{stderr}");
+    let md = std::fs::read_to_string(out.join("drift-check.md")).unwrap();
+    assert!(md.starts_with("| engine | workload | strategy |"), "{md}");
     let output = pkbench().args(["run", "--shard", "3/2", "--plan"]).arg(&plan).output().unwrap();
     assert!(String::from_utf8_lossy(&output.stderr).contains("give K/N with 1 ≤ K ≤ N"));
 }

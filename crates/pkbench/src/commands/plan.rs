@@ -2,12 +2,14 @@
 //! them one after another, each into its own folder with the plan file beside them. Every case's
 //! settings go through the same parser and checks as typed flags, all before anything runs.
 
-use crate::cli::{Cli, Command, RunArgs};
+use crate::cli::{CaseOrder, Cli, Command, RunArgs};
 use crate::output::out;
 use anyhow::Context;
 use clap::Args;
+use pkbench_core::compare::{compare, percent, render};
 use pkbench_core::plan::{Case, Plan, key_position, shard};
 use pkbench_core::report::{ResultsWriter, load_results};
+use pkbench_core::util::pick::Pick;
 use pkbench_core::util::time::folder_stamp_now;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -29,7 +31,7 @@ pub struct PlanArgs {
 }
 
 /// The flags `run --plan` takes beside the plan (ids as clap names them).
-const BESIDE_A_PLAN: [&str; 6] = ["plan", "shard", "resume", "out", "force", "quiet"];
+const BESIDE_A_PLAN: [&str; 8] = ["plan", "shard", "resume", "order", "drift_check", "out", "force", "quiet"];
 
 /// Reads and expands `file`, and parses every case as a `run` command line.
 fn load(file: &Path) -> anyhow::Result<Vec<(Case, RunArgs)>> {
@@ -134,6 +136,16 @@ pub fn run_plan(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
     std::fs::create_dir_all(&dir).with_context(|| format!("could not create {}", dir.display()))?;
     std::fs::write(&kept, &text).with_context(|| format!("could not copy the plan into {}", dir.display()))?;
+    if let CaseOrder::Shuffle(seed) = args.order {
+        let mut pick = Pick(seed);
+        // Fisher–Yates, seeded: the same plan and seed give the same order on every machine.
+        for i in (1..cases.len()).rev() {
+            cases.swap(i, pick.below(i + 1));
+        }
+        let order: Vec<String> = cases.iter().map(|(c, _)| c.number.to_string()).collect();
+        eprintln!("Cases in shuffled order: {}", order.join(", "));
+    }
+    let first = cases.first().map(|(c, _)| c.number);
     let count = cases.len();
     for (i, (case, mut case_args)) in cases.into_iter().enumerate() {
         let out = dir.join(format!("case-{:03}", case.number));
@@ -155,8 +167,42 @@ pub fn run_plan(args: RunArgs) -> anyhow::Result<ExitCode> {
             return Ok(code);
         }
     }
+    if let (true, Some(number)) = (args.drift_check, first) {
+        let (case, again) = load(&file)?.swap_remove(number - 1);
+        drift_check(&dir, &case, again, args.quiet)?;
+    }
     eprintln!("Plan done: {count} cases in {}", dir.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// Runs the plan's first case again into `dir/drift-check` and compares it with its first run;
+/// the comparison goes to `dir/drift-check.md` and a change beyond the noise is said.
+fn drift_check(dir: &Path, case: &Case, mut again: RunArgs, quiet: bool) -> anyhow::Result<()> {
+    let first = dir.join(format!("case-{:03}", case.number));
+    let second = dir.join("drift-check");
+    if second.exists() {
+        std::fs::remove_dir_all(&second).with_context(|| format!("could not clear {}", second.display()))?;
+    }
+    eprintln!("Drift check: case {} again", case.number);
+    again.out = Some(second.clone());
+    again.quiet |= quiet;
+    let code = super::run::run(again)?;
+    if code != ExitCode::SUCCESS {
+        anyhow::bail!("the drift check's run of case {} failed", case.number);
+    }
+    let changes = compare(&load_results(&first.join("results.json"))?, &load_results(&second.join("results.json"))?)?;
+    std::fs::write(dir.join("drift-check.md"), render(&changes, true)).context("could not write drift-check.md")?;
+    for c in changes.iter().filter(|c| c.verdict != "no detectable change") {
+        eprintln!(
+            "Drift: case {} ({}) ran {} at the end than at the start ({} … {}): the machine's speed moved while the plan ran; differences between cases of that size are not the keys'",
+            case.number,
+            c.strategy,
+            percent(c.ratio),
+            percent(c.low),
+            percent(c.high)
+        );
+    }
+    Ok(())
 }
 
 /// Whether a case's folder holds finished results: a results.json whose every run completed.
