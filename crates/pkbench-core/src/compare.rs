@@ -239,6 +239,43 @@ mod tests {
         (0..n).map(|i| center * (1.0 + 0.02 * ((i * 7 % 11) as f64 / 5.0 - 1.0))).collect()
     }
 
+    /// A one-strategy run whose 20 batches take `base_ns` × `scale` × seeded noise (±10%, and a
+    /// table that slows as it grows).
+    fn synthetic(seed: u64, scale: f64) -> ResultsDoc {
+        let mut pick = Pick(seed);
+        let batches: Vec<serde_json::Value> = (0..20u64)
+            .map(|i| {
+                let noise = 0.9 + 0.2 * (pick.below(1_000_000) as f64 / 1e6);
+                let ns = (1e6 * (1.0 + i as f64 * 0.1) * noise * scale) as u64;
+                serde_json::json!({"index": i, "rows": 1000, "rows_total": (i + 1) * 1000, "elapsed_ns": ns, "keygen_ns": 0, "counters": {}})
+            })
+            .collect();
+        serde_json::from_value(serde_json::json!({
+            "schema_version": 1, "command": [], "started_at": "",
+            "environment": {"pkbench_version": "t", "engine": "sqlite", "engine_version": "3", "os": "t", "kernel": "t",
+                "cpu_model": "t", "cpu_cores": 2, "memory_bytes": 1, "data_filesystem": null},
+            "runs": [{"engine": "sqlite", "engine_version": "3", "workload": "insert-growth", "strategy": "uuid4",
+                "strategy_description": "", "settings": {"rows": 20000, "batch_rows": 1000, "payload_bytes": 50, "seed": 0,
+                "key_clock": "", "insert_path": "", "engine": {}}, "batches": batches, "verified_rows": 20000,
+                "size_bytes": null, "btrees": [], "kept_database": null, "complete": true, "error": null}]
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn identical_code_shows_no_change_in_19_of_20_trials_and_a_30_percent_slowdown_always_shows() {
+        let verdict = |base_seed, new_seed, scale| {
+            compare(&synthetic(base_seed, 1.0), &synthetic(new_seed, scale)).unwrap()[0].verdict
+        };
+        let quiet = (0..20).filter(|t| verdict(2 * t + 1, 2 * t + 2, 1.0) == "no detectable change").count();
+        assert!(quiet >= 19, "identical code: no detectable change in only {quiet} of 20 trials");
+        let caught = (0..20).filter(|t| verdict(2 * t + 1, 2 * t + 2, 1.3) == "slower").count();
+        assert_eq!(caught, 20, "a 30% slowdown was missed");
+        let changes = compare(&synthetic(1, 1.0), &synthetic(2, 1.3)).unwrap();
+        assert_eq!(regressions(&changes, 0.05).len(), 1, "--fail-above 5% fails it");
+        assert!(regressions(&changes, 0.50).is_empty(), "--fail-above 50% does not");
+    }
+
     #[test]
     fn a_real_shift_is_detected_and_no_shift_is_not() {
         let base = noisy(1000.0, 30);

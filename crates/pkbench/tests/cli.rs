@@ -516,6 +516,11 @@ fn a_plan_expands_into_checked_cases_each_run_into_its_own_folder() {
             "plan.toml:3:1: case 1 (the [run] settings): unexpected argument '--bogus'",
         ),
         ("[axes]\ncache_mb = [8, \"lots\"]\n", "plan.toml:2:1: case 2 (cache-mb=lots): invalid value 'lots'"),
+        ("[axes]\nrows = []\n", "plan.toml:2:1: axis 'rows' is empty"),
+        (
+            "[axes]\nstrategies = [\"int\", \"uuid4-mariadb-uuid\"]\n",
+            "plan.toml:2:1: case 2 (strategies=uuid4-mariadb-uuid): strategy 'uuid4-mariadb-uuid' is not supported on sqlite",
+        ),
     ] {
         std::fs::write(&plan, body).unwrap();
         let never = dir.path().join("never");
@@ -617,4 +622,50 @@ fn a_plan_resumes_where_it_stopped_and_never_mixes_plans() {
     assert!(out.join("case-002/results.json").is_file(), "case 2 ran again");
     std::fs::write(&plan, "[run]\nrows = \"2k\"\n").unwrap();
     assert_one_line_error(&run(&["--resume"]), "holds the results of another plan");
+}
+
+#[test]
+fn a_plan_killed_mid_case_resumes_without_running_a_finished_case_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan.toml");
+    // Case 2 is long enough to be killed in the middle of.
+    std::fs::write(
+        &plan,
+        "[run]\nbatch = \"10k\"\nstrategies = \"uuid4\"\n\n[axes]\nrows = [\"1k\", \"300k\", \"1k\"]\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
+        .args(["run", "-q", "--plan"])
+        .arg(&plan)
+        .arg("-o")
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let journal = out.join("case-002/journal.jsonl");
+    let started = std::time::Instant::now();
+    while !journal.is_file() {
+        assert!(started.elapsed() < std::time::Duration::from_secs(60), "case 2 never started");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.kill().unwrap(); // SIGKILL: no handler runs
+    child.wait().unwrap();
+    assert!(!out.join("case-003").exists(), "killed before case 3");
+    let first = std::fs::read(out.join("case-001/results.json")).unwrap();
+    let resumed = pkbench().args(["run", "-q", "--resume", "--plan"]).arg(&plan).arg("-o").arg(&out).output().unwrap();
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    // Executions, counted: case 1 skipped, cases 2 and 3 run once each.
+    let ran = |n: u32| {
+        stderr.lines().filter(|l| l.starts_with(&format!("Plan case {n} (")) && !l.ends_with("skipped")).count()
+    };
+    assert_eq!((ran(1), ran(2), ran(3)), (0, 1, 1), "{stderr}");
+    assert_eq!(std::fs::read(out.join("case-001/results.json")).unwrap(), first, "case 1 untouched");
+    for n in 2..=3 {
+        let doc: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join(format!("case-{n:03}/results.json"))).unwrap()).unwrap();
+        assert_eq!(doc["runs"][0]["complete"], true);
+    }
 }

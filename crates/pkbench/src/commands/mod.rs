@@ -11,7 +11,7 @@ mod out_dir;
 pub mod plan;
 mod predict;
 pub mod report;
-mod run;
+pub(crate) mod run;
 
 use crate::cli::{Cli, Command};
 use std::process::ExitCode;

@@ -57,6 +57,18 @@ fn load(file: &Path) -> anyhow::Result<Vec<(Case, RunArgs)>> {
                     anyhow::bail!("{}:{line}:{col}: case {} ({}): {first}", file.display(), case.number, case.label);
                 }
             };
+            // The checks `run` makes before it creates a file (strategies the engine lacks, flags
+            // the workload refuses), pointed at the key whose value the message names.
+            if let Err(e) = super::run::check(&args) {
+                let message = e.to_string();
+                let key = case
+                    .settings
+                    .iter()
+                    .find(|(_, v)| !v.is_empty() && message.contains(v.as_str()))
+                    .map(|(k, _)| k.as_str());
+                let (line, col) = key.and_then(|k| key_position(&text, k)).unwrap_or((0, 0));
+                anyhow::bail!("{}:{line}:{col}: case {} ({}): {message}", file.display(), case.number, case.label);
+            }
             Ok((case, args))
         })
         .collect()

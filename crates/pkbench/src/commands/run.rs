@@ -26,17 +26,32 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
-    // Validate everything before creating any file.
-    let strategies = repeated(parse_list(strategies_for(&args)?)?, &args)?;
+/// The checks `run` makes before it creates any file: strategies, workload flags, and what the
+/// engine can run (a plan checks every case with them before its first case runs).
+pub fn check(args: &RunArgs) -> Result<(), Error> {
     let out_dir = args.out.clone().unwrap_or_else(default_out_dir);
-    let workload = workload(&args, &strategies, &out_dir)?;
+    validated(args, &out_dir)?;
+    // The engine's flags (which apply to which engine); nothing is started or created.
+    engine::plan(args, &out_dir).map(|_| ())
+}
+
+/// The strategies and workload of `args`, checked.
+fn validated(args: &RunArgs, out_dir: &Path) -> Result<(Vec<&'static Strategy>, Box<dyn Workload>), Error> {
+    let strategies = repeated(parse_list(strategies_for(args)?)?, args)?;
+    let workload = workload(args, &strategies, out_dir)?;
     if args.workload == WorkloadArg::Remedy {
         for s in &strategies {
             Remedy::switched(s)?;
         }
     }
     engine::precheck(args.engine, &strategies)?;
+    Ok((strategies, workload))
+}
+
+pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
+    // Validate everything before creating any file.
+    let out_dir = args.out.clone().unwrap_or_else(default_out_dir);
+    let (strategies, workload) = validated(&args, &out_dir)?;
     let engine_plan = engine::plan(&args, &out_dir)?;
     super::out_dir::prepare(&out_dir, args.force)?;
     let writer = ResultsWriter::create(&out_dir)?;
