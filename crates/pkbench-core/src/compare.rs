@@ -29,14 +29,17 @@ pub struct CaseChange {
     pub workload: String,
     /// Strategy name.
     pub strategy: String,
+    /// The figure compared: `ns per row`, or an engine counter per 1,000 rows
+    /// (`cache_misses /1k rows`).
+    pub figure: String,
     /// What the samples are (`repeats`, `batches`, `seconds`).
     pub samples_of: &'static str,
     /// Samples on each side.
     pub samples: (usize, usize),
-    /// Median time per row, ns, on each side.
-    pub base_ns_per_row: f64,
-    /// See [`CaseChange::base_ns_per_row`].
-    pub new_ns_per_row: f64,
+    /// The figure's median on each side.
+    pub base: f64,
+    /// See [`CaseChange::base`].
+    pub new: f64,
     /// Whether sample i of NEW was set against sample i of BASE (batches or seconds of the same
     /// plan), rather than the two medians against each other (repeats).
     pub paired: bool,
@@ -47,7 +50,7 @@ pub struct CaseChange {
     pub low: f64,
     /// Upper bound.
     pub high: f64,
-    /// `faster`, `slower` or `no detectable change`.
+    /// `faster`/`slower` (time), `lower`/`higher` (counters) or `no detectable change`.
     pub verdict: &'static str,
 }
 
@@ -71,61 +74,107 @@ pub fn compare(base: &ResultsDoc, new: &ResultsDoc) -> Result<Vec<CaseChange>, E
     }
     let mut out = Vec::new();
     for (i, k) in bk.iter().enumerate() {
-        let side = |doc: &ResultsDoc| -> (&'static str, Vec<f64>) {
-            samples(&doc.runs.iter().filter(|r| key(r) == *k && r.complete).collect::<Vec<_>>())
-        };
-        let ((samples_of, b), (_, n)) = (side(base), side(new));
-        if b.len() < MIN_SAMPLES || n.len() < MIN_SAMPLES {
-            return Err(Error::InvalidInput(format!(
-                "{}: too few samples to compare ({} and {}; at least {MIN_SAMPLES} batches, seconds or repeats on each side)",
-                show(k),
-                b.len(),
-                n.len()
-            )));
-        }
-        let (bm, nm) = (median(&b).unwrap_or(0.0), median(&n).unwrap_or(0.0));
-        // Batch i of one run against batch i of the other (same plan, same table size): the
-        // growth of the table cancels out. Repeats are independent runs: unpaired.
-        let paired = samples_of != "repeats" && b.len() == n.len();
-        let (ratio, low, high) = if paired {
-            let ratios: Vec<f64> = b.iter().zip(&n).filter(|(b, _)| **b > 0.0).map(|(b, n)| n / b).collect();
-            match bootstrap_median_ci(&ratios, 0.95, RESAMPLES, i as u64 + 1) {
-                Some(ci) => (ci.median, ci.low, ci.high),
-                None => (f64::NAN, f64::NAN, f64::NAN),
+        let runs =
+            |doc: &ResultsDoc| doc.runs.iter().filter(|r| key(r) == *k && r.complete).cloned().collect::<Vec<_>>();
+        let (base_runs, new_runs) = (runs(base), runs(new));
+        for (f, figure) in figures(&base_runs).into_iter().enumerate() {
+            let ((samples_of, b), (_, n)) = (samples(&base_runs, figure), samples(&new_runs, figure));
+            if b.len() < MIN_SAMPLES || n.len() < MIN_SAMPLES {
+                if figure == Figure::Time {
+                    return Err(Error::InvalidInput(format!(
+                        "{}: too few samples to compare ({} and {}; at least {MIN_SAMPLES} batches, seconds or repeats on each side)",
+                        show(k),
+                        b.len(),
+                        n.len()
+                    )));
+                }
+                continue;
             }
-        } else {
-            let (low, high) = ratio_interval(&b, &n, 0.95, i as u64 + 1);
-            (nm / bm, low, high)
-        };
-        let verdict = if low > 1.0 {
-            "slower"
-        } else if high < 1.0 {
-            "faster"
-        } else {
-            "no detectable change"
-        };
-        out.push(CaseChange {
-            engine: k.0.clone(),
-            workload: k.1.clone(),
-            strategy: k.2.clone(),
-            samples_of,
-            samples: (b.len(), n.len()),
-            base_ns_per_row: bm,
-            new_ns_per_row: nm,
-            paired,
-            ratio,
-            low,
-            high,
-            verdict,
-        });
+            let (bm, nm) = (median(&b).unwrap_or(0.0), median(&n).unwrap_or(0.0));
+            if bm <= 0.0 {
+                continue; // A counter that stayed at 0 has no ratio.
+            }
+            let seed = (i * 64 + f) as u64 + 1;
+            // Batch i of one run against batch i of the other (same plan, same table size): the
+            // growth of the table cancels out. Repeats are independent runs: unpaired.
+            let paired = samples_of != "repeats" && b.len() == n.len();
+            let (ratio, low, high) = if paired {
+                let ratios: Vec<f64> = b.iter().zip(&n).filter(|(b, _)| **b > 0.0).map(|(b, n)| n / b).collect();
+                match bootstrap_median_ci(&ratios, 0.95, RESAMPLES, seed) {
+                    Some(ci) => (ci.median, ci.low, ci.high),
+                    None => continue,
+                }
+            } else {
+                let (low, high) = ratio_interval(&b, &n, 0.95, seed);
+                (nm / bm, low, high)
+            };
+            let (up, down) = if figure == Figure::Time { ("slower", "faster") } else { ("higher", "lower") };
+            let verdict = if low > 1.0 {
+                up
+            } else if high < 1.0 {
+                down
+            } else {
+                "no detectable change"
+            };
+            out.push(CaseChange {
+                engine: k.0.clone(),
+                workload: k.1.clone(),
+                strategy: k.2.clone(),
+                figure: figure.name(),
+                samples_of,
+                samples: (b.len(), n.len()),
+                base: bm,
+                new: nm,
+                paired,
+                ratio,
+                low,
+                high,
+                verdict,
+            });
+        }
     }
     Ok(out)
+}
+
+/// A figure compared between two runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Figure {
+    /// Time per row, ns.
+    Time,
+    /// An engine counter (a [`crate::results::Counters`] field) per 1,000 rows.
+    Counter(&'static str),
+}
+
+impl Figure {
+    fn name(self) -> String {
+        match self {
+            Figure::Time => "ns per row".into(),
+            Figure::Counter(c) => format!("{c} /1k rows"),
+        }
+    }
+}
+
+/// Time per row, then every counter the runs report.
+fn figures(runs: &[RunResult]) -> Vec<Figure> {
+    let mut out = vec![Figure::Time];
+    let reported = |name: &str| {
+        runs.iter().any(|r| {
+            r.batches.iter().any(|b| b.counters.get(name).is_some())
+                || r.phases.iter().any(|p| p.counters.get(name).is_some())
+        })
+    };
+    for (name, _) in crate::results::Counters::default().fields() {
+        if reported(name) {
+            out.push(Figure::Counter(name));
+        }
+    }
+    out
 }
 
 /// The changes as a terminal table, or Markdown (e.g. for a pull-request comment).
 pub fn render(changes: &[CaseChange], markdown: bool) -> String {
     let header: Vec<String> =
-        ["engine", "workload", "strategy", "ns per row", "change", "95% interval", "verdict", "samples"]
+        ["engine", "workload", "strategy", "figure", "base → new", "change", "95% interval", "verdict", "samples"]
             .map(String::from)
             .to_vec();
     let rows: Vec<Vec<String>> = changes.iter().map(cells).collect();
@@ -134,7 +183,7 @@ pub fn render(changes: &[CaseChange], markdown: bool) -> String {
         crate::report::markdown::md_table(&mut out, &header, &rows);
         out
     } else {
-        format!("{}\n", crate::report::table::table(header, rows, 3))
+        format!("{}\n", crate::report::table::table(header, rows, 4))
     };
     if changes.iter().any(|c| c.samples_of != "repeats") {
         out.push_str(WITHIN_RUN_NOTE);
@@ -163,7 +212,8 @@ fn cells(c: &CaseChange) -> Vec<String> {
         c.engine.clone(),
         c.workload.clone(),
         c.strategy.clone(),
-        format!("{:.0} → {:.0}", c.base_ns_per_row, c.new_ns_per_row),
+        c.figure.clone(),
+        format!("{} → {}", short(c.base), short(c.new)),
         percent(c.ratio),
         format!("{} … {}", percent(c.low), percent(c.high)),
         c.verdict.to_string(),
@@ -171,10 +221,19 @@ fn cells(c: &CaseChange) -> Vec<String> {
     ]
 }
 
+/// A figure's value, to three decimals below 100, else as a whole number.
+fn short(v: f64) -> String {
+    if v >= 100.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.3}").trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
 /// The cases slower than `threshold` (e.g. 0.05) beyond doubt: their interval's lower bound is
 /// above 1 + `threshold`.
 pub fn regressions(changes: &[CaseChange], threshold: f64) -> Vec<&CaseChange> {
-    changes.iter().filter(|c| c.low > 1.0 + threshold).collect()
+    changes.iter().filter(|c| c.figure == "ns per row" && c.low > 1.0 + threshold).collect()
 }
 
 fn key(run: &RunResult) -> (String, String, String) {
@@ -189,23 +248,34 @@ fn list_or_none(items: &[String]) -> String {
     if items.is_empty() { "none".into() } else { items.join(", ") }
 }
 
-/// Times per row, ns: one per repeat when the case ran several times, else one per batch, else
-/// one per second of its first timed phase.
-fn samples(runs: &[&RunResult]) -> (&'static str, Vec<f64>) {
+/// One value of `figure` per sample: per repeat when the case ran several times, else per batch
+/// (counters: the batches read on their own), else per second of its first timed phase.
+fn samples(runs: &[RunResult], figure: Figure) -> (&'static str, Vec<f64>) {
     let per_row = |ns: u64, rows: u64| (rows > 0).then(|| ns as f64 / rows as f64);
+    let per_1k = |v: Option<u64>, rows: u64| Some(v? as f64 * 1000.0 / (rows > 0).then_some(rows)? as f64);
     if runs.len() > 1 {
-        let v = runs.iter().filter_map(|r| match r.batches.is_empty() {
-            false => per_row(r.insert_ns(), r.rows_inserted()),
-            true => r.phases.first().and_then(|p| per_row(p.elapsed_ns, p.rows)),
+        let v = runs.iter().filter_map(|r| match figure {
+            Figure::Time if !r.batches.is_empty() => per_row(r.insert_ns(), r.rows_inserted()),
+            Figure::Time => r.phases.first().and_then(|p| per_row(p.elapsed_ns, p.rows)),
+            Figure::Counter(c) => r.counter_with_rows(c).and_then(|(v, rows)| per_1k(Some(v), rows)),
         });
         return ("repeats", v.collect());
     }
     let Some(run) = runs.first() else { return ("batches", Vec::new()) };
     if !run.batches.is_empty() {
-        return ("batches", run.batches.iter().filter_map(|b| per_row(b.elapsed_ns, b.rows)).collect());
+        let v = run.batches.iter().filter_map(|b| match figure {
+            Figure::Time => per_row(b.elapsed_ns, b.rows),
+            Figure::Counter(c) if b.counters_span == 1 => per_1k(b.counters.get(c), b.rows),
+            Figure::Counter(_) => None,
+        });
+        return ("batches", v.collect());
     }
     let intervals = run.phases.iter().find(|p| !p.intervals.is_empty()).map(|p| p.intervals.as_slice()).unwrap_or(&[]);
-    ("seconds", intervals.iter().filter_map(|i| per_row(i.elapsed_ns, i.operations)).collect())
+    let v = intervals.iter().filter_map(|i| match figure {
+        Figure::Time => per_row(i.elapsed_ns, i.operations),
+        Figure::Counter(c) => per_1k(i.counters.get(c), i.operations),
+    });
+    ("seconds", v.collect())
 }
 
 /// The `level` percentile-bootstrap interval of median(`new`) ÷ median(`base`), each side
@@ -247,7 +317,9 @@ mod tests {
             .map(|i| {
                 let noise = 0.9 + 0.2 * (pick.below(1_000_000) as f64 / 1e6);
                 let ns = (1e6 * (1.0 + i as f64 * 0.1) * noise * scale) as u64;
-                serde_json::json!({"index": i, "rows": 1000, "rows_total": (i + 1) * 1000, "elapsed_ns": ns, "keygen_ns": 0, "counters": {}})
+                let misses = (500.0 * (1.0 + i as f64 * 0.05) * (0.9 + 0.2 * (pick.below(1_000_000) as f64 / 1e6))) as u64;
+                let counters = serde_json::json!({"cache_misses": misses});
+                serde_json::json!({"index": i, "rows": 1000, "rows_total": (i + 1) * 1000, "elapsed_ns": ns, "keygen_ns": 0, "counters": counters})
             })
             .collect();
         serde_json::from_value(serde_json::json!({
@@ -267,8 +339,15 @@ mod tests {
         let verdict = |base_seed, new_seed, scale| {
             compare(&synthetic(base_seed, 1.0), &synthetic(new_seed, scale)).unwrap()[0].verdict
         };
-        let quiet = (0..20).filter(|t| verdict(2 * t + 1, 2 * t + 2, 1.0) == "no detectable change").count();
-        assert!(quiet >= 19, "identical code: no detectable change in only {quiet} of 20 trials");
+        // Every figure (time per row and cache misses per 1k rows) of identical code.
+        let quiet = (0..20)
+            .filter(|t| {
+                let changes = compare(&synthetic(2 * t + 1, 1.0), &synthetic(2 * t + 2, 1.0)).unwrap();
+                assert_eq!(changes.len(), 2, "{changes:?}");
+                changes.iter().all(|c| c.verdict == "no detectable change")
+            })
+            .count();
+        assert!(quiet >= 19, "identical code: no detectable change in every figure in only {quiet} of 20 trials");
         let caught = (0..20).filter(|t| verdict(2 * t + 1, 2 * t + 2, 1.3) == "slower").count();
         assert_eq!(caught, 20, "a 30% slowdown was missed");
         let changes = compare(&synthetic(1, 1.0), &synthetic(2, 1.3)).unwrap();
