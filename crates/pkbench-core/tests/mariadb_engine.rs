@@ -13,11 +13,12 @@ use pkbench_core::engines::{CaseSpec, Engine, KeyRow};
 use pkbench_core::generators::{Key, decode_hex, decode_hyphenated, v1_ticks};
 use pkbench_core::results::RunResult;
 use pkbench_core::strategy::{CATALOG, KeySource, PrimaryIndex, Storage, Strategy, find};
-use pkbench_core::workloads::KeyStream;
+use pkbench_core::workloads::{KeySettings, KeyStream};
 use std::collections::HashSet;
 
 fn managed(cache_mb: u64) -> MariaDbEngine {
-    let settings = ServerSettings { target: ServerTarget::managed(), cache_mb, durable_commits: true };
+    let settings =
+        ServerSettings { target: ServerTarget::managed(), cache_mb, durable_commits: true, shards: Default::default() };
     MariaDbEngine::open(&settings).unwrap_or_else(|e| panic!("could not start a managed MariaDB server: {e}"))
 }
 
@@ -101,7 +102,8 @@ fn stored_keys(engine: &mut MariaDbEngine, strategy: &Strategy, rows: u64) -> (V
     let mut conn = mysql::Conn::new(engine.managed().unwrap().opts()).unwrap();
     let mut keys = KeyStream::new(strategy, common::SEED);
     let generated: Vec<KeyRow> = (0..rows).map(|_| keys.next_row()).collect();
-    let mut case = engine.create_case(&CaseSpec { strategy, payload_bytes: 50 }).unwrap();
+    let mut case =
+        engine.create_case(&CaseSpec { strategy, payload_bytes: 50, rows: 1_000, keys: KeySettings::from(1) }).unwrap();
     for batch in generated.chunks(1_000) {
         case.insert_batch(batch, &RunControl::new()).unwrap();
     }

@@ -10,10 +10,11 @@ use pkbench_core::engines::server::{ServerSettings, ServerTarget};
 use pkbench_core::engines::{CaseSpec, Engine, KeyRow};
 use pkbench_core::generators::{Key, decode_hex, decode_hyphenated};
 use pkbench_core::strategy::{CATALOG, KeySource, Storage, find, swap_time_fields};
-use pkbench_core::workloads::KeyStream;
+use pkbench_core::workloads::{KeySettings, KeyStream};
 
 fn managed(cache_mb: u64) -> PostgresEngine {
-    let settings = ServerSettings { target: ServerTarget::managed(), cache_mb, durable_commits: true };
+    let settings =
+        ServerSettings { target: ServerTarget::managed(), cache_mb, durable_commits: true, shards: Default::default() };
     PostgresEngine::open(&settings).unwrap_or_else(|e| panic!("could not start a managed PostgreSQL server: {e}"))
 }
 
@@ -117,7 +118,12 @@ fn asynchronous_commits_still_attribute_every_page_split() {
     // The same keys make the same B-tree splits whether commits wait for the disk or not; with
     // asynchronous commits pkbench must still read every batch's WAL (it forces a flush).
     let splits = |durable_commits: bool| {
-        let settings = ServerSettings { target: ServerTarget::managed(), cache_mb: 8, durable_commits };
+        let settings = ServerSettings {
+            target: ServerTarget::managed(),
+            cache_mb: 8,
+            durable_commits,
+            shards: Default::default(),
+        };
         let mut engine = PostgresEngine::open(&settings).expect("could not start a managed PostgreSQL server");
         let r = run(&mut engine, find("uuid4").unwrap(), 30_000, 10_000);
         let splits: Vec<Option<u64>> = r.batches.iter().map(|b| b.counters.page_splits).collect();
@@ -134,7 +140,8 @@ fn gen_random_uuid_keys_are_unique_version_4_and_sent_by_no_client() {
     let mut engine = managed(16);
     let mut client = engine.managed().unwrap().config().connect(postgres::NoTls).unwrap();
     let strategy = find("uuid4-server").unwrap();
-    let mut case = engine.create_case(&CaseSpec { strategy, payload_bytes: 50 }).unwrap();
+    let mut case =
+        engine.create_case(&CaseSpec { strategy, payload_bytes: 50, rows: 1_000, keys: KeySettings::from(1) }).unwrap();
     let rows = vec![KeyRow { primary: None, secondary: None }; 1_000];
     for _ in 0..3 {
         case.insert_batch(&rows, &RunControl::new()).unwrap();
@@ -163,7 +170,9 @@ fn storage_variants_hold_exactly_the_generated_keys() {
         let strategy = find(name).unwrap();
         let mut keys = KeyStream::new(strategy, common::SEED);
         let rows: Vec<KeyRow> = (0..3_000).map(|_| keys.next_row()).collect();
-        let mut case = engine.create_case(&CaseSpec { strategy, payload_bytes: 50 }).unwrap();
+        let mut case = engine
+            .create_case(&CaseSpec { strategy, payload_bytes: 50, rows: 1_000, keys: KeySettings::from(1) })
+            .unwrap();
         for batch in rows.chunks(1_000) {
             case.insert_batch(batch, &RunControl::new()).unwrap();
         }
@@ -232,7 +241,12 @@ fn postgresql_16_without_contrib_reports_the_counters_it_lacks_as_absent() {
     let bin = bin_dir_for_version(16)
         .unwrap_or_else(|e| panic!("PostgreSQL 16 is needed (scripts/setup-test-deps installs it): {e}"));
     let options = ManagedOptions { server_bin: Some(bin), ..Default::default() };
-    let settings = ServerSettings { target: ServerTarget::Managed(options), cache_mb: 16, durable_commits: true };
+    let settings = ServerSettings {
+        target: ServerTarget::Managed(options),
+        cache_mb: 16,
+        durable_commits: true,
+        shards: Default::default(),
+    };
     let mut engine = PostgresEngine::open(&settings).expect("could not start a managed PostgreSQL 16 server");
     let r = run(&mut engine, find("uuid4").unwrap(), 20_000, 5_000);
     assert!(r.settings.engine["server_version"].starts_with("16."), "{:?}", r.settings.engine);

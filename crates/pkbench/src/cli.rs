@@ -139,6 +139,22 @@ pub enum IsolationArg {
     Serializable,
 }
 
+/// `--sharding`: how a sharded engine assigns rows to shards.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ShardingArg {
+    Range,
+    Hash,
+}
+
+impl From<ShardingArg> for pkbench_core::sharding::Sharding {
+    fn from(a: ShardingArg) -> Self {
+        match a {
+            ShardingArg::Range => Self::Range,
+            ShardingArg::Hash => Self::Hash,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum JournalArg {
     Wal,
@@ -251,6 +267,15 @@ pub struct RunArgs {
     /// /tmp]. Its filesystem is part of what is measured.
     #[arg(long)]
     pub data_dir: Option<PathBuf>,
+    /// Shard servers of a sharded engine (`--engine spider` or `postgres-fdw`), each a managed
+    /// server on this machine, 2 to 16 [default: 4].
+    #[arg(long)]
+    pub shards: Option<u32>,
+    /// How a sharded engine splits its table: `range` (bounds laid evenly over the run's own
+    /// keys, as a range-sharded database's are once it has split and balanced the table) or
+    /// `hash` [default: range].
+    #[arg(long, value_enum)]
+    pub sharding: Option<ShardingArg>,
     /// Seed of the key stream (same seed, same keys, on every engine).
     #[arg(long, default_value_t = 42, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: u64,

@@ -212,7 +212,15 @@ pub fn diagnose_target(target: &str, options: &DoctorOptions) -> Result<DoctorRe
         EngineKind::MariaDb => Err(not_built(EngineKind::MariaDb)),
         #[cfg(not(feature = "sqlite"))]
         EngineKind::Sqlite => Err(not_built(EngineKind::Sqlite)),
+        kind @ (EngineKind::Spider | EngineKind::PostgresFdw) => Err(sharded_doctor(kind)),
     }
+}
+
+/// Doctor reads one server; a sharded engine is never named by a URL.
+pub(crate) fn sharded_doctor(kind: EngineKind) -> Error {
+    Error::InvalidInput(format!(
+        "doctor examines one server: point it at one shard's URL (postgres:// or mysql://), not at --engine {kind}"
+    ))
 }
 
 /// The migration script for `report` about TARGET (SQLite re-reads the file's schema read-only;
@@ -224,6 +232,7 @@ pub fn migration_sql_for(target: &str, report: &DoctorReport) -> Result<String, 
         #[cfg(not(feature = "sqlite"))]
         EngineKind::Sqlite => Err(not_built(EngineKind::Sqlite)),
         EngineKind::Postgres | EngineKind::MariaDb => server_sql::script(report),
+        kind @ (EngineKind::Spider | EngineKind::PostgresFdw) => Err(sharded_doctor(kind)),
     }
 }
 

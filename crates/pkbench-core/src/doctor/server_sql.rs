@@ -3,7 +3,7 @@
 
 use super::advice::AdviceKind;
 use super::sample::KeyStorage;
-use super::{DoctorReport, TableReport};
+use super::{DoctorReport, TableReport, sharded_doctor};
 use crate::Error;
 use crate::engines::EngineKind;
 
@@ -47,6 +47,7 @@ pub fn script(report: &DoctorReport) -> Result<String, Error> {
             let text = match engine {
                 EngineKind::Postgres => postgres(t, a.kind, major),
                 EngineKind::MariaDb => mariadb(t, a.kind, (major, minor)),
+                EngineKind::Spider | EngineKind::PostgresFdw => return Err(sharded_doctor(engine)),
                 EngineKind::Sqlite => {
                     return Err(Error::InvalidInput(
                         "a SQLite script needs the file: see doctor::migration_sql".into(),

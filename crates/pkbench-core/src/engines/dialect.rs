@@ -197,8 +197,10 @@ pub trait Dialect: Sync {
 pub fn of(kind: EngineKind) -> &'static dyn Dialect {
     match kind {
         EngineKind::Sqlite => &super::sqlite::dialect::SqliteDialect,
-        EngineKind::Postgres => &super::postgres::dialect::PostgresDialect,
-        EngineKind::MariaDb => &super::mariadb::dialect::INNODB,
+        // A sharded engine's head takes the same SQL as its shards; the partitioned table is
+        // the sharded backend's own.
+        EngineKind::Postgres | EngineKind::PostgresFdw => &super::postgres::dialect::PostgresDialect,
+        EngineKind::MariaDb | EngineKind::Spider => &super::mariadb::dialect::INNODB,
     }
 }
 

@@ -41,6 +41,25 @@ pub struct Capabilities {
 /// Every workload but SQLite's own file baseline.
 const SERVER_WORKLOADS: &[&str] = &["insert-growth", "concurrent", "app", "remedy", "churn", "scale"];
 
+/// What a sharded engine runs: inserts, from one session or many.
+const SHARDED_WORKLOADS: &[&str] = &["insert-growth", "concurrent"];
+
+/// PostgreSQL's counters (summed over the shards on `postgres-fdw`).
+const POSTGRES_COUNTERS: &[&str] = &[
+    "cache_hits",
+    "cache_misses",
+    "wal_bytes",
+    "wal_records",
+    "wal_fpi",
+    "wal_fpi_bytes",
+    "page_splits",
+    "index_blocks_touched",
+];
+
+/// InnoDB's counters (summed over the shards on `spider`).
+const INNODB_COUNTERS: &[&str] =
+    &["cache_hits", "cache_misses", "pages_written", "wal_bytes", "doublewrite_pages", "page_splits", "page_merges"];
+
 /// One engine pkbench can run, diagnose or model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum EngineKind {
@@ -50,11 +69,18 @@ pub enum EngineKind {
     Postgres,
     /// MariaDB or MySQL with InnoDB: a managed throwaway server or the user's server.
     MariaDb,
+    /// Sharded MariaDB: a Spider head routing each row to one of N managed InnoDB servers, by
+    /// key range or hash.
+    Spider,
+    /// Sharded PostgreSQL: a partitioned table whose partitions are `postgres_fdw` foreign
+    /// tables on N managed PostgreSQL servers, by key range or hash.
+    PostgresFdw,
 }
 
 impl EngineKind {
     /// Every engine, in the order lists show them.
-    pub const ALL: [EngineKind; 3] = [EngineKind::Sqlite, EngineKind::Postgres, EngineKind::MariaDb];
+    pub const ALL: [EngineKind; 5] =
+        [EngineKind::Sqlite, EngineKind::Postgres, EngineKind::MariaDb, EngineKind::Spider, EngineKind::PostgresFdw];
 
     /// The short lowercase name (`--engine`, results' `engine`, doctor's `engine`).
     pub fn name(self) -> &'static str {
@@ -62,6 +88,8 @@ impl EngineKind {
             EngineKind::Sqlite => "sqlite",
             EngineKind::Postgres => "postgres",
             EngineKind::MariaDb => "mariadb",
+            EngineKind::Spider => "spider",
+            EngineKind::PostgresFdw => "postgres-fdw",
         }
     }
 
@@ -71,6 +99,8 @@ impl EngineKind {
             EngineKind::Sqlite => &[],
             EngineKind::Postgres => &["postgresql"],
             EngineKind::MariaDb => &["mysql"],
+            EngineKind::Spider => &["mariadb-spider"],
+            EngineKind::PostgresFdw => &["postgres_fdw", "postgresql-fdw"],
         }
     }
 
@@ -80,6 +110,8 @@ impl EngineKind {
             EngineKind::Sqlite => "SQLite",
             EngineKind::Postgres => "PostgreSQL",
             EngineKind::MariaDb => "MariaDB/MySQL",
+            EngineKind::Spider => "MariaDB Spider (sharded)",
+            EngineKind::PostgresFdw => "PostgreSQL postgres_fdw (sharded)",
         }
     }
 
@@ -89,6 +121,12 @@ impl EngineKind {
             EngineKind::Sqlite => "embedded SQLite (rusqlite's bundled build)",
             EngineKind::Postgres => "PostgreSQL: a throwaway managed cluster, or your server with --url",
             EngineKind::MariaDb => "MariaDB/MySQL (InnoDB): a throwaway managed server, or your server with --url",
+            EngineKind::Spider => {
+                "sharded MariaDB: a Spider head and --shards InnoDB servers, all managed, split by --sharding range|hash"
+            }
+            EngineKind::PostgresFdw => {
+                "sharded PostgreSQL: postgres_fdw partitions on --shards servers, all managed, split by --sharding range|hash"
+            }
         }
     }
 
@@ -98,6 +136,8 @@ impl EngineKind {
             EngineKind::Sqlite => &[],
             EngineKind::Postgres => &["postgres", "postgresql"],
             EngineKind::MariaDb => &["mysql", "mariadb"],
+            // Sharded engines start their own servers; they are never named by a URL.
+            EngineKind::Spider | EngineKind::PostgresFdw => &[],
         }
     }
 
@@ -107,6 +147,7 @@ impl EngineKind {
             EngineKind::Sqlite => None,
             EngineKind::Postgres => Some("PKBENCH_PG_URL"),
             EngineKind::MariaDb => Some("PKBENCH_MYSQL_URL"),
+            EngineKind::Spider | EngineKind::PostgresFdw => None,
         }
     }
 
@@ -115,7 +156,8 @@ impl EngineKind {
         match self {
             EngineKind::Sqlite => Wire::Embedded,
             EngineKind::Postgres => Wire::Postgres,
-            EngineKind::MariaDb => Wire::Mysql,
+            EngineKind::MariaDb | EngineKind::Spider => Wire::Mysql,
+            EngineKind::PostgresFdw => Wire::Postgres,
         }
     }
 
@@ -133,16 +175,7 @@ impl EngineKind {
             },
             EngineKind::Postgres => Capabilities {
                 workloads: SERVER_WORKLOADS,
-                counters: &[
-                    "cache_hits",
-                    "cache_misses",
-                    "wal_bytes",
-                    "wal_records",
-                    "wal_fpi",
-                    "wal_fpi_bytes",
-                    "page_splits",
-                    "index_blocks_touched",
-                ],
+                counters: POSTGRES_COUNTERS,
                 compaction: "VACUUM FULL",
                 fixed_page_size: Some(8192),
                 page_model: true,
@@ -151,15 +184,7 @@ impl EngineKind {
             },
             EngineKind::MariaDb => Capabilities {
                 workloads: SERVER_WORKLOADS,
-                counters: &[
-                    "cache_hits",
-                    "cache_misses",
-                    "pages_written",
-                    "wal_bytes",
-                    "doublewrite_pages",
-                    "page_splits",
-                    "page_merges",
-                ],
+                counters: INNODB_COUNTERS,
                 compaction: "OPTIMIZE TABLE",
                 fixed_page_size: Some(16384),
                 page_model: true,
@@ -167,6 +192,32 @@ impl EngineKind {
                 // InnoDB's minimum buffer pool with 16 KiB pages.
                 min_cache_mb: Some(crate::engine_facts::innodb::MIN_POOL_MB),
             },
+            EngineKind::Spider => Capabilities {
+                workloads: SHARDED_WORKLOADS,
+                counters: INNODB_COUNTERS,
+                compaction: "OPTIMIZE TABLE",
+                fixed_page_size: Some(16384),
+                page_model: false,
+                managed_server: true,
+                min_cache_mb: Some(crate::engine_facts::innodb::MIN_POOL_MB),
+            },
+            EngineKind::PostgresFdw => Capabilities {
+                workloads: SHARDED_WORKLOADS,
+                counters: POSTGRES_COUNTERS,
+                compaction: "VACUUM FULL",
+                fixed_page_size: Some(8192),
+                page_model: false,
+                managed_server: true,
+                min_cache_mb: None,
+            },
+        }
+    }
+
+    /// Whether the engine spreads one table over several servers.
+    pub fn is_sharded(self) -> bool {
+        match self {
+            EngineKind::Sqlite | EngineKind::Postgres | EngineKind::MariaDb => false,
+            EngineKind::Spider | EngineKind::PostgresFdw => true,
         }
     }
 

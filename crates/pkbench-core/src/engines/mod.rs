@@ -21,7 +21,10 @@ pub mod kind;
 pub mod mariadb;
 pub mod mock;
 pub mod postgres;
+pub mod postgres_fdw;
 pub mod server;
+pub mod sharded;
+pub mod spider;
 pub mod sql;
 pub mod sqlite;
 pub mod txn;
@@ -46,6 +49,12 @@ pub fn schema_of(kind: EngineKind, strategy: &Strategy) -> Result<Vec<String>, E
         EngineKind::Postgres | EngineKind::MariaDb => {
             sql::bench::render(kind.dialect(), strategy, "pkbench").map(|s| s.create)
         }
+        EngineKind::Spider | EngineKind::PostgresFdw => match crate::sharding::refusal(strategy) {
+            Some(reason) => {
+                Err(Error::Unsupported { strategy: strategy.name.into(), engine: kind.name().into(), reason })
+            }
+            None => sql::bench::render(kind.dialect(), strategy, "pkbench").map(|s| s.create),
+        },
     }
 }
 
@@ -72,6 +81,14 @@ pub fn open_server(
         EngineKind::MariaDb => Ok(opened(mariadb::MariaDbEngine::open(settings)?)),
         #[cfg(not(feature = "mysql"))]
         EngineKind::MariaDb => Err(not_built(kind, "mysql")),
+        #[cfg(feature = "mysql")]
+        EngineKind::Spider => Ok(opened(spider::SpiderEngine::open(settings)?)),
+        #[cfg(not(feature = "mysql"))]
+        EngineKind::Spider => Err(not_built(kind, "mysql")),
+        #[cfg(feature = "postgres")]
+        EngineKind::PostgresFdw => Ok(opened(postgres_fdw::PostgresFdwEngine::open(settings)?)),
+        #[cfg(not(feature = "postgres"))]
+        EngineKind::PostgresFdw => Err(not_built(kind, "postgres")),
     }
 }
 
@@ -109,6 +126,10 @@ pub struct CaseSpec<'a> {
     pub strategy: &'a Strategy,
     /// Bytes of payload in every row (identical in every row).
     pub payload_bytes: usize,
+    /// Rows the case will insert (a sharded engine lays its range bounds over them).
+    pub rows: u64,
+    /// What the case's keys are made from (the same keys a range-sharded layout is cut from).
+    pub keys: crate::workloads::KeySettings,
 }
 
 /// A database engine pkbench can measure.
@@ -150,6 +171,18 @@ pub trait InsertCase {
     fn take_counters_within(&mut self, account: &CounterAccount) -> Result<Counters, Error> {
         let _ = account;
         self.take_counters()
+    }
+
+    /// On a sharded engine, each shard's part of what the last counter read covered; `None`
+    /// on one server.
+    fn take_shards(&mut self) -> Option<Vec<crate::results::ShardCounters>> {
+        None
+    }
+
+    /// Whether counters must be read after every batch, whatever the counter budget: a sharded
+    /// engine's rows per shard per batch are what it measures (their cost is still reported).
+    fn counters_every_batch(&self) -> bool {
+        false
     }
 
     /// Opens one more connection to this case's database for a concurrent workload: each

@@ -69,8 +69,9 @@ impl EngineKind {
     pub fn model_name(self) -> &'static str {
         match self {
             EngineKind::Sqlite => super::ENGINE,
-            EngineKind::Postgres => postgres::ENGINE,
-            EngineKind::MariaDb => innodb::ENGINE,
+            // Each shard of a sharded engine holds its base engine's trees.
+            EngineKind::Postgres | EngineKind::PostgresFdw => postgres::ENGINE,
+            EngineKind::MariaDb | EngineKind::Spider => innodb::ENGINE,
         }
     }
 
@@ -78,8 +79,8 @@ impl EngineKind {
     pub fn model_version(self) -> String {
         match self {
             EngineKind::Sqlite => super::engine_version(),
-            EngineKind::Postgres => postgres::VERSION.into(),
-            EngineKind::MariaDb => innodb::VERSION.into(),
+            EngineKind::Postgres | EngineKind::PostgresFdw => postgres::VERSION.into(),
+            EngineKind::MariaDb | EngineKind::Spider => innodb::VERSION.into(),
         }
     }
 
@@ -141,10 +142,10 @@ impl EngineKind {
                 model.scale_wal(k);
                 Box::new(model)
             }
-            EngineKind::Postgres => {
+            EngineKind::Postgres | EngineKind::PostgresFdw => {
                 Box::new(PostgresModel::new(strategy, config.payload_bytes, config.seed, config.cache_mb)?)
             }
-            EngineKind::MariaDb => {
+            EngineKind::MariaDb | EngineKind::Spider => {
                 Box::new(InnodbModel::new(strategy, config.payload_bytes, config.seed, config.cache_mb)?)
             }
         })

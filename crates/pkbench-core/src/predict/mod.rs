@@ -204,6 +204,7 @@ pub fn predict_engine(
             counters_ns: 0,
             counters_span: 1,
             db_size_bytes: Some(model.size_bytes() * k),
+            shards: None,
         };
         on_batch(&batch);
         result.batches.push(batch);

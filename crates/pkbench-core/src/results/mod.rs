@@ -133,6 +133,23 @@ pub struct BatchResult {
     /// (`pkbench predict`; a run measures the size at the end only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub db_size_bytes: Option<u64>,
+    /// On a sharded engine, each shard's share of the batch (in shard order), read with the
+    /// counters: `None` elsewhere, and for a batch whose counts went to a later batch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shards: Option<Vec<ShardCounters>>,
+}
+
+/// One shard's part of a batch (or a phase) on a sharded engine.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ShardCounters {
+    /// Rows that reached the shard's table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows: Option<u64>,
+    /// The shard's table size on disk afterwards, bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size_bytes: Option<u64>,
+    /// The shard server's own counters (pages written, WAL/redo bytes, misses, …).
+    pub counters: Counters,
 }
 
 fn one() -> u64 {
@@ -381,6 +398,7 @@ mod tests {
             counters_ns: 0,
             counters_span: span,
             db_size_bytes: None,
+            shards: None,
             elapsed_ns_low: None,
             elapsed_ns_high: None,
         }

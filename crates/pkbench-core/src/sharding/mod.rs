@@ -6,6 +6,25 @@ pub mod bounds;
 pub mod skew;
 
 use crate::Error;
+use crate::strategy::{KeySource, Storage, Strategy};
+
+/// Why a sharded engine cannot run `strategy`, or `None` if it can.
+pub fn refusal(strategy: &Strategy) -> Option<String> {
+    if strategy.secondary.is_some() {
+        return Some(
+            "a sharded table here holds one key column; a second key beside it needs an index across all shards, which neither Spider nor postgres_fdw keeps (use the strategy without the second key)".into(),
+        );
+    }
+    if let KeySource::Server(_) = strategy.primary.source {
+        return Some(
+            "on a sharded engine the head routes each row by its key, so keys are made by the client or the head's integer sequence (int): use the client-generated form of this key".into(),
+        );
+    }
+    if strategy.primary.storage == Storage::MariaDbUuid {
+        return Some("MariaDB's UUID type reorders a UUID's bytes on disk, so pkbench cannot place range bounds for it: use the BINARY(16) strategy".into());
+    }
+    None
+}
 
 /// How rows are assigned to shards.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

@@ -115,7 +115,7 @@ impl Workload for Churn {
         };
         let mut result = empty_result(engine.info(), self.name(), strategy, base);
         ctx.control.set_rows(0);
-        let spec = CaseSpec { strategy, payload_bytes: self.payload_bytes as usize };
+        let spec = CaseSpec { strategy, payload_bytes: self.payload_bytes as usize, rows: self.rows, keys: self.keys };
         let outcome = (|| -> Result<(), Error> {
             if let KeySource::Server(_) = strategy.primary.source {
                 return Err(Error::InvalidInput(format!(

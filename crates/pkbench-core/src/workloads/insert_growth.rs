@@ -123,7 +123,7 @@ impl Workload for InsertGrowth {
         };
         let mut result = empty_result(engine.info(), self.name(), strategy, base);
         ctx.control.set_rows(0);
-        let spec = CaseSpec { strategy, payload_bytes: self.payload_bytes as usize };
+        let spec = CaseSpec { strategy, payload_bytes: self.payload_bytes as usize, rows: self.rows, keys: self.keys };
         let outcome = (|| -> Result<(), Error> {
             let mut case = engine.create_case(&spec)?;
             result.settings.engine = case.effective_settings()?;

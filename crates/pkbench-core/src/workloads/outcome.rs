@@ -153,18 +153,19 @@ impl Batches {
         let account = self.account.get_or_insert_with(|| CounterAccount::new(ctx.counter_budget));
         account.earn(t2 - t1);
         let first = result.batches.is_empty();
-        let (counters, counters_ns, counters_span) = if first || last || account.affords(self.read_cost.expected_ns(1))
-        {
-            let counters = case.take_counters_within(account)?;
-            let ns = ctx.timer.now_ns() - t2;
-            account.spend(ns);
-            self.read_cost.record(1, ns);
-            let span = std::mem::take(&mut self.unread) + 1;
-            (counters, ns, span)
-        } else {
-            self.unread += 1;
-            (Counters::default(), 0, 0)
-        };
+        let (counters, shards, counters_ns, counters_span) =
+            if first || last || case.counters_every_batch() || account.affords(self.read_cost.expected_ns(1)) {
+                let counters = case.take_counters_within(account)?;
+                let shards = case.take_shards();
+                let ns = ctx.timer.now_ns() - t2;
+                account.spend(ns);
+                self.read_cost.record(1, ns);
+                let span = std::mem::take(&mut self.unread) + 1;
+                (counters, shards, ns, span)
+            } else {
+                self.unread += 1;
+                (Counters::default(), None, 0, 0)
+            };
         let batch = BatchResult {
             index: result.batches.len() as u64,
             rows: n,
@@ -177,6 +178,7 @@ impl Batches {
             counters_ns,
             counters_span,
             db_size_bytes: None,
+            shards,
         };
         ctx.observer.batch_done(strategy, &batch);
         result.batches.push(batch);

@@ -165,7 +165,7 @@ impl Workload for Remedy {
         };
         let mut result = empty_result(engine.info(), self.name(), strategy, base);
         ctx.control.set_rows(0);
-        let spec = CaseSpec { strategy, payload_bytes: self.payload_bytes as usize };
+        let spec = CaseSpec { strategy, payload_bytes: self.payload_bytes as usize, rows: self.rows, keys: self.keys };
         let outcome = (|| -> Result<(), Error> {
             let after = Remedy::switched(strategy)?;
             let mut case = engine.create_case(&spec)?;

@@ -7,6 +7,7 @@ use pkbench_core::engines::postgres::bin_dir_for_version;
 use pkbench_core::engines::server::{ManagedOptions, ServerSetting, ServerSettings, ServerTarget, redact_url};
 use pkbench_core::engines::sqlite::{Journal, SqliteEngine, SqliteSettings, Synchronous};
 use pkbench_core::engines::{Engine, EngineKind, open_server, schema_of};
+use pkbench_core::sharding::{ShardLayout, Sharding};
 use pkbench_core::strategy::Strategy;
 use pkbench_core::workloads::MemoryCap;
 use std::path::{Path, PathBuf};
@@ -34,8 +35,18 @@ pub fn plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
     };
     let url_env = match args.engine {
         EngineKind::Postgres | EngineKind::MariaDb => args.engine.url_env(),
+        EngineKind::Spider | EngineKind::PostgresFdw => {
+            if args.url.is_some() {
+                return Err(Error::InvalidInput(format!(
+                    "--engine {} starts its head and shards itself: leave out --url",
+                    args.engine
+                )));
+            }
+            None
+        }
         EngineKind::Sqlite => return sqlite_plan(args, out_dir),
     };
+    let shards = shard_layout(args)?;
     for (given, flag) in
         [(args.keep_db, "--keep-db"), (args.page_size.is_some(), "--page-size"), (args.journal.is_some(), "--journal")]
     {
@@ -69,7 +80,7 @@ pub fn plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
         None => ServerTarget::Managed(managed_options(args)?),
     };
     let settings =
-        ServerSettings { target, cache_mb: args.cache_mb, durable_commits: !matches!(args.sync, SyncArg::Off) };
+        ServerSettings { target, cache_mb: args.cache_mb, durable_commits: !matches!(args.sync, SyncArg::Off), shards };
     if !(1..=1 << 20).contains(&args.cache_mb) {
         return Err(Error::InvalidInput(format!("--cache-mb {} is out of range: use 1 to 1048576 MiB", args.cache_mb)));
     }
@@ -91,6 +102,22 @@ pub fn plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
         )));
     }
     Ok(EnginePlan::Server(args.engine, settings))
+}
+
+/// The sharded layout `--shards` and `--sharding` ask for, refused for one-server engines.
+fn shard_layout(args: &RunArgs) -> Result<ShardLayout, Error> {
+    if !args.engine.is_sharded() {
+        for (given, flag) in [(args.shards.is_some(), "--shards"), (args.sharding.is_some(), "--sharding")] {
+            if given {
+                return Err(Error::InvalidInput(format!(
+                    "{flag} applies to the sharded engines: use --engine spider or --engine postgres-fdw, or leave out {flag}"
+                )));
+            }
+        }
+        return Ok(ShardLayout::default());
+    }
+    let sharding = args.sharding.map_or(Sharding::Range, Sharding::from);
+    ShardLayout::new(args.shards.unwrap_or(ShardLayout::DEFAULT_SHARDS), sharding)
 }
 
 /// Refuses a URL whose scheme names another engine, or no engine (never showing its password).

@@ -54,7 +54,7 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         // Scale models are SQLite's so far.
         scale: args.scale.unwrap_or_else(|| match engine {
             EngineKind::Sqlite => predict::scale::auto(args.rows, args.batch, config.cache_pages(), &strategies),
-            EngineKind::Postgres | EngineKind::MariaDb => 1,
+            EngineKind::Postgres | EngineKind::MariaDb | EngineKind::Spider | EngineKind::PostgresFdw => 1,
         }),
         ..config
     };

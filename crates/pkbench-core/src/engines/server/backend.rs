@@ -5,11 +5,14 @@
 
 use super::ServerSettings;
 use crate::Error;
+use crate::engines::CaseSpec;
 use crate::engines::dialect::Dialect;
 use crate::engines::kind::EngineKind;
+use crate::engines::sql::BenchSql;
 use crate::engines::wire::Connection;
 use crate::metrics::budget::CounterAccount;
-use crate::results::{BtreeStats, Counters};
+use crate::results::{BtreeStats, Counters, ShardCounters};
+use crate::strategy::Strategy;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -105,4 +108,36 @@ pub trait Backend: Sized + Send + 'static {
 
     /// Rebuilds `tables` (comma-separated, qualified) to give free pages back.
     fn compact(&self, conn: &mut Self::Conn, tables: &str) -> Result<(), Error>;
+
+    /// Why this engine refuses `strategy` beyond its dialect's reasons (a sharded engine's).
+    fn refusal(&self, _strategy: &Strategy) -> Option<String> {
+        None
+    }
+
+    /// Called once pkbench's namespace exists on the server `open` connected to (a sharded
+    /// engine creates it on its shards too).
+    fn namespace_created(&self, _namespace: &str) -> Result<(), Error> {
+        Ok(())
+    }
+
+    /// Creates a case's tables: `sql.create` in pkbench's session (a sharded engine creates them
+    /// on every shard and a routing table on its head).
+    fn create_tables(&self, conn: &mut Self::Conn, sql: &BenchSql, spec: &CaseSpec<'_>) -> Result<(), Error> {
+        let _ = spec;
+        for stmt in &sql.create {
+            conn.execute(stmt).map_err(|e| Error::server(format!("could not create the table ({stmt})"), e))?;
+        }
+        Ok(())
+    }
+
+    /// Called after a case's tables were dropped in pkbench's session (a sharded engine drops
+    /// them on its shards).
+    fn tables_dropped(&self, _namespace: &str, _tables: &[&str]) -> Result<(), Error> {
+        Ok(())
+    }
+
+    /// Each shard's part of the last [`counters`](Self::counters) span, on a sharded engine.
+    fn take_shards(&self) -> Option<Vec<ShardCounters>> {
+        None
+    }
 }

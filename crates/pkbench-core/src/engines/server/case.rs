@@ -39,9 +39,7 @@ impl<'a, B: Backend> ServerCase<'a, B> {
     pub(super) fn create(engine: &'a mut ServerEngine<B>, spec: &CaseSpec<'_>) -> Result<Self, Error> {
         let dialect = engine.dialect();
         let sql = sql::bench::render(dialect, spec.strategy, &engine.namespace)?;
-        for stmt in &sql.create {
-            engine.run(stmt, || format!("could not create the table ({stmt})"))?;
-        }
+        engine.backend.create_tables(&mut engine.conn, &sql, spec)?;
         let payload = spec.payload_bytes;
         let conn = &mut engine.conn;
         let prepare = |e| Error::server("could not prepare INSERT", e);
@@ -90,6 +88,7 @@ impl<'a, B: Backend> ServerCase<'a, B> {
             self.dropped = true;
             let tables = self.sql.tables.clone();
             self.engine.drop_tables(&tables, "benchmark table")?;
+            self.engine.backend.tables_dropped(&self.engine.namespace, &tables)?;
         }
         Ok(())
     }
@@ -141,6 +140,14 @@ impl<B: Backend> InsertCase for ServerCase<'_, B> {
         let c = backend.counters(conn, (&self.last, &now), namespace, &self.sql.tables, account);
         self.last = now;
         Ok(c)
+    }
+
+    fn take_shards(&mut self) -> Option<Vec<crate::results::ShardCounters>> {
+        self.engine.backend.take_shards()
+    }
+
+    fn counters_every_batch(&self) -> bool {
+        B::KIND.is_sharded()
     }
 
     fn connect(&mut self) -> Result<Box<dyn InsertClient + Send>, Error> {

@@ -47,6 +47,7 @@ impl<B: Backend> ServerEngine<B> {
                 e,
             )
         })?;
+        backend.namespace_created(&namespace)?;
         Ok(ServerEngine { conn, namespace, backend })
     }
 
@@ -119,6 +120,9 @@ impl<B: Backend> ServerEngine<B> {
     fn check_strategy(&self, strategy: &Strategy) -> Result<(), Error> {
         let dialect = self.dialect();
         sql::bench::render(dialect, strategy, &self.namespace)?;
+        if let Some(reason) = self.backend.refusal(strategy) {
+            return Err(Error::Unsupported { strategy: strategy.name.into(), engine: B::KIND.name().into(), reason });
+        }
         match dialect.version_requirement(strategy, self.backend.version()) {
             Some(reason) => Err(dialect.unsupported(strategy, reason)),
             None => Ok(()),

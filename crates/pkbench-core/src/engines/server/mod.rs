@@ -61,4 +61,6 @@ pub struct ServerSettings {
     /// Whether commits wait for durable storage (`synchronous_commit` /
     /// `innodb_flush_log_at_trx_commit`).
     pub durable_commits: bool,
+    /// How a sharded engine splits its table (ignored by one-server engines).
+    pub shards: crate::sharding::ShardLayout,
 }

@@ -431,7 +431,11 @@ impl Workload for ConcurrentInsert {
         ctx.control.set_rows(0);
         let outcome = (|| -> Result<(), Error> {
             self.check(strategy, info.name)?;
-            let spec = CaseSpec { strategy, payload_bytes: self.payload_bytes as usize };
+            // A timed run's rows are not known ahead: a range-sharded layout is cut from the
+            // rows the open loop's rate (else 1,000 rows/s) would send.
+            let seconds = (self.warmup + self.duration).as_secs().max(1);
+            let rows = self.rate.unwrap_or(1_000).saturating_mul(seconds);
+            let spec = CaseSpec { strategy, payload_bytes: self.payload_bytes as usize, rows, keys: self.keys };
             let mut case = engine.create_case(&spec)?;
             result.settings.engine = case.effective_settings()?;
             // After Ctrl-C the rows inserted so far are still counted and verified.
