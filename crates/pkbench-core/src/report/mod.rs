@@ -15,6 +15,7 @@ mod journal;
 mod json;
 pub(crate) mod markdown;
 mod repeats;
+mod shards;
 mod svg;
 pub(crate) mod table;
 mod waits;

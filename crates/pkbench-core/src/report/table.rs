@@ -58,6 +58,14 @@ impl Exporter for TableExporter {
             out.push_str(&steps.to_string());
             out.push('\n');
         }
+        let (header, rows) = super::shards::table(doc);
+        if !rows.is_empty() {
+            out.push_str("Where each batch's rows landed, by shard:\n");
+            out.push_str(&table(header, rows, 2).to_string());
+            out.push('\n');
+            out.push_str(super::shards::NOTE);
+            out.push('\n');
+        }
         let (header, rows) = super::waits::table(doc);
         if !rows.is_empty() {
             out.push_str("What the sessions waited for (share of sampled busy-session time):\n");

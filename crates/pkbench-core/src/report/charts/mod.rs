@@ -10,6 +10,7 @@ mod batch_times;
 mod btrees;
 mod counters;
 mod latency;
+mod shards;
 mod size;
 mod slowdown;
 mod throughput;
@@ -32,6 +33,7 @@ pub const CHARTS: &[fn(&ReportData<'_>) -> Option<Chart>] = &[
     throughput::chart,
     latency::chart,
     waits::chart,
+    shards::chart,
     size::chart,
     counters::chart,
     btrees::chart,

@@ -1,0 +1,145 @@
+//! The sharded engines on real servers the tests start themselves: Spider over four InnoDB
+//! servers and postgres_fdw over four PostgreSQL servers, by range and by hash. Issue 21's
+//! done-when: by range, ordered keys send ≥ 90% of a batch's rows to one shard (median over
+//! batches) while random and spread keys keep every shard within 1.3× of the mean; by hash
+//! every strategy is spread and UUIDv7 keeps its order within a shard (its leaves look like
+//! int's, not uuid4's). Every row is verified, per shard and in total, and no server folder is
+//! left behind. A missing server binary fails the test, it never skips.
+
+mod common;
+
+use common::run;
+use pkbench_core::engines::postgres_fdw::PostgresFdwEngine;
+use pkbench_core::engines::server::{ServerSettings, ServerTarget};
+use pkbench_core::engines::spider::SpiderEngine;
+use pkbench_core::engines::{Engine, EngineKind, schema_of};
+use pkbench_core::results::RunResult;
+use pkbench_core::sharding::skew::{SkewSummary, summarize};
+use pkbench_core::sharding::{ShardLayout, Sharding};
+use pkbench_core::strategy::find;
+
+const ROWS: u64 = 100_000;
+const BATCH: u64 = 10_000;
+
+fn settings(sharding: Sharding) -> ServerSettings {
+    ServerSettings {
+        target: ServerTarget::managed(),
+        cache_mb: 16,
+        durable_commits: false,
+        shards: ShardLayout::new(4, sharding).unwrap(),
+    }
+}
+
+/// Runs `strategy` and checks every row reached exactly one shard.
+fn skew_of(engine: &mut dyn Engine, strategy: &str) -> (RunResult, SkewSummary) {
+    let result = run(engine, find(strategy).unwrap(), ROWS, BATCH);
+    assert_eq!(result.verified_rows, Some(ROWS), "{strategy}");
+    let intervals: Vec<Vec<u64>> = result
+        .batches
+        .iter()
+        .map(|b| {
+            let shards = b.shards.as_ref().unwrap_or_else(|| panic!("{strategy}: batch {} has no shards", b.index));
+            assert_eq!(shards.len(), 4);
+            shards.iter().map(|s| s.rows.expect("rows per shard")).collect()
+        })
+        .collect();
+    for (b, i) in result.batches.iter().zip(&intervals) {
+        assert_eq!(i.iter().sum::<u64>(), b.rows, "{strategy}: batch {}'s rows per shard {i:?}", b.index);
+    }
+    let skew = summarize(&intervals).unwrap();
+    assert_eq!(skew.rows_per_shard.iter().sum::<u64>(), ROWS);
+    (result, skew)
+}
+
+/// Leaves out of order over the primary-key trees of every shard.
+fn out_of_order(result: &RunResult) -> f64 {
+    let keys: Vec<_> = result
+        .btrees
+        .iter()
+        .filter(|b| b.leaf_pages > 1 && (b.name.ends_with("/PRIMARY") || b.name.ends_with("_pkey")))
+        .collect();
+    assert!(!keys.is_empty(), "{}: no B-trees", result.strategy);
+    keys.iter().map(|b| b.leaf_out_of_order * b.leaf_pages as f64).sum::<f64>()
+        / keys.iter().map(|b| b.leaf_pages as f64).sum::<f64>()
+}
+
+fn check_range(engine: &mut dyn Engine) {
+    for strategy in ["int", "uuid7"] {
+        let (_, s) = skew_of(engine, strategy);
+        assert!(s.hottest_share_median >= 0.9, "{strategy}: {s:?}");
+        assert!(s.hottest_count.iter().all(|&n| n > 0), "{strategy}: the hot spot moves through every range: {s:?}");
+    }
+    for strategy in ["uuid4", "uuid4-text"] {
+        let (_, s) = skew_of(engine, strategy);
+        assert!(s.max_over_mean_max <= 1.3, "{strategy}: {s:?}");
+    }
+}
+
+/// `per_batch`: the largest max/mean a batch may have; `None` holds only the run's totals to 2×.
+/// PostgreSQL's hash partitioning keeps every batch within 1.3×. MariaDB's KEY hash is uneven
+/// over four partitions (about 1.7× for random UUIDs; runs of sequential integers share a
+/// partition: see engines/spider/dialect.rs), so Spider is held to every shard taking part.
+fn check_hash(engine: &mut dyn Engine, per_batch: Option<f64>) {
+    let mut disorder = Vec::new();
+    for strategy in ["int", "uuid7", "uuid4"] {
+        let (result, s) = skew_of(engine, strategy);
+        match per_batch {
+            Some(limit) => assert!(s.max_over_mean_max <= limit, "{strategy}: {s:?}"),
+            None => assert!(s.total_max_over_mean <= 2.0, "{strategy}: {s:?}"),
+        }
+        assert!(s.rows_per_shard.iter().all(|&n| n >= ROWS / 20), "{strategy}: {s:?}");
+        disorder.push(out_of_order(&result));
+    }
+    let [int, uuid7, uuid4] = disorder[..] else { unreachable!() };
+    assert!(uuid7 < 0.05 && int < 0.05, "ordered within a shard: int {int}, uuid7 {uuid7}");
+    assert!(uuid4 > 0.3, "uuid4's leaves are out of order: {uuid4}");
+}
+
+fn managed_dirs() -> Vec<String> {
+    let me = format!("-{}-", std::process::id());
+    std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("pkbench-") && n.contains(&me))
+        .collect()
+}
+
+#[test]
+fn spider_by_range_and_by_hash() {
+    {
+        let mut engine = SpiderEngine::open(&settings(Sharding::Range))
+            .unwrap_or_else(|e| panic!("could not start a managed Spider set-up: {e}"));
+        check_range(&mut engine);
+    }
+    {
+        let mut engine = SpiderEngine::open(&settings(Sharding::Hash)).unwrap();
+        check_hash(&mut engine, None);
+    }
+    assert!(managed_dirs().iter().all(|d| !d.starts_with("pkbench-mariadb-")), "{:?}", managed_dirs());
+}
+
+#[test]
+fn postgres_fdw_by_range_and_by_hash() {
+    {
+        let mut engine = PostgresFdwEngine::open(&settings(Sharding::Range))
+            .unwrap_or_else(|e| panic!("could not start a managed postgres_fdw set-up: {e}"));
+        check_range(&mut engine);
+    }
+    {
+        let mut engine = PostgresFdwEngine::open(&settings(Sharding::Hash)).unwrap();
+        check_hash(&mut engine, Some(1.3));
+    }
+    assert!(managed_dirs().iter().all(|d| !d.starts_with("pkbench-postgres")), "{:?}", managed_dirs());
+}
+
+#[test]
+fn sharded_engines_refuse_a_second_key_and_server_made_keys_before_starting() {
+    for kind in [EngineKind::Spider, EngineKind::PostgresFdw] {
+        for strategy in ["int+uuid4", "uuid4-server"] {
+            let e = schema_of(kind, find(strategy).unwrap()).unwrap_err().to_string();
+            assert!(e.contains(kind.name()), "{strategy}: {e}");
+        }
+        assert!(schema_of(kind, find("uuid7").unwrap()).is_ok());
+    }
+}
