@@ -9,14 +9,17 @@
 mod common;
 
 use common::run;
+use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::postgres_fdw::PostgresFdwEngine;
 use pkbench_core::engines::server::{ServerSettings, ServerTarget};
 use pkbench_core::engines::spider::SpiderEngine;
 use pkbench_core::engines::{Engine, EngineKind, schema_of};
-use pkbench_core::results::RunResult;
+use pkbench_core::results::{RunResult, add_shards};
 use pkbench_core::sharding::skew::{SkewSummary, summarize};
 use pkbench_core::sharding::{ShardLayout, Sharding};
 use pkbench_core::strategy::find;
+use pkbench_core::workloads::{CaseContext, ConcurrentInsert, Silent, Workload};
+use std::time::Duration;
 
 const ROWS: u64 = 100_000;
 const BATCH: u64 = 10_000;
@@ -95,6 +98,46 @@ fn check_hash(engine: &mut dyn Engine, per_batch: Option<f64>) {
     assert!(uuid4 > 0.3, "uuid4's leaves are out of order: {uuid4}");
 }
 
+/// The concurrent workload: four sessions through the head; every interval's rows are on the
+/// shards and the summed counters are the shards' sums.
+fn check_concurrent(engine: &mut dyn Engine) {
+    let workload =
+        ConcurrentInsert::new(4, Duration::from_secs(2), Duration::from_millis(300), 50, common::SEED).unwrap();
+    for strategy in ["int", "uuid4"] {
+        let control = RunControl::new();
+        let ctx = CaseContext {
+            control: &control,
+            timer: &MonotonicTimer::default(),
+            observer: &Silent,
+            counter_budget: Default::default(),
+        };
+        let (result, error) = workload.run_case(engine, find(strategy).unwrap(), &ctx);
+        assert!(error.is_none(), "{strategy}: {error:?}");
+        let phase = &result.phases[0];
+        assert!(phase.rows > 100, "{strategy}: {} rows", phase.rows);
+        let mut sum = None;
+        for i in &phase.intervals {
+            add_shards(&mut sum, i.shards.clone());
+        }
+        let shards = sum.unwrap_or_else(|| panic!("{strategy}: no per-shard readings"));
+        let rows: u64 = shards.iter().map(|s| s.rows.unwrap()).sum();
+        // The shards are read at the interval boundaries, the sessions count their own
+        // completions: the statements that completed while the warm-up's readings were taken
+        // differ (a few milliseconds' worth).
+        let slack = (phase.rows / 50).max(8);
+        assert!(rows.abs_diff(phase.rows) <= slack, "{strategy}: {rows} rows on the shards, {} measured", phase.rows);
+        for field in ["cache_hits", "wal_bytes"] {
+            let per_shard: u64 = shards.iter().filter_map(|s| s.counters.get(field)).sum();
+            assert_eq!(phase.counters.get(field), Some(per_shard), "{strategy}: {field}");
+        }
+        // A timed run's range bounds come from an estimate of its rows (1,000 a second), so
+        // ordered keys may pass through every range; random keys reach every shard.
+        if strategy == "uuid4" {
+            assert!(shards.iter().all(|s| s.rows.unwrap() > 0), "{strategy}: {shards:?}");
+        }
+    }
+}
+
 fn managed_dirs() -> Vec<String> {
     let me = format!("-{}-", std::process::id());
     std::fs::read_dir(std::env::temp_dir())
@@ -111,6 +154,7 @@ fn spider_by_range_and_by_hash() {
         let mut engine = SpiderEngine::open(&settings(Sharding::Range))
             .unwrap_or_else(|e| panic!("could not start a managed Spider set-up: {e}"));
         check_range(&mut engine);
+        check_concurrent(&mut engine);
     }
     {
         let mut engine = SpiderEngine::open(&settings(Sharding::Hash)).unwrap();
@@ -125,6 +169,7 @@ fn postgres_fdw_by_range_and_by_hash() {
         let mut engine = PostgresFdwEngine::open(&settings(Sharding::Range))
             .unwrap_or_else(|e| panic!("could not start a managed postgres_fdw set-up: {e}"));
         check_range(&mut engine);
+        check_concurrent(&mut engine);
     }
     {
         let mut engine = PostgresFdwEngine::open(&settings(Sharding::Hash)).unwrap();

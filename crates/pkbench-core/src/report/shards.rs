@@ -3,15 +3,21 @@
 //! table and the report's chart read it.
 
 use super::fmt;
-use crate::results::{ResultsDoc, RunResult};
+use crate::results::{ResultsDoc, RunResult, ShardCounters};
 use crate::sharding::skew::{self, SkewSummary};
 
-/// The rows each shard took in each batch that read them (batches whose counts went to a later
-/// batch are left out: their rows are in that batch's).
+/// Each batch's (or, for a timed workload, each interval's) per-shard readings, in order.
+fn readings(run: &RunResult) -> Vec<&[ShardCounters]> {
+    let batches = run.batches.iter().filter_map(|b| b.shards.as_deref());
+    let intervals = run.phases.iter().flat_map(|p| p.intervals.iter().filter_map(|i| i.shards.as_deref()));
+    batches.chain(intervals).collect()
+}
+
+/// The rows each shard took in each batch or interval that read them (batches whose counts went
+/// to a later batch are left out: their rows are in that batch's).
 pub fn intervals(run: &RunResult) -> Vec<Vec<u64>> {
-    run.batches
-        .iter()
-        .filter_map(|b| b.shards.as_ref())
+    readings(run)
+        .into_iter()
         .filter(|s| s.iter().all(|c| c.rows.is_some()))
         .map(|s| s.iter().map(|c| c.rows.unwrap_or(0)).collect())
         .collect()
@@ -24,8 +30,7 @@ pub fn summary(run: &RunResult) -> Option<SkewSummary> {
 
 /// A shard's total of one counter over the run (`None` when no batch has it).
 fn shard_total(run: &RunResult, shard: usize, field: &str) -> Option<u64> {
-    let values: Vec<u64> =
-        run.batches.iter().filter_map(|b| b.shards.as_ref()?.get(shard)?.counters.get(field)).collect();
+    let values: Vec<u64> = readings(run).into_iter().filter_map(|s| s.get(shard)?.counters.get(field)).collect();
     (!values.is_empty()).then(|| values.iter().sum())
 }
 
@@ -34,7 +39,7 @@ pub fn table(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
     let header = [
         "strategy",
         "sharding",
-        "batches",
+        "batches (or seconds)",
         "hottest shard's share (median)",
         "(max)",
         "max/mean (median)",

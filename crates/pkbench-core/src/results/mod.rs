@@ -139,7 +139,26 @@ pub struct BatchResult {
     pub shards: Option<Vec<ShardCounters>>,
 }
 
-/// One shard's part of a batch (or a phase) on a sharded engine.
+/// Adds `more` (one reading per shard) to `sum`, shard by shard: rows and counters add up, the
+/// size is the later reading's.
+pub fn add_shards(sum: &mut Option<Vec<ShardCounters>>, more: Option<Vec<ShardCounters>>) {
+    let Some(more) = more else { return };
+    match sum {
+        None => *sum = Some(more),
+        Some(sum) => {
+            for (s, m) in sum.iter_mut().zip(more) {
+                s.rows = match (s.rows, m.rows) {
+                    (Some(a), Some(b)) => Some(a + b),
+                    (a, b) => a.or(b),
+                };
+                s.size_bytes = m.size_bytes.or(s.size_bytes);
+                s.counters.accumulate(&m.counters);
+            }
+        }
+    }
+}
+
+/// One shard's part of a batch (or an interval) on a sharded engine.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct ShardCounters {
     /// Rows that reached the shard's table.

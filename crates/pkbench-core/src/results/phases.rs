@@ -78,4 +78,7 @@ pub struct IntervalResult {
     /// Wait samples taken during the interval, as [`PhaseResult::waits`].
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub waits: BTreeMap<String, u64>,
+    /// On a sharded engine, each shard's part of the interval (in shard order).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shards: Option<Vec<super::ShardCounters>>,
 }

@@ -1,6 +1,8 @@
 //! The head's Spider table: the strategy's table with `ENGINE=SPIDER`, partitioned by
 //! `RANGE COLUMNS(id)` at the layout's bounds or by `KEY(id)`, one partition per shard, each
-//! partition's comment naming its shard's server.
+//! partition's comment naming its shard's server. An engine-assigned key comes from the head's
+//! own counter (`auto_increment_mode "1"`): Spider's default locks every shard to read the
+//! largest key for each row, and four sessions inserting at once then stalled.
 //!
 //! `KEY(id)` is MariaDB's own hash, and it is uneven over a power-of-two number of partitions:
 //! 10,000 random UUIDs over `PARTITIONS 4` landed about 1,650 / 2,530 / 1,650 / 4,170, and
@@ -47,7 +49,7 @@ pub fn head_table(
         Sharding::Hash => "KEY(id)",
     };
     Ok(vec![format!(
-        "{create} COMMENT = 'wrapper \"mysql\", database \"{db}\", table \"bench\"' PARTITION BY {by} ({})",
+        "{create} COMMENT = 'wrapper \"mysql\", database \"{db}\", table \"bench\", auto_increment_mode \"1\"' PARTITION BY {by} ({})",
         parts.join(", ")
     )])
 }
@@ -65,7 +67,7 @@ mod tests {
         assert_eq!(
             sql[0],
             "CREATE TABLE pkbench.bench (id BINARY(16) NOT NULL PRIMARY KEY, payload BLOB NOT NULL) ENGINE=SPIDER \
-             COMMENT = 'wrapper \"mysql\", database \"pkbench\", table \"bench\"' PARTITION BY RANGE COLUMNS(id) \
+             COMMENT = 'wrapper \"mysql\", database \"pkbench\", table \"bench\", auto_increment_mode \"1\"' PARTITION BY RANGE COLUMNS(id) \
              (PARTITION shard0 VALUES LESS THAN (x'80808080808080808080808080808080') COMMENT = 'srv \"shard0\"', \
              PARTITION shard1 VALUES LESS THAN (MAXVALUE) COMMENT = 'srv \"shard1\"')"
         );

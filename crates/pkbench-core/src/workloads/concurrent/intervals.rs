@@ -30,9 +30,17 @@ impl IntervalSeries {
             counters,
             latency: None,
             waits,
+            shards: None,
         });
         self.last_ns = now_ns;
         self.last_ops = ops_total.max(self.last_ops);
+    }
+
+    /// Attaches each shard's part of the interval just pushed (a sharded engine's).
+    pub fn attach_shards(&mut self, shards: Option<Vec<crate::results::ShardCounters>>) {
+        if let Some(last) = self.intervals.last_mut() {
+            crate::results::add_shards(&mut last.shards, shards);
+        }
     }
 
     /// Adds the tail after the last boundary (operations that were in flight when the run was

@@ -213,12 +213,16 @@ impl ConcurrentInsert {
         drop(clients);
         let (series, start_ns, ran_out) = sampled?;
         let tail = (case.take_counters()?, probe.take_interval());
+        let tail_shards = case.take_shards();
         let measured_ops = shared.measured_ops.load(Ordering::SeqCst);
         // After the full duration, the statements still in flight when the threads were told to
         // stop belong to the last second (a short interval of its own would look like a dip);
         // after Ctrl-C or an error, the time since the last boundary is an interval of its own.
         let merge_tail_ns = if ran_out { u64::MAX } else { 0 };
         let mut intervals = series.finish(end_ns, measured_ops, tail, merge_tail_ns);
+        if let Some(last) = intervals.last_mut() {
+            crate::results::add_shards(&mut last.shards, tail_shards);
+        }
         let per_second = shared.per_second.summaries(intervals.len());
         for (interval, latency) in intervals.iter_mut().zip(per_second) {
             interval.latency = latency;
@@ -359,6 +363,7 @@ impl ConcurrentInsert {
         shared.measuring.store(true, Ordering::Release);
         // Counters and wait samples of the warm-up are dropped.
         case.take_counters()?;
+        case.take_shards();
         probe.reset();
         let mut series = IntervalSeries::new(start_ns);
         let end_ns = start_ns + self.duration.as_nanos() as u64;
@@ -372,6 +377,7 @@ impl ConcurrentInsert {
             let now = timer.now_ns();
             let ops = shared.measured_ops.load(Ordering::SeqCst);
             series.push(now, ops, case.take_counters()?, probe.take_interval());
+            series.attach_shards(case.take_shards());
             // The last two intervals stay open: the tail may be merged into the last.
             let pushed = (now - start_ns) / step;
             shared.per_second.close_finished(pushed.saturating_sub(2));
