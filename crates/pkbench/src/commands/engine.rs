@@ -33,6 +33,7 @@ pub fn plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
     let sqlite_only = |flag: &str| {
         Error::InvalidInput(format!("{flag} applies to --engine sqlite only; remove it or use --engine sqlite"))
     };
+    let shards = shard_layout(args)?;
     let url_env = match args.engine {
         EngineKind::Postgres | EngineKind::MariaDb => args.engine.url_env(),
         EngineKind::Spider | EngineKind::PostgresFdw => {
@@ -46,7 +47,6 @@ pub fn plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
         }
         EngineKind::Sqlite => return sqlite_plan(args, out_dir),
     };
-    let shards = shard_layout(args)?;
     for (given, flag) in
         [(args.keep_db, "--keep-db"), (args.page_size.is_some(), "--page-size"), (args.journal.is_some(), "--journal")]
     {

@@ -151,6 +151,9 @@ fn repeated(strategies: Vec<&'static Strategy>, args: &RunArgs) -> Result<Vec<&'
     Ok(strategies.into_iter().flat_map(|s| std::iter::repeat_n(s, args.repeat as usize)).collect())
 }
 
+/// The sharded engines' default comparison: ordered, random, and keys made to spread.
+const SHARDED_STRATEGIES: &str = "int,uuid7,uuid4,uuid4-text";
+
 /// `--warmup` of the concurrent workload when none is given.
 const CONCURRENT_WARMUP: std::time::Duration = std::time::Duration::from_secs(5);
 
@@ -168,6 +171,8 @@ fn strategies_for(args: &RunArgs) -> Result<&str, Error> {
         }
         WorkloadArg::FileBaseline => "int",
         WorkloadArg::Remedy if !given => "uuid4",
+        // One key column: the default's int+uuid4 needs an index across shards.
+        _ if !given && args.engine.is_sharded() => SHARDED_STRATEGIES,
         _ => &args.strategies,
     })
 }
