@@ -31,7 +31,7 @@ pub(super) fn decode(scheme: Scheme, v: i64, options: &InspectOptions, out: &mut
     match scheme {
         Scheme::HashSeq => {
             let Some(p) = HashSeqParts::of(v) else { return };
-            let buckets = options.hash_buckets;
+            let buckets = options.hash_buckets.clamp(2, 256);
             out.fields.push(field("bucket", format!("{} of {buckets}", p.bucket)));
             out.fields.push(field("sequence", p.sequence.to_string()));
             let want = hash_bucket(p.sequence, buckets);
@@ -48,7 +48,8 @@ pub(super) fn decode(scheme: Scheme, v: i64, options: &InspectOptions, out: &mut
             }
         }
         Scheme::ShardBitsSeq => {
-            let bits = options.shard_bits;
+            // Out-of-range options read as the nearest valid width rather than overflow a shift.
+            let bits = options.shard_bits.clamp(1, 15);
             let Some(p) = ShardBitsParts::of(v, bits) else { return };
             out.fields.push(field("shard", format!("{} of {}", p.shard, 1u64 << bits)));
             out.fields.push(field("sequence", p.sequence.to_string()));
@@ -126,6 +127,13 @@ mod tests {
         let n = read(Scheme::BitrevSeq, -5, InspectOptions::default());
         assert_eq!(n.kind, IdKind::Integer);
         assert!(n.notes[0].contains("not a bitrev-seq value"), "{:?}", n.notes);
+        // Parameters out of range are clamped, never a panic.
+        for (hash_buckets, shard_bits) in [(0, 0), (u16::MAX, u8::MAX)] {
+            let odd = InspectOptions { hash_buckets, shard_bits, ..InspectOptions::default() };
+            for scheme in [Scheme::HashSeq, Scheme::ShardBitsSeq] {
+                assert_eq!(read(scheme, i64::MAX, odd).kind, IdKind::ShardAware(scheme));
+            }
+        }
         // Without a layout, the same integer is never read as one.
         let plain = inspect("4611686018427387904", &InspectOptions::default()).unwrap();
         assert!(!matches!(plain.kind, IdKind::ShardAware(_)));
