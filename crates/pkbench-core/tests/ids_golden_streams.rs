@@ -3,7 +3,7 @@
 //! the ID module grew), over 200,000 keys each, on the virtual clock's pace of the time (one
 //! million keys per second, which `--key-rate 1000000` gives; the default pace is now slower).
 
-use pkbench_core::generators::{Key, Scheme, VirtualClock};
+use pkbench_core::generators::{Key, KeyGenerator, Scheme, VirtualClock};
 
 /// The virtual clock at the pace those results were recorded with.
 fn legacy_clock() -> VirtualClock {
@@ -13,6 +13,15 @@ fn legacy_clock() -> VirtualClock {
 /// FNV-1a over the first `n` keys of `scheme`'s benchmark stream.
 fn digest(scheme: Scheme, seed: u64, role: &str, n: usize) -> u64 {
     let mut g = scheme.generator(seed, role, Box::new(legacy_clock()));
+    digest_keys(g.as_mut(), n)
+}
+
+/// [`digest`] of the primary stream on `clock`.
+fn digest_with(scheme: Scheme, seed: u64, clock: VirtualClock, n: usize) -> u64 {
+    digest_keys(scheme.generator(seed, "primary", Box::new(clock)).as_mut(), n)
+}
+
+fn digest_keys(g: &mut dyn KeyGenerator, n: usize) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut eat = |bytes: &[u8]| {
         for b in bytes {
@@ -51,4 +60,20 @@ fn first_uuid7_keys_are_unchanged() {
     let second = [1, 155, 118, 218, 168, 0, 115, 212, 155, 204, 154, 211, 92, 23, 17, 101];
     assert_eq!(g.next_key(), Key::Uuid(first));
     assert_eq!(g.next_key(), Key::Uuid(second));
+}
+
+/// The shard-aware streams (issue 21), pinned when they were added, over 200,000 keys each at the
+/// default pace (1,000 keys per second; only snowflake-workers reads the clock).
+#[test]
+fn shard_aware_streams_are_unchanged() {
+    let golden = [
+        (Scheme::HashSeq, 0x6731_d4fb_2812_b367),
+        (Scheme::BitrevSeq, 0x712e_d054_5ca3_4ebc),
+        (Scheme::ShardBitsSeq, 0x3082_1c03_dcd3_df31),
+        (Scheme::SnowflakeWorkers, 0x7571_a361_fe62_23bb),
+    ];
+    for (scheme, want) in golden {
+        let clock = VirtualClock::at_rate(VirtualClock::DEFAULT_START_MS, VirtualClock::DEFAULT_KEYS_PER_S);
+        assert_eq!(digest_with(scheme, 42, clock, 200_000), want, "{scheme:?}");
+    }
 }

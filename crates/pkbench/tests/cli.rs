@@ -108,6 +108,7 @@ fn list_shows_every_strategy_and_alias() {
         .stdout(
             predicate::str::contains("uuid7+uuid4-map").and(predicate::str::contains("Uuid7WithUuid4ToUuid7Mapping")),
         )
+        .stdout(predicate::str::contains("hash-seq").and(predicate::str::contains("snowflake-workers")))
         .stdout(predicate::str::contains("WITHOUT ROWID"))
         // Server-only variants: each engine's DDL, or its one-line refusal.
         .stdout(predicate::str::contains("id uuid NOT NULL DEFAULT gen_random_uuid() PRIMARY KEY"))
@@ -388,14 +389,31 @@ fn key_parameters_reach_run_are_recorded_and_refused_where_unused() {
         ),
         (
             vec!["-s", "uuid4", "--key-rate", "1000"],
-            "--key-rate shapes snowflake, uuid1, uuid6, uuid7, ulid, time-uuid, comb, comb-mssql keys",
+            "--key-rate shapes snowflake, snowflake-workers, uuid1, uuid6, uuid7, ulid, time-uuid, comb, comb-mssql keys",
         ),
         (vec!["-s", "uuid7", "--key-rate", "0"], "--key-rate 0 stops time"),
         (vec!["-s", "snowflake", "--worker", "5000"], "snowflake worker 5000 does not fit in 10 bits"),
+        (vec!["-s", "int,bitrev-seq", "--hash-buckets", "8"], "--hash-buckets shapes hash-seq keys"),
+        (vec!["-s", "shard-bits-seq", "--shard-bits", "20"], "use 1-15"),
     ] {
         let output = pkbench().arg("run").args(&args).args(["-n", "10"]).output().unwrap();
         assert_one_line_error(&output, needle);
     }
+
+    // The shard-aware keys' parameters, by their flags.
+    let out = dir.path().join("shard-aware");
+    pkbench()
+        .args(["run", "-s", "hash-seq,bitrev-seq,shard-bits-seq,snowflake-workers", "-n", "2k", "-b", "1k", "-q"])
+        .args(["--hash-buckets", "8", "--shard-bits", "2", "--worker-count", "3", "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let doc = read_json(&out.join("results.json"));
+    let params = |i: usize| doc["runs"][i]["settings"]["key_parameters"].clone();
+    assert_eq!(params(0), serde_json::json!({"hash_buckets": "8"}));
+    assert!(params(1).is_null(), "bitrev-seq takes no parameter: {}", params(1));
+    assert_eq!(params(2), serde_json::json!({"shard_bits": "2"}));
+    assert_eq!(params(3), serde_json::json!({"worker_count": "3", "epoch": "1288834974657", "key_rate": "1000"}));
 }
 
 #[test]

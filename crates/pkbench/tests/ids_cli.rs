@@ -19,6 +19,10 @@ fn gen_prints_n_ids_of_every_scheme_in_its_text_form() {
         ("int", 1..=20),
         ("snowflake", 1..=19),
         ("masked-int", 1..=19),
+        ("hash-seq", 1..=19),
+        ("bitrev-seq", 1..=19),
+        ("shard-bits-seq", 1..=19),
+        ("snowflake-workers", 1..=19),
         ("uuid1", 36..=36),
         ("uuid4", 36..=36),
         ("uuid6", 36..=36),
@@ -76,6 +80,11 @@ fn gen_rejects_bad_parameters_with_one_line() {
         (vec!["ids", "gen", "seq-uuid", "--block-size", "0"], "positive integers"),
         (vec!["ids", "gen", "uuid7", "--v7-method", "2"], "'2'"),
         (vec!["ids", "gen", "masked-int", "--key", "zz"], "not a 64-bit key"),
+        (vec!["ids", "gen", "hash-seq", "--hash-buckets", "257"], "use 2-256"),
+        (vec!["ids", "gen", "shard-bits-seq", "--shard-bits", "16"], "use 1-15"),
+        (vec!["ids", "gen", "snowflake-workers", "--worker-count", "0"], "use 1-1024"),
+        (vec!["ids", "inspect", "--scheme", "uuid7", "1"], "recognised without --scheme"),
+        (vec!["ids", "inspect", "--scheme", "hash-seq", "--hash-buckets", "1", "1"], "use 2-256"),
     ] {
         pkbench().args(&args).assert().failure().stderr(predicate::str::contains(needle));
     }
@@ -86,6 +95,39 @@ fn masked_int_round_trips_through_inspect_with_the_key() {
     let ids = stdout_lines(&["ids", "gen", "masked-int", "-n", "3", "--key", "0x5eed"]);
     let out = stdout_lines(&["ids", "inspect", "--key", "0x5eed", &ids[2]]);
     assert!(out.iter().any(|l| l.contains("unmasked") && l.contains(" 3 (masked-int")), "{out:?}");
+}
+
+#[test]
+fn shard_aware_keys_decode_with_their_scheme_and_parameters() {
+    let inspect = |scheme: &str, extra: &[&str], id: &str| {
+        let mut args = vec!["ids", "inspect", "--scheme", scheme];
+        args.extend(extra);
+        args.push(id);
+        stdout_lines(&args).join("\n")
+    };
+    let ids = stdout_lines(&["ids", "gen", "hash-seq", "-n", "3", "--hash-buckets", "8", "--seed", "1"]);
+    let out = inspect("hash-seq", &["--hash-buckets", "8"], &ids[2]);
+    assert!(out.contains("hash-seq (hash bucket | sequence)") && out.contains("sequence   3"), "{out}");
+    assert!(out.contains(" of 8") && !out.contains("note"), "{out}");
+    // Sequence 3's hash is bucket 12 of 16 but 4 of 8: read with 16 buckets, the bucket is wrong.
+    assert!(inspect("hash-seq", &[], &ids[2]).contains("pass --hash-buckets"));
+
+    let ids = stdout_lines(&["ids", "gen", "bitrev-seq", "-n", "5", "--seed", "1"]);
+    assert_eq!(ids[0], (1i64 << 62).to_string());
+    assert!(inspect("bitrev-seq", &[], &ids[4]).contains("sequence   5"));
+
+    let ids = stdout_lines(&["ids", "gen", "shard-bits-seq", "-n", "2", "--shard-bits", "8", "--seed", "1"]);
+    let out = inspect("shard-bits-seq", &["--shard-bits", "8"], &ids[1]);
+    assert!(out.contains(" of 256") && out.contains("sequence   2") && !out.contains("note"), "{out}");
+
+    let ids = stdout_lines(&["ids", "gen", "snowflake-workers", "-n", "3", "--worker-count", "2", "--seed", "1"]);
+    let out = inspect("snowflake-workers", &[], &ids[1]);
+    assert!(out.contains("worker     1") && out.contains("2026-01-01T00:00:00.001Z"), "{out}");
+    assert!(inspect("snowflake-workers", &[], &ids[2]).contains("worker     0"));
+
+    // Without --scheme they are plain integers (or a guess at a Snowflake), never a layout.
+    let plain = stdout_lines(&["ids", "inspect", &ids[1]]).join("\n");
+    assert!(!plain.contains("snowflake-workers"), "{plain}");
 }
 
 #[test]

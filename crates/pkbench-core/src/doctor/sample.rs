@@ -164,7 +164,9 @@ pub fn classify(value: &SampleValue) -> (KeyStorage, KeyScheme, Option<i128>) {
         (s, _) => s,
     };
     let scheme = match found.kind {
-        IdKind::Integer => KeyScheme::Sequence, // refined over all samples in `detect_scheme`
+        // Refined over all samples in `detect_scheme`. Doctor never asks for a shard-aware
+        // reading, so those kinds cannot come back; were they to, they are integers too.
+        IdKind::Integer | IdKind::ShardAware(_) => KeyScheme::Sequence,
         IdKind::Snowflake => KeyScheme::Snowflake,
         IdKind::Uuid(1) => KeyScheme::UuidV1,
         IdKind::Uuid(4) => KeyScheme::UuidV4,

@@ -28,7 +28,8 @@ impl std::fmt::Debug for FeistelMask {
     }
 }
 
-fn splitmix64(mut z: u64) -> u64 {
+/// SplitMix64's finaliser: a fast 64-bit mixer (the Feistel rounds here, shard-bits-seq's hash).
+pub(super) fn splitmix64(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)

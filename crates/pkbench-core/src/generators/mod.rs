@@ -2,6 +2,10 @@
 //! (no database code here).
 //!
 //! * Integers: [`IntSequence`], [`Snowflake`], [`MaskedInt`] (keyed Feistel permutation).
+//! * Shard-aware integers, which spread inserts over a range-sharded database's ranges while
+//!   staying ordered within one: [`HashSeq`] (CockroachDB's hash-sharded index), [`BitrevSeq`]
+//!   (Spanner's bit-reversed sequence), [`ShardBitsSeq`] (TiDB's `SHARD_ROW_ID_BITS` /
+//!   `AUTO_RANDOM`), [`SnowflakeWorkers`] (Snowflake with the worker id first).
 //! * UUIDs (RFC 9562): [`UuidV1`], [`UuidV4`], [`UuidV6`], [`UuidV7`] (method 1),
 //!   [`UuidV7SubMs`] (method 3); [`Ulid`]; `sequential-uuids`' [`SeqUuid`] and [`TimeUuid`];
 //!   [`Comb`] (leading or SQL Server's trailing layout).
@@ -14,6 +18,7 @@
 //! identical for every engine and every run with the same `--seed`; in production they draw from
 //! [`KeyRng::from_os`].
 
+mod bitrev_seq;
 mod clock;
 mod coarse_clock;
 mod comb;
@@ -21,6 +26,7 @@ mod decode;
 mod encode;
 mod error;
 mod gregorian;
+mod hash_seq;
 pub mod inspect;
 pub mod local;
 mod masked;
@@ -30,7 +36,11 @@ mod rng;
 mod scheme;
 mod seq_uuid;
 mod sequence;
+mod shard_bits_seq;
 mod snowflake;
+mod snowflake_workers;
+#[cfg(test)]
+mod spread;
 pub mod throughput;
 mod time_uuid;
 mod ulid;
@@ -40,6 +50,7 @@ mod uuid6;
 mod uuid7;
 mod uuid7_subms;
 
+pub use bitrev_seq::{BitrevSeq, bitrev_sequence, reverse_63};
 pub use clock::{Clock, SharedVirtualClock, SystemClock, VirtualClock};
 pub use coarse_clock::CoarseClock;
 pub use comb::{Comb, CombLayout};
@@ -49,13 +60,16 @@ pub use encode::{
 };
 pub use error::{IdError, ParseError};
 pub use gregorian::{GREGORIAN_OFFSET_TICKS, clock_seq, pack_v1, pack_v6, ticks_to_unix_ns, v1_ticks, v6_ticks};
+pub use hash_seq::{HASH_SEQ_SEQUENCE_BITS, HashSeq, HashSeqParts, fnv1a_32, hash_bucket};
 pub use inspect::{Inspection, inspect};
 pub use masked::{FeistelMask, MaskedInt};
 pub use rng::{KeyRng, derive_seed};
 pub use scheme::{Scheme, SchemeParams, V7Method};
 pub use seq_uuid::{SeqPrefix, SeqUuid};
 pub use sequence::IntSequence;
+pub use shard_bits_seq::{ShardBitsParts, ShardBitsSeq, shard_of};
 pub use snowflake::{SNOWFLAKE_DEFAULT_EPOCH_MS, Snowflake, SnowflakeParts};
+pub use snowflake_workers::{SnowflakeWorkers, WORKER_FIRST_SHIFT, WorkerFirstParts};
 pub use time_uuid::TimeUuid;
 pub use ulid::{Ulid, ulid_ms};
 pub use uuid1::UuidV1;

@@ -164,6 +164,15 @@ proptest! {
     }
 
     #[test]
+    fn any_integer_reads_as_any_shard_aware_layout(v: i64, hash_buckets: u16, shard_bits: u8) {
+        for scheme in Scheme::ALL.into_iter().filter(|s| inspect::shard_aware_layout(*s)) {
+            let options = inspect::InspectOptions { layout: Some(scheme), hash_buckets, shard_bits, ..Default::default() };
+            let found = inspect(&v.to_string(), &options).unwrap();
+            prop_assert_eq!(found.kind == inspect::IdKind::ShardAware(scheme), v >= 0);
+        }
+    }
+
+    #[test]
     fn inspect_never_panics_on_id_shaped_text(text in "[0-9a-zA-Z{}:-]{20,40}") {
         let _ = inspect(&text, &inspect::InspectOptions::default());
     }

@@ -1,9 +1,9 @@
 //! The ID schemes by name, their parameters, and the one factory that builds a generator.
 
 use super::{
-    Clock, CoarseClock, Comb, CombLayout, IdError, IntSequence, KeyGenerator, KeyRng, MaskedInt,
-    SNOWFLAKE_DEFAULT_EPOCH_MS, SeqPrefix, SeqUuid, Snowflake, SystemClock, TextEncoding, TimeUuid, Ulid, UuidV1,
-    UuidV4, UuidV6, UuidV7, UuidV7SubMs, derive_seed,
+    BitrevSeq, Clock, CoarseClock, Comb, CombLayout, HashSeq, IdError, IntSequence, KeyGenerator, KeyRng, MaskedInt,
+    SNOWFLAKE_DEFAULT_EPOCH_MS, SeqPrefix, SeqUuid, ShardBitsSeq, Snowflake, SnowflakeWorkers, SystemClock,
+    TextEncoding, TimeUuid, Ulid, UuidV1, UuidV4, UuidV6, UuidV7, UuidV7SubMs, derive_seed,
 };
 
 /// The client-side ID schemes.
@@ -16,6 +16,14 @@ pub enum Scheme {
     Snowflake,
     /// A keyed 64-bit permutation of an integer sequence (hides count and order).
     MaskedInt,
+    /// A sequence under a bucket prefix hashed from it (CockroachDB's hash-sharded index).
+    HashSeq,
+    /// A sequence with its low 63 bits reversed (Spanner's bit-reversed positive sequence).
+    BitrevSeq,
+    /// A sequence under hashed shard bits (TiDB's `SHARD_ROW_ID_BITS` / `AUTO_RANDOM`).
+    ShardBitsSeq,
+    /// Snowflake with the worker first (`worker:10 | ms:41 | sequence:12`), rotating over workers.
+    SnowflakeWorkers,
     /// RFC 9562 version 1: Gregorian 100-ns time, clock sequence, random node.
     Uuid1,
     /// RFC 9562 version 4: 122 random bits.
@@ -57,6 +65,12 @@ pub struct SchemeParams {
     pub snowflake_epoch_ms: u64,
     /// Snowflake worker number, 0–1023.
     pub snowflake_worker: u16,
+    /// `snowflake-workers`: workers taking turns, 1–1024.
+    pub snowflake_workers: u16,
+    /// `hash-seq` buckets, 2–256.
+    pub hash_buckets: u16,
+    /// `shard-bits-seq` shard bits, 1–15.
+    pub shard_bits: u8,
     /// Masked-integer key; `None` draws one from the generator's random stream.
     pub mask_key: Option<u64>,
     /// `seq-uuid` values per block.
@@ -75,6 +89,9 @@ impl Default for SchemeParams {
             v7_method: V7Method::Counter,
             snowflake_epoch_ms: SNOWFLAKE_DEFAULT_EPOCH_MS,
             snowflake_worker: 1,
+            snowflake_workers: SnowflakeWorkers::<SystemClock>::DEFAULT_WORKERS,
+            hash_buckets: HashSeq::DEFAULT_BUCKETS,
+            shard_bits: ShardBitsSeq::DEFAULT_BITS,
             mask_key: None,
             seq_block_size: SeqUuid::DEFAULT_BLOCK_SIZE,
             seq_block_count: SeqUuid::DEFAULT_BLOCK_COUNT,
@@ -93,6 +110,24 @@ impl SchemeParams {
                 self.snowflake_worker
             )));
         }
+        if !(1..=1024).contains(&self.snowflake_workers) {
+            return Err(IdError::InvalidParameter(format!(
+                "snowflake-workers worker count {} does not fit the 10-bit worker id: use 1-1024",
+                self.snowflake_workers
+            )));
+        }
+        if !(2..=256).contains(&self.hash_buckets) {
+            return Err(IdError::InvalidParameter(format!(
+                "hash-seq bucket count {} does not fit the 8-bit bucket prefix: use 2-256",
+                self.hash_buckets
+            )));
+        }
+        if !(1..=15).contains(&self.shard_bits) {
+            return Err(IdError::InvalidParameter(format!(
+                "shard-bits-seq shard bits {}: use 1-15 (as TiDB's SHARD_ROW_ID_BITS)",
+                self.shard_bits
+            )));
+        }
         SeqPrefix::new(self.seq_block_size, self.seq_block_count)?;
         if self.time_interval_secs == 0 || self.time_interval_count == 0 {
             return Err(IdError::InvalidParameter(
@@ -105,10 +140,14 @@ impl SchemeParams {
 
 impl Scheme {
     /// Every scheme, in the order `pkbench ids` lists them.
-    pub const ALL: [Scheme; 12] = [
+    pub const ALL: [Scheme; 16] = [
         Scheme::Int,
         Scheme::Snowflake,
         Scheme::MaskedInt,
+        Scheme::HashSeq,
+        Scheme::BitrevSeq,
+        Scheme::ShardBitsSeq,
+        Scheme::SnowflakeWorkers,
         Scheme::Uuid1,
         Scheme::Uuid4,
         Scheme::Uuid6,
@@ -126,6 +165,10 @@ impl Scheme {
             Scheme::Int => "int",
             Scheme::Snowflake => "snowflake",
             Scheme::MaskedInt => "masked-int",
+            Scheme::HashSeq => "hash-seq",
+            Scheme::BitrevSeq => "bitrev-seq",
+            Scheme::ShardBitsSeq => "shard-bits-seq",
+            Scheme::SnowflakeWorkers => "snowflake-workers",
             Scheme::Uuid1 => "uuid1",
             Scheme::Uuid4 => "uuid4",
             Scheme::Uuid6 => "uuid6",
@@ -148,14 +191,24 @@ impl Scheme {
     }
 
     /// Whether keys from one generator arrive in strictly increasing order (as integers, or as
-    /// bytes for 16-byte keys).
+    /// bytes for 16-byte keys). The shard-aware schemes are not: they are ordered only within a
+    /// bucket, shard or worker.
     pub fn is_ordered(self) -> bool {
         matches!(self, Scheme::Int | Scheme::Snowflake | Scheme::Uuid6 | Scheme::Uuid7 | Scheme::Ulid)
     }
 
     /// Whether keys are 64-bit integers (else 16 bytes).
     pub fn is_integer(self) -> bool {
-        matches!(self, Scheme::Int | Scheme::Snowflake | Scheme::MaskedInt)
+        matches!(
+            self,
+            Scheme::Int
+                | Scheme::Snowflake
+                | Scheme::MaskedInt
+                | Scheme::HashSeq
+                | Scheme::BitrevSeq
+                | Scheme::ShardBitsSeq
+                | Scheme::SnowflakeWorkers
+        )
     }
 
     /// The canonical text form of a 16-byte scheme: base32 for ULID, hyphenated for the rest.
@@ -169,6 +222,9 @@ impl Scheme {
             Scheme::Int => "count and order",
             Scheme::Snowflake => "time (ms), worker, count within a ms",
             Scheme::MaskedInt => "nothing without the key",
+            Scheme::HashSeq | Scheme::ShardBitsSeq => "count and order (the sequence is in the low bits)",
+            Scheme::BitrevSeq => "count and order (reverse the bits)",
+            Scheme::SnowflakeWorkers => "time (ms), worker, count within a worker's ms",
             Scheme::Uuid1 => "time (100 ns), generator (random node)",
             Scheme::Uuid4 | Scheme::SeqUuid => "nothing (seq-uuid: roughly how many came before)",
             Scheme::Uuid6 => "time (100 ns)",
@@ -199,6 +255,7 @@ impl Scheme {
     pub fn is_time_based(self) -> bool {
         match self {
             Scheme::Snowflake
+            | Scheme::SnowflakeWorkers
             | Scheme::Uuid1
             | Scheme::Uuid6
             | Scheme::Uuid7
@@ -206,7 +263,13 @@ impl Scheme {
             | Scheme::TimeUuid
             | Scheme::Comb
             | Scheme::CombMssql => true,
-            Scheme::Int | Scheme::MaskedInt | Scheme::Uuid4 | Scheme::SeqUuid => false,
+            Scheme::Int
+            | Scheme::MaskedInt
+            | Scheme::HashSeq
+            | Scheme::BitrevSeq
+            | Scheme::ShardBitsSeq
+            | Scheme::Uuid4
+            | Scheme::SeqUuid => false,
         }
     }
 
@@ -225,7 +288,7 @@ impl Scheme {
     /// The clock a production generator of this scheme should read: the cheap [`CoarseClock`]
     /// for millisecond schemes that count within a millisecond anyway (UUIDv7 method 1, ULID,
     /// COMB, time-uuid), the precise [`SystemClock`] where sub-millisecond fields matter (v1,
-    /// v6, v7 method 3) or where a generator must wait for the next millisecond (Snowflake).
+    /// v6, v7 method 3) or where a generator must wait for the next millisecond (the Snowflakes).
     pub fn production_clock(self, params: &SchemeParams) -> Box<dyn Clock> {
         let coarse = match self {
             Scheme::Uuid7 => params.v7_method == V7Method::Counter,
@@ -242,6 +305,12 @@ impl Scheme {
             Scheme::Int => Box::new(IntSequence::default()),
             Scheme::Snowflake => Box::new(Snowflake::new(clock, params.snowflake_epoch_ms, params.snowflake_worker)),
             Scheme::MaskedInt => Box::new(MaskedInt::new(params.mask_key.unwrap_or_else(|| rng.next_u64()))),
+            Scheme::HashSeq => Box::new(HashSeq::new(params.hash_buckets)),
+            Scheme::BitrevSeq => Box::new(BitrevSeq::default()),
+            Scheme::ShardBitsSeq => Box::new(ShardBitsSeq::new(params.shard_bits)),
+            Scheme::SnowflakeWorkers => {
+                Box::new(SnowflakeWorkers::new(clock, params.snowflake_epoch_ms, params.snowflake_workers))
+            }
             Scheme::Uuid1 => Box::new(UuidV1::new(rng, clock)),
             Scheme::Uuid4 => Box::new(UuidV4::new(rng)),
             Scheme::Uuid6 => Box::new(UuidV6::new(rng, clock)),
@@ -308,6 +377,12 @@ mod tests {
             SchemeParams { snowflake_worker: 1024, ..SchemeParams::default() },
             SchemeParams { seq_block_size: 0, ..SchemeParams::default() },
             SchemeParams { time_interval_count: 0, ..SchemeParams::default() },
+            SchemeParams { snowflake_workers: 0, ..SchemeParams::default() },
+            SchemeParams { snowflake_workers: 1025, ..SchemeParams::default() },
+            SchemeParams { hash_buckets: 1, ..SchemeParams::default() },
+            SchemeParams { hash_buckets: 257, ..SchemeParams::default() },
+            SchemeParams { shard_bits: 0, ..SchemeParams::default() },
+            SchemeParams { shard_bits: 16, ..SchemeParams::default() },
         ];
         for p in bad {
             assert!(Scheme::Uuid4.build(&p, KeyRng::seeded(1), Box::new(SystemClock)).is_err(), "{p:?}");

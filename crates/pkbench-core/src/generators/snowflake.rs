@@ -33,24 +33,39 @@ pub struct Snowflake<C: Clock = Box<dyn Clock>> {
     clock: C,
     epoch_ms: u64,
     worker: u64,
-    last_ms: u64,
-    sequence: u64,
+    sequence: MsSequence,
 }
 
 impl<C: Clock> Snowflake<C> {
     /// A generator for `worker` (masked to 10 bits) counting milliseconds from `epoch_ms`.
     pub fn new(clock: C, epoch_ms: u64, worker: u16) -> Self {
-        Snowflake { clock, epoch_ms, worker: u64::from(worker) & 0x3ff, last_ms: 0, sequence: 0 }
-    }
-
-    fn elapsed_ms(&mut self) -> u64 {
-        self.clock.now_ms().saturating_sub(self.epoch_ms)
+        Snowflake { clock, epoch_ms, worker: u64::from(worker) & 0x3ff, sequence: MsSequence::default() }
     }
 
     /// The next ID.
     #[inline]
     pub fn next_id(&mut self) -> i64 {
-        let now = self.elapsed_ms();
+        let (clock, epoch_ms) = (&mut self.clock, self.epoch_ms);
+        let (ms, sequence) = self.sequence.next(|| clock.now_ms().saturating_sub(epoch_ms));
+        ((ms << 22) | (self.worker << 12) | sequence) as i64
+    }
+}
+
+/// One Snowflake worker's (millisecond, sequence) pair: the sequence counts keys within a
+/// millisecond and never lets the pair go back. Shared by [`Snowflake`] and
+/// [`super::SnowflakeWorkers`] (one per worker).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct MsSequence {
+    last_ms: u64,
+    sequence: u64,
+}
+
+impl MsSequence {
+    /// The next (41-bit millisecond, 12-bit sequence) pair; `elapsed_ms` reads the clock
+    /// (milliseconds since the epoch), once unless the sequence ran out.
+    #[inline]
+    pub(super) fn next(&mut self, mut elapsed_ms: impl FnMut() -> u64) -> (u64, u64) {
+        let now = elapsed_ms();
         if now > self.last_ms {
             self.last_ms = now;
             self.sequence = 0;
@@ -62,18 +77,17 @@ impl<C: Clock> Snowflake<C> {
             // stepped back), borrow the next millisecond rather than spin until it catches up;
             // likewise if it seems stuck (a frozen test clock): a real clock moves long before
             // 2^20 readings (20+ ms).
-            let mut t = self.elapsed_ms();
+            let mut t = elapsed_ms();
             let mut spins = 0u32;
             while t == self.last_ms && spins < STUCK_CLOCK_READS {
                 std::hint::spin_loop();
-                t = self.elapsed_ms();
+                t = elapsed_ms();
                 spins += 1;
             }
             self.last_ms = t.max(self.last_ms + 1);
             self.sequence = 0;
         }
-        let ts = self.last_ms & ((1 << 41) - 1);
-        ((ts << 22) | (self.worker << 12) | self.sequence) as i64
+        (self.last_ms & ((1 << 41) - 1), self.sequence)
     }
 }
 

@@ -175,6 +175,40 @@ pub static CATALOG: &[Strategy] = &[
         Clustered,
         None,
     ),
+    // Shard-aware integer keys (issue 21): spread over a range-sharded table, ordered within a
+    // bucket, shard or worker.
+    strategy(
+        "hash-seq",
+        &[],
+        "sequence under a hashed bucket prefix (--hash-buckets, 16) like CockroachDB's hash-sharded index, as the integer key",
+        client(Scheme::HashSeq, Storage::Integer),
+        Clustered,
+        None,
+    ),
+    strategy(
+        "bitrev-seq",
+        &[],
+        "bit-reversed positive sequence (Spanner) as the integer key: even over the whole range",
+        client(Scheme::BitrevSeq, Storage::Integer),
+        Clustered,
+        None,
+    ),
+    strategy(
+        "shard-bits-seq",
+        &[],
+        "sequence under hashed shard bits (--shard-bits, 4) like TiDB SHARD_ROW_ID_BITS / AUTO_RANDOM, as the integer key",
+        client(Scheme::ShardBitsSeq, Storage::Integer),
+        Clustered,
+        None,
+    ),
+    strategy(
+        "snowflake-workers",
+        &[],
+        "Snowflake with the worker id first, workers (--worker-count, 4) taking turns, as the integer key",
+        client(Scheme::SnowflakeWorkers, Storage::Integer),
+        Clustered,
+        None,
+    ),
     strategy(
         "uuid1",
         &["uuid1-bin"],

@@ -65,6 +65,11 @@ impl KeySettings {
                 Scheme::Snowflake => {
                     vec![("worker", p.snowflake_worker.to_string()), ("epoch", p.snowflake_epoch_ms.to_string())]
                 }
+                Scheme::SnowflakeWorkers => {
+                    vec![("worker_count", p.snowflake_workers.to_string()), ("epoch", p.snowflake_epoch_ms.to_string())]
+                }
+                Scheme::HashSeq => vec![("hash_buckets", p.hash_buckets.to_string())],
+                Scheme::ShardBitsSeq => vec![("shard_bits", p.shard_bits.to_string())],
                 Scheme::Uuid7 => vec![(
                     "v7_method",
                     match p.v7_method {
@@ -76,6 +81,7 @@ impl KeySettings {
                     vec![("key", p.mask_key.map_or_else(|| "drawn from the seed".to_string(), |k| k.to_string()))]
                 }
                 Scheme::Int
+                | Scheme::BitrevSeq
                 | Scheme::Uuid1
                 | Scheme::Uuid4
                 | Scheme::Uuid6
@@ -91,10 +97,22 @@ impl KeySettings {
 
 /// Whether each client of a concurrent run makes its own keys, as application servers with
 /// their own generators do: when every client-side scheme is time-based or random. Counters
-/// (`Int`, `MaskedInt`, `SeqUuid`) stand for one shared sequence, so their clients share one
-/// stream.
+/// (`Int`, `MaskedInt`, `SeqUuid`, and the shard-aware sequences) stand for one shared sequence,
+/// so their clients share one stream; so does `SnowflakeWorkers`, whose one generator already
+/// plays every worker (clients with a copy each would repeat each other's keys).
 pub fn generated_per_client(strategy: &Strategy) -> bool {
-    strategy_schemes(strategy).all(|s| !matches!(s, Scheme::Int | Scheme::MaskedInt | Scheme::SeqUuid))
+    strategy_schemes(strategy).all(|s| {
+        !matches!(
+            s,
+            Scheme::Int
+                | Scheme::MaskedInt
+                | Scheme::SeqUuid
+                | Scheme::HashSeq
+                | Scheme::BitrevSeq
+                | Scheme::ShardBitsSeq
+                | Scheme::SnowflakeWorkers
+        )
+    })
 }
 
 /// The client-side schemes of `strategy`'s keys (primary, then the external key beside it).
@@ -184,5 +202,37 @@ mod tests {
         assert_eq!(v7.get("v7_method").map(String::as_str), Some("1"));
         let seq = keys.applied_to(find("seq-uuid").unwrap());
         assert_eq!(seq.keys().cloned().collect::<Vec<_>>(), ["block_count", "block_size"]);
+        let named = |name| {
+            let applied = keys.applied_to(find(name).unwrap());
+            applied.into_iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
+        };
+        assert_eq!(named("hash-seq"), "hash_buckets=16");
+        assert_eq!(named("bitrev-seq"), "");
+        assert_eq!(named("shard-bits-seq"), "shard_bits=4");
+        assert_eq!(named("snowflake-workers"), "epoch=1288834974657 key_rate=1000 worker_count=4");
+    }
+
+    #[test]
+    fn shard_aware_keys_follow_their_parameters_and_are_one_shared_stream() {
+        let params = SchemeParams { hash_buckets: 4, shard_bits: 2, snowflake_workers: 3, ..SchemeParams::default() };
+        let keys = KeySettings { params, ..KeySettings::from(7) };
+        let top = |name: &str, shift: u32| {
+            let mut stream = KeyStream::new(find(name).unwrap(), keys);
+            let mut seen: Vec<i64> = (0..1_000)
+                .map(|_| match stream.next_row().primary {
+                    Some(crate::generators::Key::Int(v)) => v >> shift,
+                    other => panic!("{other:?}"),
+                })
+                .collect();
+            seen.sort_unstable();
+            seen.dedup();
+            seen
+        };
+        assert_eq!(top("hash-seq", 55), [0, 1, 2, 3]);
+        assert_eq!(top("shard-bits-seq", 61), [0, 1, 2, 3]);
+        assert_eq!(top("snowflake-workers", 53), [0, 1, 2]);
+        for name in ["hash-seq", "bitrev-seq", "shard-bits-seq", "snowflake-workers"] {
+            assert!(!generated_per_client(find(name).unwrap()), "{name}");
+        }
     }
 }

@@ -22,7 +22,8 @@ pub enum V7MethodArg {
 /// Key parameters: the key rate of seeded streams and each scheme's own.
 #[derive(Debug, Args)]
 pub struct SchemeArgs {
-    /// Time-based keys (uuid1, uuid6, uuid7, ulid, snowflake, comb, comb-mssql, time-uuid): rows
+    /// Time-based keys (uuid1, uuid6, uuid7, ulid, snowflake, snowflake-workers, comb, comb-mssql,
+    /// time-uuid): rows
     /// per second of key time, the insert rate of the application the keys model (accepts 500,
     /// 2k, 1M) [default: 1000, a busy OLTP table].
     #[arg(long, value_parser = parse_count)]
@@ -42,9 +43,18 @@ pub struct SchemeArgs {
     /// snowflake: worker number, 0-1023.
     #[arg(long, default_value_t = 1)]
     pub worker: u16,
-    /// snowflake: epoch in Unix milliseconds (default: Twitter's, 2010-11-04).
+    /// snowflake, snowflake-workers: epoch in Unix milliseconds (default: Twitter's, 2010-11-04).
     #[arg(long, default_value_t = SNOWFLAKE_DEFAULT_EPOCH_MS)]
     pub epoch: u64,
+    /// snowflake-workers: workers taking turns, 1-1024 (each its own range of keys).
+    #[arg(long, default_value_t = 4)]
+    pub worker_count: u16,
+    /// hash-seq: hash buckets in front of the sequence, 2-256.
+    #[arg(long, default_value_t = 16)]
+    pub hash_buckets: u16,
+    /// shard-bits-seq: hashed shard bits below the sign bit, 1-15.
+    #[arg(long, default_value_t = 4)]
+    pub shard_bits: u8,
     /// uuid7: RFC 9562 monotonicity method.
     #[arg(long, value_enum, default_value = "1")]
     pub v7_method: V7MethodArg,
@@ -57,14 +67,17 @@ pub struct SchemeArgs {
 type Uses = fn(Scheme) -> bool;
 
 /// Each key flag (argument id, flag) and whether a scheme uses it.
-const FLAGS: [(&str, &str, Uses); 9] = [
+const FLAGS: [(&str, &str, Uses); 12] = [
     ("key_rate", "--key-rate", Scheme::is_time_based),
     ("block_size", "--block-size", |s| s == Scheme::SeqUuid),
     ("block_count", "--block-count", |s| s == Scheme::SeqUuid),
     ("interval", "--interval", |s| s == Scheme::TimeUuid),
     ("interval_count", "--interval-count", |s| s == Scheme::TimeUuid),
     ("worker", "--worker", |s| s == Scheme::Snowflake),
-    ("epoch", "--epoch", |s| s == Scheme::Snowflake),
+    ("epoch", "--epoch", |s| matches!(s, Scheme::Snowflake | Scheme::SnowflakeWorkers)),
+    ("worker_count", "--worker-count", |s| s == Scheme::SnowflakeWorkers),
+    ("hash_buckets", "--hash-buckets", |s| s == Scheme::HashSeq),
+    ("shard_bits", "--shard-bits", |s| s == Scheme::ShardBitsSeq),
     ("v7_method", "--v7-method", |s| s == Scheme::Uuid7),
     ("key", "--key", |s| s == Scheme::MaskedInt),
 ];
@@ -79,6 +92,9 @@ impl SchemeArgs {
             },
             snowflake_epoch_ms: self.epoch,
             snowflake_worker: self.worker,
+            snowflake_workers: self.worker_count,
+            hash_buckets: self.hash_buckets,
+            shard_bits: self.shard_bits,
             mask_key: self.key,
             seq_block_size: self.block_size,
             seq_block_count: self.block_count,

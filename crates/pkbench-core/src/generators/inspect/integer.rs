@@ -1,4 +1,5 @@
-//! Decoding 64-bit integer IDs: Snowflake fields, and masked integers when the key is known.
+//! Decoding 64-bit integer IDs: Snowflake fields, masked integers when the key is known, and the
+//! shard-aware layouts when asked for one.
 
 use super::{Field, IdKind, IdValue, InspectOptions, Inspection, Timestamp, plausible_ms};
 use crate::generators::{FeistelMask, SnowflakeParts};
@@ -14,7 +15,9 @@ pub(super) fn inspect_int(v: i64, options: &InspectOptions) -> Inspection {
         fields: Vec::new(),
         notes: Vec::new(),
     };
-    if let Some(parts) = SnowflakeParts::of(v) {
+    if let Some(layout) = options.layout.filter(|s| super::shard_aware_layout(*s)) {
+        super::shard_aware::decode(layout, v, options, &mut out);
+    } else if let Some(parts) = SnowflakeParts::of(v) {
         let ms = i128::from(options.snowflake_epoch_ms) + i128::from(parts.elapsed_ms);
         // Small integers decode to the epoch itself; only call it a Snowflake past the first day.
         if parts.elapsed_ms > 86_400_000 && plausible_ms(ms) {
@@ -37,7 +40,7 @@ pub(super) fn inspect_int(v: i64, options: &InspectOptions) -> Inspection {
             None => out.notes.push("negative: not a masked-int value".into()),
         }
     }
-    if out.kind == IdKind::Integer && v > 0 {
+    if out.kind == IdKind::Integer && v > 0 && options.layout.is_none() {
         out.notes.push("a plain integer reveals its count and order".into());
     }
     out

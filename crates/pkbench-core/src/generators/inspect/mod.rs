@@ -6,11 +6,12 @@
 
 mod integer;
 mod order;
+mod shard_aware;
 mod uuid;
 
 pub use order::{OrderSummary, summarize_order};
 
-use super::{ParseError, ParsedId, SNOWFLAKE_DEFAULT_EPOCH_MS, TextEncoding, parse_id};
+use super::{ParseError, ParsedId, SNOWFLAKE_DEFAULT_EPOCH_MS, Scheme, SchemeParams, TextEncoding, parse_id};
 use crate::util::time::rfc3339_from_unix_ns;
 
 /// The value an ID carries.
@@ -39,6 +40,9 @@ pub enum IdKind {
     Ulid,
     /// A positive integer that decodes to a plausible Snowflake.
     Snowflake,
+    /// An integer read, on request, as one of the shard-aware layouts (hash-seq, bitrev-seq,
+    /// shard-bits-seq, snowflake-workers): any integer fits them, so they are never guessed.
+    ShardAware(Scheme),
     /// Any other integer.
     Integer,
 }
@@ -54,6 +58,7 @@ impl IdKind {
             IdKind::NonRfc128 => "128-bit value, not an RFC 9562 UUID".into(),
             IdKind::Ulid => "ULID (Unix ms + random)".into(),
             IdKind::Snowflake => "Snowflake (ms since epoch | worker | sequence)".into(),
+            IdKind::ShardAware(s) => shard_aware::label(s).into(),
             IdKind::Integer => "integer".into(),
         }
     }
@@ -160,12 +165,32 @@ pub struct InspectOptions {
     pub snowflake_epoch_ms: u64,
     /// A masked-int key: integers are also unmasked with it.
     pub mask_key: Option<u64>,
+    /// Read integers as this shard-aware layout (see [`shard_aware_layout`]) instead of guessing;
+    /// other schemes are ignored here.
+    pub layout: Option<Scheme>,
+    /// `hash-seq`'s bucket count, to check a bucket against the hash of its sequence.
+    pub hash_buckets: u16,
+    /// `shard-bits-seq`'s shard bits, to split a value.
+    pub shard_bits: u8,
 }
 
 impl Default for InspectOptions {
     fn default() -> Self {
-        InspectOptions { snowflake_epoch_ms: SNOWFLAKE_DEFAULT_EPOCH_MS, mask_key: None }
+        let params = SchemeParams::default();
+        InspectOptions {
+            snowflake_epoch_ms: SNOWFLAKE_DEFAULT_EPOCH_MS,
+            mask_key: None,
+            layout: None,
+            hash_buckets: params.hash_buckets,
+            shard_bits: params.shard_bits,
+        }
     }
+}
+
+/// Whether `scheme` is a shard-aware integer layout, which [`inspect`] reads only when
+/// [`InspectOptions::layout`] names it: every positive integer fits each of them.
+pub fn shard_aware_layout(scheme: Scheme) -> bool {
+    matches!(scheme, Scheme::HashSeq | Scheme::BitrevSeq | Scheme::ShardBitsSeq | Scheme::SnowflakeWorkers)
 }
 
 /// Decodes one ID given as text (any encoding [`parse_id`] reads).

@@ -3,6 +3,7 @@
 
 use super::InspectArgs;
 use anyhow::Context;
+use pkbench_core::generators::SchemeParams;
 use pkbench_core::generators::inspect::{IdValue, InspectOptions, Inspection, OrderSummary, summarize_order};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -11,8 +12,17 @@ use std::process::ExitCode;
 const STDOUT: &str = "could not write to standard output";
 
 pub fn inspect(args: InspectArgs) -> anyhow::Result<ExitCode> {
+    // The same ranges as `ids gen`'s parameters.
+    SchemeParams { hash_buckets: args.hash_buckets, shard_bits: args.shard_bits, ..SchemeParams::default() }
+        .validate()?;
     let mut session = Session {
-        options: InspectOptions { snowflake_epoch_ms: args.epoch, mask_key: args.key },
+        options: InspectOptions {
+            snowflake_epoch_ms: args.epoch,
+            mask_key: args.key,
+            layout: args.scheme,
+            hash_buckets: args.hash_buckets,
+            shard_bits: args.shard_bits,
+        },
         values: Vec::new(),
         failed: 0,
     };

@@ -7,6 +7,7 @@ mod inspect;
 use super::key_args::{SchemeArgs, parse_key};
 use crate::size::parse_count;
 use clap::{Args, Subcommand, ValueEnum};
+use pkbench_core::generators::inspect::shard_aware_layout;
 use pkbench_core::generators::{SNOWFLAKE_DEFAULT_EPOCH_MS, Scheme};
 use std::process::ExitCode;
 
@@ -41,7 +42,8 @@ pub enum IdFormat {
 
 #[derive(Debug, Args)]
 pub struct GenArgs {
-    /// int, snowflake, masked-int, uuid1, uuid4, uuid6, uuid7, ulid, seq-uuid, time-uuid, comb, comb-mssql.
+    /// int, snowflake, masked-int, hash-seq, bitrev-seq, shard-bits-seq, snowflake-workers, uuid1,
+    /// uuid4, uuid6, uuid7, ulid, seq-uuid, time-uuid, comb, comb-mssql.
     #[arg(value_parser = parse_scheme)]
     pub scheme: Scheme,
     /// How many IDs (accepts 10k, 10M, …).
@@ -69,6 +71,16 @@ pub struct InspectArgs {
     /// masked-int key: also unmask integers with it (decimal or 0x-hex).
     #[arg(long, value_parser = parse_key)]
     pub key: Option<u64>,
+    /// Read integers as a shard-aware layout, which cannot be told from the value alone:
+    /// hash-seq, bitrev-seq, shard-bits-seq or snowflake-workers.
+    #[arg(long, value_parser = parse_layout)]
+    pub scheme: Option<Scheme>,
+    /// hash-seq: the bucket count, to check a bucket against its sequence's hash.
+    #[arg(long, default_value_t = 16)]
+    pub hash_buckets: u16,
+    /// shard-bits-seq: the shard bits, to split a value.
+    #[arg(long, default_value_t = 4)]
+    pub shard_bits: u8,
 }
 
 #[derive(Debug, Args)]
@@ -86,6 +98,19 @@ pub struct BenchArgs {
 
 fn parse_scheme(s: &str) -> Result<Scheme, String> {
     Scheme::from_name(s).map_err(|e| e.to_string())
+}
+
+/// A scheme `ids inspect --scheme` reads: only the layouts it cannot detect.
+fn parse_layout(s: &str) -> Result<Scheme, String> {
+    let scheme = parse_scheme(s)?;
+    if shard_aware_layout(scheme) {
+        return Ok(scheme);
+    }
+    let layouts: Vec<&str> = Scheme::ALL.into_iter().filter(|s| shard_aware_layout(*s)).map(Scheme::name).collect();
+    Err(format!(
+        "{scheme} is recognised without --scheme; --scheme reads the layouts a value cannot reveal: {}",
+        layouts.join(", ")
+    ))
 }
 
 /// Runs `pkbench ids …`.
