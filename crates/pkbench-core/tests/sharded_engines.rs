@@ -72,7 +72,7 @@ fn check_range(engine: &mut dyn Engine) {
         assert!(s.hottest_share_median >= 0.9, "{strategy}: {s:?}");
         assert!(s.hottest_count.iter().all(|&n| n > 0), "{strategy}: the hot spot moves through every range: {s:?}");
     }
-    for strategy in ["uuid4", "uuid4-text"] {
+    for strategy in ["uuid4", "uuid4-text", "hash-seq", "bitrev-seq"] {
         let (_, s) = skew_of(engine, strategy);
         assert!(s.max_over_mean_max <= 1.3, "{strategy}: {s:?}");
     }

@@ -152,7 +152,7 @@ fn repeated(strategies: Vec<&'static Strategy>, args: &RunArgs) -> Result<Vec<&'
 }
 
 /// The sharded engines' default comparison: ordered, random, and keys made to spread.
-const SHARDED_STRATEGIES: &str = "int,uuid7,uuid4,uuid4-text";
+const SHARDED_STRATEGIES: &str = "int,uuid7,uuid4,hash-seq,bitrev-seq";
 
 /// `--warmup` of the concurrent workload when none is given.
 const CONCURRENT_WARMUP: std::time::Duration = std::time::Duration::from_secs(5);
