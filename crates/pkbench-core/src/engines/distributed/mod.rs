@@ -182,7 +182,7 @@ pub struct ShardFigures {
     pub size_bytes: Option<u64>,
     /// Live keys (rows of a one-family table), approximate where the catalog says so.
     pub rows: Option<u64>,
-    /// Bytes written recently (TiDB: within the last heartbeat), bytes.
+    /// Bytes written recently (TiDB: as PD last reported), bytes.
     pub written_bytes: Option<u64>,
 }
 

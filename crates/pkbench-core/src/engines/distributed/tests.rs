@@ -242,3 +242,17 @@ fn parsers_refuse_rows_of_another_shape() {
 fn catalog_filters_quote_names() {
     assert!(tidb::regions_sql("it's", "t").contains("s.DB_NAME = 'it''s'"));
 }
+
+#[test]
+fn app_tables_on_each_system() {
+    let mut out = String::new();
+    for system in DistributedSql::ALL {
+        for sharding in Sharding::ALL {
+            for name in ["int", "uuid4"] {
+                let sql = crate::engines::sql::app::render(system.dialect(sharding), find(name).unwrap(), "s").unwrap();
+                out.push_str(&format!("## {} {sharding} {name}\n{}\n", system.label(), sql.create.join(";\n")));
+            }
+        }
+    }
+    insta::assert_snapshot!(out);
+}

@@ -149,18 +149,20 @@ impl Dialect for TidbDialect {
 }
 
 // https://docs.pingcap.com/tidb/stable/information-schema-tikv-region-status — REGION_ID,
-// START_KEY, END_KEY (`t_<table id>_r…` for rows, `…_i…` for indexes), DB_NAME, TABLE_NAME,
-// IS_INDEX, WRITTEN_BYTES (written within one heartbeat), APPROXIMATE_SIZE (MiB),
-// APPROXIMATE_KEYS; https://docs.pingcap.com/tidb/stable/information-schema-tikv-region-peers —
-// STORE_ID of the peer with IS_LEADER = 1.
-/// `db.table`'s regions (rows and indexes), each with its leader's store, in key order; read
-/// by [`parse_regions`].
+// START_KEY, END_KEY (hex of the memcomparable key: `t<table id>_r…` rows, `…_i…` indexes),
+// DB_NAME, TABLE_NAME, IS_INDEX (a region holding rows and index entries is listed once for
+// each, hence the GROUP BY), WRITTEN_BYTES (bytes written, as PD last reported),
+// APPROXIMATE_SIZE (MB), APPROXIMATE_KEYS;
+// https://docs.pingcap.com/tidb/stable/information-schema-tikv-region-peers — STORE_ID of the
+// peer with IS_LEADER = 1.
+/// `db.table`'s regions (rows and indexes), each once with its leader's store, in key order;
+/// read by [`parse_regions`].
 pub fn regions_sql(db: &str, table: &str) -> String {
     format!(
-        "SELECT s.REGION_ID, s.START_KEY, s.END_KEY, p.STORE_ID, s.APPROXIMATE_SIZE, s.APPROXIMATE_KEYS, \
-         s.WRITTEN_BYTES FROM information_schema.TIKV_REGION_STATUS s \
+        "SELECT s.REGION_ID, MAX(s.START_KEY), MAX(s.END_KEY), MAX(p.STORE_ID), MAX(s.APPROXIMATE_SIZE), \
+         MAX(s.APPROXIMATE_KEYS), MAX(s.WRITTEN_BYTES) FROM information_schema.TIKV_REGION_STATUS s \
          LEFT JOIN information_schema.TIKV_REGION_PEERS p ON p.REGION_ID = s.REGION_ID AND p.IS_LEADER = 1 \
-         WHERE s.DB_NAME = {} AND s.TABLE_NAME = {} ORDER BY s.START_KEY",
+         WHERE s.DB_NAME = {} AND s.TABLE_NAME = {} GROUP BY s.REGION_ID ORDER BY MAX(s.START_KEY)",
         literal(db),
         literal(table)
     )
@@ -193,7 +195,7 @@ pub struct HotRegion {
     pub index: Option<String>,
     /// `read` or `write`.
     pub kind: String,
-    /// How long (in heartbeats) it has been hot.
+    /// PD's hot degree for it (`MAX_HOT_DEGREE`: it grows while the region stays hot).
     pub hot_degree: Option<u64>,
     /// Bytes read or written in the region recently.
     pub flow_bytes: Option<u64>,

@@ -135,9 +135,10 @@ pub struct TableProperties {
     pub colocated: bool,
 }
 
-// yb_table_properties(oid) → num_tablets, num_hash_key_columns, is_colocated, tablegroup_oid,
-// colocation_id: https://docs.yugabyte.com/stable/additional-features/colocation/ (and
-// https://docs.yugabyte.com/stable/explore/going-beyond-sql/data-sharding/ for tablets).
+// https://docs.yugabyte.com/stable/explore/going-beyond-sql/data-sharding/ (tablets, hash and
+// range sharding). yb_table_properties(oid) has no reference page of its own found here; its
+// columns — num_tablets, num_hash_key_columns, is_colocated, tablegroup_oid, colocation_id — are
+// as YugabyteDB's own tests read them (yugabyte/yugabyte-db, the pgwrapper tablet-split test).
 /// The table's tablet count and sharding, for `schema.table`; read by [`parse_table_properties`].
 pub fn table_properties_sql(schema: &str, table: &str) -> String {
     format!(
