@@ -206,7 +206,8 @@ impl EngineKind {
     /// The engine a server on `wire` is, from the version text it reports (PostgreSQL's
     /// `version()`, MySQL's `VERSION()`), or why pkbench does not support it: a server that
     /// speaks PostgreSQL's or MySQL's protocol is not always PostgreSQL or MySQL, and its
-    /// catalogs, counters and storage differ.
+    /// catalogs, counters and storage differ. CockroachDB, YugabyteDB and TiDB are accepted as
+    /// flavours of the engine whose wire they speak ([`super::distributed`]).
     pub fn identify(wire: Wire, version: &str) -> Result<EngineKind, String> {
         // Distributed SQL systems pkbench has dialects for are flavours of these engines.
         if let Some(system) = super::distributed::DistributedSql::recognise(wire, version) {
