@@ -11,7 +11,7 @@ use super::kind::EngineKind;
 use super::wire::{BulkSql, KeyField};
 use crate::Error;
 use crate::generators::Scheme;
-use crate::strategy::{Storage, Strategy};
+use crate::strategy::{PrimaryIndex, Storage, Strategy};
 
 /// What a table is for; dialects may give each its own options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +68,18 @@ pub struct TableDef {
 pub trait Dialect: Sync {
     /// The engine this dialect is.
     fn kind(&self) -> EngineKind;
+
+    /// The product named in messages: the engine's label, or the flavour's where a dialect
+    /// serves one (CockroachDB on PostgreSQL's wire).
+    fn product(&self) -> &'static str {
+        self.kind().label()
+    }
+
+    /// How a client-generated key column declares itself the primary key of a table organised
+    /// as `index` (TiDB says `CLUSTERED` or `NONCLUSTERED`); `PRIMARY KEY` by default.
+    fn primary_key_clause(&self, _index: PrimaryIndex) -> &'static str {
+        "PRIMARY KEY"
+    }
 
     /// Why the engine has no layout or key storage for `strategy`, if it has none (checked
     /// before any SQL is rendered).
@@ -187,9 +199,11 @@ pub trait Dialect: Sync {
         format!("{namespace}.{table}")
     }
 
-    /// The error refusing `strategy` on this engine.
+    /// The error refusing `strategy` on this engine (naming the flavour where it is one).
     fn unsupported(&self, strategy: &Strategy, reason: String) -> Error {
-        Error::Unsupported { strategy: strategy.name.into(), engine: self.kind().name().into(), reason }
+        let (kind, product) = (self.kind(), self.product());
+        let engine = if product == kind.label() { kind.name().into() } else { format!("{} ({product})", kind.name()) };
+        Error::Unsupported { strategy: strategy.name.into(), engine, reason }
     }
 }
 

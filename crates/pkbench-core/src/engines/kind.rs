@@ -257,8 +257,13 @@ impl EngineKind {
     /// The engine a server on `wire` is, from the version text it reports (PostgreSQL's
     /// `version()`, MySQL's `VERSION()`), or why pkbench does not support it: a server that
     /// speaks PostgreSQL's or MySQL's protocol is not always PostgreSQL or MySQL, and its
-    /// catalogs, counters and storage differ.
+    /// catalogs, counters and storage differ. CockroachDB, YugabyteDB and TiDB are accepted as
+    /// flavours of the engine whose wire they speak ([`super::distributed`]).
     pub fn identify(wire: Wire, version: &str) -> Result<EngineKind, String> {
+        // Distributed SQL systems pkbench has dialects for are flavours of these engines.
+        if let Some(system) = super::distributed::DistributedSql::recognise(wire, version) {
+            return Ok(system.kind());
+        }
         let lower = version.to_ascii_lowercase();
         let other = |names: &[(&'static str, &'static str)]| -> Option<&'static str> {
             names.iter().find(|(mark, _)| lower.contains(mark)).map(|(_, name)| *name)
@@ -268,7 +273,6 @@ impl EngineKind {
             Wire::Postgres => {
                 let foreign = other(&[
                     ("cockroachdb", "CockroachDB"),
-                    ("-yb-", "YugabyteDB"),
                     ("yugabyte", "YugabyteDB"),
                     ("redshift", "Amazon Redshift"),
                     ("greenplum", "Greenplum"),
@@ -366,13 +370,18 @@ mod tests {
     fn servers_are_identified_by_their_version_text() {
         let pg = "PostgreSQL 15.14 (Debian 15.14-0+deb12u1) on x86_64-pc-linux-gnu, compiled by gcc";
         assert_eq!(EngineKind::identify(Wire::Postgres, pg), Ok(EngineKind::Postgres));
+        // CockroachDB, YugabyteDB and TiDB are flavours (engines::distributed).
         let crdb = "CockroachDB CCL v23.1.11 (x86_64-pc-linux-gnu, built 2023/09/27 01:53:43, go1.19.10)";
-        assert!(EngineKind::identify(Wire::Postgres, crdb).unwrap_err().contains("is CockroachDB"));
+        assert_eq!(EngineKind::identify(Wire::Postgres, crdb), Ok(EngineKind::Postgres));
         let yb = "PostgreSQL 11.2-YB-2.18.0.0-b0 on x86_64-pc-linux-gnu";
-        assert!(EngineKind::identify(Wire::Postgres, yb).unwrap_err().contains("YugabyteDB"));
+        assert_eq!(EngineKind::identify(Wire::Postgres, yb), Ok(EngineKind::Postgres));
+        assert!(EngineKind::identify(Wire::Mysql, crdb).is_ok(), "a MySQL-wire server is taken for MySQL");
+        let redshift = "PostgreSQL 8.0.2 on i686-pc-linux-gnu, compiled by GCC gcc (GCC) 3.4.2 20041017 (Red Hat 3.4.2-6.fc3), Redshift 1.0.77467";
+        assert!(EngineKind::identify(Wire::Postgres, redshift).unwrap_err().contains("Amazon Redshift"));
         assert_eq!(EngineKind::identify(Wire::Mysql, "10.11.6-MariaDB-0+deb12u1"), Ok(EngineKind::MariaDb));
         assert_eq!(EngineKind::identify(Wire::Mysql, "8.0.36"), Ok(EngineKind::MariaDb));
-        assert!(EngineKind::identify(Wire::Mysql, "8.0.11-TiDB-v7.5.0").unwrap_err().contains("TiDB"));
+        assert_eq!(EngineKind::identify(Wire::Mysql, "8.0.11-TiDB-v7.5.0"), Ok(EngineKind::MariaDb));
+        assert!(EngineKind::identify(Wire::Mysql, "8.0.11-vitess-17.0.0").unwrap_err().contains("Vitess"));
     }
 
     #[test]

@@ -7,6 +7,8 @@
 //!   [`sql`] renders the insert-growth and app tables once over it.
 //! - [`wire`]: one connection layer per wire protocol (PostgreSQL, MySQL), owning the driver
 //!   calls and mapping driver errors onto [`wire::ServerErrorKind`]s.
+//! - [`distributed`]: CockroachDB, YugabyteDB and TiDB as flavours of the PostgreSQL and
+//!   MariaDB engines (recognised from their version text), with their dialects and catalogs.
 //! - [`server`]: the server engine written once ([`server::ServerEngine`]) over a
 //!   [`server::Backend`] — what one server truly has of its own.
 //!
@@ -17,6 +19,7 @@
 
 pub mod app;
 pub mod dialect;
+pub mod distributed;
 pub mod kind;
 pub mod mariadb;
 pub mod mock;

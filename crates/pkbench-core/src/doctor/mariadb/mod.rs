@@ -63,6 +63,7 @@ pub fn diagnose_session(session: &mut ReadOnlySession, options: &DoctorOptions) 
     let version: String =
         c.query_first("SELECT VERSION()").map_err(my("could not read the version"))?.unwrap_or_default();
     EngineKind::identify(Wire::Mysql, &version).map_err(Error::InvalidInput)?;
+    crate::engines::distributed::DistributedSql::refuse_diagnosis(Wire::Mysql, &version)?;
     // MariaDB, or MySQL 8.0+ (an older MySQL is refused in one line).
     let flavor = crate::engines::mariadb::flavor::Flavor::of(&version).map_err(Error::InvalidInput)?;
     let page: u64 =

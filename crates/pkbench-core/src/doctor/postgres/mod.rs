@@ -54,6 +54,7 @@ pub fn diagnose_session(session: &mut ReadOnlySession, options: &DoctorOptions) 
     let version: String = c.query_one("SHOW server_version", &[]).map_err(pg("could not read the version"))?.get(0);
     let product: String = c.query_one("SELECT version()", &[]).map_err(pg("could not read the version"))?.get(0);
     EngineKind::identify(Wire::Postgres, &product).map_err(Error::InvalidInput)?;
+    crate::engines::distributed::DistributedSql::refuse_diagnosis(Wire::Postgres, &product)?;
     let pgstattuple: Option<String> = c
         .query_opt("SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'pgstattuple'", &[])
         .map_err(pg("could not list extensions"))?

@@ -1,6 +1,9 @@
 //! What only MariaDB/InnoDB has: its managed server, the version string that says which UUID
 //! features it has, InnoDB's status counters, sizes after `ANALYZE TABLE`, B-tree statistics
 //! read from a managed server's `.ibd` files (after InnoDB's purge), and `OPTIMIZE TABLE`.
+//!
+//! A user's server may be TiDB ([`DistributedSql`]): it gets its own dialect and none of
+//! InnoDB's counters or rebuild.
 
 use super::dialect::INNODB;
 use super::flavor::Flavor;
@@ -8,6 +11,7 @@ use super::server::ManagedMariaDb;
 use super::{counters, physical};
 use crate::Error;
 use crate::engines::dialect::Dialect;
+use crate::engines::distributed::{DistributedSql, Sharding};
 use crate::engines::kind::{EngineKind, Wire};
 use crate::engines::server::{Backend, ServerSettings, ServerTarget, SettingsFor};
 use crate::engines::wire::mysql::MyConnection;
@@ -32,6 +36,8 @@ pub struct MariaDbBackend {
     server: Option<ManagedMariaDb>,
     /// Settings the user gave a managed server: read back and recorded with pkbench's own.
     user_settings: Vec<String>,
+    /// TiDB behind the MySQL wire, and what its keys do against hot spots.
+    distributed: Option<(DistributedSql, Sharding)>,
 }
 
 impl MariaDbBackend {
@@ -55,7 +61,10 @@ impl Backend for MariaDbBackend {
     const COMPACT_NOTE: &'static str = "MariaDB: OPTIMIZE TABLE, which InnoDB runs as a rebuild (recreate + analyze) into a new .ibd file; free_space_needed_bytes = the new copy, at most the size before (redo log not counted)";
 
     fn dialect(&self) -> &'static dyn Dialect {
-        &INNODB
+        match self.distributed {
+            Some((system, sharding)) => system.dialect(sharding),
+            None => &INNODB,
+        }
     }
 
     fn open(settings: &ServerSettings) -> Result<(Self, MyConnection), Error> {
@@ -77,9 +86,16 @@ impl Backend for MariaDbBackend {
             .map_err(|e| Error::mariadb("could not read the server version", e))?
             .unwrap_or_default();
         EngineKind::identify(Wire::Mysql, &version).map_err(Error::InvalidInput)?;
-        let flavor = Flavor::of(&version).map_err(Error::InvalidInput)?;
+        let distributed = DistributedSql::recognise(Wire::Mysql, &version).map(|s| (s, s.default_sharding()));
+        let flavor = match distributed {
+            // TiDB reports the MySQL it speaks (5.7.25 or 8.0.11); InnoDB's flavour-specific
+            // statistics are never read from it.
+            Some(_) => Flavor::MySql { major: 8, minor: 0, patch: 11 },
+            None => Flavor::of(&version).map_err(Error::InvalidInput)?,
+        };
         let user_settings = settings.target.user_setting_names();
-        Ok((MariaDbBackend { version, flavor, target, my, tls, server, user_settings }, MyConnection::new(conn)))
+        let backend = MariaDbBackend { version, flavor, target, my, tls, server, user_settings, distributed };
+        Ok((backend, MyConnection::new(conn)))
     }
 
     fn connect(&self) -> Result<MyConnection, Error> {
@@ -135,6 +151,10 @@ impl Backend for MariaDbBackend {
             .query(format!("SHOW {scope}VARIABLES WHERE Variable_name IN ({list})"))
             .map_err(|e| Error::mariadb("could not read server variables", e))?;
         let mut out: BTreeMap<String, String> = rows.into_iter().collect();
+        if let Some((system, sharding)) = self.distributed {
+            out.insert("distributed_sql".into(), system.label().into());
+            out.insert("sharding".into(), sharding.name().into());
+        }
         if !self.user_settings.is_empty() {
             out.insert("given_with_server_setting".into(), self.user_settings.join(","));
         }
@@ -148,6 +168,10 @@ impl Backend for MariaDbBackend {
         _namespace: &str,
         _tables: &[&str],
     ) -> Result<counters::Snapshot, Error> {
+        // TiDB has no InnoDB statistics: no counter, rather than an error or zeros.
+        if self.distributed.is_some() {
+            return Ok(counters::Snapshot::default());
+        }
         counters::snapshot(conn.conn(), self.flavor).map_err(|e| Error::mariadb("could not read InnoDB statistics", e))
     }
 
@@ -207,6 +231,9 @@ impl Backend for MariaDbBackend {
     }
 
     fn compact(&self, conn: &mut MyConnection, tables: &str) -> Result<(), Error> {
+        if let Some((system, _)) = self.distributed {
+            return Err(system.not_supported("compacting (OPTIMIZE TABLE does not rebuild there)"));
+        }
         let rows: Vec<(String, String, String, String)> =
             conn.conn().query(INNODB.compact(tables)).map_err(|e| Error::mariadb("OPTIMIZE TABLE failed", e))?;
         match rows.into_iter().find(|(_, _, kind, _)| kind.eq_ignore_ascii_case("error")) {

@@ -2,6 +2,9 @@
 //! lacks is left out of its counters), `synchronous_commit` per session, counters
 //! from its statistics views and WAL, `pgstattuple` statistics, `VACUUM` after deletes and
 //! `VACUUM FULL` to compact.
+//!
+//! A user's server may be CockroachDB or YugabyteDB ([`DistributedSql`]): it gets its own
+//! dialect, and none of PostgreSQL's statistics, session settings, VACUUM or extensions.
 
 use super::dialect::{PostgresDialect, version_num};
 use super::server::ManagedPostgres;
@@ -9,6 +12,7 @@ use super::walinspect::WalInspector;
 use super::{counters, physical};
 use crate::Error;
 use crate::engines::dialect::Dialect;
+use crate::engines::distributed::{self, DistributedSql, Sharding};
 use crate::engines::kind::{EngineKind, Wire};
 use crate::engines::server::{Backend, ServerSettings, ServerTarget, SettingsFor};
 use crate::engines::wire::postgres::PgConnection;
@@ -36,15 +40,20 @@ pub struct PostgresBackend {
     /// What the first connection ended up with (TLS or not), recorded in results.
     tls: TlsStatus,
     server: Option<ManagedPostgres>,
+    /// CockroachDB or YugabyteDB behind the PostgreSQL wire, and how its keys are sharded.
+    distributed: Option<(DistributedSql, Sharding)>,
 }
 
 impl PostgresBackend {
     /// A session with the run's commit mode.
     fn session(&self, mut client: postgres::Client) -> Result<PgConnection, Error> {
-        let commit = if self.durable_commits { "on" } else { "off" };
-        client
-            .batch_execute(&format!("SET synchronous_commit = {commit}"))
-            .map_err(|e| Error::postgres("could not set synchronous_commit", e))?;
+        // Distributed SQL commits through consensus: there is no asynchronous commit to choose.
+        if self.distributed.is_none() {
+            let commit = if self.durable_commits { "on" } else { "off" };
+            client
+                .batch_execute(&format!("SET synchronous_commit = {commit}"))
+                .map_err(|e| Error::postgres("could not set synchronous_commit", e))?;
+        }
         Ok(PgConnection::new(client))
     }
 }
@@ -62,7 +71,10 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
     const COMPACT_NOTE: &'static str = "PostgreSQL: VACUUM FULL (outside a transaction) rewrites the heap and rebuilds every index into new files; free_space_needed_bytes = the new copy, at most the size before (its WAL is not counted)";
 
     fn dialect(&self) -> &'static dyn Dialect {
-        &PostgresDialect
+        match self.distributed {
+            Some((system, sharding)) => system.dialect(sharding),
+            None => &PostgresDialect,
+        }
     }
 
     fn open(settings: &ServerSettings) -> Result<(Self, PgConnection), Error> {
@@ -78,7 +90,13 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
                 (None, pg.shown().to_string(), pg)
             }
         };
-        let (client, tls) = pg.connect_first("could not connect to")?;
+        let (mut client, tls) = pg.connect_first("could not connect to")?;
+        let product: String = client
+            .query_one("SELECT version()", &[])
+            .map_err(|e| Error::postgres("could not read the server version", e))?
+            .get(0);
+        EngineKind::identify(Wire::Postgres, &product).map_err(Error::InvalidInput)?;
+        let distributed = DistributedSql::recognise(Wire::Postgres, &product).map(|s| (s, s.default_sharding()));
         let mut backend = PostgresBackend {
             version: String::new(),
             walinspect: None,
@@ -90,6 +108,7 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
             server,
             target,
             user_settings: settings.target.user_setting_names(),
+            distributed,
         };
         let mut conn = backend.session(client)?;
         let client = conn.client();
@@ -97,11 +116,16 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
             .query_one("SHOW server_version", &[])
             .map_err(|e| Error::postgres("could not read the server version", e))?
             .get(0);
-        let product: String = client
-            .query_one("SELECT version()", &[])
-            .map_err(|e| Error::postgres("could not read the server version", e))?
-            .get(0);
-        EngineKind::identify(Wire::Postgres, &product).map_err(Error::InvalidInput)?;
+        match distributed {
+            // `server_version` is the PostgreSQL release CockroachDB emulates; its own is in
+            // `version()`. YugabyteDB's `11.2-YB-2.20.1.0-b0` names both.
+            Some((DistributedSql::Cockroach, _)) => {
+                backend.version = product;
+                return Ok((backend, conn));
+            }
+            Some(_) => return Ok((backend, conn)),
+            None => {}
+        }
         // From 13 on; what an older server lacks (pg_stat_wal before 14, pg_stat_force_next_flush
         // and pg_walinspect before 15) is left out of its counters, never reported as zero.
         let num = version_num(&backend.version).unwrap_or(0);
@@ -162,6 +186,14 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
     }
 
     fn settings(&self, conn: &mut PgConnection, purpose: SettingsFor) -> Result<BTreeMap<String, String>, Error> {
+        if let Some((system, sharding)) = self.distributed {
+            let mut out = BTreeMap::from([
+                ("distributed_sql".to_string(), system.label().to_string()),
+                ("sharding".to_string(), sharding.name().to_string()),
+            ]);
+            self.tls.record(&mut out);
+            return Ok(out);
+        }
         let names: &[&str] = match purpose {
             SettingsFor::Insert => &[
                 "shared_buffers",
@@ -190,6 +222,9 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
     }
 
     fn snapshot(&self, conn: &mut PgConnection, namespace: &str, tables: &[&str]) -> Result<counters::Snapshot, Error> {
+        if self.distributed.is_some() {
+            return Ok(counters::Snapshot::default());
+        }
         counters::snapshot(conn.client(), namespace, tables, self.durable_commits, self.stats)
             .map_err(|e| Error::postgres("could not read PostgreSQL statistics", e))
     }
@@ -202,6 +237,10 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
         tables: &[&str],
         account: &CounterAccount,
     ) -> Counters {
+        // PostgreSQL's statistics views are absent or empty there: no counter, rather than zeros.
+        if self.distributed.is_some() {
+            return Counters::default();
+        }
         let mut c = counters::between(before, after);
         if let Some(wal) = &self.walinspect {
             wal.read(conn.client(), counters::flushed_span(before, after), (namespace, tables), account, &mut c);
@@ -210,6 +249,9 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
     }
 
     fn wait_sample_sql(&self, _namespace: &str, table: &str) -> Option<String> {
+        if self.distributed.is_some() {
+            return None;
+        }
         // A session with no wait event is running (on CPU, or in code not instrumented with one).
         let table = table.replace('\'', "''");
         Some(format!(
@@ -220,6 +262,9 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
     }
 
     fn size_bytes(&self, conn: &mut PgConnection, namespace: &str, tables: &[&str]) -> Result<u64, Error> {
+        if let Some((DistributedSql::Cockroach, _)) = self.distributed {
+            return cockroach_size(conn, namespace, tables);
+        }
         let mut total = 0;
         for table in tables {
             let q = format!("{namespace}.{table}");
@@ -249,11 +294,32 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
     }
 
     fn after_delete(&self, conn: &mut PgConnection, tables: &str) -> Result<(), Error> {
+        if self.distributed.is_some() {
+            return Ok(());
+        }
         conn.client().batch_execute(&format!("VACUUM {tables}")).map_err(|e| Error::postgres("VACUUM failed", e))
     }
 
     fn compact(&self, conn: &mut PgConnection, tables: &str) -> Result<(), Error> {
+        if let Some((system, _)) = self.distributed {
+            return Err(system.not_supported("compacting (it has no VACUUM FULL)"));
+        }
         let sql = PostgresDialect.compact(tables);
         conn.client().batch_execute(&sql).map_err(|e| Error::postgres("VACUUM FULL failed", e))
     }
+}
+
+/// The bytes in `tables`' ranges on CockroachDB (`range_size` of `SHOW RANGES … WITH DETAILS`).
+fn cockroach_size(conn: &mut PgConnection, namespace: &str, tables: &[&str]) -> Result<u64, Error> {
+    let mut total = 0;
+    for table in tables {
+        let rows = conn
+            .client()
+            .query(&distributed::cockroach::ranges_sql(&format!("{namespace}.{table}")), &[])
+            .map_err(|e| Error::postgres("could not read the table's ranges", e))?;
+        let rows: Vec<distributed::CatalogRow> =
+            rows.iter().map(|r| (0..r.len()).map(|i| r.get::<_, Option<String>>(i)).collect()).collect();
+        total += distributed::cockroach::parse_ranges(&rows)?.iter().filter_map(|r| r.size_bytes).sum::<u64>();
+    }
+    Ok(total)
 }

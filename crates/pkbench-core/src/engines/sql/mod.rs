@@ -24,9 +24,13 @@ pub fn primary_key(dialect: &dyn Dialect, strategy: &Strategy) -> Result<String,
     }
     Ok(match strategy.primary.source {
         KeySource::EngineAssigned => dialect.identity_key().to_string(),
-        KeySource::Client(_) => format!("{} NOT NULL PRIMARY KEY", dialect.key_type(strategy.primary.storage)),
+        KeySource::Client(_) => format!(
+            "{} NOT NULL {}",
+            dialect.key_type(strategy.primary.storage),
+            dialect.primary_key_clause(strategy.index)
+        ),
         KeySource::Server(scheme) => {
-            let label = dialect.kind().label();
+            let label = dialect.product();
             let function = dialect.key_function(scheme).ok_or_else(|| {
                 let builtin: Vec<&str> =
                     crate::generators::Scheme::ALL.iter().filter_map(|s| dialect.key_function(*s)).collect();
