@@ -18,7 +18,7 @@ const PER_USER: u64 = 3;
 const STRATEGIES: [&str; 6] = ["int", "uuid4", "uuid7", "int+uuid4", "uuid4-text", "uuid7+uuid4-map"];
 
 fn settings() -> ServerSettings {
-    ServerSettings { target: ServerTarget::managed(), cache_mb: 16, durable_commits: false, shards: Default::default() }
+    ServerSettings { target: ServerTarget::managed(), cache_mb: 16, durable_commits: false, shards: None }
 }
 
 fn run(engine: &mut dyn Engine, strategy: &str) -> RunResult {

@@ -133,7 +133,7 @@ fn stored_ids(path: &std::path::Path) -> Vec<Vec<u8>> {
 }
 
 fn server_settings() -> ServerSettings {
-    ServerSettings { target: ServerTarget::managed(), cache_mb: 16, durable_commits: true, shards: Default::default() }
+    ServerSettings { target: ServerTarget::managed(), cache_mb: 16, durable_commits: true, shards: None }
 }
 
 #[test]

@@ -17,8 +17,7 @@ use pkbench_core::workloads::{KeySettings, KeyStream};
 use std::collections::HashSet;
 
 fn managed(cache_mb: u64) -> MariaDbEngine {
-    let settings =
-        ServerSettings { target: ServerTarget::managed(), cache_mb, durable_commits: true, shards: Default::default() };
+    let settings = ServerSettings { target: ServerTarget::managed(), cache_mb, durable_commits: true, shards: None };
     MariaDbEngine::open(&settings).unwrap_or_else(|e| panic!("could not start a managed MariaDB server: {e}"))
 }
 

@@ -13,8 +13,7 @@ use pkbench_core::strategy::{CATALOG, KeySource, Storage, find, swap_time_fields
 use pkbench_core::workloads::{KeySettings, KeyStream};
 
 fn managed(cache_mb: u64) -> PostgresEngine {
-    let settings =
-        ServerSettings { target: ServerTarget::managed(), cache_mb, durable_commits: true, shards: Default::default() };
+    let settings = ServerSettings { target: ServerTarget::managed(), cache_mb, durable_commits: true, shards: None };
     PostgresEngine::open(&settings).unwrap_or_else(|e| panic!("could not start a managed PostgreSQL server: {e}"))
 }
 
@@ -118,12 +117,7 @@ fn asynchronous_commits_still_attribute_every_page_split() {
     // The same keys make the same B-tree splits whether commits wait for the disk or not; with
     // asynchronous commits pkbench must still read every batch's WAL (it forces a flush).
     let splits = |durable_commits: bool| {
-        let settings = ServerSettings {
-            target: ServerTarget::managed(),
-            cache_mb: 8,
-            durable_commits,
-            shards: Default::default(),
-        };
+        let settings = ServerSettings { target: ServerTarget::managed(), cache_mb: 8, durable_commits, shards: None };
         let mut engine = PostgresEngine::open(&settings).expect("could not start a managed PostgreSQL server");
         let r = run(&mut engine, find("uuid4").unwrap(), 30_000, 10_000);
         let splits: Vec<Option<u64>> = r.batches.iter().map(|b| b.counters.page_splits).collect();
@@ -241,12 +235,8 @@ fn postgresql_16_without_contrib_reports_the_counters_it_lacks_as_absent() {
     let bin = bin_dir_for_version(16)
         .unwrap_or_else(|e| panic!("PostgreSQL 16 is needed (scripts/setup-test-deps installs it): {e}"));
     let options = ManagedOptions { server_bin: Some(bin), ..Default::default() };
-    let settings = ServerSettings {
-        target: ServerTarget::Managed(options),
-        cache_mb: 16,
-        durable_commits: true,
-        shards: Default::default(),
-    };
+    let settings =
+        ServerSettings { target: ServerTarget::Managed(options), cache_mb: 16, durable_commits: true, shards: None };
     let mut engine = PostgresEngine::open(&settings).expect("could not start a managed PostgreSQL 16 server");
     let r = run(&mut engine, find("uuid4").unwrap(), 20_000, 5_000);
     assert!(r.settings.engine["server_version"].starts_with("16."), "{:?}", r.settings.engine);

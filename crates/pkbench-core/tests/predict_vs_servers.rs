@@ -20,7 +20,7 @@ const BATCH: u64 = 20_000;
 const STRATEGIES: [&str; 5] = ["int", "uuid7", "uuid4", "uuid4-text", "int+uuid4"];
 
 fn settings(cache_mb: u64) -> ServerSettings {
-    ServerSettings { target: ServerTarget::managed(), cache_mb, durable_commits: false, shards: Default::default() }
+    ServerSettings { target: ServerTarget::managed(), cache_mb, durable_commits: false, shards: None }
 }
 
 fn model(engine: ModelEngine, name: &str, cache_mb: u64) -> RunResult {

@@ -29,7 +29,7 @@ fn settings(sharding: Sharding) -> ServerSettings {
         target: ServerTarget::managed(),
         cache_mb: 16,
         durable_commits: false,
-        shards: ShardLayout::new(4, sharding).unwrap(),
+        shards: Some(ShardLayout::new(4, sharding).unwrap()),
     }
 }
 

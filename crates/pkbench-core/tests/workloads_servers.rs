@@ -15,7 +15,7 @@ use pkbench_core::workloads::{CaseContext, Churn, Remedy, Silent, Workload};
 const SEED: u64 = 7;
 
 fn settings() -> ServerSettings {
-    ServerSettings { target: ServerTarget::managed(), cache_mb: 16, durable_commits: false, shards: Default::default() }
+    ServerSettings { target: ServerTarget::managed(), cache_mb: 16, durable_commits: false, shards: None }
 }
 
 fn postgres() -> PostgresEngine {

@@ -47,13 +47,21 @@ impl Sharding {
         }
     }
 
-    /// Parses a `--sharding` value.
-    pub fn parse(text: &str) -> Result<Self, Error> {
-        match text {
-            "range" => Ok(Sharding::Range),
-            "hash" => Ok(Sharding::Hash),
-            other => Err(Error::InvalidInput(format!("--sharding '{other}' is not known: use range or hash"))),
-        }
+    /// Both, in the order `--sharding` lists them.
+    pub const ALL: [Sharding; 2] = [Sharding::Range, Sharding::Hash];
+
+    /// The sharding called `name`, ignoring case, or an error naming both.
+    pub fn parse(name: &str) -> Result<Sharding, Error> {
+        Self::ALL
+            .into_iter()
+            .find(|s| s.name().eq_ignore_ascii_case(name))
+            .ok_or_else(|| Error::InvalidInput(format!("unknown sharding '{name}': use range or hash")))
+    }
+}
+
+impl std::fmt::Display for Sharding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 

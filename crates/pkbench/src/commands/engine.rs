@@ -104,20 +104,32 @@ pub fn plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
     Ok(EnginePlan::Server(args.engine, settings))
 }
 
-/// The sharded layout `--shards` and `--sharding` ask for, refused for one-server engines.
-fn shard_layout(args: &RunArgs) -> Result<ShardLayout, Error> {
-    if !args.engine.is_sharded() {
-        for (given, flag) in [(args.shards.is_some(), "--shards"), (args.sharding.is_some(), "--sharding")] {
-            if given {
-                return Err(Error::InvalidInput(format!(
-                    "{flag} applies to the sharded engines: use --engine spider or --engine postgres-fdw, or leave out {flag}"
-                )));
-            }
-        }
-        return Ok(ShardLayout::default());
+/// The sharded layout `--shards` and `--sharding` ask for: a sharded engine's, or the sharding
+/// of the tables pkbench creates on a distributed SQL server at `--url` (`--sharding` only);
+/// refused for one managed server or SQLite.
+fn shard_layout(args: &RunArgs) -> Result<Option<ShardLayout>, Error> {
+    let refuse = |flag: &str| {
+        Error::InvalidInput(format!(
+            "{flag} applies to the sharded engines: use --engine spider or --engine postgres-fdw, or leave out {flag}"
+        ))
+    };
+    let sharding = args.sharding.map(Sharding::from);
+    if args.engine.is_sharded() {
+        let layout =
+            ShardLayout::new(args.shards.unwrap_or(ShardLayout::DEFAULT_SHARDS), sharding.unwrap_or_default())?;
+        return Ok(Some(layout));
     }
-    let sharding = args.sharding.map_or(Sharding::Range, Sharding::from);
-    ShardLayout::new(args.shards.unwrap_or(ShardLayout::DEFAULT_SHARDS), sharding)
+    if args.shards.is_some() {
+        return Err(refuse("--shards"));
+    }
+    match sharding {
+        None => Ok(None),
+        // CockroachDB, YugabyteDB and TiDB are recognised once connected; elsewhere it is refused then.
+        Some(sharding) if args.url.is_some() && args.engine.is_server() => {
+            Ok(Some(ShardLayout { shards: ShardLayout::DEFAULT_SHARDS, sharding }))
+        }
+        Some(_) => Err(refuse("--sharding")),
+    }
 }
 
 /// Refuses a URL whose scheme names another engine, or no engine (never showing its password).

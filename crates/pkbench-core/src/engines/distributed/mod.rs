@@ -26,43 +26,8 @@ pub mod yugabyte;
 use super::dialect::{ColumnDef, Dialect, TableDef};
 use super::kind::{EngineKind, Wire};
 use crate::Error;
-use std::fmt;
 
-/// How a sharded engine places rows: by key ranges or by a hash of the key (`--sharding`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Sharding {
-    /// Contiguous key ranges: ordered keys all land in the last range.
-    Range,
-    /// A hash of the key picks the shard: ordered keys spread, range scans touch every shard.
-    Hash,
-}
-
-impl Sharding {
-    /// Both, in the order `--sharding` lists them.
-    pub const ALL: [Sharding; 2] = [Sharding::Range, Sharding::Hash];
-
-    /// The flag's value (`range`, `hash`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Sharding::Range => "range",
-            Sharding::Hash => "hash",
-        }
-    }
-
-    /// The sharding called `name`, ignoring case, or an error naming both.
-    pub fn parse(name: &str) -> Result<Sharding, Error> {
-        Self::ALL
-            .into_iter()
-            .find(|s| s.name().eq_ignore_ascii_case(name))
-            .ok_or_else(|| Error::InvalidInput(format!("unknown sharding '{name}': use range or hash")))
-    }
-}
-
-impl fmt::Display for Sharding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+pub use crate::sharding::Sharding;
 
 /// A distributed SQL system behind a PostgreSQL or MySQL connection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -86,7 +86,13 @@ impl Backend for MariaDbBackend {
             .map_err(|e| Error::mariadb("could not read the server version", e))?
             .unwrap_or_default();
         EngineKind::identify(Wire::Mysql, &version).map_err(Error::InvalidInput)?;
-        let distributed = DistributedSql::recognise(Wire::Mysql, &version).map(|s| (s, s.default_sharding()));
+        let distributed = DistributedSql::recognise(Wire::Mysql, &version)
+            .map(|s| (s, settings.shards.map_or(s.default_sharding(), |l| l.sharding)));
+        if distributed.is_none() && settings.shards.is_some() {
+            return Err(Error::InvalidInput(
+                "--sharding applies to a distributed SQL server (CockroachDB, YugabyteDB, TiDB) or a sharded engine; this server is one node: leave out --sharding".into(),
+            ));
+        }
         let flavor = match distributed {
             // TiDB reports the MySQL it speaks (5.7.25 or 8.0.11); InnoDB's flavour-specific
             // statistics are never read from it.

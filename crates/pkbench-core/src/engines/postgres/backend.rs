@@ -96,7 +96,13 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
             .map_err(|e| Error::postgres("could not read the server version", e))?
             .get(0);
         EngineKind::identify(Wire::Postgres, &product).map_err(Error::InvalidInput)?;
-        let distributed = DistributedSql::recognise(Wire::Postgres, &product).map(|s| (s, s.default_sharding()));
+        let distributed = DistributedSql::recognise(Wire::Postgres, &product)
+            .map(|s| (s, settings.shards.map_or(s.default_sharding(), |l| l.sharding)));
+        if distributed.is_none() && settings.shards.is_some() {
+            return Err(Error::InvalidInput(
+                "--sharding applies to a distributed SQL server (CockroachDB, YugabyteDB, TiDB) or a sharded engine; this server is one node: leave out --sharding".into(),
+            ));
+        }
         let mut backend = PostgresBackend {
             version: String::new(),
             walinspect: None,

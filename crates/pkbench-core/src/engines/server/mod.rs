@@ -61,6 +61,8 @@ pub struct ServerSettings {
     /// Whether commits wait for durable storage (`synchronous_commit` /
     /// `innodb_flush_log_at_trx_commit`).
     pub durable_commits: bool,
-    /// How a sharded engine splits its table (ignored by one-server engines).
-    pub shards: crate::sharding::ShardLayout,
+    /// How a sharded engine splits its table, or which sharding a distributed SQL server at a
+    /// URL uses for the tables pkbench creates; `None`: the engine's default (one server, or a
+    /// sharded engine's [`ShardLayout::default`](crate::sharding::ShardLayout)).
+    pub shards: Option<crate::sharding::ShardLayout>,
 }

@@ -129,7 +129,7 @@ impl<F: ShardFamily> Backend for ShardedBackend<F> {
     }
 
     fn open(settings: &ServerSettings) -> Result<(Self, F::Conn), Error> {
-        let layout = settings.shards;
+        let layout = settings.shards.unwrap_or_default();
         let head_settings = role_settings(settings, F::head_options)?;
         let shard_settings = role_settings(settings, F::shard_options)?;
         // One after another, on this thread: a managed server dies with the thread that started
