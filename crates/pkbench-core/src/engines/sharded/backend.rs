@@ -109,7 +109,8 @@ fn role_settings(settings: &ServerSettings, add: fn(&mut ManagedOptions)) -> Res
     };
     let mut options = options.clone();
     add(&mut options);
-    Ok(ServerSettings { target: ServerTarget::Managed(options), ..settings.clone() })
+    // Each server is one node: the layout is the sharded backend's.
+    Ok(ServerSettings { target: ServerTarget::Managed(options), shards: None, ..settings.clone() })
 }
 
 impl<F: ShardFamily> Backend for ShardedBackend<F> {
