@@ -59,6 +59,11 @@ fn a_sharded_run_writes_every_shards_rows_and_the_skew_table() {
             .stdout(contains("Where each batch's rows landed, by shard"))
             .stdout(contains("hottest shard's share"));
         let doc: Value = serde_json::from_slice(&std::fs::read(dir.path().join("results.json")).unwrap()).unwrap();
+        let schema: Value = serde_json::from_str(include_str!("../../../schema/results.schema.json")).unwrap();
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let errors: Vec<String> =
+            validator.iter_errors(&doc).map(|e| format!("{e} at {}", e.instance_path())).collect();
+        assert!(errors.is_empty(), "{engine}: results.json follows the schema: {errors:?}");
         for run in doc["runs"].as_array().unwrap() {
             assert_eq!(run["engine"], engine);
             assert_eq!(run["verified_rows"], 6000);
