@@ -173,6 +173,15 @@ impl ShardedPrediction {
     }
 }
 
+impl ShardedPrediction {
+    /// The prediction as pretty JSON, with a final newline (`--format json`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        serde_json::to_string_pretty(self)
+            .map(|s| s + "\n")
+            .map_err(|e| Error::Json { context: "could not serialise the sharded prediction".into(), cause: e })
+    }
+}
+
 /// Bytes a row of `strategy` takes in the split model: its key columns (8 per integer, the
 /// stored width of binary and text keys) and the payload.
 pub fn row_bytes(strategy: &Strategy, payload_bytes: u64) -> u64 {
