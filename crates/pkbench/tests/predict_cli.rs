@@ -220,6 +220,7 @@ fn sharded_model_bad_values_are_one_line_errors() {
         (&["--sharding", "diagonal"][..], "--sharding 'diagonal' is not known"),
         (&["--sharding", "hash", "--range-split-mb", "8"][..], "leave it out with --sharding hash"),
         (&["--range-split-mb", "0"][..], "--range-split-mb 0 is out of range"),
+        (&["--range-split-mb", "0.000001"][..], "use larger ranges"),
         (&["--shards", "4", "--check", "1k"][..], "--check is for the page model"),
         (&["--shards", "4", "-s", "uuid4-server"][..], "made by the server"),
         (&["--format", "json"][..], "--format json is for the sharded model"),

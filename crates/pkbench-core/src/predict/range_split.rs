@@ -52,8 +52,7 @@ impl SplitRanges {
         let expected = 2 * total_bytes / split_bytes.max(1) + 1;
         if expected > MAX_RANGES {
             return Err(Error::InvalidInput(format!(
-                "--range-split-mb {:.3} makes about {expected} ranges of these rows, more than the model holds ({MAX_RANGES}): use larger ranges",
-                split_bytes as f64 / 1048576.0
+                "ranges of {split_bytes} bytes (--range-split-mb) make about {expected} ranges of these rows, more than the model holds ({MAX_RANGES}): use larger ranges"
             )));
         }
         let mut ranges_per_node = vec![0; nodes.max(1) as usize];

@@ -192,8 +192,20 @@ pub fn row_bytes(strategy: &Strategy, payload_bytes: u64) -> u64 {
     u64::from(super::layout::key_bytes_per_row(strategy)) + 8 * ints + payload_bytes
 }
 
+/// Whether the model can forecast `strategy` with `config` (its settings, its keys, and for
+/// split ranges how many ranges it makes), before any key is routed; the error says why not.
+pub fn check_strategy(strategy: &Strategy, config: &ShardedConfig) -> Result<(), Error> {
+    config.validate()?;
+    check_placeable(strategy, config.keys)?;
+    if let Some(split_bytes) = config.range_split_bytes {
+        let row_bytes = row_bytes(strategy, config.payload_bytes);
+        SplitRanges::new(config.layout.shards, row_bytes, split_bytes, config.rows * row_bytes)?;
+    }
+    Ok(())
+}
+
 /// Whether the model can place `strategy`'s keys; the error says why not.
-pub fn check_placeable(strategy: &Strategy, keys: KeySettings) -> Result<(), Error> {
+fn check_placeable(strategy: &Strategy, keys: KeySettings) -> Result<(), Error> {
     let storage = strategy.primary.storage;
     let placeable = match strategy.client_primary() {
         None => storage == Storage::Integer,
@@ -213,8 +225,7 @@ pub fn check_placeable(strategy: &Strategy, keys: KeySettings) -> Result<(), Err
 
 /// Forecasts where `strategy`'s rows land with `config`.
 pub fn forecast(strategy: &Strategy, config: &ShardedConfig) -> Result<ShardForecast, Error> {
-    config.validate()?;
-    check_placeable(strategy, config.keys)?;
+    check_strategy(strategy, config)?;
     let shards = config.layout.shards;
     let row_bytes = row_bytes(strategy, config.payload_bytes);
     let batch = config.batch_rows.min(config.rows);
@@ -431,7 +442,8 @@ mod tests {
         c.layout.shards = 1;
         assert!(c.validate().unwrap_err().to_string().contains("--shards 1"));
         for name in ["uuid4-server", "uuid7-mariadb-uuid"] {
-            assert!(check_placeable(find(name).unwrap(), KeySettings::from(1)).is_err(), "{name}");
+            let err = check_strategy(find(name).unwrap(), &config(1_000, 100, Sharding::Range, None)).unwrap_err();
+            assert!(err.to_string().contains("made by the server"), "{name}: {err}");
         }
     }
 }

@@ -224,7 +224,7 @@ fn predict_sharded(args: &PredictArgs) -> anyhow::Result<ExitCode> {
     config.validate()?;
     let strategies = parse_list(&args.strategies)?;
     for s in &strategies {
-        sharded::check_placeable(s, config.keys)?;
+        sharded::check_strategy(s, &config)?;
     }
     let mut prediction = ShardedPrediction::new(&config);
     for strategy in strategies {
