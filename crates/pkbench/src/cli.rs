@@ -169,6 +169,15 @@ pub enum FormatArg {
     Md,
 }
 
+/// What `predict` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PredictFormat {
+    /// A table on the terminal.
+    Table,
+    /// JSON (the sharded model).
+    Json,
+}
+
 /// The default comparison: enough to see the random-key cliff in about a minute.
 pub const DEFAULT_STRATEGIES: &str = "int,uuid7,uuid4,uuid4-text,int+uuid4";
 
@@ -386,6 +395,23 @@ pub struct PredictArgs {
     /// two that simulates at most 25M rows, within ≥ 5,000 rows per batch and ≥ 100 pages]
     #[arg(long, value_name = "K")]
     pub scale: Option<u64>,
+    /// Sharded model instead of the page model: forecast where each batch's rows land on N
+    /// shards (2–256) — the hottest shard's share, max/mean and rows per shard [default with
+    /// --sharding or --range-split-mb: 4].
+    #[arg(long, value_name = "N")]
+    pub shards: Option<u32>,
+    /// Sharded model: `range` (the even ranges pkbench's Spider and postgres-fdw engines lay out
+    /// over the run's own keys) or `hash` [default: range].
+    #[arg(long, value_name = "range|hash")]
+    pub sharding: Option<String>,
+    /// Sharded model: ranges that start as one and split at their median key above this many
+    /// MiB (key width + payload per row), each new range on the node with the fewest ranges — a
+    /// CockroachDB-like layout (e.g. 512, its default range size).
+    #[arg(long, value_name = "MB")]
+    pub range_split_mb: Option<f64>,
+    /// What the sharded model prints: a table or JSON.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: PredictFormat,
     /// Results folder [default: ./pkbench-results/predict-<timestamp>].
     #[arg(long, short = 'o')]
     pub out: Option<PathBuf>,

@@ -159,3 +159,77 @@ fn check_runs_real_sqlite_and_prints_predicted_against_measured() {
         .failure()
         .stderr(predicate::str::contains("more than --rows"));
 }
+
+#[test]
+fn sharded_model_prints_each_strategys_hottest_shard() {
+    pkbench()
+        .args([
+            "predict",
+            "-s",
+            "int,uuid7,uuid4",
+            "-n",
+            "100k",
+            "-b",
+            "10k",
+            "--shards",
+            "4",
+            "--sharding",
+            "range",
+            "-q",
+        ])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("sharded model (even-ranges) · 4 range shards")
+                .and(predicate::str::contains("hottest share, median"))
+                .and(predicate::str::contains("25000 25000 25000 25000"))
+                .and(predicate::str::contains("not of time")),
+        );
+    let output = pkbench()
+        .args(["predict", "-s", "int,uuid4", "-n", "100k", "-b", "10k", "--shards", "4", "--sharding", "hash"])
+        .args(["--format", "json", "-q"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(doc["model"], "hash");
+    assert!(doc["note"].as_str().unwrap().contains("not of time"));
+    let forecasts = doc["forecasts"].as_array().unwrap();
+    assert_eq!(forecasts.len(), 2);
+    for f in forecasts {
+        assert!(f["skew"]["max_over_mean_max"].as_f64().unwrap() <= 1.1, "{f}");
+        assert_eq!(f["skew"]["intervals"], 10);
+    }
+    let output = pkbench()
+        .args(["predict", "-s", "uuid7,uuid4", "-n", "200k", "-b", "2k", "--shards", "4", "--range-split-mb", "0.5"])
+        .args(["--format", "json", "-q"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(doc["model"], "split-ranges");
+    assert_eq!(doc["range_split_bytes"], 524_288);
+    let share = |i: usize| doc["forecasts"][i]["skew"]["hottest_share_median"].as_f64().unwrap();
+    assert!(share(0) >= 0.9 && share(1) <= 0.4, "{doc}");
+}
+
+#[test]
+fn sharded_model_bad_values_are_one_line_errors() {
+    for (args, needle) in [
+        (&["--shards", "1"][..], "--shards 1 is out of range"),
+        (&["--sharding", "diagonal"][..], "--sharding 'diagonal' is not known"),
+        (&["--sharding", "hash", "--range-split-mb", "8"][..], "leave it out with --sharding hash"),
+        (&["--range-split-mb", "0"][..], "--range-split-mb 0 is out of range"),
+        (&["--range-split-mb", "0.000001"][..], "use larger ranges"),
+        (&["--shards", "4", "--check", "1k"][..], "--check is for the page model"),
+        (&["--shards", "4", "-s", "uuid4-server"][..], "made by the server"),
+        (&["--format", "json"][..], "--format json is for the sharded model"),
+    ] {
+        let output = pkbench().args(["predict", "-n", "10k", "-b", "1k", "-q"]).args(args).output().unwrap();
+        assert!(!output.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+        assert_eq!(lines.len(), 1, "{stderr}");
+        assert!(lines[0].starts_with("Error: ") && lines[0].contains(needle), "{stderr}");
+    }
+}

@@ -11,6 +11,9 @@
 //! PostgreSQL's and InnoDB's pages are modelled the same way in [`server`]; every model is a
 //! [`PageModel`], chosen by [`ModelEngine`] ([`predict_engine`]).
 //!
+//! [`sharded`] is another kind of model: where each batch's rows land on a range- or
+//! hash-sharded database (`--shards`), with [`range_split`]'s ranges that split as they grow.
+//!
 //! Everything here except [`calibrate`] (the calibration and `--check`'s real runs) is pure:
 //! no engine, no I/O.
 
@@ -23,8 +26,10 @@ pub mod fit;
 pub mod layout;
 mod model;
 mod nnls;
+pub mod range_split;
 pub mod scale;
 pub mod server;
+pub mod sharded;
 pub mod table;
 pub mod terms;
 mod tree;

@@ -116,3 +116,73 @@ pub fn render(doc: &ResultsDoc) -> String {
     out.push('\n');
     out
 }
+
+/// The table of a sharded prediction (`predict --shards`): one line per strategy with the
+/// hottest shard's share of each batch (median and max), max/mean, and rows per shard.
+pub fn render_sharded(p: &super::sharded::ShardedPrediction) -> String {
+    let split = p.range_split_bytes.is_some();
+    let mut header: Vec<&str> = vec![
+        "strategy",
+        "hottest share, median",
+        "hottest share, max",
+        "max/mean, median",
+        "max/mean, max",
+        "rows per shard (whole run)",
+    ];
+    if split {
+        header.push("ranges at end");
+    }
+    let mut t = Table::new();
+    t.load_style(UTF8_FULL_CONDENSED)
+        .force_no_tty()
+        .set_content_arrangement(ContentArrangement::Disabled)
+        .set_header(header);
+    for f in &p.forecasts {
+        let s = &f.skew;
+        let per_shard: Vec<String> = s.rows_per_shard.iter().map(u64::to_string).collect();
+        let mut row = vec![
+            f.strategy.clone(),
+            fmt::percent(s.hottest_share_median),
+            fmt::percent(s.hottest_share_max),
+            format!("{:.2}", s.max_over_mean_median),
+            format!("{:.2}", s.max_over_mean_max),
+            per_shard.join(" "),
+        ];
+        if split {
+            row.push(f.ranges_at_end.map_or_else(String::new, |r| r.to_string()));
+        }
+        t.add_row(row);
+    }
+    for i in 1..t.column_count() {
+        if let Some(c) = t.column_mut(i) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    let mut out = format!(
+        "sharded model ({}) · {} {} shards · {} rows in batches of {} · payload {} B · seed {}\n",
+        p.model,
+        p.shards,
+        p.sharding.name(),
+        p.rows,
+        p.batch_rows,
+        p.payload_bytes,
+        p.seed
+    );
+    out.push_str(&format!("rules: {}\n", p.rules));
+    out.push_str(&t.to_string());
+    out.push('\n');
+    let sampled: Vec<String> = p
+        .forecasts
+        .iter()
+        .filter(|f| f.sample_every_keys > 1)
+        .map(|f| format!("{} every {}th key ({} routed)", f.strategy, f.sample_every_keys, f.routed_keys))
+        .collect();
+    if !sampled.is_empty() {
+        out.push_str(&format!(
+            "sampled: {} of each batch; each batch's counts scaled to its rows\n",
+            sampled.join(", ")
+        ));
+    }
+    out.push_str(&format!("note: {}\n", p.note));
+    out
+}

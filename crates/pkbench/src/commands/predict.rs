@@ -1,18 +1,21 @@
 //! `pkbench predict`: forecast each strategy's insert cost with the page-level model, optionally
 //! calibrated by a short real SQLite run; save and print the prediction.
 
-use crate::cli::PredictArgs;
+use crate::cli::{PredictArgs, PredictFormat};
 use crate::output::out;
 use anyhow::Context;
 use pkbench_core::Error;
 use pkbench_core::control::RunControl;
 use pkbench_core::engines::EngineKind;
 use pkbench_core::engines::sqlite::SqliteEngine;
+use pkbench_core::predict::sharded::{self, ShardedConfig, ShardedPrediction};
 use pkbench_core::predict::{self, Mode, ModelEngine, PredictConfig};
 use pkbench_core::report::ResultsWriter;
 use pkbench_core::results::{Environment, ResultsDoc, SCHEMA_VERSION};
+use pkbench_core::sharding::{ShardLayout, Sharding};
 use pkbench_core::strategy::parse_list;
 use pkbench_core::util::time::{folder_stamp_now, rfc3339_now};
+use pkbench_core::workloads::KeySettings;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -21,6 +24,15 @@ use std::sync::Arc;
 const EXACT_DEFAULT_MAX_ROWS: u64 = 20_000_000;
 
 pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
+    if args.shards.is_some() || args.sharding.is_some() || args.range_split_mb.is_some() {
+        return predict_sharded(&args);
+    }
+    if args.format != PredictFormat::Table {
+        return Err(Error::InvalidInput(
+            "--format json is for the sharded model (--shards) so far: the page model writes results.json".into(),
+        )
+        .into());
+    }
     let engine: ModelEngine = args.engine;
     if !engine.capabilities().page_model {
         return Err(Error::InvalidInput(format!("predict has no page model of {} yet", engine.label())).into());
@@ -164,6 +176,73 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
     }
     eprintln!("Results written to {}", writer.dir().display());
     eprintln!("Report: {}", writer.html_path().display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--shards`: where each strategy's rows land on a sharded database (no results folder: the
+/// figures are printed, as a table or JSON).
+fn predict_sharded(args: &PredictArgs) -> anyhow::Result<ExitCode> {
+    // Page-model flags would be silently ignored: refuse them.
+    for (given, flag) in [
+        (args.engine != EngineKind::Sqlite, "--engine"),
+        (args.page_size.is_some(), "--page-size"),
+        (args.calibrate, "--calibrate"),
+        (args.calibrate_from.is_some(), "--calibrate-from"),
+        (args.check.is_some(), "--check"),
+        (args.check_from.is_some(), "--check-from"),
+        (args.exact, "--exact"),
+        (args.bounded, "--bounded"),
+        (args.scale.is_some(), "--scale"),
+        (args.out.is_some(), "--out"),
+    ] {
+        if given {
+            return Err(Error::InvalidInput(format!(
+                "{flag} is for the page model: the sharded model (--shards) is the same for every engine and prints its figures only; leave {flag} out"
+            ))
+            .into());
+        }
+    }
+    let sharding = args.sharding.as_deref().map_or(Ok(Sharding::Range), Sharding::parse)?;
+    let range_split_bytes = match args.range_split_mb {
+        None => None,
+        Some(mb) if mb.is_finite() && mb > 0.0 && mb <= 1e9 => Some((mb * 1048576.0).round().max(1.0) as u64),
+        Some(mb) => {
+            return Err(Error::InvalidInput(format!(
+                "--range-split-mb {mb} is out of range: give MiB above 0, e.g. 512"
+            ))
+            .into());
+        }
+    };
+    let config = ShardedConfig {
+        rows: args.rows,
+        batch_rows: args.batch,
+        payload_bytes: args.payload,
+        keys: KeySettings::from(args.seed),
+        layout: ShardLayout { shards: args.shards.unwrap_or(ShardLayout::DEFAULT_SHARDS), sharding },
+        range_split_bytes,
+    };
+    config.validate()?;
+    let strategies = parse_list(&args.strategies)?;
+    for s in &strategies {
+        sharded::check_strategy(s, &config)?;
+    }
+    let mut prediction = ShardedPrediction::new(&config);
+    for strategy in strategies {
+        if !args.quiet {
+            eprintln!(
+                "Placing {} ({} rows on {} shards, {})…",
+                strategy.name,
+                config.rows,
+                config.layout.shards,
+                config.model_name()
+            );
+        }
+        prediction.forecasts.push(sharded::forecast(strategy, &config)?);
+    }
+    match args.format {
+        PredictFormat::Table => out!("{}", predict::table::render_sharded(&prediction))?,
+        PredictFormat::Json => out!("{}", prediction.to_json()?)?,
+    }
     Ok(ExitCode::SUCCESS)
 }
 
