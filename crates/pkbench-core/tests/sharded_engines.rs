@@ -14,11 +14,12 @@ use pkbench_core::engines::postgres_fdw::PostgresFdwEngine;
 use pkbench_core::engines::server::{ServerSettings, ServerTarget};
 use pkbench_core::engines::spider::SpiderEngine;
 use pkbench_core::engines::{Engine, EngineKind, schema_of};
+use pkbench_core::predict::sharded::{ShardedConfig, forecast};
 use pkbench_core::results::{RunResult, add_shards};
 use pkbench_core::sharding::skew::{SkewSummary, summarize};
 use pkbench_core::sharding::{ShardLayout, Sharding};
 use pkbench_core::strategy::find;
-use pkbench_core::workloads::{CaseContext, ConcurrentInsert, Silent, Workload};
+use pkbench_core::workloads::{CaseContext, ConcurrentInsert, KeySettings, Silent, Workload};
 use std::time::Duration;
 
 const ROWS: u64 = 100_000;
@@ -66,14 +67,31 @@ fn out_of_order(result: &RunResult) -> f64 {
         / keys.iter().map(|b| b.leaf_pages as f64).sum::<f64>()
 }
 
+/// predict's sharded model of the same run: its hottest shard's share must agree within 0.1.
+fn check_model(strategy: &str, real: &SkewSummary, sharding: Sharding) {
+    let config = ShardedConfig {
+        rows: ROWS,
+        batch_rows: BATCH,
+        payload_bytes: 50,
+        keys: KeySettings::from(common::SEED),
+        layout: ShardLayout::new(4, sharding).unwrap(),
+        range_split_bytes: None,
+    };
+    let model = forecast(find(strategy).unwrap(), &config).unwrap().skew;
+    let gap = (model.hottest_share_median - real.hottest_share_median).abs();
+    assert!(gap <= 0.1, "{strategy}: model {model:?}, real {real:?}");
+}
+
 fn check_range(engine: &mut dyn Engine) {
     for strategy in ["int", "uuid7"] {
         let (_, s) = skew_of(engine, strategy);
+        check_model(strategy, &s, Sharding::Range);
         assert!(s.hottest_share_median >= 0.9, "{strategy}: {s:?}");
         assert!(s.hottest_count.iter().all(|&n| n > 0), "{strategy}: the hot spot moves through every range: {s:?}");
     }
     for strategy in ["uuid4", "uuid4-text", "hash-seq", "bitrev-seq"] {
         let (_, s) = skew_of(engine, strategy);
+        check_model(strategy, &s, Sharding::Range);
         assert!(s.max_over_mean_max <= 1.3, "{strategy}: {s:?}");
     }
 }
@@ -87,7 +105,11 @@ fn check_hash(engine: &mut dyn Engine, per_batch: Option<f64>) {
     for strategy in ["int", "uuid7", "uuid4"] {
         let (result, s) = skew_of(engine, strategy);
         match per_batch {
-            Some(limit) => assert!(s.max_over_mean_max <= limit, "{strategy}: {s:?}"),
+            Some(limit) => {
+                assert!(s.max_over_mean_max <= limit, "{strategy}: {s:?}");
+                // The model's stated hash stands for an even one, as PostgreSQL's is.
+                check_model(strategy, &s, Sharding::Hash);
+            }
             None => assert!(s.total_max_over_mean <= 2.0, "{strategy}: {s:?}"),
         }
         assert!(s.rows_per_shard.iter().all(|&n| n >= ROWS / 20), "{strategy}: {s:?}");
