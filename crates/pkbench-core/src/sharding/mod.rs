@@ -55,7 +55,7 @@ impl Sharding {
         Self::ALL
             .into_iter()
             .find(|s| s.name().eq_ignore_ascii_case(name))
-            .ok_or_else(|| Error::InvalidInput(format!("unknown sharding '{name}': use range or hash")))
+            .ok_or_else(|| Error::InvalidInput(format!("--sharding '{name}' is not known: use range or hash")))
     }
 }
 

@@ -44,6 +44,12 @@ pub trait ShardFamily: Backend {
         names: &[String],
     ) -> Result<Vec<String>, Error>;
 
+    /// The tables shard `shard` holds for a case whose tables are `tables`, where the head's
+    /// partitions need their own remote tables (Spider by hash); `None`: the same names.
+    fn partition_tables(_layout: &ShardLayout, _shard: usize, _tables: &[&str]) -> Option<Vec<String>> {
+        None
+    }
+
     /// Rows that reached `tables` on `shard` so far and their size on disk, bytes, from readings
     /// cheap enough to take after every batch (`None` where the server has none).
     fn shard_fill(
@@ -83,11 +89,26 @@ pub struct ShardedBackend<F: ShardFamily> {
 
 impl<F: ShardFamily> ShardedBackend<F> {
     fn each_shard<T>(&self, mut f: impl FnMut(&F, &mut F::Conn) -> Result<T, Error>) -> Result<Vec<T>, Error> {
+        self.each_shard_with(&[], |b, c, _| f(b, c))
+    }
+
+    /// Runs `f` on every shard with the tables it holds of a case whose tables are `tables`.
+    fn each_shard_with<T>(
+        &self,
+        tables: &[&str],
+        mut f: impl FnMut(&F, &mut F::Conn, &[&str]) -> Result<T, Error>,
+    ) -> Result<Vec<T>, Error> {
         self.shards
             .iter()
-            .map(|s| {
+            .enumerate()
+            .map(|(i, s)| {
+                let own = F::partition_tables(&self.layout, i, tables);
+                let own: Vec<&str> = match &own {
+                    Some(names) => names.iter().map(String::as_str).collect(),
+                    None => tables.to_vec(),
+                };
                 let mut conn = s.conn.lock().unwrap_or_else(|p| p.into_inner());
-                f(&s.backend, &mut conn)
+                f(&s.backend, &mut conn, &own)
             })
             .collect()
     }
@@ -192,7 +213,7 @@ impl<F: ShardFamily> Backend for ShardedBackend<F> {
     }
 
     fn snapshot(&self, _conn: &mut F::Conn, namespace: &str, tables: &[&str]) -> Result<Self::Snapshot, Error> {
-        self.each_shard(|b, c| {
+        self.each_shard_with(tables, |b, c, tables| {
             let counters = b.snapshot(c, namespace, tables)?;
             let (rows, size_bytes) = b.shard_fill(c, namespace, tables)?;
             Ok(ShardSnapshot { counters, rows, size_bytes })
@@ -212,8 +233,11 @@ impl<F: ShardFamily> Backend for ShardedBackend<F> {
         let mut each = Vec::with_capacity(self.shards.len());
         for (i, (shard, now)) in self.shards.iter().zip(after).enumerate() {
             let then = before.get(i).unwrap_or(&empty);
+            let own = F::partition_tables(&self.layout, i, tables);
+            let own: Vec<&str> =
+                own.as_ref().map_or_else(|| tables.to_vec(), |n| n.iter().map(String::as_str).collect());
             let mut conn = shard.conn.lock().unwrap_or_else(|p| p.into_inner());
-            let c = shard.backend.counters(&mut conn, (&then.counters, &now.counters), namespace, tables, account);
+            let c = shard.backend.counters(&mut conn, (&then.counters, &now.counters), namespace, &own, account);
             total.accumulate(&c);
             let rows = match (then.rows, now.rows) {
                 (Some(a), Some(b)) => Some(b.saturating_sub(a)),
@@ -231,13 +255,14 @@ impl<F: ShardFamily> Backend for ShardedBackend<F> {
     }
 
     fn size_bytes(&self, _conn: &mut F::Conn, namespace: &str, tables: &[&str]) -> Result<u64, Error> {
-        Ok(self.each_shard(|b, c| b.size_bytes(c, namespace, tables))?.into_iter().sum())
+        Ok(self.each_shard_with(tables, |b, c, tables| b.size_bytes(c, namespace, tables))?.into_iter().sum())
     }
 
     fn measure(&self, _conn: &mut F::Conn, namespace: &str, tables: &[&str]) -> Result<(u64, Vec<BtreeStats>), Error> {
         let mut size = 0;
         let mut btrees = Vec::new();
-        for (name, (s, trees)) in self.names.iter().zip(self.each_shard(|b, c| b.measure(c, namespace, tables))?) {
+        let each = self.each_shard_with(tables, |b, c, tables| b.measure(c, namespace, tables))?;
+        for (name, (s, trees)) in self.names.iter().zip(each) {
             size += s;
             btrees.extend(trees.into_iter().map(|t| BtreeStats { name: format!("{name}/{}", t.name), ..t }));
         }
@@ -264,8 +289,20 @@ impl<F: ShardFamily> Backend for ShardedBackend<F> {
     fn create_tables(&self, conn: &mut F::Conn, _sql: &BenchSql, spec: &CaseSpec<'_>) -> Result<(), Error> {
         let namespace = self.namespace.lock().unwrap_or_else(|p| p.into_inner()).clone();
         let shard_strategy = super::shard_strategy(spec.strategy);
-        let shard_sql = sql::bench::render(self.dialect(), &shard_strategy, &namespace)?;
-        self.run_on_shards(&shard_sql.create, "could not create a shard's table")?;
+        let dialect = self.dialect();
+        let shard_sql = sql::bench::render(dialect, &shard_strategy, &namespace)?;
+        let bench = format!("{} (", dialect.qualify(&namespace, "bench"));
+        self.each_shard_with(&["bench"], |_, c, own| {
+            for table in own {
+                let renamed = format!("{} (", dialect.qualify(&namespace, table));
+                for stmt in &shard_sql.create {
+                    let stmt = stmt.replacen(&bench, &renamed, 1);
+                    c.execute(&stmt)
+                        .map_err(|e| Error::server(format!("could not create a shard's table ({stmt})"), e))?;
+                }
+            }
+            Ok(())
+        })?;
         let bounds = match self.layout.sharding {
             Sharding::Hash => Vec::new(),
             Sharding::Range => {
@@ -286,8 +323,12 @@ impl<F: ShardFamily> Backend for ShardedBackend<F> {
 
     fn tables_dropped(&self, namespace: &str, tables: &[&str]) -> Result<(), Error> {
         let dialect = self.dialect();
-        let list: Vec<String> = tables.iter().rev().map(|t| dialect.qualify(namespace, t)).collect();
-        self.run_on_shards(&[format!("DROP TABLE IF EXISTS {}", list.join(", "))], "could not drop a shard's table")
+        self.each_shard_with(tables, |_, c, own| {
+            let list: Vec<String> = own.iter().rev().map(|t| dialect.qualify(namespace, t)).collect();
+            let sql = format!("DROP TABLE IF EXISTS {}", list.join(", "));
+            c.execute(&sql).map_err(|e| Error::server(format!("could not drop a shard's table ({sql})"), e))
+        })?;
+        Ok(())
     }
 
     fn take_shards(&self) -> Option<Vec<ShardCounters>> {

@@ -11,8 +11,8 @@ use crate::engines::server::{Backend, ManagedOptions, ServerSetting};
 use crate::engines::sharded::ShardFamily;
 use crate::engines::wire::Connection;
 use crate::engines::wire::mysql::MyConnection;
-use crate::sharding::ShardLayout;
 use crate::sharding::bounds::Bound;
+use crate::sharding::{ShardLayout, Sharding};
 
 impl ShardFamily for MariaDbBackend {
     const SHARDED: EngineKind = EngineKind::Spider;
@@ -47,6 +47,10 @@ impl ShardFamily for MariaDbBackend {
         names: &[String],
     ) -> Result<Vec<String>, Error> {
         dialect::head_table(spec.strategy, namespace, layout, bounds, names)
+    }
+
+    fn partition_tables(layout: &ShardLayout, shard: usize, _tables: &[&str]) -> Option<Vec<String>> {
+        (layout.sharding == Sharding::Hash).then(|| dialect::shard_partition_tables(layout.shards as usize, shard))
     }
 
     fn shard_fill(
