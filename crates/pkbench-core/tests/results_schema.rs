@@ -155,7 +155,9 @@ fn schema_requires_every_property_of_closed_objects() {
         // Fields added after schema version 1 was first written stay optional, so older
         // results files remain valid; a phase's latency, intervals, figures and note are
         // omitted when a step has none; a predicted batch's interval only when calibrated.
-        const OPTIONAL: [&str; 14] = [
+        const OPTIONAL: [&str; 15] = [
+            // Only a sharded engine's batches and intervals have them.
+            "shards",
             "wal_size_bytes",
             "phases",
             "workload_options",
@@ -182,6 +184,11 @@ fn schema_requires_every_property_of_closed_objects() {
         if name == "Counters" {
             assert!(required.is_empty(), "Counters fields are optional");
             assert_ne!(def["additionalProperties"], json!(false), "Counters must stay open");
+        } else if name == "ShardCounters" {
+            // A shard's rows and size are absent where the server has no reading of them.
+            assert_eq!(def["additionalProperties"], json!(false), "{name} must be closed");
+            assert_eq!(required, ["counters"], "{name}");
+            closed += 1;
         } else {
             assert_eq!(def["additionalProperties"], json!(false), "{name} must be closed");
             assert_eq!(props, required, "{name}: required must list every property");
@@ -189,8 +196,8 @@ fn schema_requires_every_property_of_closed_objects() {
         }
     }
     assert_eq!(
-        closed, 9,
-        "root, Environment, RunResult, Settings, BatchResult, BtreeStats, PhaseResult, LatencySummary, IntervalResult"
+        closed, 10,
+        "root, Environment, RunResult, Settings, BatchResult, ShardCounters, BtreeStats, PhaseResult, LatencySummary, IntervalResult"
     );
 }
 
