@@ -46,6 +46,8 @@ pub enum Plot {
     Line(LineChart),
     /// Horizontal bars in panels.
     Bars(BarChart),
+    /// Shaded cells: rows (e.g. shards) over a shared x axis (e.g. batches).
+    Heat(super::svg::heat::HeatMap),
 }
 
 /// One chart of the report.
@@ -73,6 +75,7 @@ impl Chart {
         match &self.plot {
             Plot::Line(chart) => line::render(chart, y, &head, standalone),
             Plot::Bars(chart) => bar::render(chart, &head, standalone),
+            Plot::Heat(map) => super::svg::heat::render(map, &head, standalone),
         }
     }
 

@@ -6,6 +6,7 @@
 //! mode; series colours are fixed (see [`palette`]).
 
 pub mod bar;
+pub mod heat;
 pub mod legend;
 pub mod line;
 pub mod palette;
