@@ -126,7 +126,7 @@ impl SpecOverrides {
     pub fn apply(&self, mut spec: ColumnSpec) -> Result<ColumnSpec, Error> {
         let kind_name = kind_name(&spec.kind);
         let misfit = |key: &str| {
-            invalid(format!("{key} does not apply to a {kind_name} column; its keys are: {}", keys_for(kind_name)))
+            invalid(format!("{key} does not apply to {kind_name} columns; their keys are: {}", keys_for(kind_name)))
         };
         if let Some(share) = self.nulls {
             spec.null_share = share;
@@ -254,7 +254,10 @@ impl Sidecar {
         let line_of = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
         let file: SidecarFile = toml::from_str(text).map_err(|e| {
             let line = e.span().map_or(String::new(), |s| format!(" line {}", line_of(s.start)));
-            invalid(format!("sidecar{line}: {}; expected [table.column] sections of key = value", e.message()))
+            invalid(format!(
+                "sidecar{line}: {}; expected [table.column] sections of key = value",
+                e.message().trim().replace('\n', "; ")
+            ))
         })?;
         let mut columns = BTreeMap::new();
         for (table, cols) in file {
