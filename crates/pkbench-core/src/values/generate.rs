@@ -31,13 +31,10 @@ impl ColumnGenerator {
     /// A generator for `spec` fully determined by `seed`; fails if the spec is invalid.
     pub fn new(spec: ColumnSpec, seed: u64) -> Result<Self, Error> {
         spec.validate()?;
-        let zipf = match spec.distinct {
-            Some(d) => match d.skew {
-                Skew::Zipf(s) => Some(Zipf::new(d.count, s)),
-                Skew::Uniform => None,
-            },
-            None => None,
-        };
+        let zipf = spec.distinct.and_then(|d| match d.skew {
+            Skew::Zipf(s) => Some(Zipf::new(d.count, s)),
+            Skew::Uniform => None,
+        });
         let cumulative = match &spec.kind {
             ValueKind::Text { lengths: Lengths::Histogram(b), .. }
             | ValueKind::Binary { lengths: Lengths::Histogram(b) } => {

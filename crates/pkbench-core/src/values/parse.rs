@@ -41,11 +41,17 @@ pub struct SpecOverrides {
 }
 
 impl SpecOverrides {
-    /// Reads a column comment. `None` if it is not pkbench's (no `pkbench:` marker); otherwise
-    /// its `key=value` settings, separated by spaces, or a one-line error naming the bad key or
-    /// value and what is allowed.
+    /// Reads a column comment: `-- pkbench: …`, `/* pkbench: … */`, or the bare text of a
+    /// `COMMENT 'pkbench: …'`. `None` if it is not pkbench's (no `pkbench:` marker); otherwise
+    /// its `key=value` settings, separated by spaces (so values hold no spaces: the sidecar's
+    /// can), or a one-line error naming the bad key or value and what is allowed.
     pub fn parse_comment(comment: &str) -> Result<Option<Self>, Error> {
-        let text = comment.trim_start().trim_start_matches("--").trim_start();
+        let text = comment.trim();
+        let text = match text.strip_prefix("/*") {
+            Some(block) => block.strip_suffix("*/").unwrap_or(block),
+            None => text.trim_start_matches("--"),
+        };
+        let text = text.trim_start();
         let Some(settings) = text.strip_prefix(MARKER) else { return Ok(None) };
         let mut overrides = SpecOverrides::default();
         let mut seen: Vec<&str> = Vec::new();
@@ -227,14 +233,17 @@ pub fn resolve(ty: SqlType, layers: &[&SpecOverrides]) -> Result<ColumnSpec, Err
         _ => None,
     };
     let longest = match &spec.kind {
-        ValueKind::Text { lengths, .. } | ValueKind::Binary { lengths } => Some(lengths.max()),
-        ValueKind::Enum { values } => values.iter().map(|v| v.chars().count() as u32).max(),
+        ValueKind::Text { lengths, .. } => Some((lengths.max(), "characters")),
+        ValueKind::Binary { lengths } => Some((lengths.max(), "bytes")),
+        ValueKind::Enum { values } => values.iter().map(|v| v.chars().count() as u32).max().map(|n| (n, "characters")),
         _ => None,
     };
-    if let (Some(declared), Some(longest)) = (declared, longest)
+    if let (Some(declared), Some((longest, unit))) = (declared, longest)
         && longest > declared
     {
-        return Err(invalid(format!("values up to {longest} long do not fit the column's declared length {declared}")));
+        return Err(invalid(format!(
+            "values up to {longest} {unit} long do not fit the column's declared length of {declared}"
+        )));
     }
     Ok(spec)
 }

@@ -28,6 +28,10 @@ fn the_comment_form_sets_each_key() {
     assert_eq!(o.alphabet, Some(vec!['a', 'b', 'c']));
     assert_eq!(o.words, Some(vec!["red".to_string(), "green".to_string()]));
     assert_eq!(comment("-- pkbench:"), SpecOverrides::default());
+    assert_eq!(comment("/* pkbench: nulls=0.5 */").nulls, Some(0.5));
+    assert_eq!(comment("  pkbench: distinct=7  ").distinct, Some(7), "a MySQL COMMENT's text");
+    let blob = resolve(SqlType::Binary { max: Some(4) }, &[&comment("pkbench: lengths=2:1,8:1")]).unwrap_err();
+    assert_eq!(blob.to_string(), "values up to 8 bytes long do not fit the column's declared length of 4");
     assert_eq!(SpecOverrides::parse_comment("-- the user's name").unwrap(), None, "not pkbench's comment");
 }
 
@@ -138,7 +142,7 @@ fn settings_that_do_not_fit_the_column_say_which_do() {
     }
     let too_long = comment("pkbench: len=8..40");
     let err = resolve(SqlType::Text { max_chars: Some(20) }, &[&too_long]).unwrap_err();
-    assert_eq!(err.to_string(), "values up to 40 long do not fit the column's declared length 20");
+    assert_eq!(err.to_string(), "values up to 40 characters long do not fit the column's declared length of 20");
     assert!(resolve(SqlType::Text { max_chars: Some(40) }, &[&too_long]).is_ok());
 }
 
@@ -186,4 +190,17 @@ fn a_bad_sidecar_names_the_line_section_and_key() {
         flat.starts_with("sidecar line 2: ") && flat.ends_with("expected [table.column] sections of key = value"),
         "{flat}"
     );
+}
+
+proptest::proptest! {
+    #[test]
+    fn numeric_settings_read_back_as_written(
+        min in 0u32..10_000, extra in 0u32..10_000, share in 0.0f64..=1.0, count in 1u64..u64::MAX, s in 0.01f64..10.0
+    ) {
+        let text = format!("-- pkbench: len={min}..{} nulls={share} distinct={count} zipf={s}", min + extra);
+        let o = comment(&text);
+        proptest::prop_assert_eq!((o.len, o.nulls, o.distinct, o.zipf), (Some((min, min + extra)), Some(share), Some(count), Some(s)));
+        let reversed = format!("pkbench: len={}..{min}", min + extra + 1);
+        proptest::prop_assert!(SpecOverrides::parse_comment(&reversed).is_err());
+    }
 }
