@@ -22,7 +22,7 @@ mod parse_tests;
 
 pub use generate::ColumnGenerator;
 pub use parse::{Sidecar, SpecOverrides, resolve};
-pub use spec::{Alphabet, ColumnSpec, Distinct, Lengths, Skew, SqlType, ValueKind};
+pub use spec::{Alphabet, ColumnSpec, Distinct, Lengths, MAX_VALUE_LEN, Skew, SqlType, ValueKind};
 
 use crate::engines::wire::Param;
 

@@ -134,8 +134,9 @@ fn settings_that_do_not_fit_the_column_say_which_do() {
             SqlType::Integer(4),
             "range=a..5: expected whole numbers with MIN <= MAX, e.g. range=0..100",
         ),
+        ("pkbench: len=8..99999999", text, "len up to 99999999: values are at most 16777216 characters or bytes long"),
         ("pkbench: range=2..1", SqlType::Float, "range=2..1: expected numbers with MIN <= MAX, e.g. range=0.5..99.5"),
-        ("pkbench: len=1..8", SqlType::Json, "len=1..8: JSON sizes need 2 <= MIN <= MAX bytes"),
+        ("pkbench: len=1..8", SqlType::Json, "len=1..8: JSON sizes need 2 <= MIN <= MAX <= 16777216 bytes"),
     ];
     for (text, ty, message) in cases {
         assert_eq!(apply_error(text, ty), message, "{text}");

@@ -275,8 +275,10 @@ impl ColumnSpec {
             ValueKind::Binary { lengths } => validate_lengths(lengths),
             ValueKind::Date { span_days: 0, .. } => bad("date span: expected at least 1 day".into()),
             ValueKind::Timestamp { step_us: 0, .. } => bad("step=0: expected a step of at least 1us".into()),
-            ValueKind::Json { min_bytes, max_bytes } if *min_bytes < 2 || min_bytes > max_bytes => {
-                bad(format!("len={min_bytes}..{max_bytes}: JSON sizes need 2 <= MIN <= MAX bytes"))
+            ValueKind::Json { min_bytes, max_bytes }
+                if *min_bytes < 2 || min_bytes > max_bytes || *max_bytes > MAX_VALUE_LEN =>
+            {
+                bad(format!("len={min_bytes}..{max_bytes}: JSON sizes need 2 <= MIN <= MAX <= {MAX_VALUE_LEN} bytes"))
             }
             ValueKind::Enum { values } if values.is_empty() => bad("values: expected at least one value".into()),
             _ => Ok(()),
@@ -284,7 +286,16 @@ impl ColumnSpec {
     }
 }
 
+/// The longest value pkbench generates: 16 MiB, well under MySQL's default 64 MiB packet.
+pub const MAX_VALUE_LEN: u32 = 16 << 20;
+
 fn validate_lengths(lengths: &Lengths) -> Result<(), Error> {
+    if lengths.max() > MAX_VALUE_LEN {
+        return Err(Error::InvalidInput(format!(
+            "len up to {}: values are at most {MAX_VALUE_LEN} characters or bytes long",
+            lengths.max()
+        )));
+    }
     match lengths {
         Lengths::Range { min, max } if min > max => {
             Err(Error::InvalidInput(format!("len={min}..{max}: expected N or MIN..MAX with MIN <= MAX")))
