@@ -22,6 +22,7 @@ pub mod run;
 pub mod sharding;
 pub mod strategy;
 pub mod util;
+pub mod values;
 pub mod workloads;
 
 pub use error::Error;
