@@ -19,6 +19,7 @@ pub mod predict;
 pub mod report;
 pub mod results;
 pub mod run;
+pub mod schema;
 pub mod sharding;
 pub mod strategy;
 pub mod util;

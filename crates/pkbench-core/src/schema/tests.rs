@@ -1,0 +1,205 @@
+use super::*;
+use crate::engines::EngineKind;
+use crate::values::SqlType;
+
+/// Issue 18's test schema in PostgreSQL syntax: a parent with three secondary indexes (one
+/// composite), TEXT and JSON columns with NULLs, and a child with a foreign key.
+const POSTGRES: &str = "
+CREATE TABLE accounts (
+    id bigint PRIMARY KEY,
+    email varchar(120) NOT NULL,
+    name text,
+    country char(2) NOT NULL,
+    created_at timestamptz NOT NULL,
+    profile jsonb
+);
+CREATE UNIQUE INDEX accounts_email ON accounts (email);
+CREATE INDEX accounts_country_created ON accounts (country, created_at);
+CREATE INDEX accounts_created ON accounts (created_at);
+CREATE TABLE orders (
+    id bigint PRIMARY KEY,
+    account_id bigint NOT NULL REFERENCES accounts (id),
+    amount numeric(10,2) NOT NULL,
+    note text
+);
+CREATE INDEX orders_account ON orders (account_id);
+";
+
+const MYSQL: &str = "
+CREATE TABLE `accounts` (
+  `id` bigint NOT NULL AUTO_INCREMENT,
+  `email` varchar(120) NOT NULL,
+  `name` text COMMENT 'pkbench: len=8..40 nulls=0.2',
+  `country` char(2) NOT NULL,
+  `created_at` datetime NOT NULL,
+  `profile` json DEFAULT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `accounts_email` (`email`),
+  KEY `accounts_country_created` (`country`,`created_at`),
+  KEY `accounts_created` (`created_at`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+CREATE TABLE `orders` (
+  `id` bigint NOT NULL,
+  `account_id` bigint NOT NULL,
+  `amount` decimal(10,2) NOT NULL,
+  `note` text,
+  PRIMARY KEY (`id`),
+  KEY `orders_account` (`account_id`),
+  CONSTRAINT `orders_account_fk` FOREIGN KEY (`account_id`) REFERENCES `accounts` (`id`)
+) ENGINE=InnoDB;
+";
+
+const SQLITE: &str = "
+CREATE TABLE accounts (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE, name TEXT, country TEXT NOT NULL, created_at TIMESTAMP NOT NULL, profile JSON);
+CREATE INDEX accounts_country_created ON accounts (country, created_at);
+CREATE INDEX accounts_created ON accounts (created_at);
+CREATE TABLE orders (id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL REFERENCES accounts(id), amount REAL NOT NULL, note TEXT);
+";
+
+/// What `pg_dump --schema-only` writes around the tables.
+const PG_DUMP: &str = "
+--
+-- PostgreSQL database dump
+--
+SET statement_timeout = 0;
+SET client_encoding = 'UTF8';
+SELECT pg_catalog.set_config('search_path', '', false);
+CREATE FUNCTION public.touch() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN NEW.updated_at := now(); RETURN NEW; END;
+$$;
+SET default_table_access_method = heap;
+CREATE TABLE public.accounts (
+    id bigint NOT NULL,
+    email character varying(120) NOT NULL,
+    profile jsonb
+);
+ALTER TABLE public.accounts OWNER TO app;
+CREATE SEQUENCE public.accounts_id_seq START WITH 1 INCREMENT BY 1 NO MINVALUE NO MAXVALUE CACHE 1;
+ALTER SEQUENCE public.accounts_id_seq OWNED BY public.accounts.id;
+CREATE TABLE public.orders (
+    id bigint NOT NULL,
+    account_id bigint NOT NULL
+);
+ALTER TABLE ONLY public.accounts
+    ADD CONSTRAINT accounts_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY public.orders
+    ADD CONSTRAINT orders_pkey PRIMARY KEY (id);
+CREATE UNIQUE INDEX accounts_email ON public.accounts USING btree (email);
+ALTER TABLE ONLY public.orders
+    ADD CONSTRAINT orders_account_fk FOREIGN KEY (account_id) REFERENCES public.accounts(id);
+CREATE TRIGGER accounts_touch BEFORE UPDATE ON public.accounts FOR EACH ROW EXECUTE FUNCTION public.touch();
+GRANT SELECT ON TABLE public.accounts TO reporting;
+";
+
+fn check_fixture(schema: &Schema) {
+    let accounts = schema.key_table(None).unwrap();
+    assert_eq!(accounts.name, "accounts");
+    assert_eq!(accounts.primary_key, ["id"]);
+    let mut indexes: Vec<(Vec<String>, bool)> =
+        accounts.indexes.iter().map(|i| (i.columns.clone(), i.unique)).collect();
+    indexes.sort();
+    assert_eq!(
+        indexes,
+        [
+            (vec!["country".to_string(), "created_at".to_string()], false),
+            (vec!["created_at".to_string()], false),
+            (vec!["email".to_string()], true),
+        ]
+    );
+    assert!(accounts.column("name").unwrap().nullable && !accounts.column("email").unwrap().nullable);
+    assert_eq!(accounts.column("created_at").unwrap().sql_type, Some(SqlType::Timestamp));
+    let orders = schema.table("orders").unwrap();
+    assert_eq!(orders.foreign_keys.len(), 1);
+    assert_eq!(
+        (orders.foreign_keys[0].columns.as_slice(), orders.foreign_keys[0].table.as_str()),
+        (&["account_id".to_string()][..], "accounts")
+    );
+    schema.check_types().unwrap();
+}
+
+#[test]
+fn the_test_schema_reads_the_same_in_every_dialect() {
+    check_fixture(&parse(POSTGRES, Some(EngineKind::Postgres)).unwrap());
+    check_fixture(&parse(MYSQL, Some(EngineKind::MariaDb)).unwrap());
+    check_fixture(&parse(SQLITE, Some(EngineKind::Sqlite)).unwrap());
+    let pg = parse(POSTGRES, Some(EngineKind::Postgres)).unwrap();
+    let accounts = pg.table("accounts").unwrap();
+    assert_eq!(accounts.column("profile").unwrap().sql_type, Some(SqlType::Json));
+    assert_eq!(accounts.column("email").unwrap().sql_type, Some(SqlType::Text { max_chars: Some(120) }));
+    let my = parse(MYSQL, Some(EngineKind::MariaDb)).unwrap();
+    assert_eq!(
+        my.table("accounts").unwrap().column("name").unwrap().comment.as_deref(),
+        Some("pkbench: len=8..40 nulls=0.2")
+    );
+}
+
+#[test]
+fn a_pg_dump_file_works_as_given_and_lists_what_it_skipped() {
+    let schema = parse(PG_DUMP, Some(EngineKind::Postgres)).unwrap();
+    let accounts = schema.key_table(None).unwrap();
+    assert_eq!((accounts.name.as_str(), accounts.primary_key.as_slice()), ("accounts", &["id".to_string()][..]));
+    assert_eq!(schema.table("orders").unwrap().foreign_keys[0].table, "accounts");
+    let skipped: Vec<&str> = schema.skipped.iter().map(|s| s.what.as_str()).collect();
+    for what in [
+        "SET statement_timeout",
+        "SELECT pg_catalog",
+        "CREATE FUNCTION",
+        "CREATE SEQUENCE",
+        "CREATE TRIGGER",
+        "GRANT SELECT",
+    ] {
+        assert!(
+            skipped
+                .iter()
+                .any(|s| s.starts_with(what.split(' ').next().unwrap()) && s.contains(what.split(' ').nth(1).unwrap())),
+            "{what} in {skipped:?}"
+        );
+    }
+    let function = schema.skipped.iter().find(|s| s.what == "CREATE FUNCTION").unwrap();
+    assert_eq!(function.line, 8, "the dollar-quoted body stays in one statement");
+}
+
+fn error(sql: &str, table: Option<&str>) -> String {
+    match parse(sql, Some(EngineKind::Postgres)) {
+        Err(e) => e.to_string(),
+        Ok(schema) => match schema.key_table(table).and_then(|_| schema.check_types()) {
+            Err(e) => e.to_string(),
+            Ok(()) => panic!("no error for {sql}"),
+        },
+    }
+}
+
+#[test]
+fn bad_files_get_one_line_with_the_line_number() {
+    let cases = [
+        ("\nCREATE TABLE t (id bigint PRIMARY KEY,\n  x int,,\n);", None, "line 2: the statement does not parse"),
+        ("CREATE TABLE t (a int);", None, "line 1: table t has no primary key"),
+        (
+            "\n\nCREATE TABLE t (a int, b int, PRIMARY KEY (a, b));",
+            None,
+            "line 3: table t's primary key is composite (a, b)",
+        ),
+        (
+            "CREATE TABLE t (id bigint PRIMARY KEY,\n  area polygon);",
+            None,
+            "line 2: pkbench cannot generate values for t.area of type polygon",
+        ),
+        (
+            "CREATE TABLE c (id int PRIMARY KEY,\n  p int REFERENCES parent (id));",
+            None,
+            "line 2: table c's foreign key (p) references table parent",
+        ),
+        ("CREATE TABLE t (id int PRIMARY KEY);", Some("x"), "--table x is not in the schema file: use one of t"),
+        ("SET x = 1;", None, "the schema file has no CREATE TABLE"),
+        (
+            "CREATE TABLE a (id int PRIMARY KEY); CREATE TABLE b (id int PRIMARY KEY);",
+            None,
+            "choose the table whose key to replace with --table",
+        ),
+    ];
+    for (sql, table, expected) in cases {
+        let e = error(sql, table);
+        assert!(e.contains(expected), "{sql:?}: {e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
+}
