@@ -8,10 +8,12 @@
 
 mod model;
 mod parse;
+mod render;
 mod types;
 
 pub use model::{Column, ForeignKey, Index, Schema, Skipped, Table};
 pub use parse::parse;
+pub use render::{column_type, render};
 pub use types::sql_type;
 
 #[cfg(test)]

@@ -203,3 +203,36 @@ fn bad_files_get_one_line_with_the_line_number() {
         assert_eq!(e.lines().count(), 1, "{e}");
     }
 }
+
+#[test]
+fn the_test_schema_renders_per_strategy_and_engine() {
+    let schema = parse(POSTGRES, Some(EngineKind::Postgres)).unwrap();
+    let mut out = String::new();
+    for engine in [EngineKind::Sqlite, EngineKind::Postgres, EngineKind::MariaDb] {
+        for name in ["int", "uuid7", "uuid4", "uuid4-text"] {
+            let strategy = crate::strategy::find(name).unwrap();
+            out.push_str(&format!("## {engine} {name}\n"));
+            for stmt in render(&schema, "accounts", strategy, engine, "pkbench").unwrap() {
+                out.push_str(&stmt);
+                out.push('\n');
+            }
+        }
+    }
+    insta::assert_snapshot!(out);
+}
+
+#[cfg(feature = "sqlite")]
+#[test]
+fn the_rendered_sqlite_schema_is_accepted_and_its_foreign_keys_hold() {
+    let schema = parse(POSTGRES, Some(EngineKind::Postgres)).unwrap();
+    for name in ["int", "uuid7", "uuid4", "uuid4-text"] {
+        let db = rusqlite::Connection::open_in_memory().unwrap();
+        db.execute_batch("PRAGMA foreign_keys = ON").unwrap();
+        let strategy = crate::strategy::find(name).unwrap();
+        for stmt in render(&schema, "accounts", strategy, EngineKind::Sqlite, "").unwrap() {
+            db.execute_batch(&stmt).unwrap_or_else(|e| panic!("{name}: {stmt}: {e}"));
+        }
+        let orphan = db.execute("INSERT INTO orders (id, account_id, amount) VALUES (1, 42, 1.5)", []);
+        assert!(orphan.is_err(), "{name}: the foreign key holds");
+    }
+}
