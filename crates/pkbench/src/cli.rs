@@ -73,6 +73,9 @@ pub enum Command {
     Doctor(crate::commands::doctor::DoctorArgs),
     /// Forecast each key's cost at sizes this machine cannot hold (a B-tree + cache model).
     Predict(PredictArgs),
+    /// Read your schema file and show each strategy's DDL for it (the key table, every table and
+    /// index), without a database; a bad file gets one line with its line number.
+    Schema(crate::commands::schema::SchemaArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions {
         /// The shell to complete for.

@@ -37,6 +37,7 @@ fn commands(dir: &Path) -> Vec<(String, Vec<String>)> {
     let out = |name: &str| dir.join(name).display().to_string();
     vec![
         ("list".into(), s(&["list"])),
+        ("schema".into(), s(&["schema", "../pkbench-core/tests/fixtures/schema/accounts_orders.pg.sql"])),
         ("doctor".into(), s(&["doctor", &db.display().to_string(), "--sql"])),
         (
             "predict".into(),

@@ -12,6 +12,7 @@ pub mod plan;
 mod predict;
 pub mod report;
 pub(crate) mod run;
+pub mod schema;
 
 use crate::cli::{Cli, Command};
 use std::process::ExitCode;
@@ -28,6 +29,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Plan(args) => plan::plan(args),
         Command::Doctor(args) => doctor::doctor(args),
         Command::Predict(args) => predict::predict(args),
+        Command::Schema(args) => schema::schema(args),
         Command::Completions { shell } => install::completions(shell),
         Command::Man => install::man(),
     }
