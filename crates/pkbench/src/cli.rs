@@ -43,6 +43,10 @@ impl Cli {
                 .filter(|id| sub.value_source(id.as_str()) == Some(ValueSource::CommandLine))
                 .map(|id| id.to_string())
                 .collect();
+            // --schema alone runs the schema workload.
+            if args.schema.is_some() && !args.given.iter().any(|g| g == "workload") {
+                args.workload = WorkloadArg::Schema;
+            }
             // Without --engine, a server URL's scheme picks the engine.
             if !args.given.iter().any(|g| g == "engine")
                 && let Some(kind) = args.url.as_deref().and_then(EngineKind::from_url)
@@ -104,6 +108,10 @@ pub enum WorkloadArg {
     /// Seed 000's advice tested: grow with uuid4, switch new rows to uuid7, then compact
     /// (SQLite VACUUM, PostgreSQL VACUUM FULL, MariaDB OPTIMIZE TABLE).
     Remedy,
+    /// Your own tables (`--schema FILE.sql`): each strategy as the key table's key; parents
+    /// first, then timed batches of rows with their children, then reads by key, by every
+    /// secondary index and of each row's children; every row and foreign key verified.
+    Schema,
     /// Seed 001's small-SaaS app: users + orders; load, aggregate, point selects, paginated
     /// join, a user's orders, mixed CRUD (SQLite, PostgreSQL, MariaDB).
     App,
@@ -113,6 +121,26 @@ pub enum WorkloadArg {
     /// Seed 003's regimes: insert-growth with each batch placed by table size — fits the engine
     /// cache, exceeds it, exceeds the memory cap (the process's cgroup limit, else RAM).
     Scale,
+}
+
+/// `--fk-locality`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FkLocalityArg {
+    /// A row of the same batch.
+    Recent,
+    /// Any row inserted so far.
+    Uniform,
+}
+
+/// `--read-locality`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReadLocalityArg {
+    /// Among the newest 10% of the rows.
+    Recent,
+    /// Any row.
+    Uniform,
+    /// Newer rows more often (Zipf over age).
+    Zipf,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -231,6 +259,36 @@ pub struct RunArgs {
     /// app: orders per user.
     #[arg(long, default_value_t = 5)]
     pub orders_per_user: u64,
+    /// Your own schema file (CREATE TABLE statements with their indexes and foreign keys, in
+    /// PostgreSQL, MySQL or SQLite syntax; a pg_dump --schema-only or mysqldump --no-data file
+    /// works as given): runs `--workload schema` on it (see `pkbench schema FILE`).
+    #[arg(long, value_name = "FILE.sql")]
+    pub schema: Option<PathBuf>,
+    /// schema: the table whose key each strategy replaces [default: the table the others'
+    /// foreign keys reference most].
+    #[arg(long)]
+    pub table: Option<String>,
+    /// schema: a TOML file of per-column value settings (`[table.column]` then `len = "8..40"`,
+    /// `nulls = 0.2`, `distinct = 1000`, …), over the `-- pkbench:` comments in the schema.
+    #[arg(long, value_name = "FILE.toml")]
+    pub values: Option<PathBuf>,
+    /// schema: rows in each table the key table references, filled first (accepts 10k, …).
+    #[arg(long, default_value = "1000", value_parser = parse_count, allow_negative_numbers = true)]
+    pub parent_rows: u64,
+    /// schema: rows of each child table (a table referencing the key table) per key-table row.
+    #[arg(long, default_value_t = 2)]
+    pub children_per_row: u64,
+    /// schema: which key-table row a child references — `recent` (a row of the same batch) or
+    /// `uniform` (any row inserted so far).
+    #[arg(long, value_enum, default_value = "recent")]
+    pub fk_locality: FkLocalityArg,
+    /// schema: which rows the reads ask for — `recent` (among the newest 10%), `uniform`, or
+    /// `zipf` (newer rows more often).
+    #[arg(long, value_enum, default_value = "recent")]
+    pub read_locality: ReadLocalityArg,
+    /// schema: reads per kind of read (accepts 10k, …; 0: no reads).
+    #[arg(long, default_value = "10k", value_parser = parse_count, allow_negative_numbers = true)]
+    pub reads: u64,
     /// Run each strategy's case this many times, each in a fresh database; the table adds the
     /// median and a 95% bootstrap confidence interval of every figure.
     #[arg(long, default_value_t = 1)]

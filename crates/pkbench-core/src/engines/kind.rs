@@ -39,7 +39,7 @@ pub struct Capabilities {
 }
 
 /// Every workload but SQLite's own file baseline.
-const SERVER_WORKLOADS: &[&str] = &["insert-growth", "concurrent", "app", "remedy", "churn", "scale"];
+const SERVER_WORKLOADS: &[&str] = &["insert-growth", "concurrent", "app", "remedy", "churn", "scale", "schema"];
 
 /// What a sharded engine runs: inserts, from one session or many.
 const SHARDED_WORKLOADS: &[&str] = &["insert-growth", "concurrent"];
@@ -165,7 +165,16 @@ impl EngineKind {
     pub fn capabilities(self) -> Capabilities {
         match self {
             EngineKind::Sqlite => Capabilities {
-                workloads: &["insert-growth", "concurrent", "app", "file-baseline", "remedy", "churn", "scale"],
+                workloads: &[
+                    "insert-growth",
+                    "concurrent",
+                    "app",
+                    "file-baseline",
+                    "remedy",
+                    "churn",
+                    "scale",
+                    "schema",
+                ],
                 counters: &["cache_hits", "cache_misses", "pages_written", "cache_spills"],
                 compaction: "VACUUM",
                 fixed_page_size: None,

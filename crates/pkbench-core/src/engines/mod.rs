@@ -23,6 +23,7 @@ pub mod distributed;
 pub mod kind;
 pub mod mariadb;
 pub mod mock;
+pub mod own_schema;
 pub mod postgres;
 pub mod postgres_fdw;
 pub mod server;
@@ -151,6 +152,11 @@ pub trait Engine {
 
     /// The application workload's SQL for this engine, if it has one yet.
     fn app(&mut self) -> Option<&mut dyn app::AppEngine> {
+        None
+    }
+
+    /// A user's own schema's SQL for this engine (`run --schema`), if it runs one.
+    fn own_schema(&mut self) -> Option<&mut dyn own_schema::SchemaEngine> {
         None
     }
 }

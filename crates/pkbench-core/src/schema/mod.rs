@@ -8,12 +8,16 @@
 
 mod model;
 mod parse;
+mod plan;
 mod render;
+mod statements;
 mod types;
 
 pub use model::{Column, ForeignKey, Index, Schema, Skipped, Table};
 pub use parse::parse;
+pub use plan::{Fill, Plan, Role, Source};
 pub use render::{column_type, render};
+pub use statements::{INDEX_READ_LIMIT, IndexRead, Insert, RunSql, check_strategy, run_sql};
 pub use types::sql_type;
 
 #[cfg(test)]

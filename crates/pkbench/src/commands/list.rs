@@ -8,7 +8,7 @@ use pkbench_core::strategy::CATALOG;
 use std::process::ExitCode;
 
 /// Every workload with one line on what it measures.
-const WORKLOADS: [(&str, &str); 7] = [
+const WORKLOADS: [(&str, &str); 8] = [
     ("insert-growth", "insert rows in batches, timing each batch as the table grows (--presort sorts each batch)"),
     (
         "concurrent",
@@ -26,6 +26,10 @@ const WORKLOADS: [(&str, &str); 7] = [
     (
         "churn",
         "retention: fixed-size table, delete oldest --batch rows and insert new ones; size and leaf fill over time",
+    ),
+    (
+        "schema",
+        "your own tables (--schema FILE.sql): parents, batches of rows with their children, reads by key, index and children; every row and foreign key verified",
     ),
     (
         "scale",

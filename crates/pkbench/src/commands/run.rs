@@ -1,7 +1,9 @@
 //! `pkbench run`: turn flags into a plan, run it with live progress, print and save results.
 
 use super::engine;
-use crate::cli::{DEFAULT_STRATEGIES, FormatArg, IsolationArg, RunArgs, TxnArg, WorkloadArg};
+use crate::cli::{
+    DEFAULT_STRATEGIES, FkLocalityArg, FormatArg, IsolationArg, ReadLocalityArg, RunArgs, TxnArg, WorkloadArg,
+};
 use crate::commands::key_args::SchemeArgs;
 use crate::output::out;
 use crate::progress::Progress;
@@ -15,11 +17,14 @@ use pkbench_core::engines::txn::{ClientOptions, Isolation, TxnShape};
 use pkbench_core::report::{Format, ResultsWriter, render_repeats};
 use pkbench_core::results::Environment;
 use pkbench_core::run::{RunPlan, run as run_plan};
+use pkbench_core::schema::parse as parse_schema;
 use pkbench_core::strategy::{Strategy, parse_list};
 use pkbench_core::util::time::folder_stamp_now;
+use pkbench_core::values::Sidecar;
 use pkbench_core::workloads::strategy_schemes;
 use pkbench_core::workloads::{
-    App, CaseContext, Churn, ConcurrentInsert, FileBaseline, InsertGrowth, MemoryCap, Remedy, Scale, Workload,
+    App, CaseContext, Churn, ConcurrentInsert, FileBaseline, FkLocality, InsertGrowth, KeySettings, MemoryCap,
+    OwnSchema, ReadLocality, Remedy, Scale, SchemaSizes, Workload,
 };
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -179,10 +184,18 @@ fn strategies_for(args: &RunArgs) -> Result<&str, Error> {
 
 /// Refuses a flag typed for a workload that does not use it, rather than ignoring it.
 fn refuse_unused_flags(args: &RunArgs) -> Result<(), Error> {
-    use WorkloadArg::{App, Churn, Concurrent, FileBaseline, InsertGrowth, Remedy, Scale};
-    let uses: [(&str, &str, &[WorkloadArg]); 10] = [
-        ("rows", "--rows", &[InsertGrowth, FileBaseline, Remedy, Scale, Churn]),
-        ("batch", "--batch", &[InsertGrowth, Remedy, Scale, Churn, App]),
+    use WorkloadArg::{App, Churn, Concurrent, FileBaseline, InsertGrowth, Remedy, Scale, Schema};
+    let uses: [(&str, &str, &[WorkloadArg]); 18] = [
+        ("rows", "--rows", &[InsertGrowth, FileBaseline, Remedy, Scale, Churn, Schema]),
+        ("batch", "--batch", &[InsertGrowth, Remedy, Scale, Churn, App, Schema]),
+        ("schema", "--schema", &[Schema]),
+        ("table", "--table", &[Schema]),
+        ("values", "--values", &[Schema]),
+        ("parent_rows", "--parent-rows", &[Schema]),
+        ("children_per_row", "--children-per-row", &[Schema]),
+        ("fk_locality", "--fk-locality", &[Schema]),
+        ("read_locality", "--read-locality", &[Schema]),
+        ("reads", "--reads", &[Schema]),
         ("threads", "--threads", &[Concurrent]),
         ("duration", "--duration", &[Concurrent]),
         ("rate", "--rate", &[Concurrent]),
@@ -264,10 +277,48 @@ fn workload(args: &RunArgs, strategies: &[&'static Strategy], out_dir: &Path) ->
         WorkloadArg::App => {
             Box::new(App::new(args.users, args.orders_per_user, args.batch, keys)?.with_warmup(args.warmup))
         }
+        WorkloadArg::Schema => Box::new(own_schema(args, keys)?),
     };
     // After the workload's own checks, whose messages are more specific.
     refuse_unused_flags(args)?;
     Ok(workload)
+}
+
+/// The schema workload of `--schema` (and `--values`), read and planned before anything starts.
+fn own_schema(args: &RunArgs, keys: KeySettings) -> Result<OwnSchema, Error> {
+    let Some(file) = &args.schema else {
+        return Err(Error::InvalidInput(
+            "--workload schema needs your schema: add --schema FILE.sql (CREATE TABLE statements)".into(),
+        ));
+    };
+    let read = |path: &Path, what: &str| {
+        std::fs::read_to_string(path).map_err(|e| {
+            Error::InvalidInput(format!("could not read {what} '{}': {e}; give the path of the file", path.display()))
+        })
+    };
+    let schema = parse_schema(&read(file, "the schema file")?, Some(args.engine))?;
+    let sidecar = match &args.values {
+        Some(path) => Some(Sidecar::parse(&read(path, "the values file")?)?),
+        None => None,
+    };
+    let sizes = SchemaSizes {
+        rows: args.rows,
+        batch_rows: args.batch,
+        parent_rows: args.parent_rows,
+        children_per_row: args.children_per_row,
+        fk_locality: match args.fk_locality {
+            FkLocalityArg::Recent => FkLocality::Recent,
+            FkLocalityArg::Uniform => FkLocality::Uniform,
+        },
+        read_locality: match args.read_locality {
+            ReadLocalityArg::Recent => ReadLocality::Recent,
+            ReadLocalityArg::Uniform => ReadLocality::Uniform,
+            ReadLocalityArg::Zipf => ReadLocality::Zipf,
+        },
+        reads: args.reads,
+    };
+    let name = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
+    OwnSchema::new(&schema, args.table.as_deref(), sidecar.as_ref(), sizes, keys, &name)
 }
 
 fn default_out_dir() -> PathBuf {

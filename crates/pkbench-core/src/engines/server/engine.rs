@@ -158,4 +158,8 @@ impl<B: Backend> Engine for ServerEngine<B> {
     fn app(&mut self) -> Option<&mut dyn crate::engines::app::AppEngine> {
         Some(self)
     }
+
+    fn own_schema(&mut self) -> Option<&mut dyn crate::engines::own_schema::SchemaEngine> {
+        Some(self)
+    }
 }

@@ -9,6 +9,7 @@ mod binaries;
 mod case;
 mod engine;
 mod managed;
+mod own_schema;
 mod process;
 mod url;
 

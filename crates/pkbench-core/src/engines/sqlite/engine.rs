@@ -53,6 +53,10 @@ impl Engine for SqliteEngine {
         Some(self)
     }
 
+    fn own_schema(&mut self) -> Option<&mut dyn crate::engines::own_schema::SchemaEngine> {
+        Some(self)
+    }
+
     fn create_case(&mut self, spec: &CaseSpec<'_>) -> Result<Box<dyn InsertCase + '_>, Error> {
         let schema = render_schema(spec.strategy)?;
         let path = self.settings.dir.join(database_file_name(spec.strategy.name));

@@ -22,6 +22,8 @@ mod dbstat;
 mod engine;
 #[cfg(feature = "sqlite")]
 mod log_table;
+#[cfg(feature = "sqlite")]
+mod own_schema;
 
 #[cfg(feature = "sqlite")]
 pub use app_schema::render as render_app_schema;

@@ -1,0 +1,77 @@
+//! A user's own schema as an engine extension (`run --schema`): the workload renders every
+//! statement ([`crate::schema::run_sql`]) and makes every row; the engine creates the tables in
+//! a fresh database, runs the prepared statements it is handed by position, and verifies and
+//! measures at the end. SQLite and the one-server engines implement it.
+
+use crate::Error;
+use crate::engines::wire::Param;
+use crate::generators::Key;
+use crate::results::{BtreeStats, Counters};
+use crate::schema::{Plan, RunSql};
+use crate::strategy::Strategy;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// An engine that can host a user's schema.
+pub trait SchemaEngine {
+    /// Creates a fresh database holding `plan`'s empty tables keyed by `strategy`, and prepares
+    /// their statements ([`crate::schema::run_sql`] in the engine's dialect and namespace).
+    fn create_schema_case(&mut self, strategy: &Strategy, plan: &Plan) -> Result<Box<dyn SchemaCase + '_>, Error>;
+}
+
+/// A read of the workload mix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Read {
+    /// `RunSql::by_key`.
+    ByKey,
+    /// `RunSql::by_index[n]`.
+    ByIndex(usize),
+    /// `RunSql::children_of[n]`.
+    ChildrenOf(usize),
+}
+
+/// One strategy's copy of the user's schema.
+pub trait SchemaCase {
+    /// The statements this case runs, in its engine's dialect.
+    fn sql(&self) -> &RunSql;
+
+    /// Settings as the engine reports them.
+    fn effective_settings(&mut self) -> Result<BTreeMap<String, String>, Error>;
+
+    /// Starts a transaction.
+    fn begin(&mut self) -> Result<(), Error>;
+
+    /// Commits the transaction, or rolls it back if `ok` is false.
+    fn end(&mut self, ok: bool) -> Result<(), Error>;
+
+    /// Inserts one row into filled table `table` (`RunSql::inserts[table]`); returns the key
+    /// the engine assigned, where the statement returns it.
+    fn insert(&mut self, table: usize, params: &[Param<'_>]) -> Result<Option<Key>, Error>;
+
+    /// Runs one read; returns rows read.
+    fn read(&mut self, read: Read, params: &[Param<'_>]) -> Result<u64, Error>;
+
+    /// Engine counters accumulated since the previous call (or since the case was created).
+    fn take_counters(&mut self) -> Result<Counters, Error>;
+
+    /// Counts every filled table's rows and each foreign key's missing parents, measures size
+    /// and B-trees (named `table` and `table.index`), and removes the database unless kept.
+    fn finish(self: Box<Self>) -> Result<SchemaReport, Error>;
+}
+
+/// What an engine found at the end of a schema run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SchemaReport {
+    /// Rows per filled table, as `RunSql::counts`.
+    pub rows: Vec<u64>,
+    /// Rows whose parent is missing, per foreign key, as `RunSql::orphans`.
+    pub orphans: Vec<u64>,
+    /// Size on disk, bytes.
+    pub size_bytes: u64,
+    /// Of `size_bytes`, the write-ahead log's share, if the engine keeps one in a file.
+    pub wal_size_bytes: Option<u64>,
+    /// Per-B-tree statistics.
+    pub btrees: Vec<BtreeStats>,
+    /// Where the database was kept, if it was.
+    pub kept: Option<PathBuf>,
+}

@@ -1,0 +1,189 @@
+//! A user's own schema on any one-server engine: its tables in pkbench's namespace, one
+//! prepared statement per insert and read.
+
+use super::backend::{Backend, SettingsFor};
+use super::engine::ServerEngine;
+use crate::Error;
+use crate::engines::Engine;
+use crate::engines::own_schema::{Read, SchemaCase, SchemaEngine, SchemaReport};
+use crate::engines::wire::{Connection, Param, Value};
+use crate::generators::Key;
+use crate::metrics::budget::{CounterAccount, CounterBudget};
+use crate::results::Counters;
+use crate::schema::{Plan, RunSql, run_sql};
+use crate::strategy::Strategy;
+use std::collections::BTreeMap;
+
+impl<B: Backend> SchemaEngine for ServerEngine<B> {
+    fn create_schema_case(&mut self, strategy: &Strategy, plan: &Plan) -> Result<Box<dyn SchemaCase + '_>, Error> {
+        if B::KIND.is_sharded() {
+            return Err(Error::InvalidInput(format!(
+                "--schema runs on one server: use --engine postgres or mariadb, not {}",
+                B::KIND.name()
+            )));
+        }
+        self.check(strategy)?;
+        crate::schema::check_strategy(strategy, self.dialect())?;
+        let sql = run_sql(plan, strategy, B::KIND, &self.namespace)?;
+        let tables = plan.fills.iter().map(|f| f.table.name.clone()).collect();
+        // From here on the case owns the tables: dropping it drops them, even half made.
+        let mut case =
+            ServerSchema { engine: self, sql, tables, stmts: Vec::new(), last: B::Snapshot::default(), dropped: false };
+        for stmt in case.sql.create.clone() {
+            case.engine.run(&stmt, || format!("could not create the schema's tables ({stmt})"))?;
+        }
+        let conn = &mut case.engine.conn;
+        let mut one = |s: &str| conn.prepare(s).map_err(|e| Error::server(format!("could not prepare '{s}'"), e));
+        let mut stmts = Vec::new();
+        for s in case.sql.inserts.iter().map(|i| i.sql.as_str()) {
+            stmts.push(one(s)?);
+        }
+        stmts.push(one(&case.sql.by_key)?);
+        for s in
+            case.sql.by_index.iter().map(|r| r.sql.as_str()).chain(case.sql.children_of.iter().map(|c| c.1.as_str()))
+        {
+            stmts.push(one(s)?);
+        }
+        case.stmts = stmts;
+        case.last = case.snapshot()?;
+        Ok(Box::new(case))
+    }
+}
+
+/// One strategy's copy of the user's tables.
+struct ServerSchema<'a, B: Backend> {
+    engine: &'a mut ServerEngine<B>,
+    sql: RunSql,
+    tables: Vec<String>,
+    /// Inserts (one per table), then by key, by each index, children of each child table.
+    stmts: Vec<<B::Conn as Connection>::Statement>,
+    last: B::Snapshot,
+    dropped: bool,
+}
+
+impl<B: Backend> ServerSchema<'_, B> {
+    fn names(&self) -> Vec<&str> {
+        self.tables.iter().map(String::as_str).collect()
+    }
+
+    fn snapshot(&mut self) -> Result<B::Snapshot, Error> {
+        let tables = self.tables.clone();
+        let names: Vec<&str> = tables.iter().map(String::as_str).collect();
+        let ServerEngine { conn, namespace, backend } = &mut *self.engine;
+        backend.snapshot(conn, namespace, &names)
+    }
+
+    fn count(&mut self, sql: &str) -> Result<u64, Error> {
+        let n =
+            self.engine.conn.query_one_text(sql).map_err(|e| Error::server(format!("could not count ({sql})"), e))?;
+        Ok(n.and_then(|v| v.as_u64()).unwrap_or(0))
+    }
+
+    fn drop_tables(&mut self) -> Result<(), Error> {
+        if !self.dropped {
+            self.dropped = true;
+            let tables = self.tables.clone();
+            let names: Vec<&str> = tables.iter().map(String::as_str).collect();
+            self.engine.drop_tables(&names, "schema's tables")?;
+        }
+        Ok(())
+    }
+}
+
+impl<B: Backend> SchemaCase for ServerSchema<'_, B> {
+    fn sql(&self) -> &RunSql {
+        &self.sql
+    }
+
+    fn effective_settings(&mut self) -> Result<BTreeMap<String, String>, Error> {
+        let ServerEngine { conn, backend, .. } = &mut *self.engine;
+        let mut out = backend.settings(conn, SettingsFor::App)?;
+        out.insert("server".into(), backend.target().to_string());
+        out.insert("server_version".into(), backend.version().to_string());
+        Ok(out)
+    }
+
+    fn begin(&mut self) -> Result<(), Error> {
+        self.engine.begin()
+    }
+
+    fn end(&mut self, ok: bool) -> Result<(), Error> {
+        let result = if ok { Ok(()) } else { Err(Error::Interrupted) };
+        match self.engine.end(result) {
+            Err(Error::Interrupted) => Ok(()),
+            other => other,
+        }
+    }
+
+    fn insert(&mut self, table: usize, params: &[Param<'_>]) -> Result<Option<Key>, Error> {
+        let stmt = &self.stmts[table];
+        let conn = &mut self.engine.conn;
+        let what = || format!("INSERT into {} failed", self.tables[table]);
+        if !self.sql.inserts[table].returns_key {
+            conn.exec(stmt, params).map_err(|e| Error::server(what(), e))?;
+            return Ok(None);
+        }
+        let mut id = None;
+        conn.query(stmt, params, &mut |row| id = row.first().and_then(Value::to_key))
+            .map_err(|e| Error::server(what(), e))?;
+        match id {
+            Some(id) => Ok(Some(id)),
+            None => Err(Error::InvalidInput("the server assigned a key pkbench cannot read back".into())),
+        }
+    }
+
+    fn read(&mut self, read: Read, params: &[Param<'_>]) -> Result<u64, Error> {
+        let first_read = self.sql.inserts.len();
+        let (n, what) = match read {
+            Read::ByKey => (first_read, "a read by key"),
+            Read::ByIndex(i) => (first_read + 1 + i, "a read by a secondary index"),
+            Read::ChildrenOf(i) => (first_read + 1 + self.sql.by_index.len() + i, "a read of a row's children"),
+        };
+        self.engine
+            .conn
+            .query(&self.stmts[n], params, &mut |_| {})
+            .map_err(|e| Error::server(format!("{what} failed"), e))
+    }
+
+    fn take_counters(&mut self) -> Result<Counters, Error> {
+        let now = self.snapshot()?;
+        let tables = self.tables.clone();
+        let names: Vec<&str> = tables.iter().map(String::as_str).collect();
+        let ServerEngine { conn, namespace, backend } = &mut *self.engine;
+        let every = CounterAccount::new(CounterBudget::Unlimited);
+        let c = backend.counters(conn, (&self.last, &now), namespace, &names, &every);
+        self.last = now;
+        Ok(c)
+    }
+
+    fn finish(mut self: Box<Self>) -> Result<SchemaReport, Error> {
+        let mut rows = Vec::new();
+        for sql in self.sql.counts.clone() {
+            rows.push(self.count(&sql)?);
+        }
+        let mut orphans = Vec::new();
+        for (_, sql) in self.sql.orphans.clone() {
+            orphans.push(self.count(&sql)?);
+        }
+        let (mut size_bytes, mut btrees) = (0, Vec::new());
+        for table in self.names().iter().map(|t| t.to_string()).collect::<Vec<_>>() {
+            let ServerEngine { conn, namespace, backend } = &mut *self.engine;
+            let (size, trees) = backend.measure(conn, namespace, &[&table])?;
+            size_bytes += size;
+            btrees.extend(trees.into_iter().map(|mut b| {
+                if b.kind == "index" && !b.name.starts_with(&format!("{table}.")) {
+                    b.name = format!("{table}.{}", b.name);
+                }
+                b
+            }));
+        }
+        self.drop_tables()?;
+        Ok(SchemaReport { rows, orphans, size_bytes, wal_size_bytes: None, btrees, kept: None })
+    }
+}
+
+impl<B: Backend> Drop for ServerSchema<'_, B> {
+    fn drop(&mut self) {
+        let _ = self.drop_tables();
+    }
+}

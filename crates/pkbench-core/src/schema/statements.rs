@@ -1,0 +1,200 @@
+//! The statements of a `run --schema` on one engine: the DDL ([`super::render`]), one INSERT
+//! per filled table, the reads of the workload mix, and the counts and foreign-key checks that
+//! verify the rows.
+//!
+//! Parameters are numbered in column order, leaving out a key the engine assigns (read back
+//! with `RETURNING`). PostgreSQL binds parameters in binary, so its statements cast each one
+//! from the type pkbench binds (`$3::text::numeric`); MySQL and SQLite convert on insert.
+
+use super::plan::{Plan, Role, Source};
+use super::render::render;
+use crate::Error;
+use crate::engines::EngineKind;
+use crate::engines::dialect::Dialect;
+use crate::strategy::{KeySource, Strategy};
+use crate::values::SqlType;
+
+/// Every statement of one strategy's schema run on one engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunSql {
+    /// DDL, referenced tables first.
+    pub create: Vec<String>,
+    /// Per filled table (as `Plan::fills`): its INSERT.
+    pub inserts: Vec<Insert>,
+    /// Per filled table: `SELECT count(*)`.
+    pub counts: Vec<String>,
+    /// Per foreign key filled: what it is, and a count of its rows whose parent is missing.
+    pub orphans: Vec<(String, String)>,
+    /// A key-table row by key (one parameter: the key).
+    pub by_key: String,
+    /// Per secondary index of the key table: its name, its columns' positions in the key table,
+    /// and a read of at most [`INDEX_READ_LIMIT`] rows by all of its columns.
+    pub by_index: Vec<IndexRead>,
+    /// Per child table: its position in `Plan::fills`, and the join of one key-table row (by
+    /// key) with its children.
+    pub children_of: Vec<(usize, String)>,
+}
+
+/// One filled table's INSERT.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Insert {
+    /// The statement.
+    pub sql: String,
+    /// The positions (in the table's columns) of the parameters, in order.
+    pub columns: Vec<usize>,
+    /// Whether the statement returns the key the engine assigned.
+    pub returns_key: bool,
+}
+
+/// A read of the key table through one secondary index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexRead {
+    /// The index's name.
+    pub name: String,
+    /// Positions of its columns in the key table, in index order.
+    pub columns: Vec<usize>,
+    /// The query.
+    pub sql: String,
+}
+
+/// Most rows one read by a secondary index returns (a value many rows share would otherwise
+/// read them all).
+pub const INDEX_READ_LIMIT: u32 = 20;
+
+/// Renders `plan`'s statements for `strategy` on `engine`, in `namespace` (ignored by SQLite).
+pub fn run_sql(plan: &Plan, strategy: &Strategy, engine: EngineKind, namespace: &str) -> Result<RunSql, Error> {
+    let dialect = engine.dialect();
+    let create = render(&plan.schema(), &plan.key_table().name, strategy, engine, namespace)?;
+    let qualify = |t: &str| match engine {
+        EngineKind::Sqlite => dialect.quote(t),
+        _ => dialect.qualify(namespace, &dialect.quote(t)),
+    };
+    let q = |c: &str| dialect.quote(c);
+    let pg = matches!(engine, EngineKind::Postgres | EngineKind::PostgresFdw);
+    let engine_key = !matches!(strategy.primary.source, KeySource::Client(_));
+    let mut inserts = Vec::new();
+    for fill in &plan.fills {
+        let t = &fill.table;
+        let columns: Vec<usize> = (0..t.columns.len())
+            .filter(|&i| !(engine_key && fill.role == Role::Key && fill.sources[i] == Source::Key))
+            .collect();
+        let names: Vec<String> = columns.iter().map(|&i| q(&t.columns[i].name)).collect();
+        let marks: Vec<String> = columns
+            .iter()
+            .enumerate()
+            .map(|(n, &i)| {
+                format!("{}{}", dialect.placeholder(n + 1), if pg { cast(plan, fill.sources[i]) } else { "" })
+            })
+            .collect();
+        let returns_key = engine_key && fill.role == Role::Key;
+        let returning = if returns_key { format!(" RETURNING {}", q(&t.primary_key[0])) } else { String::new() };
+        inserts.push(Insert {
+            sql: format!(
+                "INSERT INTO {} ({}) VALUES ({}){returning}",
+                qualify(&t.name),
+                names.join(", "),
+                marks.join(", ")
+            ),
+            columns,
+            returns_key,
+        });
+    }
+    let counts = plan.fills.iter().map(|f| format!("SELECT count(*) FROM {}", qualify(&f.table.name))).collect();
+    let mut orphans = Vec::new();
+    for fill in &plan.fills {
+        for (i, source) in fill.sources.iter().enumerate() {
+            let Source::Parent(p) = *source else { continue };
+            let (child, parent) = (&fill.table, &plan.fills[p].table);
+            let (column, key) = (q(&child.columns[i].name), q(&parent.primary_key[0]));
+            orphans.push((
+                format!("{}.{} → {}", child.name, child.columns[i].name, parent.name),
+                format!(
+                    "SELECT count(*) FROM {} c WHERE c.{column} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM {} p WHERE p.{key} = c.{column})",
+                    qualify(&child.name),
+                    qualify(&parent.name)
+                ),
+            ));
+        }
+    }
+    let key = plan.key_table();
+    let key_name = q(&key.primary_key[0]);
+    let p1 = dialect.placeholder(1);
+    let by_key = format!("SELECT * FROM {} WHERE {key_name} = {p1}", qualify(&key.name));
+    let key_fill = &plan.fills[plan.key];
+    let mut by_index = Vec::new();
+    for (n, index) in key.indexes.iter().enumerate() {
+        let columns: Vec<usize> = index
+            .columns
+            .iter()
+            .filter_map(|c| key.columns.iter().position(|k| k.name.eq_ignore_ascii_case(c)))
+            .collect();
+        let wheres: Vec<String> = columns
+            .iter()
+            .enumerate()
+            .map(|(j, &i)| {
+                let cast = if pg { cast(plan, key_fill.sources[i]) } else { "" };
+                format!("{} = {}{cast}", q(&key.columns[i].name), dialect.placeholder(j + 1))
+            })
+            .collect();
+        by_index.push(IndexRead {
+            name: index.name.clone().unwrap_or_else(|| format!("{}_idx{}", key.name, n + 1)),
+            columns,
+            sql: format!(
+                "SELECT * FROM {} WHERE {} LIMIT {INDEX_READ_LIMIT}",
+                qualify(&key.name),
+                wheres.join(" AND ")
+            ),
+        });
+    }
+    let mut children_of = Vec::new();
+    for c in plan.children() {
+        let child = &plan.fills[c];
+        let Some(fk) = child.sources.iter().position(|s| *s == Source::Parent(plan.key)) else { continue };
+        children_of.push((
+            c,
+            format!(
+                "SELECT p.{key_name}, c.* FROM {} p JOIN {} c ON c.{} = p.{key_name} WHERE p.{key_name} = {p1}",
+                qualify(&key.name),
+                qualify(&child.table.name),
+                q(&child.table.columns[fk].name)
+            ),
+        ));
+    }
+    Ok(RunSql { create, inserts, counts, orphans, by_key, by_index, children_of })
+}
+
+/// PostgreSQL's cast of a parameter from the type pkbench binds for `source` to the column's.
+fn cast(plan: &Plan, source: Source) -> &'static str {
+    match source {
+        Source::Key | Source::Null => "",
+        Source::Parent(p) if p == plan.key => "",
+        // An ancestor's key is its row number, bound as its own key column is.
+        Source::Parent(p) => {
+            plan.fills[p].sources.iter().find(|s| matches!(s, Source::Sequence(_))).map_or("", |s| cast(plan, *s))
+        }
+        Source::Sequence(ty) | Source::Value(ty) => match ty {
+            SqlType::Integer(_) => "::int8",
+            SqlType::Decimal { .. } => "::text::numeric",
+            SqlType::Float => "::text::float8",
+            SqlType::Text { .. } => "::text",
+            SqlType::Binary { .. } => "::bytea",
+            SqlType::Uuid => "::uuid",
+            SqlType::Bool => "::int4::boolean",
+            SqlType::Date => "::text::date",
+            SqlType::Timestamp => "::text::timestamp",
+            SqlType::Json => "::text::jsonb",
+        },
+    }
+}
+
+/// The dialect-free check that a strategy can key a schema run: one key column, no external key
+/// beside it (not yet).
+pub fn check_strategy(strategy: &Strategy, dialect: &dyn Dialect) -> Result<(), Error> {
+    if strategy.secondary.is_some() {
+        return Err(dialect.unsupported(
+            strategy,
+            "--schema replaces the key column with one key; a strategy with a second key beside it is not supported yet: choose int, uuid7, uuid4, …".into(),
+        ));
+    }
+    Ok(())
+}

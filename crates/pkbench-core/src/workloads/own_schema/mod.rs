@@ -1,0 +1,617 @@
+//! schema: each strategy as the key of the user's own table (`run --schema FILE.sql`).
+//!
+//! The tables the key table references are filled first (`--parent-rows` each); then the key
+//! table's rows go in timed batches, each followed in the same transaction by its children
+//! (`--children-per-row` per child table, their foreign key a parent of the batch or of the whole
+//! table, `--fk-locality`); then reads of the workload mix, one phase each: by key, by every
+//! secondary index, and each row's children, over rows chosen by `--read-locality`. At the end
+//! every table's rows are counted and every foreign key is checked to resolve.
+
+mod reads;
+mod rows;
+
+pub use reads::{RECENT_SHARE, ReadLocality};
+
+use super::outcome::{SettingsBase, conclude, empty_result, verify};
+use super::{CaseContext, KeySettings, KeyStream, Workload};
+use crate::Error;
+use crate::control::RunControl;
+use crate::engines::Engine;
+use crate::engines::own_schema::{Read, SchemaCase};
+use crate::engines::wire::{KeySlot, Param};
+use crate::generators::Key;
+use crate::metrics::LatencyRecorder;
+use crate::results::{BatchResult, PhaseResult, RunResult};
+use crate::schema::{Plan, Role, Schema, Source};
+use crate::strategy::{Storage, Strategy};
+use crate::util::pick::Pick;
+use crate::values::{ColumnSpec, Sidecar, SpecOverrides, resolve};
+use reads::{Kept, Targets};
+use rows::{MAX_COLUMNS, Ref, TableRows};
+use std::collections::BTreeMap;
+
+/// Largest `--parent-rows` accepted.
+pub const MAX_PARENT_ROWS: u64 = 100_000_000;
+/// Largest `--children-per-row` accepted.
+pub const MAX_CHILDREN_PER_ROW: u64 = 100;
+/// Largest `--reads` accepted (the sampled rows are kept in memory).
+pub const MAX_READS: u64 = 10_000_000;
+
+/// Which parent a child row references.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum FkLocality {
+    /// A row of the batch being inserted (children arrive with their parent).
+    #[default]
+    Recent,
+    /// Any row inserted so far.
+    Uniform,
+}
+
+impl FkLocality {
+    /// The name `--fk-locality` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            FkLocality::Recent => "recent",
+            FkLocality::Uniform => "uniform",
+        }
+    }
+}
+
+/// The sizes and choices of a schema run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SchemaSizes {
+    /// Key-table rows.
+    pub rows: u64,
+    /// Key-table rows per transaction (with their children).
+    pub batch_rows: u64,
+    /// Rows of each table the key table references.
+    pub parent_rows: u64,
+    /// Rows of each child table per key-table row.
+    pub children_per_row: u64,
+    /// Which parent a child references.
+    pub fk_locality: FkLocality,
+    /// Which rows the reads ask for.
+    pub read_locality: ReadLocality,
+    /// Reads per phase.
+    pub reads: u64,
+}
+
+/// The schema workload.
+#[derive(Clone, Debug)]
+pub struct OwnSchema {
+    plan: Plan,
+    /// Value specs of generated columns, by (fill, column).
+    specs: BTreeMap<(usize, usize), ColumnSpec>,
+    sizes: SchemaSizes,
+    keys: KeySettings,
+    /// The schema file's name, for the results.
+    file: String,
+}
+
+impl OwnSchema {
+    /// Plans a run of `schema` keyed at `table` (default: the table the others reference), with
+    /// value specs from column comments and `sidecar`; every error is one line.
+    pub fn new(
+        schema: &Schema,
+        table: Option<&str>,
+        sidecar: Option<&Sidecar>,
+        sizes: SchemaSizes,
+        keys: impl Into<KeySettings>,
+        file: &str,
+    ) -> Result<Self, Error> {
+        let range = |flag: &str, v: u64, lo: u64, hi: u64| {
+            if v < lo || v > hi {
+                Err(Error::InvalidInput(format!("{flag} {v} is out of range: use {lo} to {hi}")))
+            } else {
+                Ok(())
+            }
+        };
+        range("--rows", sizes.rows, 1, super::MAX_ROWS)?;
+        range("--batch", sizes.batch_rows, 1, super::MAX_BATCH_ROWS)?;
+        range("--parent-rows", sizes.parent_rows, 1, MAX_PARENT_ROWS)?;
+        range("--children-per-row", sizes.children_per_row, 0, MAX_CHILDREN_PER_ROW)?;
+        range("--reads", sizes.reads, 0, MAX_READS)?;
+        let key = schema.key_table(table)?.name.clone();
+        let plan = Plan::new(schema, &key)?;
+        let mut specs = BTreeMap::new();
+        for (f, fill) in plan.fills.iter().enumerate() {
+            for (c, source) in fill.sources.iter().enumerate() {
+                let Source::Value(ty) = *source else { continue };
+                let column = &fill.table.columns[c];
+                let at = |e: Error| {
+                    Error::InvalidInput(format!("line {}: {}.{}: {}", column.line, fill.table.name, column.name, e))
+                };
+                let comment = match &column.comment {
+                    Some(text) => SpecOverrides::parse_comment(text).map_err(at)?,
+                    None => None,
+                };
+                let mut layers: Vec<&SpecOverrides> = comment.iter().collect();
+                layers.extend(sidecar.and_then(|s| s.column(&fill.table.name, &column.name)));
+                specs.insert((f, c), resolve(ty, &layers).map_err(at)?);
+            }
+        }
+        let sizes = SchemaSizes { batch_rows: sizes.batch_rows.min(sizes.rows), ..sizes };
+        Ok(OwnSchema { plan, specs, sizes, keys: keys.into(), file: file.to_string() })
+    }
+
+    /// The plan: which tables are filled and how.
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    fn children_rows(&self) -> u64 {
+        self.sizes.rows * self.sizes.children_per_row
+    }
+
+    /// Rows each filled table must hold at the end.
+    fn expected(&self, fill: usize) -> u64 {
+        match self.plan.fills[fill].role {
+            Role::Ancestor => self.sizes.parent_rows,
+            Role::Key => self.sizes.rows,
+            Role::Child => self.children_rows(),
+        }
+    }
+
+    fn feeds(&self, case: &dyn SchemaCase) -> Result<Vec<TableRows>, Error> {
+        let sql = case.sql();
+        (0..self.plan.fills.len())
+            .map(|f| {
+                TableRows::new(&self.plan, f, &sql.inserts[f], self.keys.seed, &mut |_, c| {
+                    Ok(self.specs[&(f, c)].clone())
+                })
+            })
+            .collect()
+    }
+
+    /// Fills every ancestor with `--parent-rows` rows, parents first, in transactions of
+    /// `--batch` rows.
+    fn fill_parents(
+        &self,
+        case: &mut dyn SchemaCase,
+        feeds: &mut [TableRows],
+        pick: &mut Pick,
+        ctx: &CaseContext<'_>,
+    ) -> Result<Option<PhaseResult>, Error> {
+        let ancestors: Vec<usize> = self.plan.ancestors().collect();
+        if ancestors.is_empty() {
+            return Ok(None);
+        }
+        let storage = Storage::Integer;
+        let parent_rows = self.sizes.parent_rows;
+        case.take_counters()?;
+        let t0 = ctx.timer.now_ns();
+        for &a in &ancestors {
+            let mut done = 0;
+            while done < parent_rows {
+                let n = self.sizes.batch_rows.min(parent_rows - done);
+                transaction(case, |case| {
+                    for _ in 0..n {
+                        let mut params = [Param::Null; MAX_COLUMNS];
+                        let k = feeds[a].next(
+                            None,
+                            storage,
+                            &mut |_| Ref::Row(pick.below(parent_rows as usize) as u64),
+                            &mut params,
+                        )?;
+                        case.insert(a, &params[..k])?;
+                    }
+                    Ok(())
+                })?;
+                done += n;
+                if ctx.control.is_cancelled() {
+                    return Err(Error::Interrupted);
+                }
+            }
+        }
+        let names: Vec<&str> = ancestors.iter().map(|&a| self.plan.fills[a].table.name.as_str()).collect();
+        let rows = parent_rows * ancestors.len() as u64;
+        Ok(Some(PhaseResult {
+            name: "fill-parents".into(),
+            operations: rows,
+            rows,
+            elapsed_ns: ctx.timer.now_ns() - t0,
+            counters: case.take_counters()?,
+            note: Some(format!("{parent_rows} rows in each table the key table references ({})", names.join(", "))),
+            ..PhaseResult::default()
+        }))
+    }
+}
+
+/// Runs `body` in one transaction, rolling back if it fails.
+fn transaction(
+    case: &mut dyn SchemaCase,
+    body: impl FnOnce(&mut dyn SchemaCase) -> Result<(), Error>,
+) -> Result<(), Error> {
+    case.begin()?;
+    match body(case) {
+        Ok(()) => case.end(true),
+        Err(e) => {
+            let _ = case.end(false);
+            Err(e)
+        }
+    }
+}
+
+/// What the load leaves for the reads.
+struct Loaded {
+    targets: Targets,
+}
+
+impl OwnSchema {
+    /// The key table's rows in timed batches, each with its children.
+    fn load(
+        &self,
+        case: &mut dyn SchemaCase,
+        feeds: &mut [TableRows],
+        strategy: &Strategy,
+        pick: &mut Pick,
+        result: &mut RunResult,
+        ctx: &CaseContext<'_>,
+    ) -> Result<Loaded, Error> {
+        let sql = case.sql().clone();
+        let key_fill = self.plan.key;
+        let storage = strategy.primary.storage;
+        let children: Vec<usize> = self.plan.children().collect();
+        let joined: Vec<Option<usize>> =
+            children.iter().map(|c| sql.children_of.iter().position(|j| j.0 == *c)).collect();
+        let mut targets = Targets::choose(
+            self.sizes.rows,
+            self.sizes.reads,
+            self.sizes.read_locality,
+            self.keys.seed,
+            sql.children_of.len(),
+        );
+        // Parameter positions of the indexed columns, kept for the sampled rows.
+        let key_insert = &sql.inserts[key_fill];
+        let mut indexed: Vec<usize> = sql
+            .by_index
+            .iter()
+            .flat_map(|r| r.columns.iter().filter_map(|c| key_insert.columns.iter().position(|x| x == c)))
+            .collect();
+        indexed.sort_unstable();
+        indexed.dedup();
+        let (parent_rows, per_row) = (self.sizes.parent_rows as usize, self.sizes.children_per_row);
+        let mut keys: Vec<Key> = Vec::with_capacity(self.sizes.rows as usize);
+        let mut stream = KeyStream::new(strategy, self.keys);
+        let mut batch = Vec::with_capacity(self.sizes.batch_rows as usize);
+        while (keys.len() as u64) < self.sizes.rows {
+            let start = keys.len();
+            let n = self.sizes.batch_rows.min(self.sizes.rows - start as u64);
+            let t0 = ctx.timer.now_ns();
+            stream.fill(&mut batch, n);
+            let t1 = ctx.timer.now_ns();
+            transaction(case, |case| {
+                for (i, row) in batch.iter().enumerate() {
+                    let mut params = [Param::Null; MAX_COLUMNS];
+                    let k = feeds[key_fill].next(
+                        row.primary,
+                        storage,
+                        &mut |_| Ref::Row(pick.below(parent_rows) as u64),
+                        &mut params,
+                    )?;
+                    let sampled = targets.rows.get_mut(&((start + i) as u64));
+                    if let Some(s) = sampled {
+                        for &p in &indexed {
+                            s.values.insert(p, Kept::of(&params[p]));
+                        }
+                    }
+                    let assigned = case.insert(key_fill, &params[..k])?;
+                    let key = row.primary.or(assigned).ok_or_else(|| Error::InvalidInput("a key is missing".into()))?;
+                    if let Some(s) = targets.rows.get_mut(&((start + i) as u64)) {
+                        s.key = Some(key);
+                    }
+                    keys.push(key);
+                    if (i + 1) % RunControl::PROGRESS_STEP == 0 {
+                        ctx.control.add_rows(RunControl::PROGRESS_STEP as u64);
+                        if ctx.control.is_cancelled() {
+                            return Err(Error::Interrupted);
+                        }
+                    }
+                }
+                for (c, join) in children.iter().zip(&joined) {
+                    for _ in 0..n * per_row {
+                        let mut counted = false;
+                        let mut parent = |p: usize| {
+                            if p != key_fill {
+                                return Ref::Row(pick.below(parent_rows) as u64);
+                            }
+                            let j = match self.sizes.fk_locality {
+                                FkLocality::Recent => start + pick.below(n as usize),
+                                FkLocality::Uniform => pick.below(keys.len()),
+                            };
+                            if let (false, Some(join), Some(s)) = (counted, join, targets.rows.get_mut(&(j as u64))) {
+                                s.children[*join] += 1;
+                            }
+                            counted = true;
+                            Ref::Key(keys[j])
+                        };
+                        let mut params = [Param::Null; MAX_COLUMNS];
+                        let k = feeds[*c].next(None, storage, &mut parent, &mut params)?;
+                        case.insert(*c, &params[..k])?;
+                    }
+                }
+                Ok(())
+            })?;
+            let t2 = ctx.timer.now_ns();
+            ctx.control.add_rows(n % RunControl::PROGRESS_STEP as u64);
+            let counters = case.take_counters()?;
+            let b = BatchResult {
+                index: result.batches.len() as u64,
+                rows: n,
+                rows_total: keys.len() as u64,
+                elapsed_ns: t2 - t1,
+                elapsed_ns_low: None,
+                elapsed_ns_high: None,
+                keygen_ns: t1 - t0,
+                counters,
+                counters_ns: ctx.timer.now_ns() - t2,
+                counters_span: 1,
+                db_size_bytes: None,
+                shards: None,
+            };
+            ctx.observer.batch_done(strategy.name, &b);
+            result.batches.push(b);
+            ctx.observer.batch_recorded(result);
+        }
+        Ok(Loaded { targets })
+    }
+
+    /// One timed read phase: `op(case, target)` for every target, returning rows read and the
+    /// rows expected (`None`: at least one).
+    fn read_phase(
+        &self,
+        name: String,
+        what: String,
+        case: &mut dyn SchemaCase,
+        loaded: &Loaded,
+        ctx: &CaseContext<'_>,
+        mut op: impl FnMut(&mut dyn SchemaCase, &reads::Sampled) -> Result<Option<(u64, Option<u64>)>, Error>,
+    ) -> Result<PhaseResult, Error> {
+        case.take_counters()?;
+        let mut latency = LatencyRecorder::new();
+        let (mut ops, mut rows, mut elapsed_ns, mut skipped) = (0, 0, 0, 0);
+        for t in &loaded.targets.order {
+            if ctx.control.is_cancelled() {
+                return Err(Error::Interrupted);
+            }
+            let sampled = &loaded.targets.rows[t];
+            let t0 = ctx.timer.now_ns();
+            let Some((found, expected)) = op(case, sampled)? else {
+                skipped += 1;
+                continue;
+            };
+            let ns = ctx.timer.now_ns() - t0;
+            latency.record(ns);
+            elapsed_ns += ns;
+            ops += 1;
+            rows += found;
+            let ok = match expected {
+                Some(e) => found == e,
+                None => found >= 1,
+            };
+            if !ok {
+                return Err(Error::InvalidInput(format!(
+                    "{name} read {found} rows of row {t}, expected {}: the table is wrong",
+                    expected.map_or("at least 1".to_string(), |e| e.to_string())
+                )));
+            }
+        }
+        let counters = case.take_counters()?;
+        let mut figures = BTreeMap::new();
+        if let (Some(h), Some(m)) = (counters.cache_hits, counters.cache_misses)
+            && h + m > 0
+        {
+            figures.insert("cache_hit_ratio".to_string(), h as f64 / (h + m) as f64);
+            figures.insert("cache_misses_per_read".to_string(), m as f64 / ops.max(1) as f64);
+        }
+        let mut note = format!("{what}; {}; timed right after the load", self.sizes.read_locality.describe());
+        if skipped > 0 {
+            note.push_str(&format!("; {skipped} rows with a NULL in the index skipped"));
+        }
+        Ok(PhaseResult {
+            name,
+            operations: ops,
+            rows,
+            elapsed_ns,
+            latency: latency.summary(),
+            counters,
+            figures,
+            note: Some(note),
+            ..PhaseResult::default()
+        })
+    }
+
+    fn reads(
+        &self,
+        case: &mut dyn SchemaCase,
+        loaded: &Loaded,
+        strategy: &Strategy,
+        result: &mut RunResult,
+        ctx: &CaseContext<'_>,
+    ) -> Result<(), Error> {
+        if self.sizes.reads == 0 {
+            return Ok(());
+        }
+        let sql = case.sql().clone();
+        let storage = strategy.primary.storage;
+        let key_table = &self.plan.key_table().name;
+        let mut slot = KeySlot::default();
+        let p = self.read_phase(
+            "read-by-key".into(),
+            format!("one {key_table} row by its key"),
+            case,
+            loaded,
+            ctx,
+            |case, s| {
+                let key = s.key.ok_or_else(|| Error::InvalidInput("a sampled row has no key".into()))?;
+                let found = case.read(Read::ByKey, &[slot.bind(key, storage)])?;
+                Ok(Some((found, Some(1))))
+            },
+        )?;
+        result.phases.push(p);
+        ctx.observer.phase_recorded(result);
+        let key_insert = &sql.inserts[self.plan.key];
+        for (i, index) in sql.by_index.iter().enumerate() {
+            let positions: Vec<Option<usize>> =
+                index.columns.iter().map(|c| key_insert.columns.iter().position(|x| x == c)).collect();
+            let p = self.read_phase(
+                format!("read-by-{}", index.name),
+                format!("{key_table} rows by every column of index {}", index.name),
+                case,
+                loaded,
+                ctx,
+                |case, s| {
+                    let mut params = Vec::with_capacity(positions.len());
+                    for pos in &positions {
+                        match pos.and_then(|p| s.values.get(&p)) {
+                            Some(Kept::Null) | None => return Ok(None),
+                            Some(v) => params.push(v.param()),
+                        }
+                    }
+                    Ok(Some((case.read(Read::ByIndex(i), &params)?, None)))
+                },
+            )?;
+            result.phases.push(p);
+            ctx.observer.phase_recorded(result);
+        }
+        for (j, (child, _)) in sql.children_of.iter().enumerate() {
+            let child = &self.plan.fills[*child].table.name;
+            let p = self.read_phase(
+                format!("children-of-{key_table}-in-{child}"),
+                format!("one {key_table} row joined with its {child} rows"),
+                case,
+                loaded,
+                ctx,
+                |case, s| {
+                    let key = s.key.ok_or_else(|| Error::InvalidInput("a sampled row has no key".into()))?;
+                    Ok(Some((case.read(Read::ChildrenOf(j), &[slot.bind(key, storage)])?, Some(s.children[j]))))
+                },
+            )?;
+            result.phases.push(p);
+            ctx.observer.phase_recorded(result);
+        }
+        Ok(())
+    }
+
+    /// Counts every table's rows and checks every foreign key resolves.
+    fn finish(
+        &self,
+        case: Box<dyn SchemaCase + '_>,
+        strategy: &Strategy,
+        result: &mut RunResult,
+        ctx: &CaseContext<'_>,
+    ) -> Result<(), Error> {
+        let sql = case.sql().clone();
+        let t0 = ctx.timer.now_ns();
+        let report = case.finish()?;
+        let elapsed_ns = ctx.timer.now_ns() - t0;
+        result.size_bytes = Some(report.size_bytes);
+        result.wal_size_bytes = report.wal_size_bytes;
+        result.btrees = report.btrees;
+        result.kept_database = report.kept.map(|p| p.display().to_string());
+        let mut figures = BTreeMap::new();
+        let mut total = 0;
+        for (f, found) in report.rows.iter().enumerate() {
+            let table = &self.plan.fills[f].table.name;
+            figures.insert(format!("rows.{table}"), *found as f64);
+            verify(&format!("{} ({table})", strategy.name), self.expected(f), *found)?;
+            total += found;
+        }
+        for ((what, _), orphans) in sql.orphans.iter().zip(&report.orphans) {
+            if *orphans > 0 {
+                return Err(Error::InvalidInput(format!(
+                    "{orphans} rows of foreign key {what} reference a missing parent: the tables are wrong"
+                )));
+            }
+        }
+        result.verified_rows = Some(total);
+        result.phases.push(PhaseResult {
+            name: "verify".into(),
+            operations: (report.rows.len() + report.orphans.len()) as u64,
+            rows: total,
+            elapsed_ns,
+            figures,
+            note: Some(format!(
+                "every table's rows counted; each of {} foreign keys resolves in every row",
+                report.orphans.len()
+            )),
+            ..PhaseResult::default()
+        });
+        Ok(())
+    }
+}
+
+impl Workload for OwnSchema {
+    fn name(&self) -> &'static str {
+        "schema"
+    }
+
+    fn rows_per_case(&self) -> u64 {
+        self.sizes.rows
+    }
+
+    fn case_plan(&self) -> String {
+        format!(
+            "inserting {} {} rows with {} children each, then {} reads per kind",
+            self.sizes.rows,
+            self.plan.key_table().name,
+            self.sizes.children_per_row,
+            self.sizes.reads
+        )
+    }
+
+    fn run_case(
+        &self,
+        engine: &mut dyn Engine,
+        strategy: &Strategy,
+        ctx: &CaseContext<'_>,
+    ) -> (RunResult, Option<Error>) {
+        let s = &self.sizes;
+        let options = BTreeMap::from([
+            ("schema".to_string(), self.file.clone()),
+            ("key_table".to_string(), self.plan.key_table().name.clone()),
+            (
+                "tables".to_string(),
+                self.plan.fills.iter().map(|f| f.table.name.as_str()).collect::<Vec<_>>().join(", "),
+            ),
+            ("parent_rows".to_string(), s.parent_rows.to_string()),
+            ("children_per_row".to_string(), s.children_per_row.to_string()),
+            ("fk_locality".to_string(), s.fk_locality.name().to_string()),
+            ("read_locality".to_string(), s.read_locality.name().to_string()),
+            ("reads".to_string(), s.reads.to_string()),
+        ]);
+        let base = SettingsBase {
+            rows: s.rows,
+            batch_rows: s.batch_rows,
+            payload_bytes: 0,
+            keys: self.keys,
+            insert_path: "one cached prepared single-row INSERT per row: a batch's key-table rows, then their children, in one transaction; values generated in the timed loop".into(),
+            options,
+        };
+        let info = engine.info();
+        let mut result = empty_result(info.clone(), self.name(), strategy, base);
+        ctx.control.set_rows(0);
+        let outcome = (|| -> Result<(), Error> {
+            let host = engine.own_schema().ok_or_else(|| {
+                Error::InvalidInput(format!(
+                    "--schema has no SQL for {} yet: use --engine sqlite, postgres or mariadb",
+                    info.name
+                ))
+            })?;
+            let mut case = host.create_schema_case(strategy, &self.plan)?;
+            result.settings.engine = case.effective_settings()?;
+            let mut feeds = self.feeds(case.as_ref())?;
+            let mut pick = Pick(self.keys.seed ^ 0xf0_0d);
+            if let Some(p) = self.fill_parents(case.as_mut(), &mut feeds, &mut pick, ctx)? {
+                result.phases.push(p);
+                ctx.observer.phase_recorded(&result);
+            }
+            let loaded = self.load(case.as_mut(), &mut feeds, strategy, &mut pick, &mut result, ctx)?;
+            self.reads(case.as_mut(), &loaded, strategy, &mut result, ctx)?;
+            self.finish(case, strategy, &mut result, ctx)?;
+            ctx.observer.phase_recorded(&result);
+            Ok(())
+        })();
+        conclude(result, outcome)
+    }
+}

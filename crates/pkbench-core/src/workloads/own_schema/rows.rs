@@ -1,0 +1,148 @@
+//! One filled table's rows, as the parameters of its INSERT: the strategy's key, row numbers for
+//! a parent's or child's own key, parents' keys for foreign keys, generated values for the rest.
+//! Buffers are reused from row to row.
+
+use crate::Error;
+use crate::engines::wire::{KeySlot, Param};
+use crate::generators::{Key, derive_seed};
+use crate::schema::{Fill, Insert, Plan, Source};
+use crate::strategy::Storage;
+use crate::values::{ColumnGenerator, ColumnSpec, SqlType};
+use std::fmt::Write;
+
+/// Most columns a filled table may have (the parameters of one row live on the stack).
+pub(super) const MAX_COLUMNS: usize = 64;
+
+/// Which row of a parent a foreign key references.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Ref {
+    /// The key table's row with this key.
+    Key(Key),
+    /// An ancestor's row with this number (0-based).
+    Row(u64),
+}
+
+/// The rows of one filled table.
+pub(super) struct TableRows {
+    columns: Vec<ColumnFeed>,
+    /// Rows made so far.
+    made: u64,
+}
+
+/// One parameter's source, with its buffers.
+struct ColumnFeed {
+    source: Source,
+    /// The key type of the ancestor a foreign key references.
+    parent_type: Option<SqlType>,
+    generator: Option<ColumnGenerator>,
+    slot: KeySlot,
+    text: String,
+    bytes: [u8; 16],
+}
+
+impl TableRows {
+    /// The rows of `plan.fills[fill]` bound as `insert` takes them; `spec(column)` is the value
+    /// spec of a generated column.
+    pub(super) fn new(
+        plan: &Plan,
+        fill: usize,
+        insert: &Insert,
+        seed: u64,
+        spec: &mut dyn FnMut(&Fill, usize) -> Result<ColumnSpec, Error>,
+    ) -> Result<Self, Error> {
+        let f = &plan.fills[fill];
+        if insert.columns.len() > MAX_COLUMNS {
+            return Err(Error::InvalidInput(format!(
+                "line {}: table {} has {} columns: pkbench fills tables of at most {MAX_COLUMNS} columns",
+                f.table.line,
+                f.table.name,
+                f.table.columns.len()
+            )));
+        }
+        let mut columns = Vec::with_capacity(insert.columns.len());
+        for &i in &insert.columns {
+            let source = f.sources[i];
+            let generator = match source {
+                Source::Value(_) => {
+                    Some(ColumnGenerator::for_column(spec(f, i)?, seed, &f.table.name, &f.table.columns[i].name)?)
+                }
+                _ => None,
+            };
+            let parent_type = match source {
+                Source::Parent(p) if p != plan.key => plan.fills[p].sources.iter().find_map(|s| match s {
+                    Source::Sequence(ty) => Some(*ty),
+                    _ => None,
+                }),
+                _ => None,
+            };
+            let mut bytes = [0u8; 16];
+            bytes[..8].copy_from_slice(&derive_seed(seed, &f.table.name, &f.table.columns[i].name).to_be_bytes());
+            columns.push(ColumnFeed {
+                source,
+                parent_type,
+                generator,
+                slot: KeySlot::default(),
+                text: String::new(),
+                bytes,
+            });
+        }
+        Ok(TableRows { columns, made: 0 })
+    }
+
+    /// The next row's parameters, written into `params` (the first `n` slots; returns `n`).
+    /// `key` is the row's own key where the strategy's key is bound (stored as `storage`), and
+    /// `parent(fill)` picks the row of `fill` a foreign key references.
+    pub(super) fn next<'s>(
+        &'s mut self,
+        key: Option<Key>,
+        storage: Storage,
+        parent: &mut dyn FnMut(usize) -> Ref,
+        params: &mut [Param<'s>; MAX_COLUMNS],
+    ) -> Result<usize, Error> {
+        let row = self.made;
+        self.made += 1;
+        let n = self.columns.len();
+        for (slot, c) in params.iter_mut().zip(self.columns.iter_mut()) {
+            *slot = match c.source {
+                Source::Key => {
+                    let key = key.ok_or_else(|| Error::InvalidInput("a client-generated key is missing".into()))?;
+                    c.slot.bind(key, storage)
+                }
+                Source::Sequence(ty) => sequence(ty, row, &mut c.text, &mut c.bytes),
+                Source::Parent(p) => match parent(p) {
+                    Ref::Key(k) => c.slot.bind(k, storage),
+                    Ref::Row(r) => sequence(c.parent_type.unwrap_or(SqlType::Integer(8)), r, &mut c.text, &mut c.bytes),
+                },
+                Source::Null => Param::Null,
+                Source::Value(_) => match &mut c.generator {
+                    Some(g) => g.next_value().as_param(),
+                    None => Param::Null,
+                },
+            };
+        }
+        Ok(n)
+    }
+}
+
+/// Row `row`'s own key in a column of type `ty`: its number from 1, as an integer, text, eight
+/// big-endian bytes, or a UUID whose last eight bytes are the number.
+fn sequence<'a>(ty: SqlType, row: u64, text: &'a mut String, bytes: &'a mut [u8; 16]) -> Param<'a> {
+    let n = row + 1;
+    match ty {
+        SqlType::Text { .. } => {
+            text.clear();
+            // Writing into a String cannot fail.
+            let _ = write!(text, "{n}");
+            Param::Text(text)
+        }
+        SqlType::Uuid => {
+            bytes[8..].copy_from_slice(&n.to_be_bytes());
+            Param::Uuid(*bytes)
+        }
+        SqlType::Binary { .. } => {
+            bytes[8..].copy_from_slice(&n.to_be_bytes());
+            Param::Bytes(&bytes[8..])
+        }
+        _ => Param::Int(n as i64),
+    }
+}
