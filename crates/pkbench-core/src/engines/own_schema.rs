@@ -6,6 +6,7 @@
 use crate::Error;
 use crate::engines::wire::Param;
 use crate::generators::Key;
+use crate::metrics::budget::CounterAccount;
 use crate::results::{BtreeStats, Counters};
 use crate::schema::{Plan, RunSql};
 use crate::strategy::Strategy;
@@ -51,8 +52,10 @@ pub trait SchemaCase {
     /// Runs one read; returns rows read.
     fn read(&mut self, read: Read, params: &[Param<'_>]) -> Result<u64, Error>;
 
-    /// Engine counters accumulated since the previous call (or since the case was created).
-    fn take_counters(&mut self) -> Result<Counters, Error>;
+    /// Engine counters accumulated since the previous call (or since the case was created);
+    /// counters that cost more than the cheap statistics are read only if `account` affords
+    /// them (the caller debits the call's time).
+    fn take_counters(&mut self, account: &CounterAccount) -> Result<Counters, Error>;
 
     /// Counts every filled table's rows and each foreign key's missing parents, measures size
     /// and B-trees (named `table` and `table.index`), and removes the database unless kept.

@@ -11,8 +11,13 @@ use pkbench_core::workloads::{CaseContext, InsertGrowth, Silent, Workload};
 pub const SEED: u64 = 7;
 
 /// Runs insert-growth for one strategy (50-byte payload, [`SEED`]) and asserts it succeeded.
+#[allow(dead_code)]
 pub fn run(engine: &mut dyn Engine, strategy: &Strategy, rows: u64, batch: u64) -> RunResult {
-    let workload = InsertGrowth::new(rows, batch, 50, SEED).unwrap();
+    run_workload(&InsertGrowth::new(rows, batch, 50, SEED).unwrap(), engine, strategy)
+}
+
+/// Runs `workload` for one strategy and asserts it succeeded and is complete.
+pub fn run_workload(workload: &dyn Workload, engine: &mut dyn Engine, strategy: &Strategy) -> RunResult {
     let control = RunControl::new();
     // Engine tests check every batch's counters: read them all, whatever it costs.
     let ctx = CaseContext {
@@ -23,5 +28,6 @@ pub fn run(engine: &mut dyn Engine, strategy: &Strategy, rows: u64, batch: u64) 
     };
     let (result, error) = workload.run_case(engine, strategy, &ctx);
     assert!(error.is_none(), "{}: {error:?}", strategy.name);
+    assert!(result.complete, "{}", strategy.name);
     result
 }

@@ -8,7 +8,7 @@ use crate::engines::Engine;
 use crate::engines::own_schema::{Read, SchemaCase, SchemaEngine, SchemaReport};
 use crate::engines::wire::{Connection, Param, Value};
 use crate::generators::Key;
-use crate::metrics::budget::{CounterAccount, CounterBudget};
+use crate::metrics::budget::CounterAccount;
 use crate::results::Counters;
 use crate::schema::{Plan, RunSql, run_sql};
 use crate::strategy::Strategy;
@@ -145,13 +145,12 @@ impl<B: Backend> SchemaCase for ServerSchema<'_, B> {
             .map_err(|e| Error::server(format!("{what} failed"), e))
     }
 
-    fn take_counters(&mut self) -> Result<Counters, Error> {
+    fn take_counters(&mut self, account: &CounterAccount) -> Result<Counters, Error> {
         let now = self.snapshot()?;
         let tables = self.tables.clone();
         let names: Vec<&str> = tables.iter().map(String::as_str).collect();
         let ServerEngine { conn, namespace, backend } = &mut *self.engine;
-        let every = CounterAccount::new(CounterBudget::Unlimited);
-        let c = backend.counters(conn, (&self.last, &now), namespace, &names, &every);
+        let c = backend.counters(conn, (&self.last, &now), namespace, &names, account);
         self.last = now;
         Ok(c)
     }
@@ -173,6 +172,9 @@ impl<B: Backend> SchemaCase for ServerSchema<'_, B> {
             btrees.extend(trees.into_iter().map(|mut b| {
                 if b.kind == "index" && !b.name.starts_with(&format!("{table}.")) {
                     b.name = format!("{table}.{}", b.name);
+                } else if b.kind == "table" {
+                    // InnoDB names its clustered index PRIMARY.
+                    b.name = table.clone();
                 }
                 b
             }));

@@ -7,6 +7,7 @@ use crate::engines::EngineKind;
 use crate::engines::own_schema::{Read, SchemaCase, SchemaEngine, SchemaReport};
 use crate::engines::wire::Param;
 use crate::generators::Key;
+use crate::metrics::budget::CounterAccount;
 use crate::results::Counters;
 use crate::schema::{Plan, RunSql, run_sql};
 use crate::strategy::Strategy;
@@ -30,7 +31,7 @@ impl SchemaEngine for SqliteEngine {
         }
         let conn = Connection::open(&path)
             .map_err(|e| Error::sqlite(format!("could not create '{}'", path.display()), &path, e))?;
-        let mut case = SqliteSchema { conn: Some(conn), path, keep: self.settings.keep_db, sql, tables };
+        let case = SqliteSchema { conn: Some(conn), path, keep: self.settings.keep_db, sql, tables };
         let conn = case.conn();
         self.settings.apply(conn).map_err(|e| case.err("could not apply SQLite settings", e))?;
         conn.execute_batch("PRAGMA foreign_keys = ON").map_err(|e| case.err("could not enforce foreign keys", e))?;
@@ -40,7 +41,7 @@ impl SchemaEngine for SqliteEngine {
         }
         conn.set_prepared_statement_cache_capacity(64);
         // Start counting from here: creating the tables is not part of the load.
-        case.take_counters()?;
+        super::counters::take(case.conn())?;
         Ok(Box::new(case))
     }
 }
@@ -170,7 +171,7 @@ impl SchemaCase for SqliteSchema {
         Ok(n)
     }
 
-    fn take_counters(&mut self) -> Result<Counters, Error> {
+    fn take_counters(&mut self, _: &CounterAccount) -> Result<Counters, Error> {
         super::counters::take(self.conn())
     }
 

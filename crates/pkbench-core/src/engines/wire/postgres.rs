@@ -11,7 +11,7 @@ use crate::generators::{Key, TextEncoding};
 use crate::strategy::Storage;
 use bytes::BytesMut;
 use postgres::error::SqlState;
-use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
+use postgres::types::{FromSql, IsNull, ToSql, Type, to_sql_checked};
 use postgres::{Client, Row, Statement};
 
 /// Rows per multi-row INSERT (one array element per row).
@@ -115,8 +115,23 @@ fn value(row: &Row, i: usize) -> Result<Value, postgres::Error> {
         Type::BOOL => row.try_get::<_, Option<bool>>(i)?.map_or(Value::Null, |v| Value::Int(v.into())),
         Type::UUID => row.try_get::<_, Option<uuid::Uuid>>(i)?.map_or(Value::Null, |u| Value::Uuid(*u.as_bytes())),
         Type::BYTEA => row.try_get::<_, Option<Vec<u8>>>(i)?.map_or(Value::Null, Value::Bytes),
-        _ => row.try_get::<_, Option<String>>(i)?.map_or(Value::Null, Value::Text),
+        _ if <String as FromSql>::accepts(&ty) => row.try_get::<_, Option<String>>(i)?.map_or(Value::Null, Value::Text),
+        // Any other type (timestamp, numeric, jsonb, …) as the bytes the server sent.
+        _ => row.try_get::<_, Option<Raw>>(i)?.map_or(Value::Null, |r| Value::Bytes(r.0)),
     })
+}
+
+/// A value of any type, as the server's binary form.
+struct Raw(Vec<u8>);
+
+impl<'a> FromSql<'a> for Raw {
+    fn from_sql(_: &Type, raw: &'a [u8]) -> Result<Self, Box<dyn std::error::Error + Sync + Send>> {
+        Ok(Raw(raw.to_vec()))
+    }
+
+    fn accepts(_: &Type) -> bool {
+        true
+    }
 }
 
 fn values(row: &Row) -> Result<Vec<Value>, postgres::Error> {

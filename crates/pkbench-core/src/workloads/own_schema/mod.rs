@@ -21,6 +21,7 @@ use crate::engines::own_schema::{Read, SchemaCase};
 use crate::engines::wire::{KeySlot, Param};
 use crate::generators::Key;
 use crate::metrics::LatencyRecorder;
+use crate::metrics::budget::{CounterAccount, CounterBudget};
 use crate::results::{BatchResult, PhaseResult, RunResult};
 use crate::schema::{Plan, Role, Schema, Source};
 use crate::strategy::{Storage, Strategy};
@@ -178,7 +179,7 @@ impl OwnSchema {
         }
         let storage = Storage::Integer;
         let parent_rows = self.sizes.parent_rows;
-        case.take_counters()?;
+        case.take_counters(&cheap())?;
         let t0 = ctx.timer.now_ns();
         for &a in &ancestors {
             let mut done = 0;
@@ -210,11 +211,16 @@ impl OwnSchema {
             operations: rows,
             rows,
             elapsed_ns: ctx.timer.now_ns() - t0,
-            counters: case.take_counters()?,
+            counters: case.take_counters(&cheap())?,
             note: Some(format!("{parent_rows} rows in each table the key table references ({})", names.join(", "))),
             ..PhaseResult::default()
         }))
     }
+}
+
+/// An account that affords only the cheap statistics (the reads' cache hits and misses).
+fn cheap() -> CounterAccount {
+    CounterAccount::new(CounterBudget::PerMille(0))
 }
 
 /// Runs `body` in one transaction, rolling back if it fails.
@@ -274,6 +280,7 @@ impl OwnSchema {
         let mut keys: Vec<Key> = Vec::with_capacity(self.sizes.rows as usize);
         let mut stream = KeyStream::new(strategy, self.keys);
         let mut batch = Vec::with_capacity(self.sizes.batch_rows as usize);
+        let mut account = CounterAccount::new(ctx.counter_budget);
         while (keys.len() as u64) < self.sizes.rows {
             let start = keys.len();
             let n = self.sizes.batch_rows.min(self.sizes.rows - start as u64);
@@ -334,7 +341,10 @@ impl OwnSchema {
             })?;
             let t2 = ctx.timer.now_ns();
             ctx.control.add_rows(n % RunControl::PROGRESS_STEP as u64);
-            let counters = case.take_counters()?;
+            account.earn(t2 - t1);
+            let counters = case.take_counters(&account)?;
+            let counters_ns = ctx.timer.now_ns() - t2;
+            account.spend(counters_ns);
             let b = BatchResult {
                 index: result.batches.len() as u64,
                 rows: n,
@@ -344,7 +354,7 @@ impl OwnSchema {
                 elapsed_ns_high: None,
                 keygen_ns: t1 - t0,
                 counters,
-                counters_ns: ctx.timer.now_ns() - t2,
+                counters_ns,
                 counters_span: 1,
                 db_size_bytes: None,
                 shards: None,
@@ -367,7 +377,7 @@ impl OwnSchema {
         ctx: &CaseContext<'_>,
         mut op: impl FnMut(&mut dyn SchemaCase, &reads::Sampled) -> Result<Option<(u64, Option<u64>)>, Error>,
     ) -> Result<PhaseResult, Error> {
-        case.take_counters()?;
+        case.take_counters(&cheap())?;
         let mut latency = LatencyRecorder::new();
         let (mut ops, mut rows, mut elapsed_ns, mut skipped) = (0, 0, 0, 0);
         for t in &loaded.targets.order {
@@ -396,7 +406,7 @@ impl OwnSchema {
                 )));
             }
         }
-        let counters = case.take_counters()?;
+        let counters = case.take_counters(&cheap())?;
         let mut figures = BTreeMap::new();
         if let (Some(h), Some(m)) = (counters.cache_hits, counters.cache_misses)
             && h + m > 0
