@@ -245,6 +245,7 @@ mod tests {
     fn btree(leaf_fill: f64, reclaimable_bytes: u64) -> BtreeReport {
         BtreeReport {
             stats: crate::results::BtreeStats {
+                key_share: None,
                 name: "t".into(),
                 kind: "table".into(),
                 pages: 1_000,

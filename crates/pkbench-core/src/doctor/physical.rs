@@ -54,6 +54,7 @@ impl ServerBtree<'_> {
         let fill = self.fill.clamp(0.0, 1.0);
         BtreeReport {
             stats: BtreeStats {
+                key_share: None,
                 name: self.name.into(),
                 kind: self.kind.into(),
                 pages: self.pages,

@@ -137,6 +137,7 @@ impl InsertCase for MockCase<'_> {
             size_bytes: self.rows * if self.random { 100 } else { 70 },
             wal_size_bytes: Some(self.rows * 10),
             btrees: vec![BtreeStats {
+                key_share: None,
                 name: "bench".into(),
                 kind: "table".into(),
                 pages: self.rows / 50 + 1,

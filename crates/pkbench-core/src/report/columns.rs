@@ -67,17 +67,22 @@ pub fn summary(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
     (header, rows)
 }
 
-/// Header and rows of the per-B-tree state after each run.
+/// Header and rows of the per-B-tree state after each run (with the key's share of each tree
+/// where the run knows it: `run --schema`).
 pub fn btrees(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
-    let header = ["strategy", "b-tree", "kind", "pages", "leaf pages", "leaf fill", "leaves out of order", "size"]
+    let mut header = ["strategy", "b-tree", "kind", "pages", "leaf pages", "leaf fill", "leaves out of order", "size"]
         .map(String::from)
         .to_vec();
+    let shares = doc.runs.iter().flat_map(|r| &r.btrees).any(|b| b.key_share.is_some());
+    if shares {
+        header.push("key's share".into());
+    }
     let rows = doc
         .runs
         .iter()
         .flat_map(|run| {
             run.btrees.iter().map(move |b| {
-                vec![
+                let mut cells = vec![
                     run.strategy.clone(),
                     b.name.clone(),
                     b.kind.clone(),
@@ -86,11 +91,53 @@ pub fn btrees(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
                     fmt::percent(b.leaf_fill),
                     fmt::percent(b.leaf_out_of_order),
                     fmt::mib(Some(b.size_bytes)),
-                ]
+                ];
+                if shares {
+                    cells.push(b.key_share.map_or("–".into(), fmt::percent));
+                }
+                cells
             })
         })
         .collect();
     (header, rows)
+}
+
+/// For `run --schema` results: the key table's secondary indexes per strategy, against the
+/// first strategy, and what the engine's index entries carry of the key; `None` otherwise.
+pub fn btree_note(doc: &ResultsDoc) -> Option<String> {
+    let first = doc.runs.iter().find(|r| r.workload == "schema")?;
+    let key_table = first.settings.workload_options.get("key_table")?;
+    let engine = crate::engines::EngineKind::parse(&first.engine).ok()?;
+    let primary =
+        |name: &str| name.ends_with("_pkey") || name.contains("sqlite_autoindex_") || name.ends_with(".PRIMARY");
+    let secondary = |run: &RunResult| -> u64 {
+        run.btrees
+            .iter()
+            .filter(|b| b.kind == "index" && b.name.starts_with(&format!("{key_table}.")) && !primary(&b.name))
+            .map(|b| b.size_bytes)
+            .sum()
+    };
+    let base = secondary(first).max(1) as f64;
+    let parts: Vec<String> = doc
+        .runs
+        .iter()
+        .filter(|r| r.workload == "schema" && !r.btrees.is_empty())
+        .map(|r| {
+            let bytes = secondary(r);
+            let vs = if std::ptr::eq(r, first) {
+                String::new()
+            } else {
+                format!(" ({:+.0}%)", (bytes as f64 / base - 1.0) * 100.0)
+            };
+            format!("{} {}{vs}", r.strategy, fmt::mib(Some(bytes)))
+        })
+        .collect();
+    Some(format!(
+        "Secondary indexes of {key_table}, all together: {} (against {}). {}",
+        parts.join(", "),
+        first.strategy,
+        crate::schema::carried_note(engine)
+    ))
 }
 
 /// Header and rows of every run's timed steps other than insert batches (empty when no

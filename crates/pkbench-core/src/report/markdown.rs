@@ -114,6 +114,9 @@ impl Exporter for MarkdownExporter {
         if !r.is_empty() {
             out.push_str("\n## B-trees after the run\n\n");
             md_table(&mut out, &h, &r);
+            if let Some(note) = columns::btree_note(doc) {
+                let _ = write!(out, "\n{note}\n");
+            }
         }
         let (h, r) = columns::phases(doc);
         if !r.is_empty() {

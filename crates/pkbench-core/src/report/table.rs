@@ -47,6 +47,10 @@ impl Exporter for TableExporter {
             out.push_str("B-trees after the run:\n");
             out.push_str(&table(header, rows, 3).to_string());
             out.push('\n');
+            if let Some(note) = columns::btree_note(doc) {
+                out.push_str(&note);
+                out.push('\n');
+            }
         }
         let (header, rows) = columns::phases(doc);
         if !rows.is_empty() {

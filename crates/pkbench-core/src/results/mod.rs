@@ -354,6 +354,10 @@ pub struct BtreeStats {
     pub leaf_out_of_order: f64,
     /// Bytes occupied by the tree's pages.
     pub size_bytes: u64,
+    /// Share of `size_bytes` that is the run's key (or a foreign key holding it): the key's bytes
+    /// in each entry × entries ÷ size, where pkbench knows the tree's layout (`run --schema`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key_share: Option<f64>,
 }
 
 impl RunResult {

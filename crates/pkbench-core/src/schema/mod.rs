@@ -6,6 +6,7 @@
 //!
 //! Needs no driver: `run --schema`, `predict --schema` and doctor's export share it.
 
+mod carried;
 mod model;
 mod parse;
 mod plan;
@@ -13,6 +14,7 @@ mod render;
 mod statements;
 mod types;
 
+pub use carried::{carried_note, key_share};
 pub use model::{Column, ForeignKey, Index, Schema, Skipped, Table};
 pub use parse::parse;
 pub use plan::{Fill, Plan, Role, Source};

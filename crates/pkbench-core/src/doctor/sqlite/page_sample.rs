@@ -163,6 +163,7 @@ pub fn sample_btree(
     let n = descents.max(1) as f64;
     let (pages, leaf_pages) = ((nodes / n).round() as u64, (leaves / n).round() as u64);
     let stats = BtreeStats {
+        key_share: None,
         name: name.into(),
         kind: kind.into(),
         pages,

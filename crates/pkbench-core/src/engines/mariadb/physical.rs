@@ -166,6 +166,7 @@ pub fn from_ibd(path: &Path, page_size: usize, names: &BTreeMap<u64, String>) ->
             let name = names.get(&id).cloned().unwrap_or_else(|| format!("index {id}"));
             let clustered = name == "PRIMARY" || name == "GEN_CLUST_INDEX";
             BtreeStats {
+                key_share: None,
                 kind: if clustered { "table" } else { "index" }.into(),
                 name,
                 pages: a.pages,

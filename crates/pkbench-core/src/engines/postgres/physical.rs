@@ -18,6 +18,7 @@ pub fn btree_stats(client: &mut Client, schema: &str, table: &str) -> Result<Vec
     let free: f64 = client.query_one("SELECT free_percent FROM pgstattuple($1::text::regclass)", &[&qualified])?.get(0);
     let heap_fill = (100.0 - free) / 100.0;
     out.push(BtreeStats {
+        key_share: None,
         name: table.to_string(),
         kind: "table".into(),
         pages: heap_pages,
@@ -46,6 +47,7 @@ pub fn btree_stats(client: &mut Client, schema: &str, table: &str) -> Result<Vec
         let finite = |v: f64| if v.is_finite() { v / 100.0 } else { 0.0 };
         let (leaf_pages, fill, frag) = (r.get::<_, i64>(0).max(0) as u64, finite(r.get(1)), finite(r.get(2)));
         out.push(BtreeStats {
+            key_share: None,
             name: index,
             kind: "index".into(),
             pages: bytes.max(0) as u64 / BLOCK,

@@ -294,6 +294,7 @@ impl PageModel for PostgresModel {
             if pages == 0 { 0 } else { (pages - 1) * u64::from(h.free(h.per_page)) + u64::from(h.free(h.on_last)) };
         let bytes = pages * u64::from(PAGE);
         let mut out = vec![BtreeStats {
+            key_share: None,
             name: "bench".into(),
             kind: "table".into(),
             pages,

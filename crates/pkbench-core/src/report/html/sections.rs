@@ -62,6 +62,9 @@ pub fn btrees(out: &mut String, sources: &[Source]) {
         if !rows.is_empty() {
             source_heading(out, source, sources.len() > 1);
             table(out, &header, &rows, |_| false);
+            if let Some(note) = columns::btree_note(&source.doc) {
+                out.push_str(&format!("<p>{}</p>", crate::report::svg::esc(&note)));
+            }
         }
     }
     out.push_str("</section>");

@@ -17,13 +17,14 @@ use super::{CaseContext, KeySettings, KeyStream, Workload};
 use crate::Error;
 use crate::control::RunControl;
 use crate::engines::Engine;
+use crate::engines::EngineKind;
 use crate::engines::own_schema::{Read, SchemaCase};
 use crate::engines::wire::{KeySlot, Param};
 use crate::generators::Key;
 use crate::metrics::LatencyRecorder;
 use crate::metrics::budget::{CounterAccount, CounterBudget};
 use crate::results::{BatchResult, PhaseResult, RunResult};
-use crate::schema::{Plan, Role, Schema, Source};
+use crate::schema::{Plan, Role, Schema, Source, key_share};
 use crate::strategy::{Storage, Strategy};
 use crate::util::pick::Pick;
 use crate::values::{ColumnSpec, Sidecar, SpecOverrides, resolve};
@@ -517,7 +518,11 @@ impl OwnSchema {
         let elapsed_ns = ctx.timer.now_ns() - t0;
         result.size_bytes = Some(report.size_bytes);
         result.wal_size_bytes = report.wal_size_bytes;
+        let engine = EngineKind::parse(&result.engine)?;
         result.btrees = report.btrees;
+        for tree in &mut result.btrees {
+            tree.key_share = key_share(&self.plan, strategy, engine, &report.rows, tree);
+        }
         result.kept_database = report.kept.map(|p| p.display().to_string());
         let mut figures = BTreeMap::new();
         let mut total = 0;
