@@ -176,6 +176,8 @@ fn strategies_for(args: &RunArgs) -> Result<&str, Error> {
         }
         WorkloadArg::FileBaseline => "int",
         WorkloadArg::Remedy if !given => "uuid4",
+        // One key column replaced: no second key beside it.
+        WorkloadArg::Schema if !given => "int,uuid7,uuid4,uuid4-text",
         // One key column: the default's int+uuid4 needs an index across shards.
         _ if !given && args.engine.is_sharded() => SHARDED_STRATEGIES,
         _ => &args.strategies,
@@ -277,7 +279,12 @@ fn workload(args: &RunArgs, strategies: &[&'static Strategy], out_dir: &Path) ->
         WorkloadArg::App => {
             Box::new(App::new(args.users, args.orders_per_user, args.batch, keys)?.with_warmup(args.warmup))
         }
-        WorkloadArg::Schema => Box::new(own_schema(args, keys)?),
+        WorkloadArg::Schema => {
+            for s in strategies {
+                pkbench_core::schema::check_strategy(s, args.engine.dialect())?;
+            }
+            Box::new(own_schema(args, keys)?)
+        }
     };
     // After the workload's own checks, whose messages are more specific.
     refuse_unused_flags(args)?;
