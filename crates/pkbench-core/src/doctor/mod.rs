@@ -7,6 +7,7 @@
 //! writes a migration script for the user to review; doctor never executes it.
 
 pub mod advice;
+pub mod export;
 pub mod key_range;
 #[cfg(feature = "mysql")]
 pub mod mariadb;
@@ -214,6 +215,35 @@ pub fn diagnose_target(target: &str, options: &DoctorOptions) -> Result<DoctorRe
         EngineKind::Sqlite => Err(not_built(EngineKind::Sqlite)),
         kind @ (EngineKind::Spider | EngineKind::PostgresFdw) => Err(sharded_doctor(kind)),
     }
+}
+
+/// The shape of `table` on the server at `target` for `--export-schema`: the engine, its version
+/// and the tables around the table, each with statistics from at most `sample_rows` rows.
+#[cfg_attr(not(any(feature = "postgres", feature = "mysql")), allow(unreachable_code, unused_variables))]
+pub fn export_target(
+    target: &str,
+    schema: Option<&str>,
+    table: &str,
+    sample_rows: u64,
+) -> Result<(EngineKind, String, Vec<export::ExportedTable>), Error> {
+    let kind = target_kind(target)?;
+    let (version, tables) = match kind {
+        #[cfg(feature = "postgres")]
+        EngineKind::Postgres => postgres::export::export(target, schema, table, sample_rows)?,
+        #[cfg(feature = "mysql")]
+        EngineKind::MariaDb => mariadb::export::export(target, schema, table, sample_rows)?,
+        EngineKind::Sqlite => {
+            return Err(Error::InvalidInput(
+                "--export-schema reads a PostgreSQL or MariaDB server (a URL); a SQLite file's schema is `sqlite3 FILE .schema`".into(),
+            ));
+        }
+        #[cfg(not(feature = "postgres"))]
+        EngineKind::Postgres => return Err(not_built(EngineKind::Postgres)),
+        #[cfg(not(feature = "mysql"))]
+        EngineKind::MariaDb => return Err(not_built(EngineKind::MariaDb)),
+        kind @ (EngineKind::Spider | EngineKind::PostgresFdw) => return Err(sharded_doctor(kind)),
+    };
+    Ok((kind, version, tables))
 }
 
 /// Doctor reads one server; a sharded engine is never named by a URL.

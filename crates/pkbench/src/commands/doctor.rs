@@ -3,8 +3,9 @@
 use crate::output::outln;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
+use pkbench_core::doctor::export::{self, EXPORT_SAMPLE_ROWS};
 use pkbench_core::doctor::target_kind as doctor_target_kind;
-use pkbench_core::doctor::{DoctorOptions, diagnose_target, migration_sql_for, render, to_json};
+use pkbench_core::doctor::{DoctorOptions, diagnose_target, export_target, migration_sql_for, render, to_json};
 use pkbench_core::engines::EngineKind;
 use pkbench_core::engines::server::redact_url;
 use std::process::ExitCode;
@@ -40,6 +41,13 @@ pub struct DoctorArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     pub format: DoctorFormat,
+    /// Instead of a diagnosis, write --table's shape to FILE.sql — its DDL, the tables it
+    /// references and those referencing it — and its column statistics (value lengths, NULL
+    /// shares, distinct counts, from a sample of 100k rows per table, or all with --full) to
+    /// FILE.values.toml, for `pkbench run --schema FILE.sql --values FILE.values.toml`. No row
+    /// contents are written.
+    #[arg(long, value_name = "FILE.sql", requires = "table")]
+    pub export_schema: Option<std::path::PathBuf>,
 }
 
 pub fn doctor(args: DoctorArgs) -> anyhow::Result<ExitCode> {
@@ -54,6 +62,9 @@ pub fn doctor(args: DoctorArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!(
             "--schema '{schema}' names a PostgreSQL schema or MariaDB database: a SQLite file has only 'main' (leave --schema out)"
         );
+    }
+    if let Some(file) = &args.export_schema {
+        return export_schema(&args, file);
     }
     let options = DoctorOptions {
         table: args.table.clone(),
@@ -83,5 +94,29 @@ pub fn doctor(args: DoctorArgs) -> anyhow::Result<ExitCode> {
             outln!("\n{script}")?;
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--export-schema FILE`: the table's shape and statistics, written beside each other.
+fn export_schema(args: &DoctorArgs, file: &std::path::Path) -> anyhow::Result<ExitCode> {
+    let table = args.table.as_deref().unwrap_or_default();
+    let shown = redact_url(&args.target);
+    let sample = if args.full { i64::MAX as u64 } else { EXPORT_SAMPLE_ROWS };
+    let (engine, version, tables) = export_target(&args.target, args.schema.as_deref(), table, sample)
+        .with_context(|| format!("doctor could not read '{shown}'"))?;
+    let values = file.with_extension("values.toml");
+    let values_name = values.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let files = export::render(engine, &version, table, &tables, &values_name)?;
+    std::fs::write(file, &files.schema).with_context(|| format!("could not write '{}'", file.display()))?;
+    std::fs::write(&values, &files.values).with_context(|| format!("could not write '{}'", values.display()))?;
+    outln!(
+        "Wrote the shape of {table} ({} tables) to {} and its column statistics to {}; benchmark it with: pkbench run --schema {} --values {} --table {table} --engine {}",
+        tables.len(),
+        file.display(),
+        values.display(),
+        file.display(),
+        values.display(),
+        engine.name()
+    )?;
     Ok(ExitCode::SUCCESS)
 }

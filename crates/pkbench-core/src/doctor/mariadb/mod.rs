@@ -5,6 +5,7 @@
 //! exists, and InnoDB's own page counts (`mysql.innodb_index_stats`) with leaf fill estimated
 //! from them and the sampled sizes.
 
+pub mod export;
 mod sample;
 mod session;
 

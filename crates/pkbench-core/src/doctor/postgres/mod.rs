@@ -4,6 +4,7 @@
 //! order can be compared with insertion order), and `pgstatindex` when `pgstattuple` is installed
 //! (else estimates from the catalog and the sampled sizes, said so in the report).
 
+pub mod export;
 mod sample;
 mod session;
 
