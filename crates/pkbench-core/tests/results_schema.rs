@@ -155,9 +155,11 @@ fn schema_requires_every_property_of_closed_objects() {
         // Fields added after schema version 1 was first written stay optional, so older
         // results files remain valid; a phase's latency, intervals, figures and note are
         // omitted when a step has none; a predicted batch's interval only when calibrated.
-        const OPTIONAL: [&str; 15] = [
+        const OPTIONAL: [&str; 16] = [
             // Only a sharded engine's batches and intervals have them.
             "shards",
+            // Only a schema run's trees know the key's share of them.
+            "key_share",
             "wal_size_bytes",
             "phases",
             "workload_options",

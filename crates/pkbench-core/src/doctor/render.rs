@@ -1,6 +1,7 @@
 //! The report as plain text (terminal) and Markdown.
 
-use super::advice::human_bytes;
+use super::advice::{AdviceKind, human_bytes};
+use crate::engines::EngineKind;
 use super::{DoctorReport, KeyColumnReport};
 use std::fmt::Write;
 
@@ -106,6 +107,31 @@ pub fn render(report: &DoctorReport, md: bool) -> String {
         for a in &t.advice {
             let _ = writeln!(out, "{bullet}{}. {}\n{bullet}   evidence: {}", a.rank, a.text, a.evidence);
         }
+        let keyed = t.advice.iter().any(|a| matches!(a.kind, AdviceKind::TimeOrderedKey | AdviceKind::BinaryStorage));
+        if let (true, Some(command)) = (keyed, benchmark_command(report, &t.name)) {
+            let _ = writeln!(out, "{bullet}Benchmark this advice on this table's shape: {command}");
+        }
     }
     out
+}
+
+/// The commands that benchmark a key change on `table`'s own shape: its schema (exported from a
+/// server with its column statistics, or SQLite's `.schema`), then `run --schema` with the
+/// current and advised keys.
+fn benchmark_command(report: &DoctorReport, table: &str) -> Option<String> {
+    const STRATEGIES: &str = "int,uuid7,uuid4,uuid4-text";
+    let engine = report.engine_kind()?;
+    let file = format!("{table}.sql");
+    Some(match engine {
+        EngineKind::Sqlite => format!(
+            "sqlite3 {} '.schema {table}' > {file} && pkbench run --schema {file} --table {table} -s {STRATEGIES}",
+            report.target
+        ),
+        EngineKind::Postgres | EngineKind::MariaDb => format!(
+            "pkbench doctor '{}' --table {table} --export-schema {file} && pkbench run --schema {file} --values {table}.values.toml --table {table} --engine {} -s {STRATEGIES}",
+            report.target,
+            engine.name()
+        ),
+        EngineKind::Spider | EngineKind::PostgresFdw => return None,
+    })
 }
