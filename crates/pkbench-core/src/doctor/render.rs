@@ -1,8 +1,8 @@
 //! The report as plain text (terminal) and Markdown.
 
 use super::advice::{AdviceKind, human_bytes};
-use crate::engines::EngineKind;
 use super::{DoctorReport, KeyColumnReport};
+use crate::engines::EngineKind;
 use std::fmt::Write;
 
 fn key_line(key: &KeyColumnReport) -> String {
