@@ -154,3 +154,36 @@ fn recent_reads_miss_the_cache_with_uuid4_far_more_than_with_uuid7() {
     let uuid4 = misses_per_read(&run(&w, &mut engine, "uuid4"));
     assert!(uuid4 > 5.0 * uuid7.max(0.01), "misses per recent read: uuid4 {uuid4}, uuid7 {uuid7}");
 }
+
+/// `predict --schema`'s SQLite model against the real trees: every tree of the key table within
+/// 10% of its real leaf pages.
+#[test]
+fn the_sqlite_page_model_matches_every_tree_of_the_key_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows: u64 = std::env::var("PKBENCH_SCHEMA_MODEL_ROWS").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
+    let w = workload(EngineKind::Sqlite, rows, 0, 0);
+    let mut engine = SqliteEngine::new(SqliteSettings::seed_000(dir.path().into())).unwrap();
+    for s in STRATEGIES {
+        let real = run(&w, &mut engine, s);
+        let predicted = pkbench_core::predict::predict_schema_sqlite(&w, find(s).unwrap(), 4096).unwrap();
+        for p in &predicted {
+            let r =
+                real.btrees.iter().find(|b| b.name == p.name).unwrap_or_else(|| panic!("{s}: no real tree {}", p.name));
+            let error = p.leaf_pages as f64 / r.leaf_pages as f64 - 1.0;
+            println!(
+                "{s} {}: predicted {} leaves, real {} ({:+.1}%)",
+                p.name,
+                p.leaf_pages,
+                r.leaf_pages,
+                error * 100.0
+            );
+            assert!(
+                error.abs() <= 0.10,
+                "{s} {}: predicted {} leaf pages, real {}",
+                p.name,
+                p.leaf_pages,
+                r.leaf_pages
+            );
+        }
+    }
+}

@@ -471,6 +471,16 @@ pub struct PredictArgs {
     #[arg(long, value_name = "MB")]
     pub range_split_mb: Option<f64>,
     /// What the sharded model prints: a table or JSON.
+    /// Your own schema file (as `run --schema`): predicts the key table's trees — the table and
+    /// every index — after --rows rows of each strategy (SQLite's page model).
+    #[arg(long, value_name = "FILE.sql")]
+    pub schema: Option<PathBuf>,
+    /// With --schema: the table whose key each strategy replaces.
+    #[arg(long, requires = "schema")]
+    pub table: Option<String>,
+    /// With --schema: per-column value settings (as `run --values`).
+    #[arg(long, value_name = "FILE.toml", requires = "schema")]
+    pub values: Option<PathBuf>,
     #[arg(long, value_enum, default_value = "table")]
     pub format: PredictFormat,
     /// Results folder [default: ./pkbench-results/predict-<timestamp>].

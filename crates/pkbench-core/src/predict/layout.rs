@@ -161,6 +161,23 @@ fn unmodelled(strategy: &Strategy) -> Option<&'static str> {
 }
 
 impl TreeLayout {
+    /// A tree whose records are `record_bytes` long (header and body; an index record that ends
+    /// with the rowid counts the rowid's serial type but not its body, which is sized per row):
+    /// a user's table or index of known mean record size (`predict --schema`).
+    pub fn with_record(name: &str, kind: TreeKind, key_is_rowid: bool, record_bytes: u32, carries_rowid: bool) -> Self {
+        let fixed = 1 + u32::from(carries_rowid);
+        // One BLOB column of n bytes: its serial type takes 1 byte up to 57 bytes, else 2.
+        let n = match record_bytes.saturating_sub(fixed + 1) {
+            n if n <= 57 => n,
+            _ => record_bytes.saturating_sub(fixed + 2),
+        };
+        let mut columns = vec![Column::Bytes(n)];
+        if carries_rowid {
+            columns.push(Column::Int);
+        }
+        TreeLayout::new(name, kind, TreeKey::Primary, key_is_rowid, columns)
+    }
+
     fn new(name: &str, kind: TreeKind, key: TreeKey, key_is_rowid: bool, columns: Vec<Column>) -> Self {
         let mut t =
             TreeLayout { name: name.to_string(), kind, key, key_is_rowid, columns, fixed_record: 0, int_columns: 0 };

@@ -28,6 +28,7 @@ mod model;
 mod nnls;
 pub mod range_split;
 pub mod scale;
+mod schema;
 pub mod server;
 pub mod sharded;
 pub mod table;
@@ -37,6 +38,7 @@ mod tree;
 pub use calibrate::{Calibration, CalibrationPlan, calibrate, from_results, run_real};
 pub use engine::{ModelEngine, PageModel};
 pub use model::{BatchCounts, Model};
+pub use schema::predict_sqlite as predict_schema_sqlite;
 
 use crate::Error;
 use crate::control::RunControl;

@@ -27,6 +27,9 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
     if args.shards.is_some() || args.sharding.is_some() || args.range_split_mb.is_some() {
         return predict_sharded(&args);
     }
+    if let Some(file) = &args.schema {
+        return predict_schema(&args, file);
+    }
     if args.format != PredictFormat::Table {
         return Err(Error::InvalidInput(
             "--format json is for the sharded model (--shards) so far: the page model writes results.json".into(),
@@ -298,4 +301,65 @@ fn check_run(
     let doc = predict::run_real(strategies, &mut engine, environment, &plan.workload()?, control, "--check")?;
     writer.write(&doc)?;
     Ok(doc)
+}
+
+/// `predict --schema`: the key table's trees after `--rows` rows of each strategy, from SQLite's
+/// page model fed with the rows `run --schema` would insert.
+fn predict_schema(args: &PredictArgs, file: &std::path::Path) -> anyhow::Result<ExitCode> {
+    use pkbench_core::workloads::{FkLocality, OwnSchema, ReadLocality, SchemaSizes};
+    if args.engine != EngineKind::Sqlite {
+        return Err(Error::InvalidInput(format!(
+            "predict --schema models SQLite so far, not {}: use --engine sqlite",
+            args.engine.name()
+        ))
+        .into());
+    }
+    let read = |path: &std::path::Path| {
+        std::fs::read_to_string(path).map_err(|e| {
+            Error::InvalidInput(format!("could not read '{}': {e}; give the path of the file", path.display()))
+        })
+    };
+    let schema = pkbench_core::schema::parse(&read(file)?, Some(EngineKind::Sqlite))?;
+    let sidecar = match &args.values {
+        Some(path) => Some(pkbench_core::values::Sidecar::parse(&read(path)?)?),
+        None => None,
+    };
+    let sizes = SchemaSizes {
+        rows: args.rows,
+        batch_rows: args.batch,
+        parent_rows: 1000,
+        children_per_row: 0,
+        fk_locality: FkLocality::Recent,
+        read_locality: ReadLocality::Recent,
+        reads: 0,
+    };
+    let name = file.display().to_string();
+    let workload = OwnSchema::new(&schema, args.table.as_deref(), sidecar.as_ref(), sizes, args.seed, &name)?;
+    let page_size = args.page_size.unwrap_or(4096);
+    let strategies = parse_list(&args.strategies)?;
+    let mut out = format!(
+        "predict --schema (SQLite page model): {} after {} rows, {page_size}-byte pages\n{:<14} {:<44} {:>12} {:>10} {:>12}\n",
+        workload.plan().key_table().name,
+        args.rows,
+        "strategy",
+        "b-tree",
+        "leaf pages",
+        "leaf fill",
+        "size MiB"
+    );
+    for s in strategies {
+        pkbench_core::schema::check_strategy(s, EngineKind::Sqlite.dialect())?;
+        for t in pkbench_core::predict::predict_schema_sqlite(&workload, s, page_size)? {
+            out.push_str(&format!(
+                "{:<14} {:<44} {:>12} {:>9.1}% {:>12.1}\n",
+                s.name,
+                t.name,
+                t.leaf_pages,
+                t.leaf_fill * 100.0,
+                t.size_bytes as f64 / (1 << 20) as f64
+            ));
+        }
+    }
+    out!("{out}")?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -59,6 +59,9 @@ impl FkLocality {
     }
 }
 
+/// What [`OwnSchema::key_rows`] hands each row to: its rowid, client key, columns and parameters.
+pub type KeyRowVisitor<'a> = dyn FnMut(i64, Option<Key>, &[usize], &[Param<'_>]) + 'a;
+
 /// The sizes and choices of a schema run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SchemaSizes {
@@ -139,6 +142,42 @@ impl OwnSchema {
     /// The plan: which tables are filled and how.
     pub fn plan(&self) -> &Plan {
         &self.plan
+    }
+
+    /// Key-table rows a case inserts.
+    pub fn rows(&self) -> u64 {
+        self.sizes.rows
+    }
+
+    /// The key table's rows as a case makes them — the same key stream and generated values;
+    /// foreign keys to its ancestors drawn from the same distribution — for a page model:
+    /// `each(rowid, key, columns, params)` gets the row's rowid (1, 2, …), its client key (`None`
+    /// where the engine assigns it) and its parameters, `params[i]` for column `columns[i]`.
+    pub fn key_rows(
+        &self,
+        strategy: &Strategy,
+        each: &mut KeyRowVisitor<'_>,
+    ) -> Result<(), Error> {
+        let sql = crate::schema::run_sql(&self.plan, strategy, EngineKind::Sqlite, "")?;
+        let insert = &sql.inserts[self.plan.key];
+        let mut feed = TableRows::new(&self.plan, self.plan.key, insert, self.keys.seed, &mut |_, c| {
+            Ok(self.specs[&(self.plan.key, c)].clone())
+        })?;
+        let mut stream = KeyStream::new(strategy, self.keys);
+        let mut pick = Pick(self.keys.seed ^ 0xf0_0d);
+        let parent_rows = self.sizes.parent_rows as usize;
+        for rowid in 1..=self.sizes.rows as i64 {
+            let row = stream.next_row();
+            let mut params = [Param::Null; MAX_COLUMNS];
+            let k = feed.next(
+                row.primary,
+                strategy.primary.storage,
+                &mut |_| Ref::Row(pick.below(parent_rows) as u64),
+                &mut params,
+            )?;
+            each(rowid, row.primary, &insert.columns, &params[..k]);
+        }
+        Ok(())
     }
 
     fn children_rows(&self) -> u64 {
