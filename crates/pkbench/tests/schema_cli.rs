@@ -131,3 +131,17 @@ fn run_schema_flags_get_one_line_errors() {
         assert!(!out.exists(), "{args:?}");
     }
 }
+
+#[test]
+fn predict_schema_lays_out_every_tree_of_the_key_table() {
+    pkbench()
+        .args(["predict", "--schema", RUN_FIXTURE, "--table", "accounts", "-s", "int,uuid4", "-n", "5k"])
+        .assert()
+        .success()
+        .stdout(contains("accounts after 5000 rows"))
+        .stdout(contains("uuid4          accounts.accounts_country_created"));
+    one_line_error(
+        pkbench().args(["predict", "--schema", RUN_FIXTURE, "--table", "accounts", "--engine", "postgres"]),
+        "predict --schema models SQLite so far",
+    );
+}

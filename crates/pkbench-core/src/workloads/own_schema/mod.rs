@@ -153,11 +153,7 @@ impl OwnSchema {
     /// foreign keys to its ancestors drawn from the same distribution — for a page model:
     /// `each(rowid, key, columns, params)` gets the row's rowid (1, 2, …), its client key (`None`
     /// where the engine assigns it) and its parameters, `params[i]` for column `columns[i]`.
-    pub fn key_rows(
-        &self,
-        strategy: &Strategy,
-        each: &mut KeyRowVisitor<'_>,
-    ) -> Result<(), Error> {
+    pub fn key_rows(&self, strategy: &Strategy, each: &mut KeyRowVisitor<'_>) -> Result<(), Error> {
         let sql = crate::schema::run_sql(&self.plan, strategy, EngineKind::Sqlite, "")?;
         let insert = &sql.inserts[self.plan.key];
         let mut feed = TableRows::new(&self.plan, self.plan.key, insert, self.keys.seed, &mut |_, c| {
