@@ -43,9 +43,15 @@ impl Cli {
                 .filter(|id| sub.value_source(id.as_str()) == Some(ValueSource::CommandLine))
                 .map(|id| id.to_string())
                 .collect();
-            // --schema alone runs the schema workload.
-            if args.schema.is_some() && !args.given.iter().any(|g| g == "workload") {
+            // --schema or --like alone runs the schema workload, --like on the URL's engine.
+            if (args.schema.is_some() || args.like.is_some()) && !args.given.iter().any(|g| g == "workload") {
                 args.workload = WorkloadArg::Schema;
+            }
+            if !args.given.iter().any(|g| g == "engine")
+                && args.url.is_none()
+                && let Some(kind) = args.like.as_deref().and_then(EngineKind::from_url)
+            {
+                args.engine = kind;
             }
             // Without --engine, a server URL's scheme picks the engine.
             if !args.given.iter().any(|g| g == "engine")
@@ -264,6 +270,11 @@ pub struct RunArgs {
     /// works as given): runs `--workload schema` on it (see `pkbench schema FILE`).
     #[arg(long, value_name = "FILE.sql")]
     pub schema: Option<PathBuf>,
+    /// Your table's shape read from your server (postgres:// or mysql:// URL, read-only, as
+    /// `doctor --export-schema`: DDL and column statistics, never row contents) instead of a
+    /// --schema file; needs --table; the run's engine defaults to the URL's.
+    #[arg(long, value_name = "URL", requires = "table", conflicts_with = "schema")]
+    pub like: Option<String>,
     /// schema: the table whose key each strategy replaces [default: the table the others'
     /// foreign keys reference most].
     #[arg(long)]

@@ -475,3 +475,42 @@ fn a_12_case_plan_over_two_engines_sharded_three_ways_merges_into_the_unsharded_
     assert_eq!(whole_cases.len(), 12);
     assert_eq!(cases(&merged_doc), whole_cases, "the shards together hold exactly the unsharded cases, each once");
 }
+
+/// `run --like URL --table T`: the table's shape read from the user's server (read-only,
+/// statistics only) and benchmarked on a throwaway SQLite database; no row value reaches the
+/// results, and the user's table is untouched.
+#[test]
+fn run_like_benchmarks_a_servers_table_shape_without_its_rows() {
+    let server =
+        ManagedPostgres::start(&Default::default(), 16).expect("could not start a PostgreSQL server for the test");
+    let mut client = server.config().connect(postgres::NoTls).unwrap();
+    client
+        .batch_execute(
+            "CREATE TABLE accounts (id bigint PRIMARY KEY, email text NOT NULL, note text);
+             CREATE UNIQUE INDEX accounts_email ON accounts (email);
+             CREATE TABLE orders (id bigint PRIMARY KEY, account_id bigint NOT NULL REFERENCES accounts (id));
+             INSERT INTO accounts SELECT g, 'user' || g || '@example.com', CASE WHEN g % 3 = 0 THEN NULL ELSE 'SECRET-NOTE-' || g END
+                 FROM generate_series(1, 500) g;",
+        )
+        .unwrap();
+    let url = format!("postgresql://postgres@/postgres?host={}&port={}", server.dir().display(), server.port());
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    pkbench()
+        .args(["run", "--like", &url, "--table", "accounts", "--engine", "sqlite", "-s", "int,uuid7", "-n", "1k"])
+        .args(["-b", "500", "--reads", "50", "--quiet", "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let json = std::fs::read_to_string(out.join("results.json")).unwrap();
+    assert!(!json.contains("SECRET-NOTE"), "a row value reached the results");
+    let doc: Value = serde_json::from_str(&json).unwrap();
+    for run in doc["runs"].as_array().unwrap() {
+        assert_eq!(run["workload"], "schema");
+        // 1,000 accounts and 2 orders each.
+        assert_eq!(run["verified_rows"], 3_000);
+        assert!(run["settings"]["workload_options"]["schema"].as_str().unwrap().starts_with("like postgresql://"));
+    }
+    let n: i64 = client.query_one("SELECT count(*) FROM accounts", &[]).unwrap().get(0);
+    assert_eq!(n, 500, "the user's table is untouched");
+}

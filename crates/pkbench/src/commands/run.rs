@@ -11,6 +11,8 @@ use anyhow::Context;
 use clap::ValueEnum;
 use pkbench_core::Error;
 use pkbench_core::control::{MonotonicTimer, RunControl};
+use pkbench_core::doctor::export::{self, EXPORT_SAMPLE_ROWS};
+use pkbench_core::doctor::export_target;
 use pkbench_core::engines::EngineKind;
 use pkbench_core::engines::server::{redact_url, remove_stale_server_dirs, server_dirs_in_memory};
 use pkbench_core::engines::txn::{ClientOptions, Isolation, TxnShape};
@@ -187,10 +189,11 @@ fn strategies_for(args: &RunArgs) -> Result<&str, Error> {
 /// Refuses a flag typed for a workload that does not use it, rather than ignoring it.
 fn refuse_unused_flags(args: &RunArgs) -> Result<(), Error> {
     use WorkloadArg::{App, Churn, Concurrent, FileBaseline, InsertGrowth, Remedy, Scale, Schema};
-    let uses: [(&str, &str, &[WorkloadArg]); 18] = [
+    let uses: [(&str, &str, &[WorkloadArg]); 19] = [
         ("rows", "--rows", &[InsertGrowth, FileBaseline, Remedy, Scale, Churn, Schema]),
         ("batch", "--batch", &[InsertGrowth, Remedy, Scale, Churn, App, Schema]),
         ("schema", "--schema", &[Schema]),
+        ("like", "--like", &[Schema]),
         ("table", "--table", &[Schema]),
         ("values", "--values", &[Schema]),
         ("parent_rows", "--parent-rows", &[Schema]),
@@ -293,21 +296,39 @@ fn workload(args: &RunArgs, strategies: &[&'static Strategy], out_dir: &Path) ->
 
 /// The schema workload of `--schema` (and `--values`), read and planned before anything starts.
 fn own_schema(args: &RunArgs, keys: KeySettings) -> Result<OwnSchema, Error> {
-    let Some(file) = &args.schema else {
-        return Err(Error::InvalidInput(
-            "--workload schema needs your schema: add --schema FILE.sql (CREATE TABLE statements)".into(),
-        ));
-    };
     let read = |path: &Path, what: &str| {
         std::fs::read_to_string(path).map_err(|e| {
             Error::InvalidInput(format!("could not read {what} '{}': {e}; give the path of the file", path.display()))
         })
     };
-    let schema = parse_schema(&read(file, "the schema file")?, Some(args.engine))?;
-    let sidecar = match &args.values {
-        Some(path) => Some(Sidecar::parse(&read(path, "the values file")?)?),
-        None => None,
+    let (schema, mut sidecar, name) = match (&args.schema, &args.like) {
+        (Some(file), _) => {
+            let name =
+                file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
+            (parse_schema(&read(file, "the schema file")?, Some(args.engine))?, None, name)
+        }
+        (None, Some(url)) => {
+            // Read-only, statistics only: as doctor --export-schema.
+            let table = args.table.as_deref().unwrap_or_default();
+            let (engine, version, tables) = export_target(url, None, table, EXPORT_SAMPLE_ROWS)?;
+            let files = export::render(engine, &version, table, &tables, "--like")?;
+            let schema = parse_schema(&files.schema, Some(engine))?;
+            (schema, Some(Sidecar::parse(&files.values)?), format!("like {}", redact_url(url)))
+        }
+        (None, None) => {
+            return Err(Error::InvalidInput(
+                "--workload schema needs your schema: add --schema FILE.sql (CREATE TABLE statements) or --like URL --table T".into(),
+            ));
+        }
     };
+    if let Some(path) = &args.values {
+        if sidecar.is_some() {
+            return Err(Error::InvalidInput(
+                "--values refines a --schema file; --like reads the values from your table: remove --values".into(),
+            ));
+        }
+        sidecar = Some(Sidecar::parse(&read(path, "the values file")?)?);
+    }
     let sizes = SchemaSizes {
         rows: args.rows,
         batch_rows: args.batch,
@@ -324,7 +345,6 @@ fn own_schema(args: &RunArgs, keys: KeySettings) -> Result<OwnSchema, Error> {
         },
         reads: args.reads,
     };
-    let name = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
     OwnSchema::new(&schema, args.table.as_deref(), sidecar.as_ref(), sizes, keys, &name)
 }
 

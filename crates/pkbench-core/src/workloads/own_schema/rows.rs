@@ -35,6 +35,8 @@ struct ColumnFeed {
     /// The key type of the ancestor a foreign key references.
     parent_type: Option<SqlType>,
     generator: Option<ColumnGenerator>,
+    /// Whether a unique index leads with this column: its values carry the row number.
+    unique: bool,
     slot: KeySlot,
     text: String,
     bytes: [u8; 16],
@@ -75,12 +77,19 @@ impl TableRows {
                 }),
                 _ => None,
             };
+            let name = &f.table.columns[i].name;
+            let unique = f
+                .table
+                .indexes
+                .iter()
+                .any(|x| x.unique && x.columns.first().is_some_and(|c| c.eq_ignore_ascii_case(name)));
             let mut bytes = [0u8; 16];
             bytes[..8].copy_from_slice(&derive_seed(seed, &f.table.name, &f.table.columns[i].name).to_be_bytes());
             columns.push(ColumnFeed {
                 source,
                 parent_type,
                 generator,
+                unique,
                 slot: KeySlot::default(),
                 text: String::new(),
                 bytes,
@@ -114,14 +123,34 @@ impl TableRows {
                     Ref::Row(r) => sequence(c.parent_type.unwrap_or(SqlType::Integer(8)), r, &mut c.text, &mut c.bytes),
                 },
                 Source::Null => Param::Null,
-                Source::Value(_) => match &mut c.generator {
-                    Some(g) => g.next_value().as_param(),
-                    None => Param::Null,
+                Source::Value(_) => match (&mut c.generator, c.unique) {
+                    (Some(g), true) => unique_value(g.next_value().as_param(), row, &mut c.text),
+                    (Some(g), false) => g.next_value().as_param(),
+                    (None, _) => Param::Null,
                 },
             };
         }
         Ok(n)
     }
+}
+
+/// Characters of the row number a unique text value starts with (base 62: 56 billion rows).
+const UNIQUE_CHARS: usize = 6;
+
+/// `value` made unique to row `row`: text starts with the row number in base 62 (over its first
+/// characters, so its length stays, or is padded to six characters); other kinds are returned
+/// as they are (random bytes, 64-bit integers, UUIDs and times do not repeat in practice).
+fn unique_value<'a>(value: Param<'a>, row: u64, text: &'a mut String) -> Param<'a> {
+    const DIGITS: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    let Param::Text(t) = value else { return value };
+    text.clear();
+    let mut n = row;
+    for _ in 0..UNIQUE_CHARS {
+        text.push(DIGITS[(n % 62) as usize] as char);
+        n /= 62;
+    }
+    text.extend(t.chars().skip(UNIQUE_CHARS));
+    Param::Text(text)
 }
 
 /// Row `row`'s own key in a column of type `ty`: its number from 1, as an integer, text, eight
