@@ -7,6 +7,7 @@
 //! Needs no driver: `run --schema`, `predict --schema` and doctor's export share it.
 
 mod carried;
+mod comments;
 mod model;
 mod parse;
 mod plan;

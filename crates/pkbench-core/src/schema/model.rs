@@ -50,7 +50,8 @@ pub struct Column {
     pub sql_type: Option<SqlType>,
     /// Whether it may be NULL.
     pub nullable: bool,
-    /// Its comment (MySQL `COMMENT '…'`), where the file gives one.
+    /// Its comment, where the file gives one: MySQL `COMMENT '…'`, or a `-- pkbench: …` or
+    /// `/* pkbench: … */` comment trailing its definition (kept from `pkbench:` on).
     pub comment: Option<String>,
     /// The line it is declared on.
     pub line: u64,

@@ -3,6 +3,7 @@
 //! `CREATE [UNIQUE] INDEX`, `ALTER TABLE … ADD CONSTRAINT` — are parsed, the rest listed as
 //! skipped, so a whole dump (functions, triggers, `SET` lines) works as given.
 
+use super::comments;
 use super::model::{Column, ForeignKey, Index, Schema, Skipped, Table};
 use super::types::sql_type;
 use crate::Error;
@@ -12,7 +13,7 @@ use sqlparser::ast::{
 };
 use sqlparser::dialect::{Dialect, GenericDialect, MySqlDialect, PostgreSqlDialect, SQLiteDialect};
 use sqlparser::parser::Parser;
-use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer, Word};
+use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer, Word};
 
 /// Parses `sql` in `engine`'s syntax (`None`: a generic dialect that reads most of each).
 pub fn parse(sql: &str, engine: Option<EngineKind>) -> Result<Schema, Error> {
@@ -36,11 +37,12 @@ pub fn parse(sql: &str, engine: Option<EngineKind>) -> Result<Schema, Error> {
             schema.skipped.push(Skipped { what: words.iter().take(2).cloned().collect::<Vec<_>>().join(" "), line });
             continue;
         }
+        let comments = comments::trailing(&statement);
         let parsed = Parser::new(dialect.as_ref())
             .with_tokens_with_locations(statement)
             .parse_statement()
             .map_err(|e| Error::InvalidInput(format!("line {line}: the statement does not parse: {e}")))?;
-        add(&mut schema, parsed, line)?;
+        add(&mut schema, parsed, line, &comments)?;
     }
     Ok(schema)
 }
@@ -84,9 +86,9 @@ fn last(name: &ObjectName) -> String {
     name.0.last().map(|p| p.to_string().trim_matches(['"', '`', '[', ']']).to_string()).unwrap_or_default()
 }
 
-fn add(schema: &mut Schema, statement: Statement, line: u64) -> Result<(), Error> {
+fn add(schema: &mut Schema, statement: Statement, line: u64, comments: &[(Location, String)]) -> Result<(), Error> {
     match statement {
-        Statement::CreateTable(create) => schema.tables.push(table(create, line)),
+        Statement::CreateTable(create) => schema.tables.push(table(create, line, comments)),
         Statement::CreateIndex(index) => {
             let CreateIndex { name, table_name, columns, unique, .. } = index;
             let table = last(&table_name);
@@ -119,7 +121,8 @@ fn add(schema: &mut Schema, statement: Statement, line: u64) -> Result<(), Error
     Ok(())
 }
 
-fn table(create: CreateTable, line: u64) -> Table {
+/// The table `create` makes; `comments` are the `pkbench:` comments trailing its definitions.
+fn table(create: CreateTable, line: u64, comments: &[(Location, String)]) -> Table {
     let mut t = Table {
         name: last(&create.name),
         columns: Vec::new(),
@@ -158,6 +161,13 @@ fn table(create: CreateTable, line: u64) -> Table {
                 ColumnOption::Comment(text) => column.comment = Some(text.clone()),
                 _ => {}
             }
+        }
+        // A trailing `-- pkbench:` comment, unless a `COMMENT 'pkbench: …'` already gives one.
+        let trailing = comments.iter().find(|(at, _)| *at == c.name.span.start).map(|(_, text)| text);
+        if let Some(text) = trailing
+            && !column.comment.as_deref().is_some_and(|c| c.trim_start().starts_with("pkbench:"))
+        {
+            column.comment = Some(text.clone());
         }
         t.columns.push(column);
     }

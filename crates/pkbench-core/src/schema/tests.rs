@@ -236,3 +236,41 @@ fn the_rendered_sqlite_schema_is_accepted_and_its_foreign_keys_hold() {
         assert!(orphan.is_err(), "{name}: the foreign key holds");
     }
 }
+
+#[test]
+fn trailing_pkbench_comments_attach_to_their_columns() {
+    let sql = "
+CREATE TABLE accounts (
+    id bigint PRIMARY KEY, -- the key, not pkbench's
+    -- pkbench: on a line of its own belongs to no column
+    email varchar(120) NOT NULL, -- pkbench: len=8..40 distinct=900
+    name text /* pkbench: nulls=0.2 */,
+    profile jsonb -- pkbench: len=100..400 nulls=0.5
+);
+CREATE TABLE `orders` (
+  `id` bigint NOT NULL, -- pkbench: distinct=5
+  `note` text COMMENT 'pkbench: len=1..9', -- pkbench: len=2..3
+  `memo` text COMMENT 'plain words', -- pkbench: nulls=0.9
+  PRIMARY KEY (`id`) -- pkbench: belongs to no column
+);";
+    let schema = parse(sql, Some(EngineKind::MariaDb)).unwrap();
+    let comment = |t: &str, c: &str| schema.table(t).unwrap().column(c).unwrap().comment.clone();
+    assert_eq!(comment("accounts", "id"), None);
+    assert_eq!(comment("accounts", "email").as_deref(), Some("pkbench: len=8..40 distinct=900"));
+    assert_eq!(comment("accounts", "name").as_deref(), Some("pkbench: nulls=0.2"));
+    assert_eq!(comment("accounts", "profile").as_deref(), Some("pkbench: len=100..400 nulls=0.5"));
+    assert_eq!(comment("orders", "id").as_deref(), Some("pkbench: distinct=5"));
+    // A COMMENT that is pkbench's wins; a plain one gives way to the trailing comment.
+    assert_eq!(comment("orders", "note").as_deref(), Some("pkbench: len=1..9"));
+    assert_eq!(comment("orders", "memo").as_deref(), Some("pkbench: nulls=0.9"));
+    for t in &schema.tables {
+        for c in &t.columns {
+            if let Some(text) = &c.comment {
+                crate::values::SpecOverrides::parse_comment(text).unwrap();
+            }
+        }
+    }
+    // The same in PostgreSQL's dialect.
+    let pg = parse(&sql[..sql.find("CREATE TABLE `orders`").unwrap()], Some(EngineKind::Postgres)).unwrap();
+    assert_eq!(pg.tables[0].column("name").unwrap().comment.as_deref(), Some("pkbench: nulls=0.2"));
+}
