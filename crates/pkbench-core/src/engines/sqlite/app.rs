@@ -1,7 +1,7 @@
 //! SQLite's [`AppCase`]: the application workload's database, one file per strategy.
 
 use super::app_schema::render;
-use super::{SqliteEngine, bind_key, file_len, settings, shm_path, wal_path};
+use super::{SqliteEngine, bind_key, file_len, refuse_existing, remove_database, settings, wal_path};
 use crate::Error;
 use crate::control::RunControl;
 use crate::engines::KeyRow;
@@ -23,12 +23,7 @@ impl AppEngine for SqliteEngine {
     fn create_app(&mut self, strategy: &Strategy) -> Result<Box<dyn AppCase + '_>, Error> {
         let schema = render(strategy)?;
         let path = self.settings.dir.join(format!("app-{}.sqlite", strategy.name));
-        if path.exists() {
-            return Err(Error::InvalidInput(format!(
-                "'{}' already exists; pkbench will not overwrite it: choose another --out folder or move the file",
-                path.display()
-            )));
-        }
+        refuse_existing(&path)?;
         let conn = Connection::open(&path)
             .map_err(|e| Error::sqlite(format!("could not create '{}'", path.display()), &path, e))?;
         let case = SqliteApp {
@@ -336,9 +331,7 @@ impl AppCase for SqliteApp {
 impl Drop for SqliteApp {
     fn drop(&mut self) {
         drop(self.conn.take());
-        for p in [self.path.clone(), wal_path(&self.path), shm_path(&self.path)] {
-            let _ = std::fs::remove_file(p);
-        }
+        remove_database(&self.path);
     }
 }
 

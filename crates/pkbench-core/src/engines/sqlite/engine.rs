@@ -60,12 +60,7 @@ impl Engine for SqliteEngine {
     fn create_case(&mut self, spec: &CaseSpec<'_>) -> Result<Box<dyn InsertCase + '_>, Error> {
         let schema = render_schema(spec.strategy)?;
         let path = self.settings.dir.join(database_file_name(spec.strategy.name));
-        if path.exists() {
-            return Err(Error::InvalidInput(format!(
-                "'{}' already exists; pkbench will not overwrite it: choose another --out folder or move the file",
-                path.display()
-            )));
-        }
+        refuse_existing(&path)?;
         let mut case = SqliteCase {
             conn: None,
             path,
@@ -298,9 +293,7 @@ impl Drop for SqliteCase {
         let finished = self.conn.is_none();
         drop(self.conn.take());
         if !(self.keep && finished) {
-            for p in [self.path.clone(), wal_path(&self.path), shm_path(&self.path)] {
-                let _ = std::fs::remove_file(p);
-            }
+            remove_database(&self.path);
         }
     }
 }
@@ -317,6 +310,24 @@ pub(super) fn wal_path(path: &Path) -> PathBuf {
 
 pub(super) fn shm_path(path: &Path) -> PathBuf {
     with_suffix(path, "-shm")
+}
+
+/// Refuses to create a case's database at `path` if a file is there already.
+pub(super) fn refuse_existing(path: &Path) -> Result<(), Error> {
+    if path.exists() {
+        return Err(Error::InvalidInput(format!(
+            "'{}' already exists; pkbench will not overwrite it: choose another --out folder or move the file",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Removes a database file with its WAL and shared-memory files, where they exist.
+pub(super) fn remove_database(path: &Path) {
+    for p in [path.to_path_buf(), wal_path(path), shm_path(path)] {
+        let _ = std::fs::remove_file(p);
+    }
 }
 
 pub(super) fn file_len(path: &Path) -> u64 {

@@ -32,7 +32,7 @@ pub use dbstat::btree_stats;
 #[cfg(feature = "sqlite")]
 pub use engine::SqliteEngine;
 #[cfg(feature = "sqlite")]
-use engine::{bind_key, file_len, shm_path, wal_path};
+use engine::{bind_key, file_len, refuse_existing, remove_database, shm_path, wal_path};
 #[cfg(feature = "sqlite")]
 pub use log_table::{LogInsert, insert_log_lines};
 pub use schema::{MAP_TABLE, SqliteSchema, TABLE, render as render_schema};

@@ -1,7 +1,7 @@
 //! SQLite's [`SchemaCase`]: a user's schema in its own database file per strategy, foreign keys
 //! enforced (`PRAGMA foreign_keys = ON`), statements prepared once and cached.
 
-use super::{SqliteEngine, dbstat, file_len, settings, shm_path, wal_path};
+use super::{SqliteEngine, dbstat, file_len, refuse_existing, remove_database, settings, wal_path};
 use crate::Error;
 use crate::engines::EngineKind;
 use crate::engines::own_schema::{Read, SchemaCase, SchemaEngine, SchemaReport};
@@ -23,12 +23,7 @@ impl SchemaEngine for SqliteEngine {
         let sql = run_sql(plan, strategy, EngineKind::Sqlite, "")?;
         let tables = plan.fills.iter().map(|f| f.table.name.clone()).collect();
         let path = self.settings.dir.join(format!("schema-{}.sqlite", strategy.name));
-        if path.exists() {
-            return Err(Error::InvalidInput(format!(
-                "'{}' already exists; pkbench will not overwrite it: choose another --out folder or move the file",
-                path.display()
-            )));
-        }
+        refuse_existing(&path)?;
         let conn = Connection::open(&path)
             .map_err(|e| Error::sqlite(format!("could not create '{}'", path.display()), &path, e))?;
         let case = SqliteSchema { conn: Some(conn), path, keep: self.settings.keep_db, sql, tables };
@@ -195,9 +190,7 @@ impl Drop for SqliteSchema {
         let finished = self.conn.is_none();
         drop(self.conn.take());
         if !(self.keep && finished) {
-            for p in [self.path.clone(), wal_path(&self.path), shm_path(&self.path)] {
-                let _ = std::fs::remove_file(p);
-            }
+            remove_database(&self.path);
         }
     }
 }
