@@ -212,11 +212,7 @@ impl<B: Backend> ServerApp<'_, B> {
 
 impl<B: Backend> AppCase for ServerApp<'_, B> {
     fn effective_settings(&mut self) -> Result<BTreeMap<String, String>, Error> {
-        let ServerEngine { conn, backend, .. } = &mut *self.engine;
-        let mut out = backend.settings(conn, SettingsFor::App)?;
-        out.insert("server".into(), backend.target().to_string());
-        out.insert("server_version".into(), backend.version().to_string());
-        Ok(out)
+        self.engine.case_settings(SettingsFor::App)
     }
 
     fn insert_users(&mut self, users: &[UserRow], ids: &mut Vec<Key>, control: &RunControl) -> Result<(), Error> {

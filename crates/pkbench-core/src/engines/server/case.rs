@@ -101,12 +101,9 @@ impl<'a, B: Backend> ServerCase<'a, B> {
 
 impl<B: Backend> InsertCase for ServerCase<'_, B> {
     fn effective_settings(&mut self) -> Result<BTreeMap<String, String>, Error> {
-        let ServerEngine { conn, backend, .. } = &mut *self.engine;
-        let mut out = backend.settings(conn, SettingsFor::Insert)?;
-        out.insert("server".into(), backend.target().to_string());
-        out.insert("server_version".into(), backend.version().to_string());
+        let mut out = self.engine.case_settings(SettingsFor::Insert)?;
         // Server-wide counters are exact on a server only pkbench uses, not on a shared one.
-        let scope = match backend.managed() {
+        let scope = match self.engine.backend.managed() {
             Some(_) => format!("{}; exact here: the managed server runs only this case's statements", B::COUNTER_SCOPE),
             None => format!("{}; on this shared server they include other sessions' work", B::COUNTER_SCOPE),
         };

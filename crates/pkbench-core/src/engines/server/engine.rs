@@ -89,6 +89,17 @@ impl<B: Backend> ServerEngine<B> {
     }
 
     /// Rows in `table` (unqualified).
+    /// The settings a case reports for `purpose`, with where the server is and its version.
+    pub(super) fn case_settings(
+        &mut self,
+        purpose: super::SettingsFor,
+    ) -> Result<std::collections::BTreeMap<String, String>, Error> {
+        let mut out = self.backend.settings(&mut self.conn, purpose)?;
+        out.insert("server".into(), self.backend.target().to_string());
+        out.insert("server_version".into(), self.backend.version().to_string());
+        Ok(out)
+    }
+
     pub(super) fn count_rows(&mut self, table: &str) -> Result<u64, Error> {
         let sql = format!("SELECT count(*) FROM {}", self.qualify(table));
         let n = self.conn.query_one_text(&sql).map_err(|e| Error::server("could not count rows", e))?;

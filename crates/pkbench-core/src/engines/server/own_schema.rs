@@ -62,10 +62,6 @@ struct ServerSchema<'a, B: Backend> {
 }
 
 impl<B: Backend> ServerSchema<'_, B> {
-    fn names(&self) -> Vec<&str> {
-        self.tables.iter().map(String::as_str).collect()
-    }
-
     fn snapshot(&mut self) -> Result<B::Snapshot, Error> {
         let tables = self.tables.clone();
         let names: Vec<&str> = tables.iter().map(String::as_str).collect();
@@ -96,11 +92,7 @@ impl<B: Backend> SchemaCase for ServerSchema<'_, B> {
     }
 
     fn effective_settings(&mut self) -> Result<BTreeMap<String, String>, Error> {
-        let ServerEngine { conn, backend, .. } = &mut *self.engine;
-        let mut out = backend.settings(conn, SettingsFor::App)?;
-        out.insert("server".into(), backend.target().to_string());
-        out.insert("server_version".into(), backend.version().to_string());
-        Ok(out)
+        self.engine.case_settings(SettingsFor::App)
     }
 
     fn begin(&mut self) -> Result<(), Error> {
@@ -165,7 +157,7 @@ impl<B: Backend> SchemaCase for ServerSchema<'_, B> {
             orphans.push(self.count(&sql)?);
         }
         let (mut size_bytes, mut btrees) = (0, Vec::new());
-        for table in self.names().iter().map(|t| t.to_string()).collect::<Vec<_>>() {
+        for table in self.tables.clone() {
             let ServerEngine { conn, namespace, backend } = &mut *self.engine;
             let (size, trees) = backend.measure(conn, namespace, &[&table])?;
             size_bytes += size;

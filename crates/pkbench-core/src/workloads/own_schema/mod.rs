@@ -332,16 +332,13 @@ impl OwnSchema {
                         &mut |_| Ref::Row(pick.below(parent_rows) as u64),
                         &mut params,
                     )?;
-                    let sampled = targets.rows.get_mut(&((start + i) as u64));
-                    if let Some(s) = sampled {
-                        for &p in &indexed {
-                            s.values.insert(p, Kept::of(&params[p]));
-                        }
-                    }
                     let assigned = case.insert(key_fill, &params[..k])?;
                     let key = row.primary.or(assigned).ok_or_else(|| Error::InvalidInput("a key is missing".into()))?;
                     if let Some(s) = targets.rows.get_mut(&((start + i) as u64)) {
                         s.key = Some(key);
+                        for &p in &indexed {
+                            s.values.insert(p, Kept::of(&params[p]));
+                        }
                     }
                     keys.push(key);
                     if (i + 1) % RunControl::PROGRESS_STEP == 0 {
