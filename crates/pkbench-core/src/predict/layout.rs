@@ -110,7 +110,7 @@ pub fn varint_len(v: u64) -> u32 {
 }
 
 /// Bytes of an integer's value in a record (serial types 8/9 for 0 and 1, then 1–6).
-fn int_body_len(v: i64) -> u32 {
+pub(super) fn int_body_len(v: i64) -> u32 {
     match v {
         0 | 1 => 0,
         -128..=127 => 1,

@@ -9,7 +9,7 @@
 //! an order-preserving 96-bit prefix, ties broken by the rowid (or the key a `WITHOUT ROWID`
 //! table's index carries).
 
-use super::layout::{TreeKind, TreeLayout, bytes_key, int_key, varint_len};
+use super::layout::{TreeKind, TreeLayout, bytes_key, int_body_len, int_key, varint_len};
 use super::tree::{BTree, Pager};
 use crate::Error;
 use crate::engines::wire::{KeySlot, Param};
@@ -85,12 +85,12 @@ pub fn predict_sqlite(workload: &OwnSchema, strategy: &Strategy, page_size: u32)
                 let (h, b) = if c == key_column && t.kind == TreeKind::Table {
                     // The rowid alias is stored as NULL; another rowid-table key as itself.
                     match key {
-                        Some(k) if !integer_key => serial(bind(&mut slot, k, storage), None),
+                        Some(k) if !integer_key => serial(slot.bind(k, storage), None),
                         _ => (1, 0),
                     }
                 } else if c == key_column {
                     match key {
-                        Some(k) => serial(bind(&mut slot, k, storage), None),
+                        Some(k) => serial(slot.bind(k, storage), None),
                         None => (1, 0),
                     }
                 } else {
@@ -102,7 +102,7 @@ pub fn predict_sqlite(workload: &OwnSchema, strategy: &Strategy, page_size: u32)
             if t.carries_key
                 && let Some(k) = key
             {
-                let (h, b) = serial(bind(&mut slot, k, storage), None);
+                let (h, b) = serial(slot.bind(k, storage), None);
                 header += h;
                 body += b;
             }
@@ -166,34 +166,17 @@ fn index_tree(name: String, columns: Vec<usize>, carries_rowid: bool) -> Tree {
     Tree { name, kind: TreeKind::Index, columns, carries_rowid, carries_key: false, record_bytes: 0 }
 }
 
-fn bind(slot: &mut KeySlot, key: Key, storage: Storage) -> Param<'_> {
-    slot.bind(key, storage)
-}
-
 /// A value's serial-type bytes and body bytes in a SQLite record, under the column's affinity.
 fn serial(p: Param<'_>, ty: Option<SqlType>) -> (u64, u64) {
     let sized = |serial: u64, n: u64| (u64::from(varint_len(serial)), n);
     match (p, ty) {
         (Param::Null, _) => (1, 0),
-        (Param::Int(v), _) => (1, u64::from(int_body(v))),
+        (Param::Int(v), _) => (1, u64::from(int_body_len(v))),
         // NUMERIC and REAL affinity store a decimal or float text as an 8-byte REAL.
         (Param::Text(_), Some(SqlType::Float | SqlType::Decimal { .. })) => (1, 8),
         (Param::Text(t), _) => sized(13 + 2 * t.len() as u64, t.len() as u64),
         (Param::Bytes(b), _) => sized(12 + 2 * b.len() as u64, b.len() as u64),
         (Param::Uuid(_), _) => sized(12 + 32, 16),
-    }
-}
-
-/// Bytes of an integer's body (serial types 8/9 for 0 and 1, then 1–6 or 8 bytes).
-fn int_body(v: i64) -> u32 {
-    match v {
-        0 | 1 => 0,
-        -128..=127 => 1,
-        -32_768..=32_767 => 2,
-        -8_388_608..=8_388_607 => 3,
-        -2_147_483_648..=2_147_483_647 => 4,
-        -140_737_488_355_328..=140_737_488_355_327 => 6,
-        _ => 8,
     }
 }
 

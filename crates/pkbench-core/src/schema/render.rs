@@ -31,10 +31,7 @@ pub fn render(
         KeySource::EngineAssigned => dialect.bigint(),
         KeySource::Client(_) | KeySource::Server(_) => dialect.key_type(strategy.primary.storage),
     };
-    let qualify = |t: &str| match engine {
-        EngineKind::Sqlite => dialect.quote(t),
-        _ => dialect.qualify(namespace, &dialect.quote(t)),
-    };
+    let qualify = |t: &str| qualified(engine, namespace, t);
     let mut out = Vec::new();
     for table in ordered(schema)? {
         let is_key_table = table.name == key.name;
@@ -95,6 +92,15 @@ pub fn render(
         }
     }
     Ok(out)
+}
+
+/// Table `t` quoted, in `namespace` on a server (SQLite has one database per case).
+pub(super) fn qualified(engine: EngineKind, namespace: &str, t: &str) -> String {
+    let dialect = engine.dialect();
+    match engine {
+        EngineKind::Sqlite => dialect.quote(t),
+        _ => dialect.qualify(namespace, &dialect.quote(t)),
+    }
 }
 
 fn quoted(dialect: &dyn Dialect, columns: &[String]) -> String {

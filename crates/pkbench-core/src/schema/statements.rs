@@ -7,7 +7,7 @@
 //! from the type pkbench binds (`$3::text::numeric`); MySQL and SQLite convert on insert.
 
 use super::plan::{Plan, Role, Source};
-use super::render::render;
+use super::render::{qualified, render};
 use crate::Error;
 use crate::engines::EngineKind;
 use crate::engines::dialect::Dialect;
@@ -65,10 +65,7 @@ pub const INDEX_READ_LIMIT: u32 = 20;
 pub fn run_sql(plan: &Plan, strategy: &Strategy, engine: EngineKind, namespace: &str) -> Result<RunSql, Error> {
     let dialect = engine.dialect();
     let create = render(&plan.schema(), &plan.key_table().name, strategy, engine, namespace)?;
-    let qualify = |t: &str| match engine {
-        EngineKind::Sqlite => dialect.quote(t),
-        _ => dialect.qualify(namespace, &dialect.quote(t)),
-    };
+    let qualify = |t: &str| qualified(engine, namespace, t);
     let q = |c: &str| dialect.quote(c);
     let pg = matches!(engine, EngineKind::Postgres | EngineKind::PostgresFdw);
     let engine_key = !matches!(strategy.primary.source, KeySource::Client(_));

@@ -5,6 +5,7 @@
 use super::session::ReadOnlySession;
 use crate::Error;
 use crate::doctor::export::{ExportedColumn, ExportedTable, around};
+use crate::doctor::schema::quote;
 use postgres::Client;
 
 /// The server's version and the tables around `table` (in `schema`, default the current one),
@@ -24,34 +25,34 @@ pub fn export(
         None => c.query_one("SELECT current_schema()::text", &[]).map_err(pg("could not read the schema"))?.get(0),
     };
     oid(c, &ns, table)?;
-    let children: Vec<String> = c
-        .query(
-            "SELECT DISTINCT t.relname::text FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid \
-             WHERE k.confrelid = $1::text::regclass AND k.contype = 'f' AND k.conrelid <> k.confrelid ORDER BY 1",
-            &[&qualified(&ns, table)],
-        )
-        .map_err(pg("could not list the tables referencing the table"))?
-        .iter()
-        .map(|r| r.get(0))
-        .collect();
-    let mut parents = |t: &str| -> Result<Vec<String>, Error> {
-        Ok(c.query(
-            "SELECT DISTINCT p.relname::text FROM pg_constraint k JOIN pg_class p ON p.oid = k.confrelid \
-             WHERE k.conrelid = $1::text::regclass AND k.contype = 'f' AND k.conrelid <> k.confrelid ORDER BY 1",
-            &[&qualified(&ns, t)],
-        )
-        .map_err(pg("could not list the tables a table references"))?
-        .iter()
-        .map(|r| r.get(0))
-        .collect())
-    };
+    let children = related(c, &ns, table, Direction::Referencing)?;
+    let mut parents = |t: &str| related(c, &ns, t, Direction::Referenced);
     let names = around(table, &mut parents, children)?;
     let tables = names.iter().map(|t| read_table(c, &ns, t, sample_rows)).collect::<Result<_, _>>()?;
     Ok((version, tables))
 }
 
-fn quote(name: &str) -> String {
-    format!("\"{}\"", name.replace('"', "\"\""))
+/// Which tables [`related`] lists.
+#[derive(Clone, Copy)]
+enum Direction {
+    /// The tables whose foreign keys reference the table.
+    Referencing,
+    /// The tables the table's foreign keys reference.
+    Referenced,
+}
+
+/// The tables linked to `ns.table` by a foreign key (other than to itself), by name.
+fn related(c: &mut Client, ns: &str, table: &str, direction: Direction) -> Result<Vec<String>, Error> {
+    let (this, other, what) = match direction {
+        Direction::Referencing => ("confrelid", "conrelid", "could not list the tables referencing a table"),
+        Direction::Referenced => ("conrelid", "confrelid", "could not list the tables a table references"),
+    };
+    let sql = format!(
+        "SELECT DISTINCT t.relname::text FROM pg_constraint k JOIN pg_class t ON t.oid = k.{other} \
+         WHERE k.{this} = $1::text::regclass AND k.contype = 'f' AND k.conrelid <> k.confrelid ORDER BY 1"
+    );
+    let rows = c.query(&sql, &[&qualified(ns, table)]).map_err(|e| Error::postgres(what, e))?;
+    Ok(rows.iter().map(|r| r.get(0)).collect())
 }
 
 fn qualified(ns: &str, table: &str) -> String {
