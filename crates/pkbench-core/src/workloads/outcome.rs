@@ -95,6 +95,13 @@ pub(crate) fn record_report(
     verify(strategy, expected, report.verified_rows)
 }
 
+/// Adds a committed batch to `result`, telling the observer.
+pub(crate) fn record_batch(result: &mut RunResult, batch: BatchResult, ctx: &CaseContext<'_>, strategy: &str) {
+    ctx.observer.batch_done(strategy, &batch);
+    result.batches.push(batch);
+    ctx.observer.batch_recorded(result);
+}
+
 /// A key stream cut into timed insert batches, with one row buffer reused for every batch.
 pub(crate) struct Batches {
     keys: KeyStream,
@@ -180,9 +187,7 @@ impl Batches {
             db_size_bytes: None,
             shards,
         };
-        ctx.observer.batch_done(strategy, &batch);
-        result.batches.push(batch);
-        ctx.observer.batch_recorded(result);
+        record_batch(result, batch, ctx, strategy);
         Ok(t2 - t1)
     }
 }

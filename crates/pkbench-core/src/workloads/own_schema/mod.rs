@@ -12,7 +12,7 @@ mod rows;
 
 pub use reads::{RECENT_SHARE, ReadLocality};
 
-use super::outcome::{SettingsBase, conclude, empty_result, verify};
+use super::outcome::{SettingsBase, conclude, empty_result, record_batch, verify};
 use super::{CaseContext, KeySettings, KeyStream, Workload};
 use crate::Error;
 use crate::control::RunControl;
@@ -392,9 +392,7 @@ impl OwnSchema {
                 db_size_bytes: None,
                 shards: None,
             };
-            ctx.observer.batch_done(strategy.name, &b);
-            result.batches.push(b);
-            ctx.observer.batch_recorded(result);
+            record_batch(result, b, ctx, strategy.name);
         }
         Ok(Loaded { targets })
     }
