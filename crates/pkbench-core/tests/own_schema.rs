@@ -155,23 +155,35 @@ fn recent_reads_miss_the_cache_with_uuid4_far_more_than_with_uuid7() {
     assert!(uuid4 > 5.0 * uuid7.max(0.01), "misses per recent read: uuid4 {uuid4}, uuid7 {uuid7}");
 }
 
-/// `predict --schema`'s SQLite model against the real trees: every tree of the key table within
-/// 10% of its real leaf pages.
-#[test]
-fn the_sqlite_page_model_matches_every_tree_of_the_key_table() {
-    let dir = tempfile::tempdir().unwrap();
-    let rows: u64 = std::env::var("PKBENCH_SCHEMA_MODEL_ROWS").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
-    let w = workload(EngineKind::Sqlite, rows, 0, 0);
-    let mut engine = SqliteEngine::new(SqliteSettings::seed_000(dir.path().into())).unwrap();
-    for s in STRATEGIES {
-        let real = run(&w, &mut engine, s);
-        let predicted = pkbench_core::predict::predict_schema_sqlite(&w, find(s).unwrap(), 4096).unwrap();
+/// Rows of the page-model tests (`PKBENCH_SCHEMA_MODEL_ROWS`, default 100k).
+fn model_rows() -> u64 {
+    std::env::var("PKBENCH_SCHEMA_MODEL_ROWS").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000)
+}
+
+/// `predict --schema`'s model of `kind` against the real trees: every tree of the key table
+/// within 10% of its real leaf pages, and no real tree of the key table left out.
+fn the_page_model_matches(kind: EngineKind, engine: &mut dyn Engine, strategies: &[&str]) {
+    let w = workload(kind, model_rows(), 0, 0);
+    for &s in strategies {
+        let real = run(&w, engine, s);
+        let predicted = pkbench_core::predict::predict_schema(&w, find(s).unwrap(), kind, 4096).unwrap();
+        let key_table: Vec<&str> = real
+            .btrees
+            .iter()
+            .map(|b| b.name.as_str())
+            .filter(|n| *n == "accounts" || n.starts_with("accounts."))
+            .collect();
+        let mut names: Vec<&str> = predicted.iter().map(|p| p.name.as_str()).collect();
+        names.sort_unstable();
+        let mut real_names = key_table.clone();
+        real_names.sort_unstable();
+        assert_eq!(names, real_names, "{s}: the model's trees against the real ones");
         for p in &predicted {
-            let r =
-                real.btrees.iter().find(|b| b.name == p.name).unwrap_or_else(|| panic!("{s}: no real tree {}", p.name));
+            let r = real.btrees.iter().find(|b| b.name == p.name).unwrap();
             let error = p.leaf_pages as f64 / r.leaf_pages as f64 - 1.0;
             println!(
-                "{s} {}: predicted {} leaves, real {} ({:+.1}%)",
+                "{} {s} {}: predicted {} leaves, real {} ({:+.1}%)",
+                kind.name(),
                 p.name,
                 p.leaf_pages,
                 r.leaf_pages,
@@ -179,11 +191,31 @@ fn the_sqlite_page_model_matches_every_tree_of_the_key_table() {
             );
             assert!(
                 error.abs() <= 0.10,
-                "{s} {}: predicted {} leaf pages, real {}",
+                "{} {s} {}: predicted {} leaf pages, real {}",
+                kind.name(),
                 p.name,
                 p.leaf_pages,
                 r.leaf_pages
             );
         }
     }
+}
+
+#[test]
+fn the_sqlite_page_model_matches_every_tree_of_the_key_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut engine = SqliteEngine::new(SqliteSettings::seed_000(dir.path().into())).unwrap();
+    the_page_model_matches(EngineKind::Sqlite, &mut engine, &STRATEGIES);
+}
+
+#[test]
+fn the_postgres_page_model_matches_every_tree_of_the_key_table() {
+    let mut engine = PostgresEngine::open(&server_settings()).expect("could not start a managed PostgreSQL server");
+    the_page_model_matches(EngineKind::Postgres, &mut engine, &STRATEGIES);
+}
+
+#[test]
+fn the_innodb_page_model_matches_every_tree_of_the_key_table() {
+    let mut engine = MariaDbEngine::open(&server_settings()).expect("could not start a managed MariaDB server");
+    the_page_model_matches(EngineKind::MariaDb, &mut engine, &STRATEGIES);
 }

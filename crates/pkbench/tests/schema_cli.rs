@@ -140,8 +140,31 @@ fn predict_schema_lays_out_every_tree_of_the_key_table() {
         .success()
         .stdout(contains("accounts after 5000 rows"))
         .stdout(contains("uuid4          accounts.accounts_country_created"));
+    let server_model = |engine: &str| {
+        let args = ["predict", "--schema", RUN_FIXTURE, "--table", "accounts", "-s", "uuid4", "-n", "5k", "--engine"];
+        pkbench().args(args).arg(engine).assert().success()
+    };
+    server_model("postgres")
+        .stdout(contains("(postgres page model)"))
+        .stdout(contains("uuid4          accounts.accounts_pkey"));
+    // InnoDB adds an index for the foreign key no index starts with.
+    server_model("mariadb").stdout(contains("uuid4          accounts.plan_id"));
     one_line_error(
-        pkbench().args(["predict", "--schema", RUN_FIXTURE, "--table", "accounts", "--engine", "postgres"]),
-        "predict --schema models SQLite so far",
+        pkbench().args(["predict", "--schema", RUN_FIXTURE, "--table", "accounts", "--engine", "spider"]),
+        "predict --schema models sqlite, postgres, mariadb, not spider",
+    );
+    one_line_error(
+        pkbench().args([
+            "predict",
+            "--schema",
+            RUN_FIXTURE,
+            "--table",
+            "accounts",
+            "--engine",
+            "postgres",
+            "--page-size",
+            "4096",
+        ]),
+        "--page-size is SQLite's",
     );
 }

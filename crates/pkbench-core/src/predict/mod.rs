@@ -38,7 +38,7 @@ mod tree;
 pub use calibrate::{Calibration, CalibrationPlan, calibrate, from_results, run_real};
 pub use engine::{ModelEngine, PageModel};
 pub use model::{BatchCounts, Model};
-pub use schema::predict_sqlite as predict_schema_sqlite;
+pub use schema::{SCHEMA_ENGINES, predict_schema, predict_sqlite as predict_schema_sqlite};
 
 use crate::Error;
 use crate::control::RunControl;

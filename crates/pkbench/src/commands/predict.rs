@@ -303,14 +303,25 @@ fn check_run(
     Ok(doc)
 }
 
-/// `predict --schema`: the key table's trees after `--rows` rows of each strategy, from SQLite's
-/// page model fed with the rows `run --schema` would insert.
+/// `predict --schema`: the key table's trees after `--rows` rows of each strategy, from the
+/// engine's page model fed with the rows `run --schema` would insert.
 fn predict_schema(args: &PredictArgs, file: &std::path::Path) -> anyhow::Result<ExitCode> {
+    use pkbench_core::predict::{SCHEMA_ENGINES, predict_schema as trees};
     use pkbench_core::workloads::{FkLocality, OwnSchema, ReadLocality, SchemaSizes};
-    if args.engine != EngineKind::Sqlite {
+    let engine = args.engine;
+    if !SCHEMA_ENGINES.contains(&engine) {
+        let names: Vec<&str> = SCHEMA_ENGINES.iter().map(|e| e.name()).collect();
         return Err(Error::InvalidInput(format!(
-            "predict --schema models SQLite so far, not {}: use --engine sqlite",
-            args.engine.name()
+            "predict --schema models {}, not {}: use --engine with one of them",
+            names.join(", "),
+            engine.name()
+        ))
+        .into());
+    }
+    if engine != EngineKind::Sqlite && args.page_size.is_some() {
+        return Err(Error::InvalidInput(format!(
+            "--page-size is SQLite's: {}'s pages are fixed; leave --page-size out",
+            engine.name()
         ))
         .into());
     }
@@ -319,7 +330,7 @@ fn predict_schema(args: &PredictArgs, file: &std::path::Path) -> anyhow::Result<
             Error::InvalidInput(format!("could not read '{}': {e}; give the path of the file", path.display()))
         })
     };
-    let schema = pkbench_core::schema::parse(&read(file)?, Some(EngineKind::Sqlite))?;
+    let schema = pkbench_core::schema::parse(&read(file)?, Some(engine))?;
     let sidecar = match &args.values {
         Some(path) => Some(pkbench_core::values::Sidecar::parse(&read(path)?)?),
         None => None,
@@ -337,8 +348,13 @@ fn predict_schema(args: &PredictArgs, file: &std::path::Path) -> anyhow::Result<
     let workload = OwnSchema::new(&schema, args.table.as_deref(), sidecar.as_ref(), sizes, args.seed, &name)?;
     let page_size = args.page_size.unwrap_or(4096);
     let strategies = parse_list(&args.strategies)?;
+    let pages = match engine {
+        EngineKind::Sqlite => format!("{page_size}-byte pages"),
+        _ => "the server's pages".into(),
+    };
     let mut out = format!(
-        "predict --schema (SQLite page model): {} after {} rows, {page_size}-byte pages\n{:<14} {:<44} {:>12} {:>10} {:>12}\n",
+        "predict --schema ({} page model): {} after {} rows, {pages}\n{:<14} {:<44} {:>12} {:>10} {:>12}\n",
+        engine.name(),
         workload.plan().key_table().name,
         args.rows,
         "strategy",
@@ -348,8 +364,8 @@ fn predict_schema(args: &PredictArgs, file: &std::path::Path) -> anyhow::Result<
         "size MiB"
     );
     for s in strategies {
-        pkbench_core::schema::check_strategy(s, EngineKind::Sqlite.dialect())?;
-        for t in pkbench_core::predict::predict_schema_sqlite(&workload, s, page_size)? {
+        pkbench_core::schema::check_strategy(s, engine.dialect())?;
+        for t in trees(&workload, s, engine, page_size)? {
             out.push_str(&format!(
                 "{:<14} {:<44} {:>12} {:>9.1}% {:>12.1}\n",
                 s.name,

@@ -22,7 +22,7 @@ pub const VERSION: &str = "model of MariaDB 10.11 InnoDB (clustered B-tree, DYNA
 
 /// A key column's bytes in a record, and whether it is variable-length (one length byte in
 /// the record header). `CHAR(n)` in the server's default `latin1` is fixed-length.
-fn column(storage: Storage) -> (u32, bool) {
+pub(crate) fn column(storage: Storage) -> (u32, bool) {
     match storage {
         Storage::Integer => (8, false),
         Storage::Binary16 | Storage::Binary16TimeSwapped | Storage::MariaDbUuid => (16, false),
@@ -36,6 +36,19 @@ fn column(storage: Storage) -> (u32, bool) {
 
 fn bytes((len, var): (u32, bool)) -> u32 {
     len + u32::from(var)
+}
+
+/// Refuses strategies the InnoDB models do not cover, with the reason.
+pub(crate) fn refuse(strategy: &Strategy) -> Result<(), Error> {
+    refuse_unmodelled(strategy, ENGINE)?;
+    if strategy.index == PrimaryIndex::HeapWithIndex {
+        return Err(Error::Unsupported {
+            strategy: strategy.name.into(),
+            engine: ENGINE.into(),
+            reason: "InnoDB always clusters rows by the primary key; there is no rowid table (use the strategy without -rowid)".into(),
+        });
+    }
+    Ok(())
 }
 
 /// Pages of the buffer pool's LRU list for `innodb_buffer_pool_size = cache_mb` MiB: the pool's
@@ -82,14 +95,7 @@ pub struct InnodbModel {
 impl InnodbModel {
     /// The table `strategy` creates, with `innodb_buffer_pool_size = cache_mb` MiB.
     pub fn new(strategy: &Strategy, payload_bytes: u64, seed: u64, cache_mb: u64) -> Result<Self, Error> {
-        refuse_unmodelled(strategy, ENGINE)?;
-        if strategy.index == PrimaryIndex::HeapWithIndex {
-            return Err(Error::Unsupported {
-                strategy: strategy.name.into(),
-                engine: ENGINE.into(),
-                reason: "InnoDB always clusters rows by the primary key; there is no rowid table (use the strategy without -rowid)".into(),
-            });
-        }
+        refuse(strategy)?;
         if cache_mb < MIN_POOL_MB {
             return Err(Error::InvalidInput(format!(
                 "--cache-mb {cache_mb} is below InnoDB's minimum buffer pool of {MIN_POOL_MB} MiB: use --cache-mb {MIN_POOL_MB} or more"

@@ -8,7 +8,7 @@ pub mod innodb;
 pub mod innodb_page;
 pub mod lru;
 pub mod nbtree;
-mod pg_heap;
+pub(crate) mod pg_heap;
 pub mod postgres;
 pub mod tree;
 

@@ -6,7 +6,7 @@ use crate::strategy::Storage;
 
 /// A heap column: stored bytes and alignment (`attlen`, `attalign`), or a varlena short
 /// enough for a 1-byte header, which is never aligned (`heap_fill_tuple`).
-pub(super) fn column(storage: Storage) -> (u32, u32) {
+pub(crate) fn column(storage: Storage) -> (u32, u32) {
     match storage {
         Storage::Integer => (8, 8),
         Storage::Binary16 | Storage::Binary16TimeSwapped | Storage::MariaDbUuid => (16, 1),

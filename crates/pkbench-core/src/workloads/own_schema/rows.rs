@@ -134,20 +134,22 @@ impl TableRows {
     }
 }
 
-/// Characters of the row number a unique text value starts with (base 62: 56 billion rows).
-const UNIQUE_CHARS: usize = 6;
+/// Characters of the row number a unique text value starts with (base 36: 78 billion rows).
+const UNIQUE_CHARS: usize = 7;
 
-/// `value` made unique to row `row`: text starts with the row number in base 62 (over its first
-/// characters, so its length stays, or is padded to six characters); other kinds are returned
-/// as they are (random bytes, 64-bit integers, UUIDs and times do not repeat in practice).
+/// `value` made unique to row `row`: text starts with the row number in base 36, lowest digit
+/// first, in digits and lower-case letters, so it stays unique under a case-insensitive
+/// collation (MariaDB's default); over its first characters, so its length stays, or is padded
+/// to seven characters. Other kinds are returned as they are (random bytes, 64-bit integers,
+/// UUIDs and times do not repeat in practice).
 fn unique_value<'a>(value: Param<'a>, row: u64, text: &'a mut String) -> Param<'a> {
-    const DIGITS: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
     let Param::Text(t) = value else { return value };
     text.clear();
     let mut n = row;
     for _ in 0..UNIQUE_CHARS {
-        text.push(DIGITS[(n % 62) as usize] as char);
-        n /= 62;
+        text.push(DIGITS[(n % 36) as usize] as char);
+        n /= 36;
     }
     text.extend(t.chars().skip(UNIQUE_CHARS));
     Param::Text(text)
