@@ -23,6 +23,9 @@ const SCHEMA: &str = include_str!("fixtures/schema/plans_accounts_orders.pg.sql"
 /// NULLs in the TEXT and JSON columns.
 const VALUES: &str = "[accounts.name]\nnulls = 0.2\n[accounts.profile]\nnulls = 0.3\n";
 const STRATEGIES: [&str; 4] = ["int", "uuid7", "uuid4", "uuid4-text"];
+/// A second key beside the key: an integer key and a UUID column with a unique index, which the
+/// reads look rows up by.
+const SECOND_KEY: &str = "int+uuid4";
 const PARENT_ROWS: u64 = 50;
 
 fn workload(engine: EngineKind, rows: u64, children: u64, reads: u64) -> OwnSchema {
@@ -74,6 +77,11 @@ fn check(result: &RunResult, strategy: &str, rows: u64, children: u64) {
     }
     // Each account was read by key once per read.
     assert_eq!(result.phases[1].rows, result.phases[1].operations, "{strategy}");
+    if strategy == SECOND_KEY {
+        assert!(result.phases[1].note.as_deref().unwrap().contains("by its second key (ext_id)"), "{strategy}");
+        let ext = result.btrees.iter().find(|b| b.name == "accounts.accounts_ext_id_key");
+        assert!(ext.is_some_and(|b| b.leaf_pages > 0 && b.key_share.is_some()), "{strategy}: {:?}", result.btrees);
+    }
     for tree in [
         "accounts",
         "orders",
@@ -107,7 +115,7 @@ fn the_test_schema_runs_on_sqlite_for_every_strategy() {
     let w = workload(EngineKind::Sqlite, 2_000, 2, 300);
     let mut engine =
         SqliteEngine::new(SqliteSettings { cache_mb: 2, ..SqliteSettings::seed_000(dir.path().into()) }).unwrap();
-    for s in STRATEGIES {
+    for s in STRATEGIES.into_iter().chain([SECOND_KEY]) {
         check(&run(&w, &mut engine, s), s, 2_000, 2);
     }
 }
@@ -116,7 +124,7 @@ fn the_test_schema_runs_on_sqlite_for_every_strategy() {
 fn the_test_schema_runs_on_postgres_for_every_strategy() {
     let mut engine = PostgresEngine::open(&server_settings()).expect("could not start a managed PostgreSQL server");
     let w = workload(EngineKind::Postgres, 2_000, 2, 300);
-    for s in STRATEGIES {
+    for s in STRATEGIES.into_iter().chain([SECOND_KEY]) {
         check(&run(&w, &mut engine, s), s, 2_000, 2);
     }
     // PostgreSQL's secondary indexes point at heap tuples: the key is not in them.
@@ -131,7 +139,7 @@ fn the_test_schema_runs_on_postgres_for_every_strategy() {
 fn the_test_schema_runs_on_mariadb_for_every_strategy() {
     let mut engine = MariaDbEngine::open(&server_settings()).expect("could not start a managed MariaDB server");
     let w = workload(EngineKind::MariaDb, 2_000, 2, 300);
-    for s in STRATEGIES {
+    for s in STRATEGIES.into_iter().chain([SECOND_KEY]) {
         check(&run(&w, &mut engine, s), s, 2_000, 2);
     }
     // Every InnoDB secondary index entry carries the primary key.
@@ -205,17 +213,17 @@ fn the_page_model_matches(kind: EngineKind, engine: &mut dyn Engine, strategies:
 fn the_sqlite_page_model_matches_every_tree_of_the_key_table() {
     let dir = tempfile::tempdir().unwrap();
     let mut engine = SqliteEngine::new(SqliteSettings::seed_000(dir.path().into())).unwrap();
-    the_page_model_matches(EngineKind::Sqlite, &mut engine, &STRATEGIES);
+    the_page_model_matches(EngineKind::Sqlite, &mut engine, &["int", "uuid7", "uuid4", "uuid4-text", SECOND_KEY]);
 }
 
 #[test]
 fn the_postgres_page_model_matches_every_tree_of_the_key_table() {
     let mut engine = PostgresEngine::open(&server_settings()).expect("could not start a managed PostgreSQL server");
-    the_page_model_matches(EngineKind::Postgres, &mut engine, &STRATEGIES);
+    the_page_model_matches(EngineKind::Postgres, &mut engine, &["int", "uuid7", "uuid4", "uuid4-text", SECOND_KEY]);
 }
 
 #[test]
 fn the_innodb_page_model_matches_every_tree_of_the_key_table() {
     let mut engine = MariaDbEngine::open(&server_settings()).expect("could not start a managed MariaDB server");
-    the_page_model_matches(EngineKind::MariaDb, &mut engine, &STRATEGIES);
+    the_page_model_matches(EngineKind::MariaDb, &mut engine, &["int", "uuid7", "uuid4", "uuid4-text", SECOND_KEY]);
 }

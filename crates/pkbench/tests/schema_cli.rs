@@ -119,7 +119,7 @@ fn run_schema_flags_get_one_line_errors() {
         (&["run", "--parent-rows", "5", "-o", o], "--parent-rows does not apply to --workload insert-growth"),
         (&["run", "--workload", "schema", "-o", o], "--workload schema needs your schema: add --schema FILE.sql"),
         (&["run", "--schema", RUN_FIXTURE, "-o", o], "choose the table whose key to replace with --table"),
-        (&["run", "--schema", RUN_FIXTURE, "--table", "accounts", "-s", "int+uuid4", "-o", o], "int+uuid4"),
+        (&["run", "--schema", RUN_FIXTURE, "--table", "accounts", "-s", "uuid7+uuid4-map", "-o", o], "uuid7+uuid4-map"),
         (&["run", "--schema", RUN_FIXTURE, "--table", "accounts", "--values", values, "-o", o], "accounts.name"),
         (
             &["run", "--schema", RUN_FIXTURE, "--table", "accounts", "--engine", "spider", "-o", o],

@@ -10,6 +10,7 @@
 //!   `WITHOUT ROWID` table is clustered by its key, and its index entries carry the key.
 
 use super::plan::{Plan, Role, Source};
+use super::render::{ext_column, ext_index};
 use crate::engines::EngineKind;
 use crate::results::BtreeStats;
 use crate::strategy::{KeySource, PrimaryIndex, Storage, Strategy};
@@ -38,21 +39,35 @@ pub fn key_share(plan: &Plan, strategy: &Strategy, engine: EngineKind, rows: &[u
     };
     let f = plan.fills.iter().position(|f| f.table.name.eq_ignore_ascii_case(table))?;
     let fill = &plan.fills[f];
-    let key_column = |c: &str| {
-        fill.table
-            .columns
-            .iter()
-            .position(|x| x.name.eq_ignore_ascii_case(c))
-            .is_some_and(|i| matches!(fill.sources[i], Source::Key) || fill.sources[i] == Source::Parent(plan.key))
-    };
-    let key = key_bytes(strategy, engine, rows[plan.key]);
+    let key = key_bytes(strategy.primary.storage, strategy.primary.source, engine, rows[plan.key]);
     let is_key_table = fill.role == Role::Key;
+    // The second key beside the key (`int+uuid4`), in its own column of the key table.
+    let second = strategy
+        .secondary
+        .filter(|_| is_key_table)
+        .map(|s| (ext_column(&fill.table), key_bytes(s.storage, KeySource::Client(s.scheme), engine, rows[plan.key])));
+    // Bytes of the run's keys a column holds.
+    let held =
+        |c: &str| {
+            let own =
+                fill.table.columns.iter().position(|x| x.name.eq_ignore_ascii_case(c)).is_some_and(|i| {
+                    matches!(fill.sources[i], Source::Key) || fill.sources[i] == Source::Parent(plan.key)
+                });
+            match &second {
+                Some((ext, bytes)) if ext.eq_ignore_ascii_case(c) => *bytes,
+                _ if own => key,
+                _ => 0.0,
+            }
+        };
     let per_entry = match index {
         // The table's own tree: every key-holding column of the row.
-        None => fill.table.columns.iter().filter(|c| key_column(&c.name)).count() as f64 * key,
+        None => fill.table.columns.iter().map(|c| held(&c.name)).sum::<f64>() + second.as_ref().map_or(0.0, |s| s.1),
         Some(name) => {
-            let columns = index_columns(fill, name)?;
-            let own = columns.iter().filter(|c| key_column(c)).count() as f64 * key;
+            let columns = match &second {
+                Some((ext, _)) if name.eq_ignore_ascii_case(&ext_index(&fill.table)) => vec![ext.clone()],
+                _ => index_columns(fill, name)?,
+            };
+            let own: f64 = columns.iter().map(|c| held(c)).sum();
             let carries_key = match engine {
                 EngineKind::MariaDb | EngineKind::Spider => is_key_table,
                 EngineKind::Postgres | EngineKind::PostgresFdw => false,
@@ -91,12 +106,13 @@ fn sqlite_clustered_by_key(strategy: &Strategy) -> bool {
     strategy.primary.storage == Storage::Integer || strategy.index == PrimaryIndex::Clustered
 }
 
-/// Bytes of one key as `engine` stores it in a row or an index entry, for a table of `rows` rows.
-fn key_bytes(strategy: &Strategy, engine: EngineKind, rows: u64) -> f64 {
-    match strategy.primary.storage {
+/// Bytes of one key stored as `storage` (from `source`) as `engine` stores it in a row or an
+/// index entry, for a table of `rows` rows.
+fn key_bytes(storage: Storage, source: KeySource, engine: EngineKind, rows: u64) -> f64 {
+    match storage {
         Storage::Integer => match engine {
             // A record's integer: 1, 2, 3, 4, 6 or 8 bytes by its size (the rowid is the key).
-            EngineKind::Sqlite if strategy.primary.source == KeySource::EngineAssigned => match rows {
+            EngineKind::Sqlite if source == KeySource::EngineAssigned => match rows {
                 0..=127 => 1.0,
                 128..=32_767 => 2.0,
                 32_768..=8_388_607 => 3.0,

@@ -19,7 +19,7 @@ pub use carried::{carried_note, key_share};
 pub use model::{Column, ForeignKey, Index, Schema, Skipped, Table};
 pub use parse::parse;
 pub use plan::{Fill, Plan, Role, Source};
-pub use render::{column_type, render};
+pub use render::{column_type, ext_column, ext_index, render};
 pub use statements::{INDEX_READ_LIMIT, IndexRead, Insert, RunSql, check_strategy, run_sql};
 pub use types::sql_type;
 

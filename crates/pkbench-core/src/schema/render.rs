@@ -53,6 +53,9 @@ pub fn render(
                 parts.push(format!("{name} {ty}{null}"));
             }
         }
+        if let (true, Some(second)) = (is_key_table, strategy.secondary) {
+            parts.push(format!("{} {} NOT NULL", dialect.quote(&ext_column(table)), dialect.key_type(second.storage)));
+        }
         if !is_key_table && !table.primary_key.is_empty() {
             parts.push(format!("PRIMARY KEY ({})", quoted(dialect, &table.primary_key)));
         }
@@ -90,8 +93,28 @@ pub fn render(
                 columns.join(", ")
             ));
         }
+        if is_key_table && strategy.secondary.is_some() {
+            out.push(format!(
+                "CREATE UNIQUE INDEX {} ON {} ({})",
+                dialect.quote(&ext_index(table)),
+                qualify(&table.name),
+                dialect.quote(&ext_column(table))
+            ));
+        }
     }
     Ok(out)
+}
+
+/// The column of the key table holding a strategy's second key (`int+uuid4`'s UUID beside the
+/// integer key): `ext_id`, as in pkbench's own tables, or `pkbench_ext_id` where the table
+/// already has an `ext_id`.
+pub fn ext_column(table: &Table) -> String {
+    if table.column("ext_id").is_some() { "pkbench_ext_id".into() } else { "ext_id".into() }
+}
+
+/// The unique index on [`ext_column`]: `<table>_ext_id_key`.
+pub fn ext_index(table: &Table) -> String {
+    format!("{}_ext_id_key", table.name)
 }
 
 /// Table `t` quoted, in `namespace` on a server (SQLite has one database per case).

@@ -7,11 +7,11 @@
 //! from the type pkbench binds (`$3::text::numeric`); MySQL and SQLite convert on insert.
 
 use super::plan::{Plan, Role, Source};
-use super::render::{qualified, render};
+use super::render::{ext_column, qualified, render};
 use crate::Error;
 use crate::engines::EngineKind;
 use crate::engines::dialect::Dialect;
-use crate::strategy::{KeySource, Strategy};
+use crate::strategy::{KeySource, SecondaryLookup, Strategy};
 use crate::values::SqlType;
 
 /// Every statement of one strategy's schema run on one engine.
@@ -44,6 +44,9 @@ pub struct Insert {
     pub columns: Vec<usize>,
     /// Whether the statement returns the key the engine assigned.
     pub returns_key: bool,
+    /// Whether a last parameter, after `columns`, is the strategy's second key
+    /// ([`super::ext_column`]).
+    pub second_key: bool,
 }
 
 /// A read of the key table through one secondary index.
@@ -75,14 +78,19 @@ pub fn run_sql(plan: &Plan, strategy: &Strategy, engine: EngineKind, namespace: 
         let columns: Vec<usize> = (0..t.columns.len())
             .filter(|&i| !(engine_key && fill.role == Role::Key && fill.sources[i] == Source::Key))
             .collect();
-        let names: Vec<String> = columns.iter().map(|&i| q(&t.columns[i].name)).collect();
-        let marks: Vec<String> = columns
+        let mut names: Vec<String> = columns.iter().map(|&i| q(&t.columns[i].name)).collect();
+        let mut marks: Vec<String> = columns
             .iter()
             .enumerate()
             .map(|(n, &i)| {
                 format!("{}{}", dialect.placeholder(n + 1), if pg { cast(plan, fill.sources[i]) } else { "" })
             })
             .collect();
+        let second_key = fill.role == Role::Key && strategy.secondary.is_some();
+        if second_key {
+            names.push(q(&ext_column(t)));
+            marks.push(dialect.placeholder(columns.len() + 1));
+        }
         let returns_key = engine_key && fill.role == Role::Key;
         let returning = if returns_key { format!(" RETURNING {}", q(&t.primary_key[0])) } else { String::new() };
         inserts.push(Insert {
@@ -94,6 +102,7 @@ pub fn run_sql(plan: &Plan, strategy: &Strategy, engine: EngineKind, namespace: 
             ),
             columns,
             returns_key,
+            second_key,
         });
     }
     let counts = plan.fills.iter().map(|f| format!("SELECT count(*) FROM {}", qualify(&f.table.name))).collect();
@@ -115,8 +124,10 @@ pub fn run_sql(plan: &Plan, strategy: &Strategy, engine: EngineKind, namespace: 
     }
     let key = plan.key_table();
     let key_name = q(&key.primary_key[0]);
+    // Rows are looked up by the key the application holds: a second key where there is one.
+    let lookup = if strategy.secondary.is_some() { q(&ext_column(key)) } else { key_name.clone() };
     let p1 = dialect.placeholder(1);
-    let by_key = format!("SELECT * FROM {} WHERE {key_name} = {p1}", qualify(&key.name));
+    let by_key = format!("SELECT * FROM {} WHERE {lookup} = {p1}", qualify(&key.name));
     let key_fill = &plan.fills[plan.key];
     let mut by_index = Vec::new();
     for (n, index) in key.indexes.iter().enumerate() {
@@ -150,7 +161,7 @@ pub fn run_sql(plan: &Plan, strategy: &Strategy, engine: EngineKind, namespace: 
         children_of.push((
             c,
             format!(
-                "SELECT p.{key_name}, c.* FROM {} p JOIN {} c ON c.{} = p.{key_name} WHERE p.{key_name} = {p1}",
+                "SELECT p.{key_name}, c.* FROM {} p JOIN {} c ON c.{} = p.{key_name} WHERE p.{lookup} = {p1}",
                 qualify(&key.name),
                 qualify(&child.table.name),
                 q(&child.table.columns[fk].name)
@@ -184,13 +195,13 @@ fn cast(plan: &Plan, source: Source) -> &'static str {
     }
 }
 
-/// The dialect-free check that a strategy can key a schema run: one key column, no external key
-/// beside it (not yet).
+/// The dialect-free check that a strategy can key a schema run: one key column, and a second
+/// key beside it only in a column of the table with a unique index (not a mapping table).
 pub fn check_strategy(strategy: &Strategy, dialect: &dyn Dialect) -> Result<(), Error> {
-    if strategy.secondary.is_some() {
+    if strategy.secondary.is_some_and(|s| s.lookup != SecondaryLookup::UniqueIndex) {
         return Err(dialect.unsupported(
             strategy,
-            "--schema replaces the key column with one key; a strategy with a second key beside it is not supported yet: choose int, uuid7, uuid4, …".into(),
+            "--schema keeps a second key in a column of your table with a unique index, not unindexed or in a mapping table: choose int+uuid4, int+uuid7, …".into(),
         ));
     }
     Ok(())

@@ -95,11 +95,10 @@ struct Index {
 /// `engines::mariadb::physical` reports them (the clustered index under the table's name).
 pub(super) fn predict(workload: &crate::workloads::OwnSchema, strategy: &Strategy) -> Result<Vec<BtreeStats>, Error> {
     refuse(strategy)?;
-    let shape = KeyTable::new(workload.plan());
+    let shape = KeyTable::new(workload.plan(), strategy);
     let (table, key_column, types) = (shape.table, shape.key_column, &shape.types);
-    let nullable =
-        |columns: &[usize]| columns.iter().filter(|c| table.columns[**c].nullable).count().div_ceil(8) as u32;
-    let others: Vec<usize> = (0..table.columns.len()).filter(|c| *c != key_column).collect();
+    let nullable = |columns: &[usize]| columns.iter().filter(|c| shape.nullable(**c)).count().div_ceil(8) as u32;
+    let others: Vec<usize> = (0..shape.width).filter(|c| *c != key_column).collect();
     let mut indexes = vec![Index {
         name: table.name.clone(),
         clustered: true,

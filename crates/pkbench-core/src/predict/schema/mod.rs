@@ -19,8 +19,8 @@ use crate::engines::EngineKind;
 use crate::engines::wire::Param;
 use crate::predict::server::tree::Buffers;
 use crate::results::BtreeStats;
-use crate::schema::{Plan, Source, Table};
-use crate::strategy::Strategy;
+use crate::schema::{Plan, Source, Table, ext_index};
+use crate::strategy::{Storage, Strategy};
 use crate::values::SqlType;
 use crate::workloads::OwnSchema;
 
@@ -62,9 +62,13 @@ struct KeyTable<'a> {
     table: &'a Table,
     /// The key column's position.
     key_column: usize,
+    /// Columns of a row: the table's, and a strategy's second key after them
+    /// ([`crate::schema::ext_column`]).
+    width: usize,
     /// Each column's type as generated (`None`: the key, or always NULL).
     types: Vec<Option<SqlType>>,
-    /// Secondary indexes: name as the engines report it, and columns.
+    /// Secondary indexes: name as the engines report it, and columns (the second key's unique
+    /// index last).
     indexes: Vec<IndexShape>,
 }
 
@@ -75,11 +79,11 @@ struct IndexShape {
 }
 
 impl<'a> KeyTable<'a> {
-    fn new(plan: &'a Plan) -> Self {
+    fn new(plan: &'a Plan, strategy: &Strategy) -> Self {
         let table = plan.key_table();
         let sources = &plan.fills[plan.key].sources;
         let key_column = sources.iter().position(|s| *s == Source::Key).unwrap_or(0);
-        let types = sources
+        let mut types: Vec<Option<SqlType>> = sources
             .iter()
             .map(|s| match *s {
                 Source::Value(ty) | Source::Sequence(ty) => Some(ty),
@@ -91,7 +95,7 @@ impl<'a> KeyTable<'a> {
                 Source::Key | Source::Null => None,
             })
             .collect();
-        let indexes = table
+        let mut indexes: Vec<IndexShape> = table
             .indexes
             .iter()
             .enumerate()
@@ -101,7 +105,18 @@ impl<'a> KeyTable<'a> {
                 columns: index.columns.iter().filter_map(|c| column_position(table, c)).collect(),
             })
             .collect();
-        KeyTable { table, key_column, types, indexes }
+        let mut width = table.columns.len();
+        if let Some(second) = strategy.secondary {
+            types.push((second.storage == Storage::Binary16).then_some(SqlType::Uuid));
+            indexes.push(IndexShape { name: ext_index(table), columns: vec![width] });
+            width += 1;
+        }
+        KeyTable { table, key_column, width, types, indexes }
+    }
+
+    /// Whether column `c` may be NULL (the second key may not).
+    fn nullable(&self, c: usize) -> bool {
+        self.table.columns.get(c).is_some_and(|x| x.nullable)
     }
 
     /// The name `run --schema` gives a tree of this table (`table.index`).

@@ -15,15 +15,17 @@ use crate::Error;
 use crate::engines::KeyRow;
 use crate::engines::wire::Param;
 use crate::predict::server::nbtree::{
-    HEAP_TUPLE_HEADER, INDEX_TUPLE_HEADER, LINE_POINTER, Nbtree, PAGE, PAGE_HEADER, maxalign,
+    Composite, HEAP_TUPLE_HEADER, INDEX_TUPLE_HEADER, LINE_POINTER, Nbtree, ORDINAL_MAX_ITEM, PAGE, PAGE_HEADER,
+    maxalign,
 };
 use crate::predict::server::pg_heap::column;
 use crate::predict::server::postgres::ENGINE;
 use crate::predict::server::tree::{Store, Tree};
 use crate::predict::server::{ServerKey, refuse_unmodelled};
 use crate::results::BtreeStats;
-use crate::strategy::Strategy;
+use crate::strategy::{KeySource, Storage, Strategy};
 use crate::values::SqlType;
+use std::rc::Rc;
 
 /// `MaxHeapTuplesPerPage` for 8 kB pages.
 const MAX_HEAP_TUPLES: u32 = 291;
@@ -195,28 +197,57 @@ struct Index {
     columns: Vec<usize>,
     /// Sum of leaf items (tuple and line pointer) over the rows.
     item_bytes: u64,
+    /// The smallest and largest leaf item.
+    item_range: (u32, u32),
+}
+
+impl Index {
+    fn new(name: String, columns: Vec<usize>) -> Self {
+        Index { name, columns, item_bytes: 0, item_range: (u32::MAX, 0) }
+    }
+
+    /// What a split of this index's leaves sees, for an index of several columns (`types`: the
+    /// columns' types; `key`: the key column and its bytes in `prefix::index_key`'s encoding,
+    /// `None` for text). `_bt_afternewitemoff` applies where every tuple is the same size and
+    /// narrow enough.
+    fn composite(&self, types: &[Option<SqlType>], key: (usize, Option<u8>), tids: &Rc<Vec<u64>>) -> Option<Composite> {
+        if self.columns.len() < 2 {
+            return None;
+        }
+        let first = self.columns[0];
+        // Bytes of the first attribute in `prefix::index_key`'s encoding; text ends at a zero.
+        let first_attr = match types.get(first).copied().flatten() {
+            _ if first == key.0 => key.1,
+            Some(SqlType::Text { .. } | SqlType::Binary { .. } | SqlType::Json) => None,
+            Some(SqlType::Timestamp) => Some(10),
+            Some(SqlType::Date) => Some(4),
+            Some(SqlType::Uuid) => Some(16),
+            _ => Some(8),
+        };
+        let (lo, hi) = self.item_range;
+        let tids = (lo == hi && hi <= ORDINAL_MAX_ITEM).then(|| Rc::clone(tids));
+        Some(Composite { first_attr, tids })
+    }
 }
 
 /// The key table's heap and indexes after `workload`'s rows for `strategy`, as
 /// `engines::postgres::physical` reports them.
 pub(super) fn predict(workload: &crate::workloads::OwnSchema, strategy: &Strategy) -> Result<Vec<BtreeStats>, Error> {
     refuse_unmodelled(strategy, ENGINE)?;
-    let shape = KeyTable::new(workload.plan());
+    let shape = KeyTable::new(workload.plan(), strategy);
     let (table, key_column, types) = (shape.table, shape.key_column, &shape.types);
     let key_stored = {
         let (len, align) = column(strategy.primary.storage);
         Stored::Fixed(len, align)
     };
-    let mut indexes = vec![Index { name: format!("{}_pkey", table.name), columns: vec![key_column], item_bytes: 0 }];
-    indexes.extend(shape.indexes.iter().map(|i| Index {
-        name: i.name.clone(),
-        columns: i.columns.clone(),
-        item_bytes: 0,
-    }));
-    let nulls = table.columns.len().div_ceil(8) as u32;
+    let mut indexes = vec![Index::new(format!("{}_pkey", table.name), vec![key_column])];
+    indexes.extend(shape.indexes.iter().map(|i| Index::new(i.name.clone(), i.columns.clone())));
+    let nulls = shape.width.div_ceil(8) as u32;
     // Pass 1: the heap, row by row, and each index's mean tuple.
     let mut heap = Heap::default();
     let mut widest = 0;
+    // Each row's heap TID (block << 16 | offset), by row number.
+    let mut tids = vec![0];
     workload.key_rows(strategy, &mut |_, _, columns, params| {
         let at = |c: usize| {
             if c == key_column {
@@ -226,7 +257,7 @@ pub(super) fn predict(workload: &crate::workloads::OwnSchema, strategy: &Strateg
             }
         };
         let (mut data, mut any_null) = (0, false);
-        for c in 0..table.columns.len() {
+        for c in 0..shape.width {
             let s = at(c);
             any_null |= s == Stored::Null;
             data = s.place(data);
@@ -234,6 +265,7 @@ pub(super) fn predict(workload: &crate::workloads::OwnSchema, strategy: &Strateg
         let header = maxalign(HEAP_TUPLE_HEADER + if any_null { nulls } else { 0 });
         widest = widest.max(header + data);
         heap.add(header + data);
+        tids.push((heap.pages - 1) << 16 | u64::from(heap.tuples));
         for index in &mut indexes {
             let (mut data, mut any_null) = (0, false);
             for &c in &index.columns {
@@ -243,7 +275,9 @@ pub(super) fn predict(workload: &crate::workloads::OwnSchema, strategy: &Strateg
             }
             // `IndexInfoFindDataOffset`: a null bitmap (`IndexAttributeBitMapData`) after the header.
             let header = if any_null { maxalign(INDEX_TUPLE_HEADER + 4) } else { INDEX_TUPLE_HEADER };
-            index.item_bytes += u64::from(maxalign(header + data) + LINE_POINTER);
+            let item = maxalign(header + data) + LINE_POINTER;
+            index.item_bytes += u64::from(item);
+            index.item_range = (index.item_range.0.min(item), index.item_range.1.max(item));
         }
     })?;
     if widest > TOAST_THRESHOLD {
@@ -255,11 +289,19 @@ pub(super) fn predict(workload: &crate::workloads::OwnSchema, strategy: &Strateg
     // Pass 2: every row's index keys, in the row's order.
     let rows = workload.rows();
     let mut store = Store::default();
+    let tids = Rc::new(tids);
+    // The key in `prefix::index_key`'s encoding: text, a client's integer, else 16 bytes.
+    let key_attr = match (strategy.primary.storage.text_encoding(), strategy.primary.source) {
+        (Some(_), _) => None,
+        (None, KeySource::Client(_)) if strategy.primary.storage == Storage::Integer => Some(8),
+        _ => Some(16),
+    };
     let mut trees: Vec<Tree<Nbtree>> = indexes
         .iter()
         .map(|i| {
             let item = mean(i.item_bytes, rows);
-            let rules = Nbtree { leaf_item: item, pivot_item: item };
+            let composite = i.composite(types, (key_column, key_attr), &tids);
+            let rules = Nbtree { leaf_item: item, pivot_item: item, composite };
             let mut tree = Tree::create(&mut store, &mut Unbuffered, &shape.tree_name(&i.name), "index", rules);
             tree.fastpath = true;
             tree

@@ -33,14 +33,14 @@ struct Tree {
 /// The key table's trees after `workload`'s rows for `strategy`, as `dbstat` would report them,
 /// on `page_size`-byte pages.
 pub fn predict_sqlite(workload: &OwnSchema, strategy: &Strategy, page_size: u32) -> Result<Vec<BtreeStats>, Error> {
-    let shape = KeyTable::new(workload.plan());
+    let shape = KeyTable::new(workload.plan(), strategy);
     let (table, key_column, types) = (shape.table, shape.key_column, &shape.types);
     let integer_key = strategy.primary.storage == Storage::Integer;
     let rowid_table = integer_key || strategy.index != PrimaryIndex::Clustered;
     let mut trees = vec![Tree {
         name: table.name.clone(),
         kind: if rowid_table { TreeKind::Table } else { TreeKind::Index },
-        columns: (0..table.columns.len()).collect(),
+        columns: (0..shape.width).collect(),
         carries_rowid: false,
         carries_key: false,
         record_bytes: 0,

@@ -86,7 +86,7 @@ impl SplitRules for InnodbIndex {
     /// `(n + 2) / 2`-th), the new record going to whichever half it sorts into. The new page
     /// is the right half in the model in every case (InnoDB allocates the left half for
     /// `FSP_DOWN` splits; only page numbers differ).
-    fn split_at(&self, node: &Node, pos: usize) -> usize {
+    fn split_at(&self, node: &Node, pos: usize, _: u128) -> usize {
         let n = node.len();
         if Self::after_last_insert(node, pos) {
             return if pos + 2 > n { pos } else { pos + 2 };
@@ -138,10 +138,10 @@ mod tests {
         let fill = pk.fill(&page(full, None));
         assert!((0.92..0.95).contains(&fill), "{full} records, fill {fill}");
         // Appends split at the insert point: the old page keeps every record.
-        assert_eq!(pk.split_at(&page(full, Some(full - 1)), full), full);
+        assert_eq!(pk.split_at(&page(full, Some(full - 1)), full, 0), full);
         // Random inserts fill the page completely, then split in the middle.
         let random = (0..400).find(|&n| !pk.fits(&page(n, None), n / 2)).unwrap();
         assert!(random > full);
-        assert_eq!(pk.split_at(&page(random, None), 3), (random + 2) / 2);
+        assert_eq!(pk.split_at(&page(random, None), 3, 0), (random + 2) / 2);
     }
 }

@@ -29,13 +29,62 @@ pub fn maxalign(n: u32) -> u32 {
 }
 
 /// Sizes of one nbtree index's items, line pointer included.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Nbtree {
     /// A leaf tuple: `MAXALIGN(IndexTupleData + key)` + line pointer.
     pub leaf_item: u32,
     /// A pivot tuple (high key, downlink): the key without a heap TID (distinct keys never need
     /// one after suffix truncation, `_bt_truncate`), so the same size as a leaf tuple.
     pub pivot_item: u32,
+    /// For an index of several columns: what suffix truncation and `_bt_afternewitemoff` see.
+    pub composite: Option<Composite>,
+}
+
+/// What nbtree's split of a leaf of a composite index looks at. The model's keys hold the
+/// indexed values' first 12 bytes above a 32-bit row number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Composite {
+    /// Bytes of the first attribute at the top of a key; `None`: up to and including its first
+    /// zero byte (text).
+    pub first_attr: Option<u8>,
+    /// Heap TIDs (block << 16 | offset) by row number, where `_bt_afternewitemoff` applies:
+    /// every tuple the same size and no wider than [`ORDINAL_MAX_ITEM`].
+    pub tids: Option<std::rc::Rc<Vec<u64>>>,
+}
+
+/// `MAXALIGN(sizeof(IndexTupleData) + sizeof(int64) * 2)` + a line pointer: the widest tuple
+/// `_bt_afternewitemoff` takes for an ordinal key.
+pub const ORDINAL_MAX_ITEM: u32 = 24 + LINE_POINTER;
+
+/// `MAX_LEAF_INTERVAL`: the most split points, closest to the best delta, among which a leaf
+/// split looks for the smallest new high key.
+const MAX_LEAF_INTERVAL: usize = 9;
+
+impl Composite {
+    fn prefix(key: u128) -> [u8; 12] {
+        let b = (key >> 32).to_be_bytes();
+        let mut out = [0; 12];
+        out.copy_from_slice(&b[4..]);
+        out
+    }
+
+    /// `_bt_keep_natts_fast(lastleft, firstright)` for distinct keys: 1 where the first
+    /// attribute differs, else 2.
+    fn keep_natts(&self, left: u128, right: u128) -> usize {
+        let (a, b) = (Self::prefix(left), Self::prefix(right));
+        let n = match self.first_attr {
+            Some(n) => usize::from(n).min(12),
+            None => a.iter().position(|x| *x == 0).map_or(12, |i| i + 1),
+        };
+        if a[..n] == b[..n] { 2 } else { 1 }
+    }
+
+    /// `_bt_adjacenthtid`: the same heap block, or the next one's first tuple.
+    fn adjacent(tids: &[u64], low: u128, high: u128) -> bool {
+        let tid = |k: u128| tids.get(k as u32 as usize).copied().unwrap_or(0);
+        let (low, high) = (tid(low), tid(high));
+        low >> 16 == high >> 16 || (low >> 16) + 1 == high >> 16 && high & 0xffff == 1
+    }
 }
 
 /// The "minus infinity" first item of an interior page: a pivot with no key attributes.
@@ -45,7 +94,7 @@ impl Nbtree {
     /// Items of an index on a key of `key_bytes` stored bytes with `align` alignment.
     pub fn new(key_bytes: u32, align: u32) -> Self {
         let tuple = maxalign(INDEX_TUPLE_HEADER.div_ceil(align) * align + key_bytes);
-        Nbtree { leaf_item: tuple + LINE_POINTER, pivot_item: tuple + LINE_POINTER }
+        Nbtree { leaf_item: tuple + LINE_POINTER, pivot_item: tuple + LINE_POINTER, composite: None }
     }
 
     fn item(&self, node: &Node, i: usize) -> u32 {
@@ -53,6 +102,68 @@ impl Nbtree {
             (true, _) => self.leaf_item,
             (false, 0) => MINUS_INFINITY_ITEM,
             (false, _) => self.pivot_item,
+        }
+    }
+
+    /// `_bt_afternewitemoff` on a non-rightmost leaf: `Some(usemult)` where it applies — the
+    /// tuple before the new one is of its group (and, unless the new tuple goes last on the page,
+    /// its heap TID is next to the new one's) — `usemult` where splitting after the new tuple
+    /// would be right of a leaf-fillfactor split.
+    fn after_new_item(&self, node: &Node, pos: usize, key: u128) -> Option<bool> {
+        let c = self.composite.as_ref()?;
+        let tids = c.tids.as_ref()?;
+        // `newitemoff == P_FIRSTKEY`: never an ascending pattern.
+        let prev = *node.keys.get(pos.checked_sub(1)?)?;
+        if c.keep_natts(prev, key) < 2 {
+            return None;
+        }
+        let n = node.len();
+        if pos == n {
+            return Some(true);
+        }
+        if !Composite::adjacent(tids, prev, key) {
+            return None;
+        }
+        // `newitemoff / (maxoff + 1)`, offsets counting the high key.
+        let interp = (pos + 2) as f64 / (n + 2) as f64;
+        Some(interp > LEAF_FILLFACTOR)
+    }
+
+    /// Every legal split point of `node` with a new entry at `pos`: `visit(s, leftfree,
+    /// rightfree)` (`_bt_recsplitloc`).
+    fn legal_splits(&self, node: &Node, pos: usize, mut visit: impl FnMut(usize, i32, i32)) {
+        let n = node.len();
+        let leaf = node.is_leaf();
+        let rightspace = BT_ITEM_SPACE as i32 - if node.is_rightmost() { 0 } else { self.pivot_item as i32 };
+        let leftspace = BT_ITEM_SPACE as i32;
+        let new_size = if leaf { self.leaf_item } else { self.pivot_item } as i32;
+        let size = |c: usize| -> i32 {
+            // Size of entry `c` of the page with the new entry at `pos`.
+            if c == pos { new_size } else { self.item(node, if c < pos { c } else { c - 1 }) as i32 }
+        };
+        let old_total: i32 = (0..n).map(|i| self.item(node, i) as i32).sum();
+        let mut old_left = 0i32;
+        for s in 1..=n {
+            let prev = s - 1;
+            if prev != pos {
+                old_left += size(prev);
+            }
+            let new_on_left = pos < s;
+            let first_right = size(s);
+            let mut leftfree = leftspace - old_left;
+            let mut rightfree = rightspace - (old_total - old_left);
+            leftfree -= if leaf { first_right + 8 } else { first_right };
+            if new_on_left {
+                leftfree -= new_size;
+            } else {
+                rightfree -= new_size;
+            }
+            if !leaf {
+                rightfree += first_right - MINUS_INFINITY_ITEM as i32;
+            }
+            if leftfree >= 0 && rightfree >= 0 {
+                visit(s, leftfree, rightfree);
+            }
         }
     }
 
@@ -82,46 +193,31 @@ impl SplitRules for Nbtree {
     /// or 70% on interior pages (`BTREE_NONLEAF_FILLFACTOR`), so the left page keeps ~f of the
     /// space; elsewhere `|leftfree − rightfree|`, a 50:50 split. `_bt_bestsplitloc` then takes
     /// the lowest delta (every candidate has the same suffix-truncation penalty with distinct
-    /// single-column keys). `_bt_afternewitemoff` is skipped: it applies to multi-column indexes.
-    fn split_at(&self, node: &Node, pos: usize) -> usize {
-        let n = node.len();
-        let leaf = node.is_leaf();
-        let rightspace = BT_ITEM_SPACE as i32 - if node.is_rightmost() { 0 } else { self.pivot_item as i32 };
-        let leftspace = BT_ITEM_SPACE as i32;
-        let new_size = if leaf { self.leaf_item } else { self.pivot_item } as i32;
-        let size = |c: usize| -> i32 {
-            // Size of entry `c` of the page with the new entry at `pos`.
-            if c == pos { new_size } else { self.item(node, if c < pos { c } else { c - 1 }) as i32 }
-        };
-        let old_total: i32 = (0..n).map(|i| self.item(node, i) as i32).sum();
-        let (usemult, f) = match (leaf, node.is_rightmost()) {
+    /// keys). On leaves of a [`Composite`] index, the point among the closest few whose new high key
+    /// keeps the fewest attributes wins (`_bt_bestsplitloc`); `_bt_afternewitemoff` sees
+    /// ascending inserts within a group of the first attribute: the page splits right after the
+    /// new tuple, or with the leaf fillfactor where that point is further right.
+    fn split_at(&self, node: &Node, pos: usize, key: u128) -> usize {
+        let (usemult, f) = match (node.is_leaf(), node.is_rightmost()) {
             (true, true) => (true, LEAF_FILLFACTOR),
             (false, true) => (true, NONLEAF_FILLFACTOR),
-            _ => (false, 0.5),
+            (true, false) => match self.after_new_item(node, pos, key) {
+                Some(true) => (true, LEAF_FILLFACTOR),
+                Some(false) => {
+                    // Split exactly after the new tuple, if that point is legal.
+                    let mut legal = false;
+                    self.legal_splits(node, pos, |s, _, _| legal |= s == pos + 1);
+                    if legal {
+                        return pos + 1;
+                    }
+                    (false, 0.5)
+                }
+                None => (false, 0.5),
+            },
+            (false, false) => (false, 0.5),
         };
-        let mut best: Option<(i32, usize)> = None;
-        let mut old_left = 0i32;
-        for s in 1..=n {
-            let prev = s - 1;
-            if prev != pos {
-                old_left += size(prev);
-            }
-            let new_on_left = pos < s;
-            let first_right = size(s);
-            let mut leftfree = leftspace - old_left;
-            let mut rightfree = rightspace - (old_total - old_left);
-            leftfree -= if leaf { first_right + 8 } else { first_right };
-            if new_on_left {
-                leftfree -= new_size;
-            } else {
-                rightfree -= new_size;
-            }
-            if !leaf {
-                rightfree += first_right - MINUS_INFINITY_ITEM as i32;
-            }
-            if leftfree < 0 || rightfree < 0 {
-                continue;
-            }
+        let mut splits: Vec<(i32, usize)> = Vec::with_capacity(node.len());
+        self.legal_splits(node, pos, |s, leftfree, rightfree| {
             // `delta` is an int16 in `_bt_deltasortsplits`: the product is truncated.
             let delta = if usemult {
                 (f * f64::from(leftfree) - (1.0 - f) * f64::from(rightfree)) as i32
@@ -129,11 +225,38 @@ impl SplitRules for Nbtree {
                 leftfree - rightfree
             }
             .abs();
-            if best.is_none_or(|(d, _)| delta < d) {
-                best = Some((delta, s));
+            splits.push((delta, s));
+        });
+        splits.sort_by_key(|(delta, _)| *delta);
+        let Some(&(_, first)) = splits.first() else { return node.len().div_ceil(2).max(1) };
+        match &self.composite {
+            Some(c) if node.is_leaf() => {
+                // `_bt_bestsplitloc`: within the split interval, the point whose new high key
+                // keeps the fewest attributes, stopping at the best the interval allows.
+                let interval = &splits[..((splits.len() as f64 * 0.05) as usize).clamp(1, MAX_LEAF_INTERVAL)];
+                let entry = |i: usize| match i.cmp(&pos) {
+                    std::cmp::Ordering::Less => node.keys[i],
+                    std::cmp::Ordering::Equal => key,
+                    std::cmp::Ordering::Greater => node.keys[i - 1],
+                };
+                let penalty = |s: usize| c.keep_natts(entry(s - 1), entry(s));
+                let lo = interval.iter().map(|x| x.1).min().unwrap_or(first);
+                let hi = interval.iter().map(|x| x.1).max().unwrap_or(first);
+                let perfect = c.keep_natts(entry(lo - 1), entry(hi));
+                let mut best = (usize::MAX, first);
+                for &(_, s) in interval {
+                    let p = penalty(s);
+                    if p < best.0 {
+                        best = (p, s);
+                    }
+                    if p <= perfect {
+                        break;
+                    }
+                }
+                best.1
             }
+            _ => first,
         }
-        best.map_or(n.div_ceil(2).max(1), |(_, s)| s)
     }
 
     /// The page's header, special space and items; the hole between them is left out of an
@@ -166,7 +289,7 @@ mod tests {
         // 407 items of 20 bytes fit in 8152; the 408th splits the page.
         assert!(t.fits(&leaf(406, true), 406));
         assert!(!t.fits(&leaf(407, true), 407));
-        let s = t.split_at(&leaf(407, true), 407);
+        let s = t.split_at(&leaf(407, true), 407, 407);
         assert_eq!(s, 366);
         let mut left = leaf(366, false);
         left.next = 9;
@@ -179,9 +302,51 @@ mod tests {
         assert_eq!(t.leaf_item, 28);
         let n = leaf(290, false);
         assert!(!t.fits(&n, 100));
-        let s = t.split_at(&n, 100);
+        let s = t.split_at(&n, 100, 100);
         assert!((145..=146).contains(&s), "{s}");
         // Text keys: 36 characters with a 1-byte varlena header, MAXALIGNed.
         assert_eq!(Nbtree::new(37, 1).leaf_item, 52);
+    }
+
+    /// A key of a composite index in the model's form: an 8-byte first attribute `group`, then
+    /// `seq`, above the row number `row`.
+    fn key(group: u64, seq: u32, row: u32) -> u128 {
+        (u128::from(group) << 64) | (u128::from(seq) << 32) | u128::from(row)
+    }
+
+    fn composite(tids: Option<Vec<u64>>) -> Nbtree {
+        let mut t = Nbtree::new(16, 8);
+        t.composite = Some(Composite { first_attr: Some(8), tids: tids.map(std::rc::Rc::new) });
+        t
+    }
+
+    #[test]
+    fn composite_leaves_split_at_a_group_boundary_or_after_an_ascending_group() {
+        // 290 tuples of 28 bytes fill a leaf with a high key.
+        let full = |groups: &dyn Fn(usize) -> u64| Node {
+            keys: (0..290).map(|i| key(groups(i), i as u32, i as u32 + 1)).collect(),
+            next: 7,
+            ..Node::default()
+        };
+        // A boundary between groups four entries right of the middle (the new tuple at 10 counted):
+        // the split takes it.
+        let page = full(&|i| if i < 148 { 1 } else { 2 });
+        let middle = Nbtree::new(16, 8).split_at(&page, 10, key(1, 5, 9999));
+        assert_eq!(composite(None).split_at(&page, 10, key(1, 5, 9999)), 149, "middle {middle}");
+        // Heap TIDs of rows 0–300, 20 a block.
+        let tids: Vec<u64> = (0..=300).map(|r| (r / 20) << 16 | (r % 20 + 1)).collect();
+        // The new tuple goes last on the page, after its own group: split with the fillfactor
+        // (where tuples are of one narrow size, which `tids` being given stands for).
+        let page = full(&|_| 1);
+        let s = composite(Some(tids.clone())).split_at(&page, 290, key(1, 900, 9999));
+        assert!((255..=265).contains(&s), "{s}");
+        assert_eq!(composite(None).split_at(&page, 290, key(1, 900, 9999)), middle);
+        // Inside the page, after a tuple of its group whose heap TID is next to it: split right
+        // after the new tuple.
+        let page = full(&|i| if i < 100 { 1 } else { 2 });
+        assert_eq!(composite(Some(tids.clone())).split_at(&page, 100, key(1, 99, 100)), 101);
+        // Not next to it: a 50:50 split, at the boundary if it is close enough.
+        let far = composite(Some(tids)).split_at(&page, 100, key(1, 99, 300));
+        assert!((140..=150).contains(&far), "{far}");
     }
 }

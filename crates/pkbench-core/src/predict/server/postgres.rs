@@ -116,9 +116,10 @@ impl PostgresModel {
         let mut add = |name: &str, storage: Storage, key: ServerKey| {
             let (len, align) = column(storage);
             let rules = Nbtree::new(len, align);
+            let tuple = u64::from(rules.leaf_item - LINE_POINTER);
             let mut tree = Tree::create(&mut store, &mut buffers, name, "index", rules);
             tree.fastpath = true;
-            indexes.push(Index { tree, key, tuple: u64::from(rules.leaf_item - LINE_POINTER) });
+            indexes.push(Index { tree, key, tuple });
         };
         add("bench_pkey", strategy.primary.storage, ServerKey::Primary(strategy.primary.storage));
         if let Some(s) = strategy.secondary.filter(|s| s.lookup == SecondaryLookup::UniqueIndex) {

@@ -86,10 +86,10 @@ pub trait Buffers {
 pub trait SplitRules {
     /// Whether `node` takes one more entry at position `pos` without splitting.
     fn fits(&self, node: &Node, pos: usize) -> bool;
-    /// Where `node` splits when an entry is added at `pos`: of the `len() + 1` entries (the new
-    /// one at `pos`), the first `s` stay on the left page and the rest move to a new right page
-    /// (`1 <= s <= len()`).
-    fn split_at(&self, node: &Node, pos: usize) -> usize;
+    /// Where `node` splits when entry `key` is added at `pos`: of the `len() + 1` entries (the
+    /// new one at `pos`), the first `s` stay on the left page and the rest move to a new right
+    /// page (`1 <= s <= len()`).
+    fn split_at(&self, node: &Node, pos: usize, key: u128) -> usize;
     /// Bytes a full-page image of `node` holds (headers and entries, not the free space).
     fn image_bytes(&self, node: &Node) -> u32;
     /// The share of `node` in use, as the engine's own statistics report it.
@@ -202,7 +202,7 @@ impl<R: SplitRules> Tree<R> {
                 }
                 return shape;
             }
-            let s = self.rules.split_at(node, pos);
+            let s = self.rules.split_at(node, pos, key);
             let node = &mut store.nodes[page as usize];
             let (level, leaf) = (node.level, node.is_leaf());
             node.keys.insert(pos, key);
@@ -320,7 +320,7 @@ mod tests {
         fn fits(&self, node: &Node, _: usize) -> bool {
             node.len() < 4
         }
-        fn split_at(&self, node: &Node, _: usize) -> usize {
+        fn split_at(&self, node: &Node, _: usize, _: u128) -> usize {
             node.len().div_ceil(2)
         }
         fn image_bytes(&self, node: &Node) -> u32 {

@@ -156,6 +156,10 @@ impl OwnSchema {
     pub fn key_rows(&self, strategy: &Strategy, each: &mut KeyRowVisitor<'_>) -> Result<(), Error> {
         let sql = crate::schema::run_sql(&self.plan, strategy, EngineKind::Sqlite, "")?;
         let insert = &sql.inserts[self.plan.key];
+        let second = strategy.secondary.filter(|_| insert.second_key);
+        let mut columns = insert.columns.clone();
+        columns.extend(second.map(|_| self.plan.key_table().columns.len()));
+        let mut second_slot = KeySlot::default();
         let mut feed = TableRows::new(&self.plan, self.plan.key, insert, self.keys.seed, &mut |_, c| {
             Ok(self.specs[&(self.plan.key, c)].clone())
         })?;
@@ -165,13 +169,17 @@ impl OwnSchema {
         for rowid in 1..=self.sizes.rows as i64 {
             let row = stream.next_row();
             let mut params = [Param::Null; MAX_COLUMNS];
-            let k = feed.next(
+            let mut k = feed.next(
                 row.primary,
                 strategy.primary.storage,
                 &mut |_| Ref::Row(pick.below(parent_rows) as u64),
                 &mut params,
             )?;
-            each(rowid, row.primary, &insert.columns, &params[..k]);
+            if let (Some(s), Some(ext)) = (second, row.secondary) {
+                params[k] = second_slot.bind(ext, s.storage);
+                k += 1;
+            }
+            each(rowid, row.primary, &columns, &params[..k]);
         }
         Ok(())
     }
@@ -312,6 +320,9 @@ impl OwnSchema {
             .collect();
         indexed.sort_unstable();
         indexed.dedup();
+        // A second key beside the key (`int+uuid4`): the last parameter, and what reads look up.
+        let second = strategy.secondary.filter(|_| key_insert.second_key);
+        let mut second_slot = KeySlot::default();
         let (parent_rows, per_row) = (self.sizes.parent_rows as usize, self.sizes.children_per_row);
         let mut keys: Vec<Key> = Vec::with_capacity(self.sizes.rows as usize);
         let mut stream = KeyStream::new(strategy, self.keys);
@@ -326,16 +337,21 @@ impl OwnSchema {
             transaction(case, |case| {
                 for (i, row) in batch.iter().enumerate() {
                     let mut params = [Param::Null; MAX_COLUMNS];
-                    let k = feeds[key_fill].next(
+                    let mut k = feeds[key_fill].next(
                         row.primary,
                         storage,
                         &mut |_| Ref::Row(pick.below(parent_rows) as u64),
                         &mut params,
                     )?;
+                    if let Some(s) = second {
+                        let ext = row.secondary.ok_or_else(|| Error::InvalidInput("a second key is missing".into()))?;
+                        params[k] = second_slot.bind(ext, s.storage);
+                        k += 1;
+                    }
                     let assigned = case.insert(key_fill, &params[..k])?;
                     let key = row.primary.or(assigned).ok_or_else(|| Error::InvalidInput("a key is missing".into()))?;
                     if let Some(s) = targets.rows.get_mut(&((start + i) as u64)) {
-                        s.key = Some(key);
+                        s.key = if second.is_some() { row.secondary } else { Some(key) };
                         for &p in &indexed {
                             s.values.insert(p, Kept::of(&params[p]));
                         }
@@ -474,12 +490,24 @@ impl OwnSchema {
             return Ok(());
         }
         let sql = case.sql().clone();
-        let storage = strategy.primary.storage;
+        // Reads look rows up by the second key where the strategy has one.
+        let storage = match strategy.secondary {
+            Some(s) if sql.inserts[self.plan.key].second_key => s.storage,
+            _ => strategy.primary.storage,
+        };
         let key_table = &self.plan.key_table().name;
         let mut slot = KeySlot::default();
         let p = self.read_phase(
             "read-by-key".into(),
-            format!("one {key_table} row by its key"),
+            match strategy.secondary {
+                Some(_) if sql.inserts[self.plan.key].second_key => {
+                    format!(
+                        "one {key_table} row by its second key ({})",
+                        crate::schema::ext_column(self.plan.key_table())
+                    )
+                }
+                _ => format!("one {key_table} row by its key"),
+            },
             case,
             loaded,
             ctx,

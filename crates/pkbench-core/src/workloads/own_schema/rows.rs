@@ -53,7 +53,7 @@ impl TableRows {
         spec: &mut dyn FnMut(&Fill, usize) -> Result<ColumnSpec, Error>,
     ) -> Result<Self, Error> {
         let f = &plan.fills[fill];
-        if insert.columns.len() > MAX_COLUMNS {
+        if insert.columns.len() + usize::from(insert.second_key) > MAX_COLUMNS {
             return Err(Error::InvalidInput(format!(
                 "line {}: table {} has {} columns: pkbench fills tables of at most {MAX_COLUMNS} columns",
                 f.table.line,
