@@ -152,8 +152,9 @@ impl<R: SplitRules> Tree<R> {
             buffers.fetch(leaf, false);
             let n = &store.nodes[leaf as usize];
             // `_bt_search_insert`: still the rightmost leaf, room to spare, key above its first.
-            if n.is_rightmost() && n.keys.first().is_some_and(|k| *k < key) && self.rules.fits(n, n.len()) {
-                let pos = n.len();
+            // The key's place on the page is searched as on any other (`_bt_binsrch_insert`).
+            let pos = n.keys.partition_point(|k| *k < key);
+            if n.is_rightmost() && n.keys.first().is_some_and(|k| *k < key) && self.rules.fits(n, pos) {
                 return self.add(store, buffers, leaf, pos, key, NO_PAGE);
             }
         }
