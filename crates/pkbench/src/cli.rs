@@ -82,7 +82,7 @@ pub enum Command {
     /// Diagnose an existing database's keys, read-only (a SQLite file, or a PostgreSQL or MariaDB URL): scheme, layout, order, fill, advice.
     Doctor(crate::commands::doctor::DoctorArgs),
     /// Forecast each key's cost at sizes this machine cannot hold (a B-tree + cache model).
-    Predict(PredictArgs),
+    Predict(Box<PredictArgs>),
     /// Read your schema file and show each strategy's DDL for it (the key table, every table and
     /// index), without a database; a bad file gets one line with its line number.
     Schema(crate::commands::schema::SchemaArgs),
@@ -481,9 +481,8 @@ pub struct PredictArgs {
     /// CockroachDB-like layout (e.g. 512, its default range size).
     #[arg(long, value_name = "MB")]
     pub range_split_mb: Option<f64>,
-    /// What the sharded model prints: a table or JSON.
     /// Your own schema file (as `run --schema`): predicts the key table's trees — the table and
-    /// every index — after --rows rows of each strategy (SQLite's page model).
+    /// every index — after --rows rows of each strategy (the --engine's page model).
     #[arg(long, value_name = "FILE.sql")]
     pub schema: Option<PathBuf>,
     /// With --schema: the table whose key each strategy replaces.
@@ -492,6 +491,11 @@ pub struct PredictArgs {
     /// With --schema: per-column value settings (as `run --values`).
     #[arg(long, value_name = "FILE.toml", requires = "schema")]
     pub values: Option<PathBuf>,
+    /// With --schema: rows in each table the key table references (as `run --parent-rows`),
+    /// which its foreign keys draw from [default: 1000].
+    #[arg(long, value_parser = parse_count, requires = "schema")]
+    pub parent_rows: Option<u64>,
+    /// What the sharded model prints: a table or JSON.
     #[arg(long, value_enum, default_value = "table")]
     pub format: PredictFormat,
     /// Results folder [default: ./pkbench-results/predict-<timestamp>].

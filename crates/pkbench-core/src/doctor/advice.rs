@@ -246,6 +246,7 @@ mod tests {
         BtreeReport {
             stats: crate::results::BtreeStats {
                 key_share: None,
+                misses_per_1k_rows: None,
                 name: "t".into(),
                 kind: "table".into(),
                 pages: 1_000,

@@ -55,6 +55,7 @@ impl ServerBtree<'_> {
         BtreeReport {
             stats: BtreeStats {
                 key_share: None,
+                misses_per_1k_rows: None,
                 name: self.name.into(),
                 kind: self.kind.into(),
                 pages: self.pages,

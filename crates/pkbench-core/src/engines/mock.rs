@@ -138,6 +138,7 @@ impl InsertCase for MockCase<'_> {
             wal_size_bytes: Some(self.rows * 10),
             btrees: vec![BtreeStats {
                 key_share: None,
+                misses_per_1k_rows: None,
                 name: "bench".into(),
                 kind: "table".into(),
                 pages: self.rows / 50 + 1,

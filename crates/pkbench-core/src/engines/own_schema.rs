@@ -57,6 +57,12 @@ pub trait SchemaCase {
     /// them (the caller debits the call's time).
     fn take_counters(&mut self, account: &CounterAccount) -> Result<Counters, Error>;
 
+    /// Blocks each tree (`table`, `table.index`) has read into the engine's cache since the case
+    /// was created, where the engine counts them per tree; empty where it does not.
+    fn tree_misses(&mut self) -> Result<BTreeMap<String, u64>, Error> {
+        Ok(BTreeMap::new())
+    }
+
     /// Counts every filled table's rows and each foreign key's missing parents, measures size
     /// and B-trees (named `table` and `table.index`), and removes the database unless kept.
     fn finish(self: Box<Self>) -> Result<SchemaReport, Error>;

@@ -264,6 +264,7 @@ impl BTree {
         let share = |n: f64, d: u64| if d == 0 { 0.0 } else { n / d as f64 };
         BtreeStats {
             key_share: None,
+            misses_per_1k_rows: None,
             name: self.layout.name.clone(),
             kind: match self.layout.kind {
                 TreeKind::Table if self.layout.key_is_rowid() => "table".into(),

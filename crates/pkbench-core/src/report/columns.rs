@@ -68,7 +68,8 @@ pub fn summary(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
 }
 
 /// Header and rows of the per-B-tree state after each run (with the key's share of each tree
-/// where the run knows it: `run --schema`).
+/// where the run knows it, and its cache misses per 1,000 rows where the engine counts them per
+/// tree: `run --schema`).
 pub fn btrees(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
     let mut header = ["strategy", "b-tree", "kind", "pages", "leaf pages", "leaf fill", "leaves out of order", "size"]
         .map(String::from)
@@ -76,6 +77,10 @@ pub fn btrees(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
     let shares = doc.runs.iter().flat_map(|r| &r.btrees).any(|b| b.key_share.is_some());
     if shares {
         header.push("key's share".into());
+    }
+    let misses = doc.runs.iter().flat_map(|r| &r.btrees).any(|b| b.misses_per_1k_rows.is_some());
+    if misses {
+        header.push("cache misses /1k rows".into());
     }
     let rows = doc
         .runs
@@ -94,6 +99,9 @@ pub fn btrees(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
                 ];
                 if shares {
                     cells.push(b.key_share.map_or("–".into(), fmt::percent));
+                }
+                if misses {
+                    cells.push(fmt::per_1k(b.misses_per_1k_rows));
                 }
                 cells
             })

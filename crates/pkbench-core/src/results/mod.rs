@@ -358,6 +358,11 @@ pub struct BtreeStats {
     /// in each entry × entries ÷ size, where pkbench knows the tree's layout (`run --schema`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key_share: Option<f64>,
+    /// Blocks the tree read into the engine's cache (cache misses) per 1,000 key-table rows
+    /// while they were inserted, where the engine counts them per tree (`run --schema` on
+    /// PostgreSQL: `pg_statio_user_tables.heap_blks_read`, `pg_statio_user_indexes.idx_blks_read`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub misses_per_1k_rows: Option<f64>,
 }
 
 impl RunResult {

@@ -28,7 +28,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Compare(args) => compare::compare_cmd(args),
         Command::Plan(args) => plan::plan(args),
         Command::Doctor(args) => doctor::doctor(args),
-        Command::Predict(args) => predict::predict(args),
+        Command::Predict(args) => predict::predict(*args),
         Command::Schema(args) => schema::schema(args),
         Command::Completions { shell } => install::completions(shell),
         Command::Man => install::man(),

@@ -338,7 +338,7 @@ fn predict_schema(args: &PredictArgs, file: &std::path::Path) -> anyhow::Result<
     let sizes = SchemaSizes {
         rows: args.rows,
         batch_rows: args.batch,
-        parent_rows: 1000,
+        parent_rows: args.parent_rows.unwrap_or(1000),
         children_per_row: 0,
         fk_locality: FkLocality::Recent,
         read_locality: ReadLocality::Recent,

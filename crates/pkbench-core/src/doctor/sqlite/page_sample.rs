@@ -164,6 +164,7 @@ pub fn sample_btree(
     let (pages, leaf_pages) = ((nodes / n).round() as u64, (leaves / n).round() as u64);
     let stats = BtreeStats {
         key_share: None,
+        misses_per_1k_rows: None,
         name: name.into(),
         kind: kind.into(),
         pages,

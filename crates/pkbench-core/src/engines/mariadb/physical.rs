@@ -167,6 +167,7 @@ pub fn from_ibd(path: &Path, page_size: usize, names: &BTreeMap<u64, String>) ->
             let clustered = name == "PRIMARY" || name == "GEN_CLUST_INDEX";
             BtreeStats {
                 key_share: None,
+                misses_per_1k_rows: None,
                 kind: if clustered { "table" } else { "index" }.into(),
                 name,
                 pages: a.pages,

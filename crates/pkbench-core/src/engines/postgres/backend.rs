@@ -281,6 +281,20 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
         Ok(total)
     }
 
+    fn tree_misses(
+        &self,
+        conn: &mut PgConnection,
+        namespace: &str,
+        tables: &[&str],
+    ) -> Result<BTreeMap<String, u64>, Error> {
+        // Before 15 a session's counts reach the views late; a distributed system has none.
+        if self.distributed.is_some() || !self.stats.force_flush {
+            return Ok(BTreeMap::new());
+        }
+        counters::tree_misses(conn.client(), namespace, tables)
+            .map_err(|e| Error::postgres("could not read PostgreSQL's per-relation statistics", e))
+    }
+
     fn measure(
         &self,
         conn: &mut PgConnection,

@@ -4,6 +4,7 @@
 
 use crate::results::Counters;
 use postgres::Client;
+use std::collections::BTreeMap;
 
 /// Cumulative values at one moment; counters are differences between two snapshots.
 #[derive(Clone, Copy, Debug, Default)]
@@ -106,6 +107,26 @@ fn snapshot_sql(version: StatsVersion) -> String {
                       sum(heap_blks_read + coalesce(idx_blks_read, 0) + coalesce(toast_blks_read, 0) + coalesce(tidx_blks_read, 0)) AS read \
                FROM pg_statio_user_tables WHERE schemaname = $1 AND relname = ANY($2)) s"
     )
+}
+
+/// Blocks read into shared buffers so far by each table of `tables` in `schema` (its heap, as
+/// `table`) and each of their indexes (`table.index`), this session's counts flushed first.
+pub fn tree_misses(
+    client: &mut Client,
+    schema: &str,
+    tables: &[&str],
+) -> Result<BTreeMap<String, u64>, postgres::Error> {
+    client.batch_execute("SELECT pg_stat_force_next_flush()")?;
+    let tables: Vec<String> = tables.iter().map(|t| t.to_string()).collect();
+    let rows = client.query(
+        "SELECT relname::text, heap_blks_read::bigint FROM pg_statio_user_tables \
+         WHERE schemaname = $1 AND relname = ANY($2) \
+         UNION ALL \
+         SELECT relname || '.' || indexrelname, idx_blks_read::bigint FROM pg_statio_user_indexes \
+         WHERE schemaname = $1 AND relname = ANY($2)",
+        &[&schema, &tables],
+    )?;
+    Ok(rows.iter().map(|r| (r.get::<_, String>(0), r.get::<_, Option<i64>>(1).unwrap_or(0).max(0) as u64)).collect())
 }
 
 /// The statistics' counters between two snapshots (the WAL's own figures come from

@@ -19,6 +19,7 @@ pub fn btree_stats(client: &mut Client, schema: &str, table: &str) -> Result<Vec
     let heap_fill = (100.0 - free) / 100.0;
     out.push(BtreeStats {
         key_share: None,
+        misses_per_1k_rows: None,
         name: table.to_string(),
         kind: "table".into(),
         pages: heap_pages,
@@ -48,6 +49,7 @@ pub fn btree_stats(client: &mut Client, schema: &str, table: &str) -> Result<Vec
         let (leaf_pages, fill, frag) = (r.get::<_, i64>(0).max(0) as u64, finite(r.get(1)), finite(r.get(2)));
         out.push(BtreeStats {
             key_share: None,
+            misses_per_1k_rows: None,
             name: index,
             kind: "index".into(),
             pages: bytes.max(0) as u64 / BLOCK,

@@ -100,6 +100,17 @@ pub trait Backend: Sized + Send + 'static {
     fn measure(&self, conn: &mut Self::Conn, namespace: &str, tables: &[&str])
     -> Result<(u64, Vec<BtreeStats>), Error>;
 
+    /// Blocks each tree of `tables` has read into the server's cache so far (`table`,
+    /// `table.index`), where the server counts them per tree; empty where it does not.
+    fn tree_misses(
+        &self,
+        _conn: &mut Self::Conn,
+        _namespace: &str,
+        _tables: &[&str],
+    ) -> Result<BTreeMap<String, u64>, Error> {
+        Ok(BTreeMap::new())
+    }
+
     /// Runs what follows a committed DELETE (PostgreSQL's plain VACUUM); `tables` is the
     /// comma-separated qualified list.
     fn after_delete(&self, _conn: &mut Self::Conn, _tables: &str) -> Result<(), Error> {

@@ -137,6 +137,13 @@ impl<B: Backend> SchemaCase for ServerSchema<'_, B> {
             .map_err(|e| Error::server(format!("{what} failed"), e))
     }
 
+    fn tree_misses(&mut self) -> Result<BTreeMap<String, u64>, Error> {
+        let tables = self.tables.clone();
+        let names: Vec<&str> = tables.iter().map(String::as_str).collect();
+        let ServerEngine { conn, namespace, backend } = &mut *self.engine;
+        backend.tree_misses(conn, namespace, &names)
+    }
+
     fn take_counters(&mut self, account: &CounterAccount) -> Result<Counters, Error> {
         let now = self.snapshot()?;
         let tables = self.tables.clone();

@@ -46,6 +46,7 @@ pub fn btree_stats(conn: &Connection) -> rusqlite::Result<Vec<BtreeStats>> {
         let share = |n: f64, d: u64| if d == 0 { 0.0 } else { n / d as f64 };
         out.push(BtreeStats {
             key_share: None,
+            misses_per_1k_rows: None,
             name,
             kind,
             pages: acc.pages,

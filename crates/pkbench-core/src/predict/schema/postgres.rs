@@ -180,6 +180,7 @@ impl Heap {
         let free = self.free + u64::from(Self::free_of(self.used));
         BtreeStats {
             key_share: None,
+            misses_per_1k_rows: None,
             name: name.into(),
             kind: "table".into(),
             pages: self.pages,

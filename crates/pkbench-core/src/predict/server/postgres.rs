@@ -296,6 +296,7 @@ impl PageModel for PostgresModel {
         let bytes = pages * u64::from(PAGE);
         let mut out = vec![BtreeStats {
             key_share: None,
+            misses_per_1k_rows: None,
             name: "bench".into(),
             kind: "table".into(),
             pages,

@@ -300,6 +300,7 @@ impl<R: SplitRules> Tree<R> {
         let share = |n: f64, d: u64| if d == 0 { 0.0 } else { n / d as f64 };
         BtreeStats {
             key_share: None,
+            misses_per_1k_rows: None,
             name: self.name.clone(),
             kind: self.kind.into(),
             pages,

@@ -285,6 +285,9 @@ fn transaction(
 /// What the load leaves for the reads.
 struct Loaded {
     targets: Targets,
+    /// Per tree (`table`, `table.index`), blocks read into the cache per 1,000 key-table rows
+    /// during the load, where the engine counts them per tree.
+    misses_per_1k_rows: BTreeMap<String, f64>,
 }
 
 impl OwnSchema {
@@ -328,6 +331,7 @@ impl OwnSchema {
         let mut stream = KeyStream::new(strategy, self.keys);
         let mut batch = Vec::with_capacity(self.sizes.batch_rows as usize);
         let mut account = CounterAccount::new(ctx.counter_budget);
+        let misses_before = case.tree_misses()?;
         while (keys.len() as u64) < self.sizes.rows {
             let start = keys.len();
             let n = self.sizes.batch_rows.min(self.sizes.rows - start as u64);
@@ -410,7 +414,16 @@ impl OwnSchema {
             };
             record_batch(result, b, ctx, strategy.name);
         }
-        Ok(Loaded { targets })
+        let rows = keys.len().max(1) as f64;
+        let misses_per_1k_rows = case
+            .tree_misses()?
+            .into_iter()
+            .map(|(tree, after)| {
+                let before = misses_before.get(&tree).copied().unwrap_or(0);
+                (tree, after.saturating_sub(before) as f64 * 1000.0 / rows)
+            })
+            .collect();
+        Ok(Loaded { targets, misses_per_1k_rows })
     }
 
     /// One timed read phase: `op(case, target)` for every target, returning rows read and the
@@ -567,6 +580,7 @@ impl OwnSchema {
         &self,
         case: Box<dyn SchemaCase + '_>,
         strategy: &Strategy,
+        loaded: &Loaded,
         result: &mut RunResult,
         ctx: &CaseContext<'_>,
     ) -> Result<(), Error> {
@@ -580,6 +594,7 @@ impl OwnSchema {
         result.btrees = report.btrees;
         for tree in &mut result.btrees {
             tree.key_share = key_share(&self.plan, strategy, engine, &report.rows, tree);
+            tree.misses_per_1k_rows = loaded.misses_per_1k_rows.get(&tree.name).copied();
         }
         result.kept_database = report.kept.map(|p| p.display().to_string());
         let mut figures = BTreeMap::new();
@@ -681,7 +696,7 @@ impl Workload for OwnSchema {
             }
             let loaded = self.load(case.as_mut(), &mut feeds, strategy, &mut pick, &mut result, ctx)?;
             self.reads(case.as_mut(), &loaded, strategy, &mut result, ctx)?;
-            self.finish(case, strategy, &mut result, ctx)?;
+            self.finish(case, strategy, &loaded, &mut result, ctx)?;
             ctx.observer.phase_recorded(&result);
             Ok(())
         })();
