@@ -105,6 +105,10 @@ fn run_schema_on_sqlite_verifies_every_row_and_measures_every_index() {
         let email = trees.iter().find(|b| b["name"] == "accounts.accounts_email").expect("the email index is measured");
         assert!(email["key_share"].as_f64().is_some());
     }
+    // The report draws every table and index per strategy, the key's bytes in each.
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("<figure id=\"indexes\">"), "no per-index chart");
+    assert!(html.contains("accounts.accounts_email · uuid4-text"));
 }
 
 #[test]

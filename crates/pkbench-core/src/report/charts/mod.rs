@@ -9,6 +9,7 @@
 mod batch_times;
 mod btrees;
 mod counters;
+mod indexes;
 mod latency;
 mod shards;
 mod size;
@@ -37,6 +38,7 @@ pub const CHARTS: &[fn(&ReportData<'_>) -> Option<Chart>] = &[
     size::chart,
     counters::chart,
     btrees::chart,
+    indexes::chart,
 ];
 
 /// What a chart draws.
