@@ -56,9 +56,10 @@ pub struct Composite {
 /// `_bt_afternewitemoff` takes for an ordinal key.
 pub const ORDINAL_MAX_ITEM: u32 = 24 + LINE_POINTER;
 
-/// `MAX_LEAF_INTERVAL`: the most split points, closest to the best delta, among which a leaf
-/// split looks for the smallest new high key.
-const MAX_LEAF_INTERVAL: usize = 9;
+/// `LEAF_SPLIT_DISTANCE` (PostgreSQL 13+): how far, as a share of the page's data, a leaf
+/// split's free space may stray from the most balanced split's while it looks for the smallest
+/// new high key.
+const LEAF_SPLIT_DISTANCE: f64 = 0.05;
 
 impl Composite {
     fn prefix(key: u128) -> [u8; 12] {
@@ -193,7 +194,7 @@ impl SplitRules for Nbtree {
     /// or 70% on interior pages (`BTREE_NONLEAF_FILLFACTOR`), so the left page keeps ~f of the
     /// space; elsewhere `|leftfree − rightfree|`, a 50:50 split. `_bt_bestsplitloc` then takes
     /// the lowest delta (every candidate has the same suffix-truncation penalty with distinct
-    /// keys). On leaves of a [`Composite`] index, the point among the closest few whose new high key
+    /// keys). On leaves of a [`Composite`] index, the point among the well-balanced ones whose new high key
     /// keeps the fewest attributes wins (`_bt_bestsplitloc`); `_bt_afternewitemoff` sees
     /// ascending inserts within a group of the first attribute: the page splits right after the
     /// new tuple, or with the leaf fillfactor where that point is further right.
@@ -216,7 +217,9 @@ impl SplitRules for Nbtree {
             },
             (false, false) => (false, 0.5),
         };
-        let mut splits: Vec<(i32, usize)> = Vec::with_capacity(node.len());
+        // (delta, split, leftfree, rightfree) of every legal split, most balanced first.
+        let mut splits: Vec<(i32, usize, i32, i32)> = Vec::with_capacity(node.len());
+        let mut old_total = 0;
         self.legal_splits(node, pos, |s, leftfree, rightfree| {
             // `delta` is an int16 in `_bt_deltasortsplits`: the product is truncated.
             let delta = if usemult {
@@ -225,15 +228,24 @@ impl SplitRules for Nbtree {
                 leftfree - rightfree
             }
             .abs();
-            splits.push((delta, s));
+            splits.push((delta, s, leftfree, rightfree));
         });
-        splits.sort_by_key(|(delta, _)| *delta);
-        let Some(&(_, first)) = splits.first() else { return node.len().div_ceil(2).max(1) };
+        splits.sort_by_key(|x| x.0);
+        let Some(&(_, first, left0, right0)) = splits.first() else { return node.len().div_ceil(2).max(1) };
         match &self.composite {
             Some(c) if node.is_leaf() => {
-                // `_bt_bestsplitloc`: within the split interval, the point whose new high key
-                // keeps the fewest attributes, stopping at the best the interval allows.
-                let interval = &splits[..((splits.len() as f64 * 0.05) as usize).clamp(1, MAX_LEAF_INTERVAL)];
+                // `_bt_defaultinterval`: the splits, most balanced first, up to the first whose
+                // free space on either side strays more than 5% of the page's data from the most
+                // balanced one's.
+                old_total += (0..node.len()).map(|i| self.item(node, i) as i32).sum::<i32>();
+                let tolerance = (f64::from(old_total) * LEAF_SPLIT_DISTANCE) as i32;
+                let within = |&(_, _, l, r): &(i32, usize, i32, i32)| {
+                    (left0 - tolerance..=left0 + tolerance).contains(&l)
+                        && (right0 - tolerance..=right0 + tolerance).contains(&r)
+                };
+                let interval = &splits[..splits.iter().position(|x| !within(x)).unwrap_or(splits.len()).max(1)];
+                // `_bt_bestsplitloc`: within it, the point whose new high key keeps the fewest
+                // attributes, stopping at the best the interval allows.
                 let entry = |i: usize| match i.cmp(&pos) {
                     std::cmp::Ordering::Less => node.keys[i],
                     std::cmp::Ordering::Equal => key,
@@ -244,7 +256,7 @@ impl SplitRules for Nbtree {
                 let hi = interval.iter().map(|x| x.1).max().unwrap_or(first);
                 let perfect = c.keep_natts(entry(lo - 1), entry(hi));
                 let mut best = (usize::MAX, first);
-                for &(_, s) in interval {
+                for &(_, s, _, _) in interval {
                     let p = penalty(s);
                     if p < best.0 {
                         best = (p, s);
@@ -335,6 +347,12 @@ mod tests {
         assert_eq!(composite(None).split_at(&page, 10, key(1, 5, 9999)), 149, "middle {middle}");
         // Heap TIDs of rows 0–300, 20 a block.
         let tids: Vec<u64> = (0..=300).map(|r| (r / 20) << 16 | (r % 20 + 1)).collect();
+        // Ten entries from the middle is still within 5% of the page's data of the most
+        // balanced split (`_bt_defaultinterval`, PostgreSQL 13+); twenty is not.
+        let page = full(&|i| if i < 155 { 1 } else { 2 });
+        assert_eq!(composite(None).split_at(&page, 10, key(1, 5, 9999)), 156);
+        let page = full(&|i| if i < 165 { 1 } else { 2 });
+        assert_eq!(composite(None).split_at(&page, 10, key(1, 5, 9999)), middle);
         // The new tuple goes last on the page, after its own group: split with the fillfactor
         // (where tuples are of one narrow size, which `tids` being given stands for).
         let page = full(&|_| 1);
