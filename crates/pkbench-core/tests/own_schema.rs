@@ -241,6 +241,20 @@ fn the_postgres_page_model_matches_every_tree_of_the_key_table() {
     let (int, uuid4) = (pkey(&runs[0]), pkey(&runs[2]));
     println!("accounts_pkey misses per 1k rows: int {int:.1}, uuid4 {uuid4:.1}");
     assert!(uuid4 > 5.0 * int.max(1.0), "accounts_pkey misses per 1k rows: int {int}, uuid4 {uuid4}");
+    // And index pages modified per batch: every index has them, the random key's several times
+    // more (each 25k-row batch of uuid4 modifies most of the index's pages).
+    let touched = |r: &RunResult, name: &str| {
+        let b = r.btrees.iter().find(|b| b.name == name).unwrap();
+        b.index_blocks_touched_per_1k_rows.unwrap_or_else(|| panic!("{}: {name} has no pages touched", r.strategy))
+    };
+    for r in &runs {
+        for b in r.btrees.iter().filter(|b| b.name.starts_with("accounts.")) {
+            touched(r, &b.name);
+        }
+    }
+    let (int, uuid4) = (touched(&runs[0], "accounts.accounts_pkey"), touched(&runs[2], "accounts.accounts_pkey"));
+    println!("accounts_pkey pages touched per 1k rows: int {int:.1}, uuid4 {uuid4:.1}");
+    assert!(uuid4 > 3.0 * int.max(1.0), "accounts_pkey pages touched per 1k rows: int {int}, uuid4 {uuid4}");
 }
 
 #[test]

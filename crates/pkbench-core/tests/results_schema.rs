@@ -155,13 +155,14 @@ fn schema_requires_every_property_of_closed_objects() {
         // Fields added after schema version 1 was first written stay optional, so older
         // results files remain valid; a phase's latency, intervals, figures and note are
         // omitted when a step has none; a predicted batch's interval only when calibrated.
-        const OPTIONAL: [&str; 17] = [
+        const OPTIONAL: [&str; 18] = [
             // Only a sharded engine's batches and intervals have them.
             "shards",
             // Only a schema run's trees know the key's share of them.
             "key_share",
             // Only a schema run on an engine that counts reads per tree has them.
             "misses_per_1k_rows",
+            "index_blocks_touched_per_1k_rows",
             "wal_size_bytes",
             "phases",
             "workload_options",

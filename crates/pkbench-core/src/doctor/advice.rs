@@ -247,6 +247,7 @@ mod tests {
             stats: crate::results::BtreeStats {
                 key_share: None,
                 misses_per_1k_rows: None,
+                index_blocks_touched_per_1k_rows: None,
                 name: "t".into(),
                 kind: "table".into(),
                 pages: 1_000,

@@ -56,6 +56,7 @@ impl ServerBtree<'_> {
             stats: BtreeStats {
                 key_share: None,
                 misses_per_1k_rows: None,
+                index_blocks_touched_per_1k_rows: None,
                 name: self.name.into(),
                 kind: self.kind.into(),
                 pages: self.pages,

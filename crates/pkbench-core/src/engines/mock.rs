@@ -139,6 +139,7 @@ impl InsertCase for MockCase<'_> {
             btrees: vec![BtreeStats {
                 key_share: None,
                 misses_per_1k_rows: None,
+                index_blocks_touched_per_1k_rows: None,
                 name: "bench".into(),
                 kind: "table".into(),
                 pages: self.rows / 50 + 1,

@@ -57,15 +57,25 @@ pub trait SchemaCase {
     /// them (the caller debits the call's time).
     fn take_counters(&mut self, account: &CounterAccount) -> Result<Counters, Error>;
 
-    /// Blocks each tree (`table`, `table.index`) has read into the engine's cache since the case
-    /// was created, where the engine counts them per tree; empty where it does not.
-    fn tree_misses(&mut self) -> Result<BTreeMap<String, u64>, Error> {
+    /// Each tree's counters (`table`, `table.index`) since the case was created, where the
+    /// engine counts them per tree; empty where it does not.
+    fn tree_counters(&mut self) -> Result<BTreeMap<String, TreeCounters>, Error> {
         Ok(BTreeMap::new())
     }
 
     /// Counts every filled table's rows and each foreign key's missing parents, measures size
     /// and B-trees (named `table` and `table.index`), and removes the database unless kept.
     fn finish(self: Box<Self>) -> Result<SchemaReport, Error>;
+}
+
+/// One tree's cumulative counters, where the engine keeps them per tree.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TreeCounters {
+    /// Blocks read into the engine's cache (cache misses).
+    pub misses: Option<u64>,
+    /// Distinct index pages each counted span of WAL modified, summed over the spans
+    /// (`Counters::index_blocks_touched`, per index).
+    pub index_blocks_touched: Option<u64>,
 }
 
 /// What an engine found at the end of a schema run.

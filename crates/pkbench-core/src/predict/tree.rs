@@ -265,6 +265,7 @@ impl BTree {
         BtreeStats {
             key_share: None,
             misses_per_1k_rows: None,
+            index_blocks_touched_per_1k_rows: None,
             name: self.layout.name.clone(),
             kind: match self.layout.kind {
                 TreeKind::Table if self.layout.key_is_rowid() => "table".into(),

@@ -82,6 +82,10 @@ pub fn btrees(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
     if misses {
         header.push("cache misses /1k rows".into());
     }
+    let touched = doc.runs.iter().flat_map(|r| &r.btrees).any(|b| b.index_blocks_touched_per_1k_rows.is_some());
+    if touched {
+        header.push("pages touched /1k rows".into());
+    }
     let rows = doc
         .runs
         .iter()
@@ -102,6 +106,9 @@ pub fn btrees(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
                 }
                 if misses {
                     cells.push(fmt::per_1k(b.misses_per_1k_rows));
+                }
+                if touched {
+                    cells.push(fmt::per_1k(b.index_blocks_touched_per_1k_rows));
                 }
                 cells
             })

@@ -363,6 +363,12 @@ pub struct BtreeStats {
     /// PostgreSQL: `pg_statio_user_tables.heap_blks_read`, `pg_statio_user_indexes.idx_blks_read`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub misses_per_1k_rows: Option<f64>,
+    /// Of an index: the distinct pages each batch modified, summed, per 1,000 key-table rows
+    /// (`Counters::index_blocks_touched` per index; each is written at least once at the next
+    /// checkpoint), where the engine tells (`run --schema` on PostgreSQL with `pg_walinspect`,
+    /// over the batches the counter budget read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index_blocks_touched_per_1k_rows: Option<f64>,
 }
 
 impl RunResult {

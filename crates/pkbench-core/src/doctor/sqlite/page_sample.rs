@@ -165,6 +165,7 @@ pub fn sample_btree(
     let stats = BtreeStats {
         key_share: None,
         misses_per_1k_rows: None,
+        index_blocks_touched_per_1k_rows: None,
         name: name.into(),
         kind: kind.into(),
         pages,

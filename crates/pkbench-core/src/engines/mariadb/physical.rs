@@ -168,6 +168,7 @@ pub fn from_ibd(path: &Path, page_size: usize, names: &BTreeMap<u64, String>) ->
             BtreeStats {
                 key_share: None,
                 misses_per_1k_rows: None,
+                index_blocks_touched_per_1k_rows: None,
                 kind: if clustered { "table" } else { "index" }.into(),
                 name,
                 pages: a.pages,

@@ -14,6 +14,7 @@ use crate::Error;
 use crate::engines::dialect::Dialect;
 use crate::engines::distributed::{self, DistributedSql, Sharding};
 use crate::engines::kind::{EngineKind, Wire};
+use crate::engines::own_schema::TreeCounters;
 use crate::engines::server::{Backend, ServerSettings, ServerTarget, SettingsFor};
 use crate::engines::wire::postgres::PgConnection;
 use crate::engines::wire::postgres_target::PgTarget;
@@ -281,18 +282,28 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
         Ok(total)
     }
 
-    fn tree_misses(
+    fn tree_counters(
         &self,
         conn: &mut PgConnection,
         namespace: &str,
         tables: &[&str],
-    ) -> Result<BTreeMap<String, u64>, Error> {
+    ) -> Result<BTreeMap<String, TreeCounters>, Error> {
         // Before 15 a session's counts reach the views late; a distributed system has none.
         if self.distributed.is_some() || !self.stats.force_flush {
             return Ok(BTreeMap::new());
         }
-        counters::tree_misses(conn.client(), namespace, tables)
-            .map_err(|e| Error::postgres("could not read PostgreSQL's per-relation statistics", e))
+        let misses = counters::tree_misses(conn.client(), namespace, tables)
+            .map_err(|e| Error::postgres("could not read PostgreSQL's per-relation statistics", e))?;
+        let touched = self.walinspect.as_ref().map(WalInspector::touched_per_index).unwrap_or_default();
+        Ok(misses
+            .into_iter()
+            .map(|(tree, m)| {
+                // Without pg_walinspect no index's touched blocks are known, rather than zero.
+                let blocks = self.walinspect.as_ref().map(|_| touched.get(&tree).copied().unwrap_or(0));
+                let index = tree.contains('.');
+                (tree, TreeCounters { misses: Some(m), index_blocks_touched: blocks.filter(|_| index) })
+            })
+            .collect())
     }
 
     fn measure(

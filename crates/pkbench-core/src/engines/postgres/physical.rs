@@ -20,6 +20,7 @@ pub fn btree_stats(client: &mut Client, schema: &str, table: &str) -> Result<Vec
     out.push(BtreeStats {
         key_share: None,
         misses_per_1k_rows: None,
+        index_blocks_touched_per_1k_rows: None,
         name: table.to_string(),
         kind: "table".into(),
         pages: heap_pages,
@@ -50,6 +51,7 @@ pub fn btree_stats(client: &mut Client, schema: &str, table: &str) -> Result<Vec
         out.push(BtreeStats {
             key_share: None,
             misses_per_1k_rows: None,
+            index_blocks_touched_per_1k_rows: None,
             name: index,
             kind: "index".into(),
             pages: bytes.max(0) as u64 / BLOCK,

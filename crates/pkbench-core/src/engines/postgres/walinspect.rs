@@ -14,7 +14,8 @@ use super::counters::format_lsn;
 use crate::metrics::budget::{CostRate, CounterAccount};
 use crate::results::Counters;
 use postgres::Client;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// Page splits and FPI bytes between the LSNs `$1` and `$2`.
@@ -23,14 +24,15 @@ const STATS_SQL: &str = "\
            coalesce(sum(fpi_size), 0)::bigint \
     FROM pg_get_wal_stats($1::text::pg_lsn, $2::text::pg_lsn, true)";
 
-/// Distinct (relfilenode, block) pairs of any index on the tables `$3` of schema `$4`
-/// referenced by the B-tree WAL records between the LSNs `$1` and `$2`. Each record's
-/// `block_ref` text reads `blkref #0: rel <spc>/<db>/<relfilenode> [fork main] blk <n> …` once
-/// per block; it is cut with string functions (a regular expression per record cost twenty
+/// Distinct (relfilenode, block) pairs of each index (named `table.index`) on the tables `$3`
+/// of schema `$4` referenced by the B-tree WAL records between the LSNs `$1` and `$2`. Each
+/// record's `block_ref` text reads `blkref #0: rel <spc>/<db>/<relfilenode> [fork main] blk <n> …`
+/// once per block; it is cut with string functions (a regular expression per record cost twenty
 /// times more).
 const INDEX_BLOCKS_SQL: &str = "\
-    WITH idx AS (SELECT pg_relation_filenode(i.indexrelid)::text AS node \
+    WITH idx AS (SELECT pg_relation_filenode(i.indexrelid)::text AS node, c.relname || '.' || ic.relname AS name \
                  FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid \
+                 JOIN pg_class ic ON ic.oid = i.indexrelid \
                  JOIN pg_namespace n ON n.oid = c.relnamespace \
                  WHERE n.nspname = $4 AND c.relname = ANY($3)), \
          db AS (SELECT oid::text AS oid FROM pg_database WHERE datname = current_database()), \
@@ -38,20 +40,28 @@ const INDEX_BLOCKS_SQL: &str = "\
                   FROM pg_get_wal_records_info($1::text::pg_lsn, $2::text::pg_lsn) r, \
                        unnest(string_to_array(r.block_ref, 'blkref #')) AS b \
                   WHERE r.resource_manager = 'Btree') \
-    SELECT count(DISTINCT (rel, blk))::bigint FROM refs \
-    WHERE split_part(rel, '/', 2) = (SELECT oid FROM db) AND split_part(rel, '/', 3) IN (SELECT node FROM idx)";
+    SELECT idx.name, count(DISTINCT (refs.rel, refs.blk))::bigint FROM refs \
+    JOIN idx ON split_part(refs.rel, '/', 3) = idx.node \
+    WHERE split_part(refs.rel, '/', 2) = (SELECT oid FROM db) \
+    GROUP BY idx.name";
 
 /// Reads a span's WAL back within a counter account, learning what each kind of read costs.
 #[derive(Debug)]
 pub struct WalInspector {
     stats: Cell<CostRate>,
     blocks: Cell<CostRate>,
+    /// Per index (`table.index`): touched blocks summed over the spans read so far.
+    touched: RefCell<BTreeMap<String, u64>>,
 }
 
 impl Default for WalInspector {
     /// Before the first read: 1 ns per WAL byte for the statistics, 10 for the block references.
     fn default() -> Self {
-        WalInspector { stats: Cell::new(CostRate::new(1.0)), blocks: Cell::new(CostRate::new(10.0)) }
+        WalInspector {
+            stats: Cell::new(CostRate::new(1.0)),
+            blocks: Cell::new(CostRate::new(10.0)),
+            touched: RefCell::new(BTreeMap::new()),
+        }
     }
 }
 
@@ -87,10 +97,25 @@ impl WalInspector {
         }
         let tables: Vec<String> = tables.iter().map(|t| t.to_string()).collect();
         let t = Instant::now();
-        if let Ok(row) = client.query_one(INDEX_BLOCKS_SQL, &[&from, &to, &tables, &schema]) {
-            c.index_blocks_touched = row.try_get::<_, i64>(0).ok().map(|v| v.max(0) as u64);
+        if let Ok(rows) = client.query(INDEX_BLOCKS_SQL, &[&from, &to, &tables, &schema]) {
+            let mut total = 0;
+            let mut touched = self.touched.borrow_mut();
+            for row in rows {
+                if let (Ok(name), Ok(n)) = (row.try_get::<_, String>(0), row.try_get::<_, i64>(1)) {
+                    total += n.max(0) as u64;
+                    *touched.entry(name).or_default() += n.max(0) as u64;
+                }
+            }
+            c.index_blocks_touched = Some(total);
         }
         learn(&self.blocks, bytes, t.elapsed().as_nanos() as u64);
+    }
+}
+
+impl WalInspector {
+    /// Per index (`table.index`): the distinct blocks each span read so far touched, summed.
+    pub fn touched_per_index(&self) -> BTreeMap<String, u64> {
+        self.touched.borrow().clone()
     }
 }
 

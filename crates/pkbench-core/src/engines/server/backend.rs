@@ -8,6 +8,7 @@ use crate::Error;
 use crate::engines::CaseSpec;
 use crate::engines::dialect::Dialect;
 use crate::engines::kind::EngineKind;
+use crate::engines::own_schema::TreeCounters;
 use crate::engines::sql::BenchSql;
 use crate::engines::wire::Connection;
 use crate::metrics::budget::CounterAccount;
@@ -100,14 +101,14 @@ pub trait Backend: Sized + Send + 'static {
     fn measure(&self, conn: &mut Self::Conn, namespace: &str, tables: &[&str])
     -> Result<(u64, Vec<BtreeStats>), Error>;
 
-    /// Blocks each tree of `tables` has read into the server's cache so far (`table`,
-    /// `table.index`), where the server counts them per tree; empty where it does not.
-    fn tree_misses(
+    /// Each tree's counters of `tables` so far (`table`, `table.index`), where the server
+    /// counts them per tree; empty where it does not.
+    fn tree_counters(
         &self,
         _conn: &mut Self::Conn,
         _namespace: &str,
         _tables: &[&str],
-    ) -> Result<BTreeMap<String, u64>, Error> {
+    ) -> Result<BTreeMap<String, TreeCounters>, Error> {
         Ok(BTreeMap::new())
     }
 

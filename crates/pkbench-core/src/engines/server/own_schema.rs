@@ -5,7 +5,7 @@ use super::backend::{Backend, SettingsFor};
 use super::engine::ServerEngine;
 use crate::Error;
 use crate::engines::Engine;
-use crate::engines::own_schema::{Read, SchemaCase, SchemaEngine, SchemaReport};
+use crate::engines::own_schema::{Read, SchemaCase, SchemaEngine, SchemaReport, TreeCounters};
 use crate::engines::wire::{Connection, Param, Value};
 use crate::generators::Key;
 use crate::metrics::budget::CounterAccount;
@@ -137,11 +137,11 @@ impl<B: Backend> SchemaCase for ServerSchema<'_, B> {
             .map_err(|e| Error::server(format!("{what} failed"), e))
     }
 
-    fn tree_misses(&mut self) -> Result<BTreeMap<String, u64>, Error> {
+    fn tree_counters(&mut self) -> Result<BTreeMap<String, TreeCounters>, Error> {
         let tables = self.tables.clone();
         let names: Vec<&str> = tables.iter().map(String::as_str).collect();
         let ServerEngine { conn, namespace, backend } = &mut *self.engine;
-        backend.tree_misses(conn, namespace, &names)
+        backend.tree_counters(conn, namespace, &names)
     }
 
     fn take_counters(&mut self, account: &CounterAccount) -> Result<Counters, Error> {

@@ -47,6 +47,7 @@ pub fn btree_stats(conn: &Connection) -> rusqlite::Result<Vec<BtreeStats>> {
         out.push(BtreeStats {
             key_share: None,
             misses_per_1k_rows: None,
+            index_blocks_touched_per_1k_rows: None,
             name,
             kind,
             pages: acc.pages,

@@ -181,6 +181,7 @@ impl Heap {
         BtreeStats {
             key_share: None,
             misses_per_1k_rows: None,
+            index_blocks_touched_per_1k_rows: None,
             name: name.into(),
             kind: "table".into(),
             pages: self.pages,

@@ -297,6 +297,7 @@ impl PageModel for PostgresModel {
         let mut out = vec![BtreeStats {
             key_share: None,
             misses_per_1k_rows: None,
+            index_blocks_touched_per_1k_rows: None,
             name: "bench".into(),
             kind: "table".into(),
             pages,

@@ -301,6 +301,7 @@ impl<R: SplitRules> Tree<R> {
         BtreeStats {
             key_share: None,
             misses_per_1k_rows: None,
+            index_blocks_touched_per_1k_rows: None,
             name: self.name.clone(),
             kind: self.kind.into(),
             pages,

@@ -11,6 +11,9 @@ use crate::results::BtreeStats;
 
 const MIB: f64 = 1024.0 * 1024.0;
 
+/// A per-tree figure of [`BtreeStats`].
+type PerTree = fn(&BtreeStats) -> Option<f64>;
+
 /// Size (and misses) per tree and strategy, when a run knows the key's share of its trees.
 pub fn chart(data: &ReportData<'_>) -> Option<Chart> {
     // Only a schema run knows what part of each tree is the key.
@@ -46,20 +49,24 @@ pub fn chart(data: &ReportData<'_>) -> Option<Chart> {
         max: None,
         reference: None,
     }];
-    if rows.iter().any(|(_, b)| b.misses_per_1k_rows.is_some()) {
-        panels.push(Panel {
-            title: "cache misses per 1,000 rows while loading".into(),
-            values: rows
-                .iter()
-                .map(|(s, b)| {
-                    b.misses_per_1k_rows.map(|v| vec![Segment { value: v, colour: s.style.colour, name: "".into() }])
-                })
-                .collect(),
-            format: |v| fmt::per_1k(Some(v)),
-            tick: |v| format!("{v:.0}"),
-            max: None,
-            reference: None,
-        });
+    let per_1k: [(&str, PerTree); 2] = [
+        ("cache misses per 1,000 rows while loading", |b| b.misses_per_1k_rows),
+        ("index pages each batch modified, per 1,000 rows", |b| b.index_blocks_touched_per_1k_rows),
+    ];
+    for (title, value) in per_1k {
+        if rows.iter().any(|(_, b)| value(b).is_some()) {
+            panels.push(Panel {
+                title: title.into(),
+                values: rows
+                    .iter()
+                    .map(|(s, b)| value(b).map(|v| vec![Segment { value: v, colour: s.style.colour, name: "".into() }]))
+                    .collect(),
+                format: |v| fmt::per_1k(Some(v)),
+                tick: |v| format!("{v:.0}"),
+                max: None,
+                reference: None,
+            });
+        }
     }
     let plot = Plot::Bars(BarChart {
         rows: rows

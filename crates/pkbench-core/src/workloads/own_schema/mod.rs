@@ -285,9 +285,9 @@ fn transaction(
 /// What the load leaves for the reads.
 struct Loaded {
     targets: Targets,
-    /// Per tree (`table`, `table.index`), blocks read into the cache per 1,000 key-table rows
-    /// during the load, where the engine counts them per tree.
-    misses_per_1k_rows: BTreeMap<String, f64>,
+    /// Per tree (`table`, `table.index`), per 1,000 key-table rows during the load, where the
+    /// engine counts them per tree: blocks read into the cache, and index blocks touched.
+    per_tree: BTreeMap<String, (Option<f64>, Option<f64>)>,
 }
 
 impl OwnSchema {
@@ -331,7 +331,7 @@ impl OwnSchema {
         let mut stream = KeyStream::new(strategy, self.keys);
         let mut batch = Vec::with_capacity(self.sizes.batch_rows as usize);
         let mut account = CounterAccount::new(ctx.counter_budget);
-        let misses_before = case.tree_misses()?;
+        let before = case.tree_counters()?;
         while (keys.len() as u64) < self.sizes.rows {
             let start = keys.len();
             let n = self.sizes.batch_rows.min(self.sizes.rows - start as u64);
@@ -415,15 +415,23 @@ impl OwnSchema {
             record_batch(result, b, ctx, strategy.name);
         }
         let rows = keys.len().max(1) as f64;
-        let misses_per_1k_rows = case
-            .tree_misses()?
+        // Touched blocks are read within the counter budget: per the rows of the batches read.
+        let touched_rows: u64 =
+            result.batches.iter().filter(|b| b.counters.index_blocks_touched.is_some()).map(|b| b.rows).sum();
+        let per_1k = |after: Option<u64>, before: Option<u64>, rows: f64| {
+            after.filter(|_| rows > 0.0).map(|a| a.saturating_sub(before.unwrap_or(0)) as f64 * 1000.0 / rows)
+        };
+        let per_tree = case
+            .tree_counters()?
             .into_iter()
             .map(|(tree, after)| {
-                let before = misses_before.get(&tree).copied().unwrap_or(0);
-                (tree, after.saturating_sub(before) as f64 * 1000.0 / rows)
+                let b = before.get(&tree).copied().unwrap_or_default();
+                let misses = per_1k(after.misses, b.misses, rows);
+                let touched = per_1k(after.index_blocks_touched, b.index_blocks_touched, touched_rows as f64);
+                (tree, (misses, touched))
             })
             .collect();
-        Ok(Loaded { targets, misses_per_1k_rows })
+        Ok(Loaded { targets, per_tree })
     }
 
     /// One timed read phase: `op(case, target)` for every target, returning rows read and the
@@ -594,7 +602,9 @@ impl OwnSchema {
         result.btrees = report.btrees;
         for tree in &mut result.btrees {
             tree.key_share = key_share(&self.plan, strategy, engine, &report.rows, tree);
-            tree.misses_per_1k_rows = loaded.misses_per_1k_rows.get(&tree.name).copied();
+            let (misses, touched) = loaded.per_tree.get(&tree.name).copied().unwrap_or_default();
+            tree.misses_per_1k_rows = misses;
+            tree.index_blocks_touched_per_1k_rows = touched;
         }
         result.kept_database = report.kept.map(|p| p.display().to_string());
         let mut figures = BTreeMap::new();
