@@ -144,3 +144,51 @@ fn server_models_refuse_what_they_do_not_model() {
     let bounded = PredictConfig { mode: Mode::Bounded, ..inno };
     assert!(err(ModelEngine::MariaDb, "uuid4", &bounded).contains("bounded"));
 }
+
+/// A 1/4 scale model of each server (a quarter of the rows, batch and buffers; PostgreSQL's
+/// checkpoints after a quarter of the WAL; counts ×4) agrees with the full simulation, so a
+/// billion rows can be forecast from the key stream's first 1/k with bounded memory.
+#[test]
+fn server_scale_models_agree_with_the_full_simulation() {
+    for (engine, page, cache_mb) in [(ModelEngine::Postgres, 8192, 4), (ModelEngine::MariaDb, 16384, 16)] {
+        let config = |scale| PredictConfig {
+            rows: 400_000,
+            batch_rows: 40_000,
+            payload_bytes: 50,
+            seed: 3,
+            page_size: page,
+            cache_mb,
+            mode: Mode::Exact,
+            scale,
+        };
+        for name in ["int", "uuid7", "uuid4", "int+uuid4"] {
+            let go = |k| {
+                predict_engine(engine, find(name).unwrap(), &config(k), None, &RunControl::new(), &mut |_| {}).unwrap()
+            };
+            let (full, scaled) = (go(1), go(4));
+            assert_eq!(scaled.verified_rows, Some(400_000), "{engine:?} {name}");
+            let close = |label: &str, a: f64, b: f64| {
+                // 6%, or a few events per 1k rows where the full count is near zero (appends).
+                assert!((a - b).abs() <= 0.06 * a + 2_000.0, "{engine:?} {name} {label}: full {a}, 1/4 scale {b}");
+            };
+            for (f, s) in full.btrees.iter().zip(&scaled.btrees) {
+                close(&f.name, f.leaf_pages as f64, s.leaf_pages as f64);
+                assert!((f.leaf_fill - s.leaf_fill).abs() < 0.02, "{engine:?} {name}: {f:?} {s:?}");
+            }
+            close("misses", total(&full, |c| c.cache_misses) as f64, total(&scaled, |c| c.cache_misses) as f64);
+            close(
+                "pages dirtied",
+                total(&full, |c| c.pages_dirtied) as f64,
+                total(&scaled, |c| c.pages_dirtied) as f64,
+            );
+            if engine == ModelEngine::Postgres {
+                close("WAL bytes", total(&full, |c| c.wal_bytes) as f64, total(&scaled, |c| c.wal_bytes) as f64);
+                close(
+                    "pages written",
+                    total(&full, |c| c.pages_written) as f64,
+                    total(&scaled, |c| c.pages_written) as f64,
+                );
+            }
+        }
+    }
+}

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 const STRATEGIES: [&str; 4] = ["int", "uuid4", "uuid4-text", "int+uuid4"];
 
-/// Microseconds per unit of each term, in `Term::ALL` order.
+/// Microseconds per unit of each term, in `Term::SQLITE` order.
 const COSTS_US: [f64; 7] = [1.0, 0.5, 0.02, 6.0, 0.4, 20.0, 12.0];
 
 fn config(rows: u64, batch_rows: u64) -> PredictConfig {
@@ -45,7 +45,7 @@ fn synthetic_runs(config: &PredictConfig, noise: f64) -> Vec<RunResult> {
             let mut run = predict(s, config, None, &RunControl::new(), &mut |_| {}).unwrap();
             for (i, b) in run.batches.iter_mut().enumerate() {
                 let us: f64 =
-                    Term::ALL.iter().zip(COSTS_US).map(|(t, c)| c * t.value(shape, &b.counters, b.rows)).sum();
+                    Term::SQLITE.iter().zip(COSTS_US).map(|(t, c)| c * t.value(shape, &b.counters, b.rows)).sum();
                 b.elapsed_ns = (us * 1000.0 * jitter(i as u64 + 17 * name.len() as u64, noise)) as u64;
             }
             run
@@ -55,6 +55,7 @@ fn synthetic_runs(config: &PredictConfig, noise: f64) -> Vec<RunResult> {
 
 fn plan_of(config: &PredictConfig) -> CalibrationPlan {
     CalibrationPlan {
+        engine: pkbench_core::engines::EngineKind::Sqlite,
         rows: config.rows,
         batch_rows: config.batch_rows,
         cache_kib: config.cache_mb * 1024,
@@ -72,7 +73,7 @@ fn strategies() -> Vec<&'static Strategy> {
 fn a_synthetic_engines_costs_are_recovered_within_ten_percent() {
     let config = config(200_000, 5_000);
     let cal = Calibration::from_runs(&synthetic_runs(&config, 0.0), &strategies(), plan_of(&config)).unwrap();
-    for (j, (t, want)) in Term::ALL.iter().zip(COSTS_US).enumerate() {
+    for (j, (t, want)) in Term::SQLITE.iter().zip(COSTS_US).enumerate() {
         let got = cal.fit.ms_per_unit[j] * 1000.0;
         assert!((got / want - 1.0).abs() < 0.10, "{t:?}: fitted {got} µs, engine {want} µs; {:?}", cal.fit);
     }

@@ -73,8 +73,9 @@ fn server_models_write_their_engine_and_trees() {
 fn other_engines_and_bad_sizes_are_one_line_errors() {
     for (args, needle) in [
         (&["predict", "--engine", "postgres", "--page-size", "4096"][..], "pages are 8192 bytes"),
-        (&["predict", "--engine", "mariadb", "--bounded"][..], "bounded mode is SQLite-only"),
-        (&["predict", "--engine", "mariadb", "--calibrate"][..], "SQLite-only for now"),
+        (&["predict", "--engine", "mariadb", "--bounded"][..], "bounded mode is SQLite's"),
+        (&["predict", "--engine", "mariadb", "--calibrate-from", "x.json"][..], "read SQLite runs only"),
+        (&["predict", "--engine", "postgres", "-n", "1G", "--scale", "2"][..], "use --scale 16 or more"),
         (&["predict", "--engine", "mariadb", "-s", "uuid4-rowid"][..], "clusters"),
         (&["predict", "-n", "0"][..], "--rows 0 is out of range"),
         (&["predict", "--page-size", "1000"][..], "--page-size 1000"),
@@ -113,7 +114,7 @@ fn calibrate_runs_real_sqlite_and_predicts_time() {
         let timing = options["timing"].as_str().unwrap();
         assert!(
             timing.starts_with(
-                "calibrated on a real SQLite run (60000 rows per strategy in batches of 2000, 512 KiB cache (123 pages)"
+                "calibrated on a real run (SQLite, 60000 rows per strategy in batches of 2000, 512 KiB cache (123 pages)"
             ),
             "{timing}"
         );
@@ -231,5 +232,43 @@ fn sharded_model_bad_values_are_one_line_errors() {
         let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
         assert_eq!(lines.len(), 1, "{stderr}");
         assert!(lines[0].starts_with("Error: ") && lines[0].contains(needle), "{stderr}");
+    }
+}
+
+/// `--calibrate` and `--check` on the servers start a managed server (the calibration's with a
+/// scaled cache, the check's with the prediction's), fit the engine's own terms and print the
+/// comparison; every batch gets a time and an interval.
+#[test]
+fn server_models_calibrate_and_check_on_managed_servers() {
+    for (engine, cache, terms) in [("postgres", "8", "WAL byte"), ("mariadb", "16", "page dirtied")] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let output = pkbench()
+            .env_remove("PKBENCH_PG_URL")
+            .env_remove("PKBENCH_MYSQL_URL")
+            .args(["predict", "--engine", engine, "-s", "int,uuid4", "-n", "120k", "-b", "10k", "--cache-mb", cache])
+            .args(["--calibrate", "--calibrate-rows", "30k", "--check", "120k", "-o"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{engine}: {}", String::from_utf8_lossy(&output.stderr));
+        assert!(stdout.contains("Predicted against measured"), "{engine}: {stdout}");
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+        for run in doc["runs"].as_array().unwrap() {
+            let timing = run["settings"]["workload_options"]["timing"].as_str().unwrap();
+            assert!(timing.contains("calibrated on a real run") && timing.contains(terms), "{engine}: {timing}");
+            for b in run["batches"].as_array().unwrap() {
+                let (ns, lo, hi) =
+                    (b["elapsed_ns"].as_u64().unwrap(), b["elapsed_ns_low"].as_u64(), b["elapsed_ns_high"].as_u64());
+                assert!(ns > 0 && lo.unwrap() <= ns && ns <= hi.unwrap(), "{engine}: {b}");
+            }
+        }
+        let real: Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("check/results.json")).unwrap()).unwrap();
+        assert_eq!(real["runs"][1]["verified_rows"], 120_000, "{engine}");
+        let calibration: Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("calibration/results.json")).unwrap()).unwrap();
+        assert_eq!(calibration["runs"][0]["engine"], engine);
     }
 }

@@ -1,13 +1,14 @@
 //! Time from counts. A short real run designed to pin down each cost ([`CalibrationPlan`]: the
 //! target's cache pressure, enough batches per cost), the model's counts for the same run, and
 //! a fit of shared per-unit costs to the measured batch times ([`TimeFit`]). The only part of
-//! `predict` that runs an engine, and only through the [`Engine`] trait.
+//! `predict` that runs an engine, and only through the [`Engine`] trait: SQLite, or a managed
+//! PostgreSQL or MariaDB server.
 
 use super::fit::{Predicted, TimeFit};
 use super::layout::{CACHE_EXTRA_BYTES, Layout};
 use super::model::Model;
 use super::terms::{Shape, Term};
-use super::{PredictConfig, counters};
+use super::{Mode, ModelEngine, PredictConfig};
 use crate::Error;
 use crate::control::{MonotonicTimer, RunControl};
 use crate::engines::sqlite::{Journal, SqliteSettings, Synchronous};
@@ -32,11 +33,13 @@ pub const MIN_CACHE_PAGES: u64 = 100;
 /// with batches scaled the same way but at least [`MIN_BATCHES_PER_STRATEGY`] of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CalibrationPlan {
+    /// The engine run (and modelled).
+    pub engine: ModelEngine,
     /// Rows per strategy.
     pub rows: u64,
     /// Rows per batch.
     pub batch_rows: u64,
-    /// Page cache, KiB.
+    /// Page cache, KiB (whole MiB on the servers, whose settings take MiB).
     pub cache_kib: u64,
     /// Page size, bytes.
     pub page_size: u32,
@@ -47,10 +50,11 @@ pub struct CalibrationPlan {
 }
 
 impl CalibrationPlan {
-    /// The calibration for predicting `target` from `rows` real rows per strategy: cache =
-    /// target cache × rows ÷ target rows (at least [`MIN_CACHE_PAGES`]), batch = target batch ×
-    /// rows ÷ target rows (between [`MIN_BATCH_ROWS`] and rows ÷ [`MIN_BATCHES_PER_STRATEGY`]).
-    pub fn for_target(target: &PredictConfig, rows: u64) -> Result<CalibrationPlan, Error> {
+    /// The calibration for predicting `target` on `engine` from `rows` real rows per strategy:
+    /// cache = target cache × rows ÷ target rows (at least [`MIN_CACHE_PAGES`]; on a server,
+    /// rounded to whole MiB and at least its minimum), batch = target batch × rows ÷ target
+    /// rows (between [`MIN_BATCH_ROWS`] and rows ÷ [`MIN_BATCHES_PER_STRATEGY`]).
+    pub fn for_target(engine: ModelEngine, target: &PredictConfig, rows: u64) -> Result<CalibrationPlan, Error> {
         if rows < MIN_BATCHES_PER_STRATEGY * MIN_BATCH_ROWS {
             return Err(Error::InvalidInput(format!(
                 "--calibrate-rows {rows} is too few: the calibration needs {MIN_BATCHES_PER_STRATEGY} batches of at least {MIN_BATCH_ROWS} rows (use at least {})",
@@ -63,7 +67,15 @@ impl CalibrationPlan {
         let cache_kib = ((target.cache_mb * 1024) as f64 * ratio).round() as u64;
         let batch =
             ((target.batch_rows as f64 * ratio).round() as u64).clamp(MIN_BATCH_ROWS, rows / MIN_BATCHES_PER_STRATEGY);
+        let cache_kib = match engine {
+            ModelEngine::Sqlite => cache_kib,
+            _ => {
+                let min_mb = engine.capabilities().min_cache_mb.unwrap_or(1);
+                cache_kib.div_ceil(1024).max(min_mb) * 1024
+            }
+        };
         Ok(CalibrationPlan {
+            engine,
             rows,
             batch_rows: batch,
             cache_kib: cache_kib.max(min_kib),
@@ -73,9 +85,31 @@ impl CalibrationPlan {
         })
     }
 
-    /// Pages of the calibration's cache (as SQLite counts `cache_size=-KiB`).
+    /// Pages of the calibration's cache (as SQLite counts `cache_size=-KiB`, or the server's).
     pub fn cache_pages(&self) -> u64 {
-        self.cache_kib * 1024 / (u64::from(self.page_size) + CACHE_EXTRA_BYTES)
+        match self.engine {
+            ModelEngine::Sqlite => self.cache_kib * 1024 / (u64::from(self.page_size) + CACHE_EXTRA_BYTES),
+            engine => engine.cache_pages(&self.model_config()),
+        }
+    }
+
+    /// The cache of a server's calibration, MiB.
+    pub fn cache_mb(&self) -> u64 {
+        self.cache_kib.div_ceil(1024).max(1)
+    }
+
+    /// The page model's settings for this run (a server model's; SQLite's cache is finer).
+    pub fn model_config(&self) -> PredictConfig {
+        PredictConfig {
+            rows: self.rows,
+            batch_rows: self.batch_rows,
+            payload_bytes: self.payload_bytes,
+            seed: self.seed,
+            page_size: self.page_size,
+            cache_mb: self.cache_mb(),
+            mode: Mode::Exact,
+            scale: 1,
+        }
     }
 
     /// The insert-growth workload of the real run.
@@ -96,10 +130,11 @@ impl CalibrationPlan {
         }
     }
 
-    /// One line: rows, batches and cache.
+    /// One line: engine, rows, batches and cache.
     pub fn describe(&self) -> String {
         format!(
-            "{} rows per strategy in batches of {}, {} KiB cache ({} pages)",
+            "{}, {} rows per strategy in batches of {}, {} KiB cache ({} pages)",
+            self.engine.label(),
             self.rows,
             self.batch_rows,
             self.cache_kib,
@@ -173,7 +208,7 @@ impl Calibration {
             .collect();
         options.insert(
             "timing".into(),
-            format!("calibrated on a real SQLite run ({}; {} batches; bootstrap 90% ranges, costs that trade off against each other have wide ones): {}", self.plan.describe(), f.batches, costs.join(", ")),
+            format!("calibrated on a real run ({}; {} batches; bootstrap 90% ranges, costs that trade off against each other have wide ones): {}", self.plan.describe(), f.batches, costs.join(", ")),
         );
         options.insert(
             "calibration_error".into(),
@@ -201,7 +236,7 @@ impl Calibration {
         strategies: &[&Strategy],
         plan: CalibrationPlan,
     ) -> Result<Calibration, Error> {
-        let terms = Term::ALL.to_vec();
+        let terms = Term::for_engine(plan.engine).to_vec();
         let mut shapes = BTreeMap::new();
         let mut obs = Vec::new();
         let mut seen_per_row = vec![0.0_f64; terms.len()];
@@ -212,12 +247,18 @@ impl Calibration {
                     s.name
                 ))
             })?;
-            let shape = Shape::sqlite(s, plan.payload_bytes, plan.page_size)?;
+            let shape = Shape::of(plan.engine, s, plan.payload_bytes, plan.page_size)?;
             shapes.insert(s.name.to_string(), shape);
-            let layout = Layout::sqlite(s, plan.payload_bytes as u32, plan.page_size)?;
-            let mut model = Model::new(s, layout, plan.seed, plan.cache_pages(), false);
+            let mut model: Box<dyn super::PageModel> = match plan.engine {
+                // SQLite's calibration cache is set in KiB, finer than --cache-mb.
+                ModelEngine::Sqlite => {
+                    let layout = Layout::sqlite(s, plan.payload_bytes as u32, plan.page_size)?;
+                    Box::new(Model::new(s, layout, plan.seed, plan.cache_pages(), false))
+                }
+                engine => engine.build_model(s, &plan.model_config())?,
+            };
             for b in &run.batches {
-                let c = counters(&model.insert_batch(b.rows));
+                let c = model.insert_batch(b.rows);
                 let x: Vec<f64> = terms.iter().map(|t| t.value(shape, &c, b.rows)).collect();
                 for (seen, v) in seen_per_row.iter_mut().zip(&x) {
                     *seen = seen.max(v / b.rows.max(1) as f64);
@@ -266,6 +307,7 @@ pub fn from_results(doc: &ResultsDoc, strategies: &[&Strategy], rows: u64) -> Re
         }
     };
     let plan = CalibrationPlan {
+        engine: ModelEngine::Sqlite,
         rows: rows.min(first.settings.rows),
         batch_rows: first.settings.batch_rows,
         cache_kib,

@@ -12,9 +12,10 @@ use crate::results::{BtreeStats, Counters};
 use crate::strategy::Strategy;
 use std::collections::BTreeMap;
 
-/// Most rows a server model takes: it keeps every key, and 20M `uuid4` rows peaked at 642 MB
-/// (`/usr/bin/time -v pkbench predict --engine postgres -s int,uuid7,uuid4 -n 20M`), so 100M
-/// stay near 3.2 GB, under the machine budget the issue sets (4 GB).
+/// Most rows a server model simulates: it keeps every key, and 20M `uuid4` rows peaked at
+/// 642 MB (`/usr/bin/time -v pkbench predict --engine postgres -s int,uuid7,uuid4 -n 20M`), so
+/// 100M stay near 3.2 GB, under the machine budget the issue sets (4 GB). More rows are
+/// predicted by a scale model ([`super::scale`]).
 pub const MAX_EXACT_SERVER_ROWS: u64 = 100_000_000;
 
 /// A simulated database of one strategy, fed its key stream batch by batch.
@@ -89,6 +90,16 @@ impl EngineKind {
         self.capabilities().fixed_page_size
     }
 
+    /// Pages of the engine's cache for `config.cache_mb` (SQLite's pager, PostgreSQL's shared
+    /// buffers, InnoDB's LRU list).
+    pub fn cache_pages(self, config: &PredictConfig) -> u64 {
+        match self {
+            EngineKind::Sqlite => config.cache_pages(),
+            EngineKind::Postgres | EngineKind::PostgresFdw => postgres::cache_pages(config.cache_mb),
+            EngineKind::MariaDb | EngineKind::Spider => innodb::lru_pages(config.cache_mb),
+        }
+    }
+
     /// Checks `config` for this engine; messages say what is allowed.
     pub fn validate_model(self, config: &PredictConfig) -> Result<(), Error> {
         let Some(page) = self.fixed_page_size() else { return config.validate() };
@@ -100,27 +111,36 @@ impl EngineKind {
                 self.model_name()
             )));
         }
-        if config.scale != 1 {
-            return Err(Error::InvalidInput(format!(
-                "scale models are SQLite-only so far: use --scale 1 with {}",
-                self.model_name()
-            )));
-        }
         if config.mode == Mode::Bounded {
             return Err(Error::InvalidInput(format!(
-                "bounded mode is SQLite-only so far; {} keeps every key (use --exact, up to a few tens of millions of rows)",
-                self.model_name()
-            )));
-        }
-        if config.rows > MAX_EXACT_SERVER_ROWS {
-            return Err(Error::InvalidInput(format!(
-                "--rows {} is above the {MAX_EXACT_SERVER_ROWS} rows {} simulates: it keeps every key (about 32 bytes per row), so use at most --rows 100M",
-                config.rows,
+                "bounded mode is SQLite's; {} keeps every key of a scale model instead (leave --bounded out, or give --scale)",
                 self.model_name()
             )));
         }
         if config.cache_mb == 0 {
             return Err(Error::InvalidInput("--cache-mb must be at least 1".into()));
+        }
+        let k = config.scale;
+        if k == 0 || !config.batch_rows.is_multiple_of(k) {
+            return Err(Error::InvalidInput(format!(
+                "--scale {k} must divide the batch ({} rows): each simulated batch is 1/scale of a real one",
+                config.batch_rows
+            )));
+        }
+        let pages = self.cache_pages(config);
+        if k > 1 && pages / k < 10 {
+            return Err(Error::InvalidInput(format!(
+                "--scale {k} leaves fewer than 10 pages of a {pages}-page cache: use a smaller --scale or a larger --cache-mb"
+            )));
+        }
+        if config.rows.div_ceil(k) > MAX_EXACT_SERVER_ROWS {
+            let need = config.rows.div_ceil(MAX_EXACT_SERVER_ROWS).next_power_of_two();
+            return Err(Error::InvalidInput(format!(
+                "--rows {} with --scale {k} simulates {} rows, above the {MAX_EXACT_SERVER_ROWS} {} holds (it keeps every key, about 32 bytes per row): use --scale {need} or more, or leave --scale out",
+                config.rows,
+                config.rows.div_ceil(k),
+                self.model_name()
+            )));
         }
         Ok(())
     }
@@ -142,11 +162,15 @@ impl EngineKind {
                 model.scale_wal(k);
                 Box::new(model)
             }
-            EngineKind::Postgres | EngineKind::PostgresFdw => {
-                Box::new(PostgresModel::new(strategy, config.payload_bytes, config.seed, config.cache_mb)?)
-            }
+            EngineKind::Postgres | EngineKind::PostgresFdw => Box::new(PostgresModel::new(
+                strategy,
+                config.payload_bytes,
+                config.seed,
+                config.cache_mb,
+                config.scale,
+            )?),
             EngineKind::MariaDb | EngineKind::Spider => {
-                Box::new(InnodbModel::new(strategy, config.payload_bytes, config.seed, config.cache_mb)?)
+                Box::new(InnodbModel::new(strategy, config.payload_bytes, config.seed, config.cache_mb, config.scale)?)
             }
         })
     }

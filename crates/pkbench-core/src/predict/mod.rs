@@ -36,7 +36,7 @@ pub mod terms;
 mod tree;
 
 pub use calibrate::{Calibration, CalibrationPlan, calibrate, from_results, run_real};
-pub use engine::{ModelEngine, PageModel};
+pub use engine::{MAX_EXACT_SERVER_ROWS, ModelEngine, PageModel};
 pub use model::{BatchCounts, Model};
 pub use schema::{SCHEMA_ENGINES, predict_schema, predict_sqlite as predict_schema_sqlite};
 
@@ -170,6 +170,15 @@ pub fn predict_engine(
     on_batch: &mut dyn FnMut(&BatchResult),
 ) -> Result<RunResult, Error> {
     engine.validate_model(config)?;
+    if let Some(c) = calibration
+        && c.plan.engine != engine
+    {
+        return Err(Error::InvalidInput(format!(
+            "the calibration ran on {}, the prediction models {}: calibrate on the engine predicted",
+            c.plan.engine.label(),
+            engine.label()
+        )));
+    }
     let k = config.scale;
     let started = std::time::Instant::now();
     let mut model = engine.build_model(strategy, config)?;
@@ -267,14 +276,22 @@ fn empty_result(
     options.insert("cache_pages".into(), config.cache_pages().to_string());
     let k = config.scale;
     if k > 1 {
+        let checkpoints = match engine {
+            ModelEngine::Sqlite => {
+                format!("a checkpoint every {} WAL frames", (cache::AUTOCHECKPOINT_FRAMES / k).max(1))
+            }
+            ModelEngine::Postgres | ModelEngine::PostgresFdw => {
+                format!("a checkpoint every 2 WAL segments of 1/{k} of 16 MiB")
+            }
+            ModelEngine::MariaDb | ModelEngine::Spider => "no checkpoints modelled".into(),
+        };
         options.insert(
             "scale".into(),
             format!(
-                "1/{k}: simulated {} rows in batches of {} with a {}-page cache and a checkpoint every {} WAL frames; counts, pages and sizes ×{k}",
+                "1/{k}: simulated {} rows in batches of {} with a {}-page cache and {checkpoints}; counts, pages and sizes ×{k}",
                 config.rows.div_ceil(k),
                 config.batch_rows / k,
-                config.cache_pages() / k,
-                (cache::AUTOCHECKPOINT_FRAMES / k).max(1),
+                engine.cache_pages(config) / k,
             ),
         );
     }

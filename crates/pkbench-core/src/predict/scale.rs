@@ -72,6 +72,17 @@ pub fn auto(rows: u64, batch_rows: u64, cache_pages: u64, strategies: &[&Strateg
     k
 }
 
+/// [`auto`], then doubled further (while it divides the batch) until at most `ceiling` rows
+/// are simulated: a model that keeps every key (the server models) must stay within memory
+/// even when the batch or the cache is smaller than [`auto`] would like.
+pub fn auto_within(rows: u64, batch_rows: u64, cache_pages: u64, strategies: &[&Strategy], ceiling: u64) -> u64 {
+    let mut k = auto(rows, batch_rows, cache_pages, strategies);
+    while k > 1 && rows.div_ceil(k) > ceiling && batch_rows.is_multiple_of(k * 2) {
+        k *= 2;
+    }
+    k
+}
+
 /// A 1/k scale model's tree statistics as the full tree's: pages and bytes ×k, fill and order
 /// as they are.
 pub fn btree(b: BtreeStats, k: u64) -> BtreeStats {
@@ -103,5 +114,14 @@ mod tests {
         assert_eq!(auto(1_000_000_000, 100_000, 248, &s), 2);
         assert_eq!(auto(1_000_000_000, 10_000, 16_000, &s), 2);
         assert_eq!(auto(1_000_000_000, 100_000, 16_000, &[find("seq-uuid").unwrap()]), 1);
+    }
+
+    #[test]
+    fn a_ceiling_on_simulated_rows_doubles_the_scale_past_auto() {
+        let s = [find("uuid4").unwrap()];
+        // 8 MiB of PostgreSQL buffers (1024 pages) stop auto at 1/8: 125M rows simulated.
+        assert_eq!(auto(1_000_000_000, 100_000, 1024, &s), 8);
+        assert_eq!(auto_within(1_000_000_000, 100_000, 1024, &s, 100_000_000), 16);
+        assert_eq!(auto_within(50_000_000, 100_000, 1024, &s, 100_000_000), 2);
     }
 }

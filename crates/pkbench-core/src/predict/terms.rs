@@ -1,6 +1,7 @@
 //! The costs the time fit estimates: one non-negative cost per kind of work, shared by every
 //! strategy, so a key differs from another only by how much of each work it does.
 
+use super::ModelEngine;
 use super::layout::{Layout, key_bytes_per_row};
 use crate::Error;
 use crate::results::Counters;
@@ -25,11 +26,17 @@ pub enum Term {
     PagesWritten,
     /// Per page an automatic checkpoint copies from the WAL into the database file and syncs.
     CheckpointPages,
+    /// Per byte of write-ahead log (PostgreSQL: records and full-page images), its share of the
+    /// commit's flush included.
+    WalBytes,
+    /// Per page first dirtied in a batch (InnoDB: each will be written back by the page cleaner,
+    /// in the background but on the same device and CPUs).
+    PagesDirtied,
 }
 
 impl Term {
-    /// Every term, in the order of the fit's columns.
-    pub const ALL: [Term; 7] = [
+    /// SQLite's terms, in the order of the fit's columns.
+    pub const SQLITE: [Term; 7] = [
         Term::Rows,
         Term::TreeEntries,
         Term::KeyBytes,
@@ -38,6 +45,21 @@ impl Term {
         Term::PagesWritten,
         Term::CheckpointPages,
     ];
+    /// PostgreSQL's: its model counts buffer reads, buffers written and WAL bytes.
+    pub const POSTGRES: [Term; 6] =
+        [Term::Rows, Term::TreeEntries, Term::KeyBytes, Term::Misses, Term::PagesWritten, Term::WalBytes];
+    /// InnoDB's: its model counts buffer pool reads and pages dirtied (not the page cleaner's
+    /// writes, see `server::innodb`).
+    pub const INNODB: [Term; 5] = [Term::Rows, Term::TreeEntries, Term::KeyBytes, Term::Misses, Term::PagesDirtied];
+
+    /// The terms the time of `engine`'s batches is fitted with.
+    pub fn for_engine(engine: ModelEngine) -> &'static [Term] {
+        match engine {
+            ModelEngine::Sqlite => &Term::SQLITE,
+            ModelEngine::Postgres | ModelEngine::PostgresFdw => &Term::POSTGRES,
+            ModelEngine::MariaDb | ModelEngine::Spider => &Term::INNODB,
+        }
+    }
 
     /// What one unit is, for "µs per …".
     pub fn unit(self) -> &'static str {
@@ -49,6 +71,8 @@ impl Term {
             Term::WalHashSearches => "WAL-index hash table searched",
             Term::PagesWritten => "page written",
             Term::CheckpointPages => "checkpoint page",
+            Term::WalBytes => "WAL byte",
+            Term::PagesDirtied => "page dirtied",
         }
     }
 
@@ -67,7 +91,7 @@ impl Term {
             Term::Misses | Term::WalHashSearches => {
                 "give the calibration more cache pressure (a larger --calibrate-rows, or a smaller --cache-mb) so misses vary across its batches"
             }
-            Term::PagesWritten | Term::CheckpointPages => {
+            Term::PagesWritten | Term::CheckpointPages | Term::WalBytes | Term::PagesDirtied => {
                 "use a larger --calibrate-rows so the calibration's batches write and checkpoint different amounts"
             }
         }
@@ -85,6 +109,8 @@ impl Term {
             Term::WalHashSearches => count(counters.wal_hash_searches),
             Term::PagesWritten => count(counters.pages_written),
             Term::CheckpointPages => count(counters.checkpoint_pages),
+            Term::WalBytes => count(counters.wal_bytes),
+            Term::PagesDirtied => count(counters.pages_dirtied),
         }
     }
 }
@@ -103,6 +129,23 @@ impl Shape {
     pub fn sqlite(strategy: &Strategy, payload_bytes: u64, page_size: u32) -> Result<Shape, Error> {
         let layout = Layout::sqlite(strategy, payload_bytes as u32, page_size)?;
         Ok(Shape { trees: layout.trees.len() as u32, key_bytes: key_bytes_per_row(strategy) })
+    }
+
+    /// The shape of `strategy`'s table on `engine`: on the servers, the table (PostgreSQL's
+    /// heap, InnoDB's clustered index) and one tree per unique key index.
+    pub fn of(engine: ModelEngine, strategy: &Strategy, payload_bytes: u64, page_size: u32) -> Result<Shape, Error> {
+        use crate::strategy::SecondaryLookup;
+        let indexed = strategy.secondary.is_some_and(|s| s.lookup == SecondaryLookup::UniqueIndex);
+        match engine {
+            ModelEngine::Sqlite => Shape::sqlite(strategy, payload_bytes, page_size),
+            // Heap + primary key (+ external key).
+            ModelEngine::Postgres | ModelEngine::PostgresFdw => {
+                Ok(Shape { trees: 2 + u32::from(indexed), key_bytes: key_bytes_per_row(strategy) })
+            }
+            ModelEngine::MariaDb | ModelEngine::Spider => {
+                Ok(Shape { trees: 1 + u32::from(indexed), key_bytes: key_bytes_per_row(strategy) })
+            }
+        }
     }
 }
 

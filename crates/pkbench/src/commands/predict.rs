@@ -40,10 +40,10 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
     if !engine.capabilities().page_model {
         return Err(Error::InvalidInput(format!("predict has no page model of {} yet", engine.label())).into());
     }
-    if engine != ModelEngine::Sqlite && (args.calibrate || args.calibrate_from.is_some()) {
+    if engine != ModelEngine::Sqlite && (args.calibrate_from.is_some() || args.check_from.is_some()) {
         return Err(Error::InvalidInput(format!(
-            "--calibrate and --calibrate-from are SQLite-only for now: {} predicts counts only (leave them out)",
-            engine.model_name()
+            "--calibrate-from and --check-from read SQLite runs only so far: for {} use --calibrate and --check, which start a managed server",
+            engine.label()
         ))
         .into());
     }
@@ -51,7 +51,7 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
     let mode = match (args.exact, args.bounded) {
         (true, _) => Mode::Exact,
         (_, true) => Mode::Bounded,
-        // The server models keep every key (no bounded mode yet).
+        // The server models keep every key of a scale model instead.
         _ if args.rows > EXACT_DEFAULT_MAX_ROWS && engine == ModelEngine::Sqlite => Mode::Bounded,
         _ => Mode::Exact,
     };
@@ -66,10 +66,13 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         scale: 1,
     };
     let config = PredictConfig {
-        // Scale models are SQLite's so far.
-        scale: args.scale.unwrap_or_else(|| match engine {
-            EngineKind::Sqlite => predict::scale::auto(args.rows, args.batch, config.cache_pages(), &strategies),
-            EngineKind::Postgres | EngineKind::MariaDb | EngineKind::Spider | EngineKind::PostgresFdw => 1,
+        scale: args.scale.unwrap_or_else(|| {
+            // The server models keep every key: their scale also bounds the rows they hold.
+            let ceiling = match engine {
+                EngineKind::Sqlite => u64::MAX,
+                _ => predict::MAX_EXACT_SERVER_ROWS,
+            };
+            predict::scale::auto_within(args.rows, args.batch, engine.cache_pages(&config), &strategies, ceiling)
         }),
         ..config
     };
@@ -86,13 +89,12 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
     let calibration = if args.calibrate {
         let dir = out_dir.join("calibration");
         let real_writer = ResultsWriter::create(&dir)?;
-        let plan = predict::CalibrationPlan::for_target(&config, args.calibrate_rows)?;
+        let plan = predict::CalibrationPlan::for_target(engine, &config, args.calibrate_rows)?;
         if !args.quiet {
-            eprintln!("Calibrating: a real SQLite run per strategy, {}…", plan.describe());
+            eprintln!("Calibrating: a real run per strategy on {}…", plan.describe());
         }
-        let environment = Environment::detect(EngineKind::Sqlite.name(), &SqliteEngine::version(), &dir);
-        let mut engine = SqliteEngine::new(plan.sqlite_settings(dir.clone()))?;
-        let (fit, doc) = match predict::calibrate(&strategies, &mut engine, environment, plan, &control) {
+        let (mut real, environment) = open_real(&plan, &dir)?;
+        let (fit, doc) = match predict::calibrate(&strategies, real.as_mut(), environment, plan, &control) {
             Err(Error::Interrupted) => {
                 eprintln!("Interrupted during the calibration run; nothing predicted");
                 return Ok(ExitCode::from(stop.exit_code()));
@@ -261,8 +263,32 @@ fn default_out_dir() -> PathBuf {
     dir
 }
 
-/// `--check N`: a real SQLite run of N rows per strategy with the prediction's settings, saved
-/// in the results folder's `check/`.
+/// The real engine of a calibration or check run: SQLite in `dir`, or a managed server with the
+/// plan's cache (stopped and removed when dropped); and the environment it runs in.
+fn open_real(
+    plan: &predict::CalibrationPlan,
+    dir: &std::path::Path,
+) -> Result<(Box<dyn pkbench_core::engines::Engine>, Environment), Error> {
+    use pkbench_core::engines::server::{ManagedOptions, ServerSettings, ServerTarget};
+    let (engine, data_dir): (Box<dyn pkbench_core::engines::Engine>, PathBuf) = match plan.engine {
+        EngineKind::Sqlite => (Box::new(SqliteEngine::new(plan.sqlite_settings(dir.to_path_buf()))?), dir.into()),
+        kind => {
+            let settings = ServerSettings {
+                target: ServerTarget::Managed(ManagedOptions::default()),
+                cache_mb: plan.cache_mb(),
+                durable_commits: true,
+                shards: None,
+            };
+            let (engine, data) = pkbench_core::engines::open_server(kind, &settings)?;
+            (engine, data.unwrap_or_else(|| dir.into()))
+        }
+    };
+    let info = engine.info();
+    Ok((engine, Environment::detect(info.name, &info.version, &data_dir)))
+}
+
+/// `--check N`: a real run of N rows per strategy with the prediction's settings (SQLite, or a
+/// managed server), saved in the results folder's `check/`.
 fn check_run(
     args: &PredictArgs,
     config: &PredictConfig,
@@ -271,11 +297,6 @@ fn check_run(
     out_dir: &std::path::Path,
     control: &RunControl,
 ) -> anyhow::Result<pkbench_core::results::ResultsDoc> {
-    if args.engine != EngineKind::Sqlite {
-        return Err(
-            Error::InvalidInput("--check runs real SQLite only so far: leave it out for server models".into()).into()
-        );
-    }
     if rows > config.rows {
         return Err(Error::InvalidInput(format!(
             "--check {rows} is more than --rows {}: check at most the predicted rows",
@@ -286,6 +307,7 @@ fn check_run(
     let dir = out_dir.join("check");
     let writer = ResultsWriter::create(&dir)?;
     let plan = predict::CalibrationPlan {
+        engine: args.engine,
         rows,
         batch_rows: config.batch_rows,
         cache_kib: config.cache_mb * 1024,
@@ -294,11 +316,10 @@ fn check_run(
         seed: config.seed,
     };
     if !args.quiet {
-        eprintln!("Checking: a real {rows}-row SQLite run per strategy with the same settings…");
+        eprintln!("Checking: a real {rows}-row {} run per strategy with the same settings…", args.engine.label());
     }
-    let environment = Environment::detect(EngineKind::Sqlite.name(), &SqliteEngine::version(), &dir);
-    let mut engine = SqliteEngine::new(plan.sqlite_settings(dir.clone()))?;
-    let doc = predict::run_real(strategies, &mut engine, environment, &plan.workload()?, control, "--check")?;
+    let (mut engine, environment) = open_real(&plan, &dir)?;
+    let doc = predict::run_real(strategies, engine.as_mut(), environment, &plan.workload()?, control, "--check")?;
     writer.write(&doc)?;
     Ok(doc)
 }

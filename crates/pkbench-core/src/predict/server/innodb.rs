@@ -93,8 +93,9 @@ pub struct InnodbModel {
 }
 
 impl InnodbModel {
-    /// The table `strategy` creates, with `innodb_buffer_pool_size = cache_mb` MiB.
-    pub fn new(strategy: &Strategy, payload_bytes: u64, seed: u64, cache_mb: u64) -> Result<Self, Error> {
+    /// The table `strategy` creates, with `innodb_buffer_pool_size = cache_mb` MiB; a 1/`scale`
+    /// scale model ([`crate::predict::scale`]) has 1/`scale` of its LRU list.
+    pub fn new(strategy: &Strategy, payload_bytes: u64, seed: u64, cache_mb: u64, scale: u64) -> Result<Self, Error> {
         refuse(strategy)?;
         if cache_mb < MIN_POOL_MB {
             return Err(Error::InvalidInput(format!(
@@ -117,7 +118,7 @@ impl InnodbModel {
             InnodbIndex { leaf_record: leaf, node_record: RECORD_HEADER + bytes(pk) + CHILD_POINTER, clustered: true };
         let mut store = Store::default();
         let lru = lru_pages(cache_mb);
-        let mut pool = MidpointLru::new(lru);
+        let mut pool = MidpointLru::new(lru / scale.max(1));
         let mut indexes = Vec::new();
         let tree = Tree::create(&mut store, &mut pool, "PRIMARY", "table", primary);
         indexes.push((tree, ServerKey::Primary(strategy.primary.storage)));

@@ -21,6 +21,11 @@ pub const ENGINE: &str = "postgres-model";
 /// Whose rules the model follows.
 pub const VERSION: &str =
     "model of PostgreSQL 15 (nbtree, heap, clock-sweep shared buffers, checkpoints by WAL volume)";
+/// Pages of `shared_buffers = cache_mb` MiB.
+pub fn cache_pages(cache_mb: u64) -> u64 {
+    cache_mb * 1024 * 1024 / u64::from(PAGE)
+}
+
 /// `wal_segment_size` (the initdb default).
 const WAL_SEGMENT: u64 = 16 << 20;
 /// `XLOG_BLCKSZ` and `SizeOfXLogShortPHD` (MAXALIGNed): every WAL page starts with a header.
@@ -81,6 +86,10 @@ pub struct PostgresModel {
     /// Bytes of WAL records so far, and with the WAL page headers.
     wal_payload: u64,
     wal: u64,
+    /// A WAL segment's bytes (1/scale of 16 MiB in a scale model).
+    wal_segment: u64,
+    /// Pages of the shared buffers modelled (a scale model simulates 1/scale of them).
+    cache_pages: u64,
     wal_records: u64,
     redo: u64,
     checkpoints: u64,
@@ -92,8 +101,10 @@ pub struct PostgresModel {
 }
 
 impl PostgresModel {
-    /// The table `strategy` creates, with `shared_buffers = cache_mb` MiB.
-    pub fn new(strategy: &Strategy, payload_bytes: u64, seed: u64, cache_mb: u64) -> Result<Self, Error> {
+    /// The table `strategy` creates, with `shared_buffers = cache_mb` MiB; a 1/`scale` scale
+    /// model ([`crate::predict::scale`]) has 1/`scale` of the buffers and checkpoints after
+    /// 1/`scale` of the WAL.
+    pub fn new(strategy: &Strategy, payload_bytes: u64, seed: u64, cache_mb: u64, scale: u64) -> Result<Self, Error> {
         refuse_unmodelled(strategy, ENGINE)?;
         // bytea: a 1-byte varlena header up to 126 bytes, else 4 bytes, int-aligned.
         let payload = if payload_bytes <= 126 { (payload_bytes as u32 + 1, 1) } else { (payload_bytes as u32 + 4, 4) };
@@ -111,7 +122,7 @@ impl PostgresModel {
             )));
         }
         let mut store = Store::default();
-        let mut buffers = ClockSweep::new((cache_mb * 1024 * 1024 / u64::from(PAGE)) as u32);
+        let mut buffers = ClockSweep::new((cache_pages(cache_mb) / scale.max(1)) as u32);
         let mut indexes = Vec::new();
         let mut add = |name: &str, storage: Storage, key: ServerKey| {
             let (len, align) = column(storage);
@@ -135,6 +146,8 @@ impl PostgresModel {
             rows: 0,
             wal_payload: 0,
             wal: 0,
+            wal_segment: (WAL_SEGMENT / scale.max(1)).max(1),
+            cache_pages: cache_pages(cache_mb),
             wal_records: 0,
             redo: 0,
             checkpoints: 0,
@@ -160,7 +173,7 @@ impl PostgresModel {
     /// 0.9) = 2, `CalculateCheckpointSegments`). `checkpoint_timeout` (5 min) is not modelled:
     /// the model has no clock.
     fn maybe_checkpoint(&mut self) {
-        if self.wal >= (self.redo / WAL_SEGMENT + 2) * WAL_SEGMENT {
+        if self.wal >= (self.redo / self.wal_segment + 2) * self.wal_segment {
             self.buffers.checkpoint();
             self.redo = self.wal;
             self.checkpoints += 1;
@@ -336,7 +349,7 @@ impl PageModel for PostgresModel {
             "PostgreSQL 15: heap appends + nbtree (_bt_findsplitloc) + clock-sweep shared buffers + checkpoints every 2 WAL segments".into(),
         );
         options.insert("page_size".into(), PAGE.to_string());
-        options.insert("cache_pages".into(), self.buffers.capacity().to_string());
+        options.insert("cache_pages".into(), self.cache_pages.to_string());
         options.insert("heap_tuples_per_page".into(), self.heap.per_page.to_string());
         options.insert("checkpoints".into(), self.checkpoints.to_string());
         options.insert("pages_dirtied".into(), self.dirtied.to_string());
