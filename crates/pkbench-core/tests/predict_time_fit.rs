@@ -4,7 +4,7 @@
 //! report its error on batches it did not fit.
 
 use pkbench_core::control::RunControl;
-use pkbench_core::predict::fit::{Observation, TimeFit};
+use pkbench_core::predict::fit::{Observation, TimeFit, UNBOUNDED};
 use pkbench_core::predict::terms::{Shape, Term};
 use pkbench_core::predict::{Calibration, CalibrationPlan, Mode, PredictConfig, predict};
 use pkbench_core::results::RunResult;
@@ -72,7 +72,7 @@ fn strategies() -> Vec<&'static Strategy> {
 #[test]
 fn a_synthetic_engines_costs_are_recovered_within_ten_percent() {
     let config = config(200_000, 5_000);
-    let cal = Calibration::from_runs(&synthetic_runs(&config, 0.0), &strategies(), plan_of(&config)).unwrap();
+    let cal = Calibration::from_runs(&synthetic_runs(&config, 0.0), &strategies(), plan_of(&config), None).unwrap();
     for (j, (t, want)) in Term::SQLITE.iter().zip(COSTS_US).enumerate() {
         let got = cal.fit.ms_per_unit[j] * 1000.0;
         assert!((got / want - 1.0).abs() < 0.10, "{t:?}: fitted {got} µs, engine {want} µs; {:?}", cal.fit);
@@ -83,7 +83,7 @@ fn a_synthetic_engines_costs_are_recovered_within_ten_percent() {
 #[test]
 fn a_noisy_calibration_forecasts_four_times_the_rows_within_ten_percent() {
     let small = config(200_000, 5_000);
-    let cal = Calibration::from_runs(&synthetic_runs(&small, 0.05), &strategies(), plan_of(&small)).unwrap();
+    let cal = Calibration::from_runs(&synthetic_runs(&small, 0.05), &strategies(), plan_of(&small), None).unwrap();
     // The target: four times the rows, batches and cache (the calibration's pressure).
     let target = PredictConfig { cache_mb: 4, ..config(800_000, 20_000) };
     let (mut covered, mut total) = (0, 0);
@@ -114,7 +114,7 @@ fn obs(group: &str, position: f64, x: Vec<f64>, ms: f64) -> Observation {
 fn too_few_batches_are_refused() {
     // The old calibration with -b equal to its rows: one batch per strategy.
     let config = config(100_000, 100_000);
-    let err = Calibration::from_runs(&synthetic_runs(&config, 0.0), &strategies(), plan_of(&config)).unwrap_err();
+    let err = Calibration::from_runs(&synthetic_runs(&config, 0.0), &strategies(), plan_of(&config), None).unwrap_err();
     assert!(err.to_string().contains("needs 5 per cost"), "{err}");
 }
 
@@ -157,8 +157,63 @@ fn the_reported_error_is_out_of_sample() {
     assert!(fit.holdout.rms > 1.5 * fit.in_sample_rms, "{:?} vs in sample {}", fit.holdout, fit.in_sample_rms);
     let mut options = BTreeMap::new();
     let plan = plan_of(&config(90_000, 1_000));
-    let cal = Calibration { fit: fit.clone(), plan, shapes: BTreeMap::new(), seen_per_row: vec![0.0; 2] };
+    let cal = Calibration { fit: fit.clone(), plan, shapes: BTreeMap::new(), seen_per_row: vec![0.0; 2], device: None };
     cal.describe(&mut options);
     let reported = &options["calibration_error"];
     assert!(reported.starts_with(&format!("out of sample {:.1}% RMS", fit.holdout.rms * 100.0)), "{reported}");
+}
+
+/// Misses and the WAL-index hash tables they search in a fixed ratio (as in a calibration whose
+/// WAL stays short), priced 10 µs and 0.5 µs: alone, the data cannot split them.
+fn misses_with_searches(searches_per_miss: f64) -> Vec<Observation> {
+    (0..60)
+        .map(|i| {
+            let m = f64::from(i % 13) * 100.0 + 50.0;
+            let rows = 1000.0 + f64::from(i % 7) * 100.0;
+            let s = searches_per_miss * m;
+            obs(
+                if i % 2 == 0 { "a" } else { "b" },
+                f64::from(i / 2 + 1) / 30.0,
+                vec![rows, m, s],
+                0.001 * rows + 0.01 * m + 0.0005 * s,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_probed_cost_separates_costs_the_batches_cannot() {
+    let terms = [Term::Rows, Term::Misses, Term::WalHashSearches];
+    let data = misses_with_searches(2.0);
+    assert!(TimeFit::fit(&terms, &data).is_err(), "unbounded, the split is refused");
+    // The probe timed a search at 0.5 µs: the fit keeps it within 2× of that.
+    let bounds = [UNBOUNDED, (0.0, f64::INFINITY), (0.00025, 0.001)];
+    let fit = TimeFit::fit_bounded(&terms, &data, &bounds).unwrap();
+    let (miss, search) = (fit.ms_per_unit[1], fit.ms_per_unit[2]);
+    assert!((0.00025..=0.001).contains(&search), "search within its probe's range: {search}");
+    assert!((miss / 0.01 - 1.0).abs() < 0.10, "miss cost recovered within 10%: {miss} ms");
+    // A target whose misses search ten times the tables is forecast within 10%.
+    let late = misses_with_searches(20.0);
+    for o in &late {
+        let p = fit.predict(&o.x).ms;
+        assert!((p / o.ms - 1.0).abs() < 0.10, "predicted {p} ms, engine {} ms", o.ms);
+    }
+}
+
+#[test]
+fn a_cost_above_its_upper_bound_is_held_there_and_the_rest_refitted() {
+    let terms = [Term::Rows, Term::Misses, Term::WalHashSearches];
+    // Searches vary on their own here, priced 0.5 µs; the bound allows at most 0.2 µs.
+    let data: Vec<Observation> = (0..60)
+        .map(|i| {
+            let (m, s, rows) =
+                (f64::from(i % 13) * 100.0 + 50.0, f64::from(i % 11) * 300.0, 1000.0 + f64::from(i % 7) * 100.0);
+            obs("a", f64::from(i + 1) / 60.0, vec![rows, m, s], 0.001 * rows + 0.01 * m + 0.0005 * s)
+        })
+        .collect();
+    let free = TimeFit::fit(&terms, &data).unwrap();
+    assert!((free.ms_per_unit[2] / 0.0005 - 1.0).abs() < 0.01, "{:?}", free.ms_per_unit);
+    let held = TimeFit::fit_bounded(&terms, &data, &[UNBOUNDED, UNBOUNDED, (0.0, 0.0002)]).unwrap();
+    assert_eq!(held.ms_per_unit[2], 0.0002);
+    assert!(held.in_sample_rms > free.in_sample_rms, "the bound costs accuracy in sample");
 }

@@ -4,9 +4,10 @@
 //! `predict` that runs an engine, and only through the [`Engine`] trait: SQLite, or a managed
 //! PostgreSQL or MariaDB server.
 
-use super::fit::{Predicted, TimeFit};
+use super::fit::{Predicted, TimeFit, UNBOUNDED};
 use super::layout::{CACHE_EXTRA_BYTES, Layout};
 use super::model::Model;
+use super::probe::DeviceCosts;
 use super::terms::{Shape, Term};
 use super::{Mode, ModelEngine, PredictConfig};
 use crate::Error;
@@ -154,6 +155,8 @@ pub struct Calibration {
     pub shapes: BTreeMap<String, Shape>,
     /// Most units per row of each term in any calibration batch (to flag extrapolation).
     pub seen_per_row: Vec<f64>,
+    /// The micro-probes' costs that bounded the fit, if it was probed.
+    pub device: Option<DeviceCosts>,
 }
 
 impl Calibration {
@@ -223,6 +226,19 @@ impl Calibration {
                 super::fit::INTERVAL * 100.0
             ),
         );
+        if let Some(d) = &self.device {
+            options.insert("device_costs".into(), format!("from the micro-probes, as lower bounds of the fitted costs (the WAL-index search within 2× of its probe): {}", d.describe()));
+        }
+        if !f.pinned.is_empty() {
+            let pinned: Vec<&str> = f.pinned.iter().map(|t| t.unit()).collect();
+            options.insert(
+                "calibration_pinned".into(),
+                format!(
+                    "the batches could not tell these costs from the others; each is its probe's: per {}",
+                    pinned.join(", per ")
+                ),
+            );
+        }
         if !f.left_out.is_empty() {
             let left: Vec<String> = f.left_out.iter().map(|(t, why)| format!("per {}: {why}", t.unit())).collect();
             options.insert("calibration_left_out".into(), left.join("; "));
@@ -230,11 +246,12 @@ impl Calibration {
     }
 
     /// Fits the costs to a real run's `runs` made as `plan` says, with the model's counts for
-    /// the same batches.
+    /// the same batches; each cost within the bounds `device`'s probes set, if given.
     pub fn from_runs(
         runs: &[RunResult],
         strategies: &[&Strategy],
         plan: CalibrationPlan,
+        device: Option<DeviceCosts>,
     ) -> Result<Calibration, Error> {
         let terms = Term::for_engine(plan.engine).to_vec();
         let mut shapes = BTreeMap::new();
@@ -271,15 +288,24 @@ impl Calibration {
                 });
             }
         }
-        let fit = TimeFit::fit(&terms, &obs)?;
-        Ok(Calibration { fit, plan, shapes, seen_per_row })
+        let bounds = match device {
+            Some(d) => d.bounds(plan.engine, &terms),
+            None => vec![UNBOUNDED; terms.len()],
+        };
+        let fit = TimeFit::fit_bounded(&terms, &obs, &bounds)?;
+        Ok(Calibration { fit, plan, shapes, seen_per_row, device })
     }
 }
 
 /// Fits a [`Calibration`] to an existing real SQLite run's batches of `strategies` within its
 /// first `rows` rows (e.g. the first tenth of a long run, to predict the rest); the plan is
-/// read from the run's settings.
-pub fn from_results(doc: &ResultsDoc, strategies: &[&Strategy], rows: u64) -> Result<Calibration, Error> {
+/// read from the run's settings. `device`: the probes' bounds, as [`Calibration::from_runs`].
+pub fn from_results(
+    doc: &ResultsDoc,
+    strategies: &[&Strategy],
+    rows: u64,
+    device: Option<DeviceCosts>,
+) -> Result<Calibration, Error> {
     let runs: Vec<RunResult> = doc
         .runs
         .iter()
@@ -315,22 +341,24 @@ pub fn from_results(doc: &ResultsDoc, strategies: &[&Strategy], rows: u64) -> Re
         payload_bytes: first.settings.payload_bytes,
         seed: first.settings.seed,
     };
-    Calibration::from_runs(&runs, strategies, plan)
+    Calibration::from_runs(&runs, strategies, plan, device)
 }
 
 /// Runs the real insert-growth `plan` describes for each strategy on `engine` (through the
 /// [`Engine`] trait; `environment` describes where it runs) and fits a [`Calibration`] to its
-/// batches. Returns the real results too (to save beside the prediction).
+/// batches, within the bounds of `device`'s probes. Returns the real results too (to save
+/// beside the prediction).
 pub fn calibrate(
     strategies: &[&'static Strategy],
     engine: &mut dyn Engine,
     environment: Environment,
     plan: CalibrationPlan,
+    device: Option<DeviceCosts>,
     control: &RunControl,
 ) -> Result<(Calibration, ResultsDoc), Error> {
     let doc = run_real(strategies, engine, environment, &plan.workload()?, control, "--calibrate")?;
     let refs: Vec<&Strategy> = strategies.iter().map(|s| &**s).collect();
-    let fit = Calibration::from_runs(&doc.runs, &refs, plan)?;
+    let fit = Calibration::from_runs(&doc.runs, &refs, plan, device)?;
     Ok((fit, doc))
 }
 

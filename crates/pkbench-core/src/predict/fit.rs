@@ -17,6 +17,9 @@ use crate::util::pick::Pick;
 pub const MIN_INDEPENDENT: f64 = 1e-3;
 /// Batches needed per fitted cost.
 pub const BATCHES_PER_TERM: usize = 5;
+/// A probed cost whose column has less than this fraction independent of the others is held
+/// at its probe's value.
+pub const PIN_BELOW: f64 = 0.05;
 /// Share of each strategy's rows whose batches fit the out-of-sample model; the rest score it.
 pub const EARLY_SHARE: f64 = 2.0 / 3.0;
 /// Bootstrap resamples behind the intervals.
@@ -67,6 +70,8 @@ pub struct TimeFit {
     pub batches: usize,
     /// The smallest independent fraction of any fitted cost (see [`MIN_INDEPENDENT`]).
     pub min_independent: f64,
+    /// Probed costs the batches could not tell apart from the others, held at the probe's value.
+    pub pinned: Vec<Term>,
     /// Bootstrap coefficient vectors.
     boot: Vec<Vec<f64>>,
     /// Out-of-sample relative residuals: the noise the intervals add.
@@ -84,9 +89,22 @@ pub struct Predicted {
     pub high: f64,
 }
 
+/// What each cost may be, milliseconds per unit: (lowest, highest). The micro-probes
+/// ([`super::probe`]) set them from the machine's own syscalls; [`UNBOUNDED`] leaves a cost to
+/// the data alone.
+pub type Bounds = (f64, f64);
+
+/// A cost only the data sets (≥ 0).
+pub const UNBOUNDED: Bounds = (0.0, f64::INFINITY);
+
 impl TimeFit {
-    /// Fits `terms` to `obs` (each observation's `x` in the order of `terms`).
+    /// Fits `terms` to `obs` (each observation's `x` in the order of `terms`), costs ≥ 0.
     pub fn fit(terms: &[Term], obs: &[Observation]) -> Result<TimeFit, Error> {
+        TimeFit::fit_bounded(terms, obs, &vec![UNBOUNDED; terms.len()])
+    }
+
+    /// [`TimeFit::fit`] with each cost within its `bounds` (in the order of `terms`).
+    pub fn fit_bounded(terms: &[Term], obs: &[Observation], bounds: &[Bounds]) -> Result<TimeFit, Error> {
         let mut left_out = Vec::new();
         let mut active: Vec<usize> = Vec::new();
         for (j, &t) in terms.iter().enumerate() {
@@ -105,13 +123,28 @@ impl TimeFit {
                 active.len()
             )));
         }
-        let (a, scale) = design(obs, &active);
+        // A cost held within a finite range (a probe's) needs no batches to tell it apart; where
+        // the batches cannot tell it apart at all, it is held at its probe's value (the range's
+        // geometric middle), not wherever in its range the others leave it.
+        let mut bounds = bounds.to_vec();
+        let mut pinned = Vec::new();
+        let fractions = nnls::independent_fraction(&design(obs, &active));
+        for (k, &j) in active.iter().enumerate() {
+            let (lo, hi) = bounds[j];
+            if hi.is_finite() && lo > 0.0 && fractions[k].unwrap_or(0.0) < PIN_BELOW {
+                bounds[j] = ((lo * hi).sqrt(), (lo * hi).sqrt());
+                pinned.push(terms[j]);
+            }
+        }
+        let bounds = &bounds[..];
+        let free: Vec<usize> = active.iter().copied().filter(|&j| !bounds[j].1.is_finite()).collect();
+        let a = design(obs, &free);
         let fractions = nnls::independent_fraction(&a);
         for (k, f) in fractions.iter().enumerate() {
             let f = f.unwrap_or(0.0);
             if f < MIN_INDEPENDENT {
-                let term = terms[active[k]];
-                let partner = closest_partner(&a, k).map(|p| terms[active[p]].unit()).unwrap_or("the others");
+                let term = terms[free[k]];
+                let partner = closest_partner(&a, k).map(|p| terms[free[p]].unit()).unwrap_or("the others");
                 return Err(Error::InvalidInput(format!(
                     "the calibration cannot tell the cost per {} from the cost per {partner} (only {:.1}% of it varies independently): {}",
                     term.unit(),
@@ -121,10 +154,13 @@ impl TimeFit {
             }
         }
         let min_independent = fractions.iter().map(|f| f.unwrap_or(0.0)).fold(1.0, f64::min);
-        let coef = solve(&a, &scale, &active, terms.len())?;
+        let all: Vec<&Observation> = obs.iter().collect();
+        let coef = solve(&all, &active, bounds).ok_or_else(|| {
+            Error::InvalidInput("the calibration's costs are linearly dependent: use a larger --calibrate-rows".into())
+        })?;
         let in_sample_rms = rms(&relative_errors(obs, &coef));
-        let (holdout, residuals) = holdout(obs, &active, terms.len())?;
-        let boot = bootstrap(obs, &active, terms.len());
+        let (holdout, residuals) = holdout(obs, &active, bounds)?;
+        let boot = bootstrap(obs, &active, bounds);
         Ok(TimeFit {
             terms: terms.to_vec(),
             ms_per_unit: coef,
@@ -133,6 +169,7 @@ impl TimeFit {
             in_sample_rms,
             batches: obs.len(),
             min_independent,
+            pinned,
             boot,
             residuals,
         })
@@ -207,14 +244,13 @@ fn drop_aliased_structural(
 }
 
 /// Relative-error design: row i divided by its measured time (so the target is all ones), then
-/// each column divided by its norm. Returns the matrix and the column scales.
-fn design(obs: &[Observation], active: &[usize]) -> (Vec<Vec<f64>>, Vec<f64>) {
+/// each column divided by its norm (to judge how independent each cost is).
+fn design(obs: &[Observation], active: &[usize]) -> Vec<Vec<f64>> {
     let raw: Vec<Vec<f64>> = obs.iter().map(|o| active.iter().map(|&j| o.x[j] / o.ms).collect()).collect();
     let scale: Vec<f64> = (0..active.len())
         .map(|k| nnls::norm(&raw.iter().map(|r| r[k]).collect::<Vec<_>>()).max(f64::MIN_POSITIVE))
         .collect();
-    let a = raw.iter().map(|r| r.iter().zip(&scale).map(|(v, s)| v / s).collect()).collect();
-    (a, scale)
+    raw.iter().map(|r| r.iter().zip(&scale).map(|(v, s)| v / s).collect()).collect()
 }
 
 /// The column most aligned with column `k` (largest |cosine|).
@@ -225,23 +261,37 @@ fn closest_partner(a: &[Vec<f64>], k: usize) -> Option<usize> {
     (0..p).filter(|&j| j != k).max_by(|&i, &j| dot(&ck, &col(i)).abs().total_cmp(&dot(&ck, &col(j)).abs()))
 }
 
-/// NNLS on the scaled design; coefficients back in milliseconds per unit, in all `p` slots.
-fn solve(a: &[Vec<f64>], scale: &[f64], active: &[usize], p: usize) -> Result<Vec<f64>, Error> {
-    let ones = vec![1.0; a.len()];
-    let c = nnls::nnls(a, &ones).ok_or_else(|| {
-        Error::InvalidInput("the calibration's costs are linearly dependent: use a larger --calibrate-rows".into())
-    })?;
-    let mut out = vec![0.0; p];
-    for (k, &j) in active.iter().enumerate() {
-        out[j] = c[k] / scale[k];
+/// NNLS on the scaled design of `obs`, each cost within its bounds: the lower bounds are
+/// subtracted from the measured times first (so NNLS fits what is left, ≥ 0), and a cost the
+/// fit puts above its upper bound is held there while the others are fitted again. Returns
+/// milliseconds per unit in all slots (0 for terms not in `active`).
+fn solve(obs: &[&Observation], active: &[usize], bounds: &[Bounds]) -> Option<Vec<f64>> {
+    let mut held: Vec<Option<f64>> = bounds.iter().map(|&(lo, hi)| (lo == hi).then_some(lo)).collect();
+    loop {
+        let free: Vec<usize> = active.iter().copied().filter(|&j| held[j].is_none()).collect();
+        let known = |o: &Observation| -> f64 { active.iter().map(|&j| o.x[j] * held[j].unwrap_or(bounds[j].0)).sum() };
+        let raw: Vec<Vec<f64>> = obs.iter().map(|o| free.iter().map(|&j| o.x[j] / o.ms).collect()).collect();
+        let target: Vec<f64> = obs.iter().map(|o| 1.0 - known(o) / o.ms).collect();
+        let scale: Vec<f64> = (0..free.len())
+            .map(|k| nnls::norm(&raw.iter().map(|r| r[k]).collect::<Vec<_>>()).max(f64::MIN_POSITIVE))
+            .collect();
+        let a: Vec<Vec<f64>> = raw.iter().map(|r| r.iter().zip(&scale).map(|(v, s)| v / s).collect()).collect();
+        let c = if free.is_empty() { Vec::new() } else { nnls::nnls(&a, &target)? };
+        let mut out = vec![0.0; bounds.len()];
+        for &j in active {
+            out[j] = held[j].unwrap_or(bounds[j].0);
+        }
+        for (k, &j) in free.iter().enumerate() {
+            out[j] += c[k] / scale[k];
+        }
+        let over: Vec<usize> = free.iter().copied().filter(|&j| out[j] > bounds[j].1).collect();
+        if over.is_empty() {
+            return Some(out);
+        }
+        for j in over {
+            held[j] = Some(bounds[j].1);
+        }
     }
-    Ok(out)
-}
-
-fn fit_subset(obs: &[&Observation], active: &[usize], p: usize) -> Option<Vec<f64>> {
-    let owned: Vec<Observation> = obs.iter().map(|o| (*o).clone()).collect();
-    let (a, scale) = design(&owned, active);
-    solve(&a, &scale, active, p).ok()
 }
 
 fn relative_errors(obs: &[Observation], coef: &[f64]) -> Vec<f64> {
@@ -254,7 +304,7 @@ fn rms(v: &[f64]) -> f64 {
 
 /// Fits each strategy's batches up to [`EARLY_SHARE`] of its rows and scores the later ones:
 /// the error a forecast beyond the calibration makes. Also returns those relative residuals.
-fn holdout(obs: &[Observation], active: &[usize], p: usize) -> Result<(Holdout, Vec<f64>), Error> {
+fn holdout(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Result<(Holdout, Vec<f64>), Error> {
     let early: Vec<&Observation> = obs.iter().filter(|o| o.position <= EARLY_SHARE + 1e-9).collect();
     let late: Vec<Observation> = obs.iter().filter(|o| o.position > EARLY_SHARE + 1e-9).cloned().collect();
     if late.is_empty() || early.len() < BATCHES_PER_TERM * active.len() {
@@ -265,7 +315,7 @@ fn holdout(obs: &[Observation], active: &[usize], p: usize) -> Result<(Holdout, 
             active.len()
         )));
     }
-    let coef = fit_subset(&early, active, p).ok_or_else(|| {
+    let coef = solve(&early, active, bounds).ok_or_else(|| {
         Error::InvalidInput("the calibration's early batches cannot be fitted: use a larger --calibrate-rows".into())
     })?;
     let errors = relative_errors(&late, &coef);
@@ -279,7 +329,7 @@ fn holdout(obs: &[Observation], active: &[usize], p: usize) -> Result<(Holdout, 
 }
 
 /// [`RESAMPLES`] fits on batches resampled with replacement within each strategy.
-fn bootstrap(obs: &[Observation], active: &[usize], p: usize) -> Vec<Vec<f64>> {
+fn bootstrap(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Vec<Vec<f64>> {
     let mut groups: Vec<&str> = obs.iter().map(|o| o.group.as_str()).collect();
     groups.sort_unstable();
     groups.dedup();
@@ -290,7 +340,7 @@ fn bootstrap(obs: &[Observation], active: &[usize], p: usize) -> Vec<Vec<f64>> {
         .filter_map(|_| {
             let sample: Vec<&Observation> =
                 members.iter().flat_map(|m| (0..m.len()).map(|_| m[rng.below(m.len())]).collect::<Vec<_>>()).collect();
-            fit_subset(&sample, active, p)
+            solve(&sample, active, bounds)
         })
         .collect()
 }

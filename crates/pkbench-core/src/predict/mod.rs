@@ -26,6 +26,7 @@ pub mod fit;
 pub mod layout;
 mod model;
 mod nnls;
+pub mod probe;
 pub mod range_split;
 pub mod scale;
 mod schema;

@@ -93,8 +93,10 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         if !args.quiet {
             eprintln!("Calibrating: a real run per strategy on {}…", plan.describe());
         }
-        let (mut real, environment) = open_real(&plan, &dir)?;
-        let (fit, doc) = match predict::calibrate(&strategies, real.as_mut(), environment, plan, &control) {
+        let (mut real, environment, data_dir) = open_real(&plan, &dir)?;
+        let device = probe(&data_dir, config.page_size, args.quiet)?;
+        let (fit, doc) = match predict::calibrate(&strategies, real.as_mut(), environment, plan, Some(device), &control)
+        {
             Err(Error::Interrupted) => {
                 eprintln!("Interrupted during the calibration run; nothing predicted");
                 return Ok(ExitCode::from(stop.exit_code()));
@@ -109,7 +111,8 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
     } else if let Some(path) = &args.calibrate_from {
         let doc = pkbench_core::report::load_results(path)?;
         let refs: Vec<&_> = strategies.to_vec();
-        Some(predict::from_results(&doc, &refs, args.calibrate_rows)?)
+        let device = probe(&out_dir, config.page_size, args.quiet)?;
+        Some(predict::from_results(&doc, &refs, args.calibrate_rows, Some(device))?)
     } else {
         None
     };
@@ -264,11 +267,12 @@ fn default_out_dir() -> PathBuf {
 }
 
 /// The real engine of a calibration or check run: SQLite in `dir`, or a managed server with the
-/// plan's cache (stopped and removed when dropped); and the environment it runs in.
+/// plan's cache (stopped and removed when dropped); the environment it runs in, and the folder
+/// it writes to.
 fn open_real(
     plan: &predict::CalibrationPlan,
     dir: &std::path::Path,
-) -> Result<(Box<dyn pkbench_core::engines::Engine>, Environment), Error> {
+) -> Result<(Box<dyn pkbench_core::engines::Engine>, Environment, PathBuf), Error> {
     use pkbench_core::engines::server::{ManagedOptions, ServerSettings, ServerTarget};
     let (engine, data_dir): (Box<dyn pkbench_core::engines::Engine>, PathBuf) = match plan.engine {
         EngineKind::Sqlite => (Box::new(SqliteEngine::new(plan.sqlite_settings(dir.to_path_buf()))?), dir.into()),
@@ -284,7 +288,17 @@ fn open_real(
         }
     };
     let info = engine.info();
-    Ok((engine, Environment::detect(info.name, &info.version, &data_dir)))
+    let environment = Environment::detect(info.name, &info.version, &data_dir);
+    Ok((engine, environment, data_dir))
+}
+
+/// The micro-probes' costs, timed in `dir` (where the engine writes).
+fn probe(dir: &std::path::Path, page_size: u32, quiet: bool) -> Result<predict::probe::DeviceCosts, Error> {
+    let costs = predict::probe::DeviceCosts::measure(dir, page_size)?;
+    if !quiet {
+        eprintln!("Probed the device: {}", costs.describe());
+    }
+    Ok(costs)
 }
 
 /// `--check N`: a real run of N rows per strategy with the prediction's settings (SQLite, or a
@@ -318,7 +332,7 @@ fn check_run(
     if !args.quiet {
         eprintln!("Checking: a real {rows}-row {} run per strategy with the same settings…", args.engine.label());
     }
-    let (mut engine, environment) = open_real(&plan, &dir)?;
+    let (mut engine, environment, _) = open_real(&plan, &dir)?;
     let doc = predict::run_real(strategies, engine.as_mut(), environment, &plan.workload()?, control, "--check")?;
     writer.write(&doc)?;
     Ok(doc)

@@ -1,0 +1,215 @@
+//! Micro-probes: the machine's own per-operation costs, timed directly in the folder the
+//! engine writes to, as bounds for the time fit. A calibration's batches tell costs apart only
+//! as far as they vary independently; where two move together (a cache miss and the WAL-index
+//! hash tables it searches), the fit could give one's cost to the other and a forecast whose
+//! mix differs would be far off. A probe says what an operation cannot cost less than, and for
+//! a pure CPU operation what it costs within a factor of two.
+
+use super::ModelEngine;
+use super::fit::{Bounds, UNBOUNDED};
+use super::terms::Term;
+use crate::Error;
+use crate::util::pick::Pick;
+use std::fs::{File, OpenOptions};
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+use std::time::Instant;
+
+/// Size of the file the read and random-write probes use.
+const FILE_BYTES: u64 = 32 << 20;
+/// Bytes the append probe writes before its sync.
+const APPEND_BYTES: u64 = 32 << 20;
+/// Random reads timed.
+const READS: u64 = 20_000;
+/// Random page writes timed (then one sync).
+const RANDOM_WRITES: u64 = 2_048;
+/// WAL-index hash tables the search probe builds (one per 4096 frames, as SQLite).
+const HASH_TABLES: usize = 32;
+/// Searches the probe times, each through every table.
+const SEARCHES: usize = 20_000;
+/// A fitted CPU cost may be this many times the probe's, or its inverse.
+const CPU_FACTOR: f64 = 2.0;
+
+/// Per-operation costs measured on this machine, microseconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DeviceCosts {
+    /// Page size the file probes used, bytes.
+    pub page_size: u32,
+    /// A page read at a random offset of a file the operating system holds in its page cache.
+    pub cached_read_us: f64,
+    /// A page appended to a log, its share of the sync that follows included.
+    pub append_us: f64,
+    /// A page written at a random offset of a file, its share of the sync that follows included.
+    pub random_write_us: f64,
+    /// One SQLite WAL-index hash table searched for a page (`walFindFrame`'s inner loop).
+    pub hash_search_us: f64,
+}
+
+impl DeviceCosts {
+    /// Times each probe in `dir` (a scratch file, removed afterwards) with pages of `page_size`.
+    pub fn measure(dir: &Path, page_size: u32) -> Result<DeviceCosts, Error> {
+        let path = dir.join(format!("pkbench-probe-{}.tmp", std::process::id()));
+        let result = probe_files(&path, u64::from(page_size));
+        let _ = std::fs::remove_file(&path);
+        let (cached_read_us, append_us, random_write_us) =
+            result.map_err(|e| Error::InvalidInput(format!("cannot time the device in {}: {e}", dir.display())))?;
+        Ok(DeviceCosts { page_size, cached_read_us, append_us, random_write_us, hash_search_us: hash_search_us() })
+    }
+
+    /// Each term's bounds in milliseconds per unit, for `engine`'s fit: only work the inserting
+    /// connection waits for is bounded below (a server's background writers are not).
+    pub fn bounds(&self, engine: ModelEngine, terms: &[Term]) -> Vec<Bounds> {
+        let ms = |us: f64| us / 1000.0;
+        terms
+            .iter()
+            .map(|t| match (engine, t) {
+                (_, Term::Misses) => (ms(self.cached_read_us), f64::INFINITY),
+                (_, Term::WalHashSearches) => {
+                    (ms(self.hash_search_us / CPU_FACTOR), ms(self.hash_search_us * CPU_FACTOR))
+                }
+                (ModelEngine::Sqlite, Term::PagesWritten) => (ms(self.append_us), f64::INFINITY),
+                (ModelEngine::Sqlite, Term::CheckpointPages) => {
+                    (ms(self.cached_read_us + self.random_write_us), f64::INFINITY)
+                }
+                (_, Term::WalBytes) => (ms(self.append_us) / f64::from(self.page_size), f64::INFINITY),
+                _ => UNBOUNDED,
+            })
+            .collect()
+    }
+
+    /// One line for the results: what the probes measured.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} B page read from the OS cache {:.2} µs, appended and synced {:.2} µs, written at random and synced {:.2} µs; a WAL-index hash table searched {:.3} µs",
+            self.page_size, self.cached_read_us, self.append_us, self.random_write_us, self.hash_search_us
+        )
+    }
+}
+
+/// (cached read, append, random write), µs per page.
+fn probe_files(path: &Path, page: u64) -> std::io::Result<(f64, f64, f64)> {
+    let file = OpenOptions::new().read(true).write(true).create_new(true).open(path)?;
+    let buf = vec![0x5a_u8; page as usize];
+    let pages = FILE_BYTES / page;
+
+    // Append: sequential pages, then one sync (a commit's WAL write).
+    let started = Instant::now();
+    for i in 0..APPEND_BYTES / page {
+        file.write_all_at(&buf, i * page)?;
+    }
+    file.sync_data()?;
+    let append_us = per(started, APPEND_BYTES / page);
+
+    // Cached reads: the file was just written, so the OS holds it; read it once more to be sure.
+    let mut read = vec![0_u8; page as usize];
+    for i in 0..pages {
+        file.read_exact_at(&mut read, i * page)?;
+    }
+    let mut rng = Pick(0x5eed);
+    let started = Instant::now();
+    for _ in 0..READS {
+        file.read_exact_at(&mut read, rng.below(pages as usize) as u64 * page)?;
+    }
+    let cached_read_us = per(started, READS);
+    std::hint::black_box(&read);
+
+    // Random writes over the synced file, then one sync (a checkpoint's copy-back).
+    let started = Instant::now();
+    for _ in 0..RANDOM_WRITES {
+        file.write_all_at(&buf, rng.below(pages as usize) as u64 * page)?;
+    }
+    file.sync_data()?;
+    let random_write_us = per(started, RANDOM_WRITES);
+    drop::<File>(file);
+    Ok((cached_read_us, append_us, random_write_us))
+}
+
+fn per(started: Instant, n: u64) -> f64 {
+    started.elapsed().as_secs_f64() * 1e6 / n as f64
+}
+
+/// SQLite's WAL-index hash table: 8192 slots of frame numbers (1-based, 0 = empty) hashed by
+/// page number, and the 4096 frames' page numbers (`wal.c`, `HASHTABLE_NSLOT`).
+struct HashTable {
+    slots: Vec<u16>,
+    pgno: Vec<u32>,
+}
+
+const NSLOT: usize = 8192;
+const NPAGE: usize = 4096;
+
+fn wal_hash(pgno: u32) -> usize {
+    (pgno as usize).wrapping_mul(383) & (NSLOT - 1)
+}
+
+impl HashTable {
+    fn filled(rng: &mut Pick, pages: u64) -> HashTable {
+        let mut t = HashTable { slots: vec![0; NSLOT], pgno: vec![0; NPAGE] };
+        for frame in 0..NPAGE {
+            let p = 1 + rng.below(pages as usize) as u32;
+            t.pgno[frame] = p;
+            let mut h = wal_hash(p);
+            while t.slots[h] != 0 {
+                h = (h + 1) & (NSLOT - 1);
+            }
+            t.slots[h] = (frame + 1) as u16;
+        }
+        t
+    }
+
+    /// `walFindFrame`'s loop over one table: the last frame holding `pgno`, if any.
+    fn find(&self, pgno: u32) -> Option<usize> {
+        let mut found = None;
+        let mut h = wal_hash(pgno);
+        loop {
+            let key = self.slots[h] as usize;
+            if key == 0 {
+                return found;
+            }
+            if self.pgno[key - 1] == pgno {
+                found = Some(key);
+            }
+            h = (h + 1) & (NSLOT - 1);
+        }
+    }
+}
+
+/// µs per table searched: misses looked up through every table, as a miss on a page the WAL
+/// does not hold is.
+fn hash_search_us() -> f64 {
+    let pages = 1_000_000;
+    let mut rng = Pick(0xa11);
+    let tables: Vec<HashTable> = (0..HASH_TABLES).map(|_| HashTable::filled(&mut rng, pages)).collect();
+    let wanted: Vec<u32> = (0..SEARCHES).map(|_| 1 + rng.below(pages as usize) as u32).collect();
+    let started = Instant::now();
+    let mut hits = 0_usize;
+    for &p in &wanted {
+        for t in tables.iter().rev() {
+            if t.find(std::hint::black_box(p)).is_some() {
+                hits += 1;
+                break;
+            }
+        }
+    }
+    std::hint::black_box(hits);
+    per(started, (SEARCHES * HASH_TABLES) as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probes_measure_positive_costs_and_bound_the_right_terms() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = DeviceCosts::measure(dir.path(), 4096).unwrap();
+        assert!(c.cached_read_us > 0.0 && c.append_us > 0.0 && c.random_write_us > 0.0 && c.hash_search_us > 0.0);
+        assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none(), "the probe's file is removed");
+        let b = c.bounds(ModelEngine::Sqlite, &Term::SQLITE);
+        assert_eq!(b[0], UNBOUNDED, "per row: the data's alone");
+        let search = Term::SQLITE.iter().position(|&t| t == Term::WalHashSearches).unwrap();
+        assert!(b[search].0 > 0.0 && b[search].1.is_finite() && b[search].1 == 4.0 * b[search].0);
+        let dirtied = c.bounds(ModelEngine::MariaDb, &Term::INNODB);
+        assert_eq!(dirtied[4], UNBOUNDED, "InnoDB's page cleaner writes in the background");
+    }
+}
