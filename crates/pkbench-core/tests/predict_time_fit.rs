@@ -157,7 +157,14 @@ fn the_reported_error_is_out_of_sample() {
     assert!(fit.holdout.rms > 1.5 * fit.in_sample_rms, "{:?} vs in sample {}", fit.holdout, fit.in_sample_rms);
     let mut options = BTreeMap::new();
     let plan = plan_of(&config(90_000, 1_000));
-    let cal = Calibration { fit: fit.clone(), plan, shapes: BTreeMap::new(), seen_per_row: vec![0.0; 2], device: None };
+    let cal = Calibration {
+        fit: fit.clone(),
+        plan,
+        shapes: BTreeMap::new(),
+        seen_per_row: vec![0.0; 2],
+        device: None,
+        memory: None,
+    };
     cal.describe(&mut options);
     let reported = &options["calibration_error"];
     assert!(reported.starts_with(&format!("out of sample {:.1}% RMS", fit.holdout.rms * 100.0)), "{reported}");

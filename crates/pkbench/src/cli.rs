@@ -2,7 +2,7 @@
 
 use crate::commands::key_args::SchemeArgs;
 use crate::duration::parse_duration;
-use crate::size::{parse_count, parse_seed};
+use crate::size::{parse_count, parse_gib, parse_seed};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use pkbench_core::engines::EngineKind;
@@ -449,6 +449,11 @@ pub struct PredictArgs {
     /// target's pressure: cache × these rows ÷ --rows).
     #[arg(long, default_value = "1M", value_parser = parse_count, allow_negative_numbers = true)]
     pub calibrate_rows: u64,
+    /// Memory for the database, GiB: the engine's cache, then the OS page cache for the rest;
+    /// misses beyond what it holds are priced as device reads (from the probe) [default: the
+    /// machine's memory or its cgroup's limit].
+    #[arg(long, value_name = "GiB", value_parser = parse_gib, allow_negative_numbers = true)]
+    pub ram: Option<f64>,
     /// Then run real SQLite for N rows per strategy with the same settings and print predicted
     /// against measured per batch (time and its interval, misses, pages written; size and leaf pages).
     #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true, conflicts_with = "check_from")]

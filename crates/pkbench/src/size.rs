@@ -31,6 +31,14 @@ pub fn parse_count(s: &str) -> Result<u64, String> {
     Ok(total as u64)
 }
 
+/// A memory size in GiB: a positive number (e.g. 16, 0.5).
+pub fn parse_gib(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a memory size: give GiB as a positive number (e.g. 16 or 0.5)")),
+    }
+}
+
 /// A seed: a whole number from 0 to 2^64 − 1.
 pub fn parse_seed(s: &str) -> Result<u64, String> {
     s.trim().parse::<u64>().map_err(|e| match e.kind() {

@@ -83,6 +83,7 @@ fn other_engines_and_bad_sizes_are_one_line_errors() {
         (&["predict", "-s", "uuid5"][..], "unknown strategy"),
         (&["predict", "-s", "seq-uuid", "--scale", "4"][..], "use --scale 1"),
         (&["predict", "--scale", "3"][..], "must divide the batch"),
+        (&["predict", "--ram", "4"][..], "add --calibrate"),
     ] {
         let output = pkbench().args(args).output().unwrap();
         assert!(!output.status.success());
@@ -91,6 +92,11 @@ fn other_engines_and_bad_sizes_are_one_line_errors() {
         assert_eq!(lines.len(), 1, "{stderr}");
         assert!(lines[0].starts_with("Error: ") && lines[0].contains(needle), "{stderr}");
     }
+    pkbench()
+        .args(["predict", "--calibrate", "--ram", "-1"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("give GiB as a positive number"));
 }
 
 #[test]
@@ -99,7 +105,7 @@ fn calibrate_runs_real_sqlite_and_predicts_time() {
     let out = dir.path().join("out");
     pkbench()
         .args(["predict", "-s", "int,uuid4", "-n", "120k", "-b", "10k", "--cache-mb", "1", "--calibrate"])
-        .args(["--calibrate-rows", "60k", "-q", "--out"])
+        .args(["--calibrate-rows", "60k", "--ram", "0.005", "-q", "--out"])
         .arg(&out)
         .assert()
         .success()
@@ -119,6 +125,13 @@ fn calibrate_runs_real_sqlite_and_predicts_time() {
             "{timing}"
         );
         assert!(options["calibration_error"].as_str().unwrap().starts_with("out of sample"));
+        assert!(options["device_costs"].as_str().unwrap().contains("page read from the OS cache"), "{options}");
+        // 5 MiB of memory beside a 1 MiB cache: uuid4's table outgrows the 4 MiB left.
+        let regimes = options["memory_regimes"].as_str().unwrap();
+        assert!(regimes.contains("(--ram 0.00 GiB"), "{regimes}");
+        if run["strategy"] == "uuid4" {
+            assert!(regimes.contains("device from"), "{regimes}");
+        }
         for b in run["batches"].as_array().unwrap() {
             let (lo, ms, hi) = (
                 b["elapsed_ns_low"].as_u64().unwrap(),

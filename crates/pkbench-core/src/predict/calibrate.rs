@@ -6,6 +6,7 @@
 
 use super::fit::{Predicted, TimeFit, UNBOUNDED};
 use super::layout::{CACHE_EXTRA_BYTES, Layout};
+use super::memory::Memory;
 use super::model::Model;
 use super::probe::DeviceCosts;
 use super::terms::{Shape, Term};
@@ -157,9 +158,20 @@ pub struct Calibration {
     pub seen_per_row: Vec<f64>,
     /// The micro-probes' costs that bounded the fit, if it was probed.
     pub device: Option<DeviceCosts>,
+    /// The memory below the engine's cache the forecast assumes ([`Calibration::with_memory`]).
+    pub memory: Option<Memory>,
 }
 
 impl Calibration {
+    /// The calibration for a target with `ram_bytes` of memory and an engine cache of
+    /// `engine_cache_bytes`: misses beyond what the OS page cache can hold are priced as device
+    /// reads, at the probe's extra cost over a cached read.
+    pub fn with_memory(self, ram_bytes: u64, engine_cache_bytes: u64) -> Calibration {
+        let device_extra_ms =
+            self.device.and_then(|d| d.device_read_us.map(|us| (us - d.cached_read_us).max(0.0) / 1000.0));
+        Calibration { memory: Some(Memory { ram_bytes, engine_cache_bytes, device_extra_ms }), ..self }
+    }
+
     /// Units of each term for a batch of `strategy`.
     pub fn units(&self, strategy: &str, counters: &Counters, rows: u64) -> Vec<f64> {
         let shape = self.shapes.get(strategy).copied().unwrap_or(Shape { trees: 1, key_bytes: 0 });
@@ -293,7 +305,7 @@ impl Calibration {
             None => vec![UNBOUNDED; terms.len()],
         };
         let fit = TimeFit::fit_bounded(&terms, &obs, &bounds)?;
-        Ok(Calibration { fit, plan, shapes, seen_per_row, device })
+        Ok(Calibration { fit, plan, shapes, seen_per_row, device, memory: None })
     }
 }
 

@@ -74,7 +74,7 @@ pub struct TimeFit {
     pub pinned: Vec<Term>,
     /// Bootstrap coefficient vectors.
     boot: Vec<Vec<f64>>,
-    /// Out-of-sample relative residuals: the noise the intervals add.
+    /// Out-of-sample measured ÷ predicted ratios: the noise the intervals multiply by.
     residuals: Vec<f64>,
 }
 
@@ -185,8 +185,8 @@ impl TimeFit {
     }
 
     /// Predicted milliseconds for a batch with `x` units of each term, with its interval:
-    /// each bootstrap fit's prediction times (1 + an out-of-sample relative residual), 5th to
-    /// 95th percentile.
+    /// each bootstrap fit's prediction times an out-of-sample batch's measured ÷ predicted ratio,
+    /// 5th to 95th percentile.
     pub fn predict(&self, x: &[f64]) -> Predicted {
         let ms = dot(&self.ms_per_unit, x).max(0.0);
         if self.boot.is_empty() {
@@ -197,13 +197,13 @@ impl TimeFit {
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                let noise = if self.residuals.is_empty() {
-                    0.0
+                let ratio = if self.residuals.is_empty() {
+                    1.0
                 } else {
                     // A fixed, well-spread pairing of resamples and residuals.
                     self.residuals[(i * 7919) % self.residuals.len()]
                 };
-                (dot(c, x) * (1.0 + noise)).max(0.0)
+                (dot(c, x) * ratio).max(0.0)
             })
             .collect();
         draws.sort_by(f64::total_cmp);
@@ -303,7 +303,7 @@ fn rms(v: &[f64]) -> f64 {
 }
 
 /// Fits each strategy's batches up to [`EARLY_SHARE`] of its rows and scores the later ones:
-/// the error a forecast beyond the calibration makes. Also returns those relative residuals.
+/// the error a forecast beyond the calibration makes. Also returns each later batch's measured ÷ predicted ratio.
 fn holdout(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Result<(Holdout, Vec<f64>), Error> {
     let early: Vec<&Observation> = obs.iter().filter(|o| o.position <= EARLY_SHARE + 1e-9).collect();
     let late: Vec<Observation> = obs.iter().filter(|o| o.position > EARLY_SHARE + 1e-9).cloned().collect();
@@ -319,13 +319,15 @@ fn holdout(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Result<(
         Error::InvalidInput("the calibration's early batches cannot be fitted: use a larger --calibrate-rows".into())
     })?;
     let errors = relative_errors(&late, &coef);
+    // A batch measured at twice its prediction (error −50%) widens the interval upwards.
+    let ratios = errors.iter().map(|e| 1.0 / (1.0 + e)).filter(|r| r.is_finite()).collect();
     let holdout = Holdout {
         batches: late.len(),
         rms: rms(&errors),
         max_abs: errors.iter().fold(0.0, |m, e| m.max(e.abs())),
         mean: errors.iter().sum::<f64>() / errors.len() as f64,
     };
-    Ok((holdout, errors))
+    Ok((holdout, ratios))
 }
 
 /// [`RESAMPLES`] fits on batches resampled with replacement within each strategy.

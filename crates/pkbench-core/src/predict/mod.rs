@@ -24,6 +24,7 @@ pub mod check;
 mod engine;
 pub mod fit;
 pub mod layout;
+pub mod memory;
 mod model;
 mod nnls;
 pub mod probe;
@@ -189,6 +190,7 @@ pub fn predict_engine(
     let (mut total, mut simulated) = (0, 0);
     let mut peak_model_bytes = 0;
     let mut beyond: BTreeMap<terms::Term, (f64, u64)> = BTreeMap::new();
+    let mut regimes = memory::Regimes::default();
     while total < config.rows {
         if control.is_cancelled() {
             result.error = Some(Error::Interrupted.to_string());
@@ -199,7 +201,13 @@ pub fn predict_engine(
         simulated += n.div_ceil(k);
         total += n;
         control.set_rows(total);
-        let predicted = calibration.map(|c| c.predict(strategy.name, &counters, n));
+        let mut predicted = calibration.map(|c| c.predict(strategy.name, &counters, n));
+        if let (Some(p), Some(m)) = (predicted.as_mut(), calibration.and_then(|c| c.memory)) {
+            let (misses, files) = (counters.cache_misses.unwrap_or(0), model.size_bytes() * k);
+            let device = m.device_ms(misses, files);
+            (p.ms, p.low, p.high) = (p.ms + device, p.low + device, p.high + device);
+            regimes.record(m.regime(n, misses, files), total, n);
+        }
         if let Some(c) = calibration {
             for (term, ratio) in c.beyond(strategy.name, &counters, n) {
                 let worst = beyond.entry(term).or_insert((ratio, total));
@@ -248,6 +256,28 @@ pub fn predict_engine(
         options.insert(
             "extrapolation".into(),
             format!("beyond the calibration's regimes: {}; read those batches' times with care", parts.join("; ")),
+        );
+    }
+    if let Some(m) = calibration.and_then(|c| c.memory) {
+        let gib = |b: u64| b as f64 / f64::from(1 << 30);
+        let device = match (regimes.reaches_device(), m.device_extra_ms) {
+            (false, _) => String::new(),
+            (true, Some(ms)) => format!(
+                "; the device's reads are the probe's alone (+{:.1} µs each over a cached read): the calibration fit in memory",
+                ms * 1000.0
+            ),
+            (true, None) => {
+                "; the device's reads are not priced: the probe could not bypass the OS cache in this folder".into()
+            }
+        };
+        options.insert(
+            "memory_regimes".into(),
+            format!(
+                "{} (--ram {:.2} GiB: {:.2} GiB for the OS page cache beside the engine's){device}",
+                regimes.describe(),
+                gib(m.ram_bytes),
+                gib(m.os_cache_bytes())
+            ),
         );
     }
     result.verified_rows = Some(verified);

@@ -21,6 +21,8 @@ const FILE_BYTES: u64 = 32 << 20;
 const APPEND_BYTES: u64 = 32 << 20;
 /// Random reads timed.
 const READS: u64 = 20_000;
+/// Random reads from the device timed.
+const DEVICE_READS: u64 = 2_000;
 /// Random page writes timed (then one sync).
 const RANDOM_WRITES: u64 = 2_048;
 /// WAL-index hash tables the search probe builds (one per 4096 frames, as SQLite).
@@ -43,6 +45,9 @@ pub struct DeviceCosts {
     pub random_write_us: f64,
     /// One SQLite WAL-index hash table searched for a page (`walFindFrame`'s inner loop).
     pub hash_search_us: f64,
+    /// A page read at a random offset from the device itself (`O_DIRECT`, past the OS page
+    /// cache); `None` where the folder's file system cannot bypass it (tmpfs).
+    pub device_read_us: Option<f64>,
 }
 
 impl DeviceCosts {
@@ -50,10 +55,18 @@ impl DeviceCosts {
     pub fn measure(dir: &Path, page_size: u32) -> Result<DeviceCosts, Error> {
         let path = dir.join(format!("pkbench-probe-{}.tmp", std::process::id()));
         let result = probe_files(&path, u64::from(page_size));
+        let device_read_us = result.as_ref().ok().and_then(|_| device_read_us(&path, u64::from(page_size)));
         let _ = std::fs::remove_file(&path);
         let (cached_read_us, append_us, random_write_us) =
             result.map_err(|e| Error::InvalidInput(format!("cannot time the device in {}: {e}", dir.display())))?;
-        Ok(DeviceCosts { page_size, cached_read_us, append_us, random_write_us, hash_search_us: hash_search_us() })
+        Ok(DeviceCosts {
+            page_size,
+            cached_read_us,
+            append_us,
+            random_write_us,
+            hash_search_us: hash_search_us(),
+            device_read_us,
+        })
     }
 
     /// Each term's bounds in milliseconds per unit, for `engine`'s fit: only work the inserting
@@ -79,8 +92,12 @@ impl DeviceCosts {
 
     /// One line for the results: what the probes measured.
     pub fn describe(&self) -> String {
+        let device = match self.device_read_us {
+            Some(us) => format!("read from the device {us:.1} µs"),
+            None => "no device read (the folder cannot bypass the OS cache)".into(),
+        };
         format!(
-            "{} B page read from the OS cache {:.2} µs, appended and synced {:.2} µs, written at random and synced {:.2} µs; a WAL-index hash table searched {:.3} µs",
+            "{} B page read from the OS cache {:.2} µs, {device}, appended and synced {:.2} µs, written at random and synced {:.2} µs; a WAL-index hash table searched {:.3} µs",
             self.page_size, self.cached_read_us, self.append_us, self.random_write_us, self.hash_search_us
         )
     }
@@ -122,6 +139,23 @@ fn probe_files(path: &Path, page: u64) -> std::io::Result<(f64, f64, f64)> {
     let random_write_us = per(started, RANDOM_WRITES);
     drop::<File>(file);
     Ok((cached_read_us, append_us, random_write_us))
+}
+
+/// µs per page read at random from `path` with `O_DIRECT`; `None` if it cannot be opened so.
+fn device_read_us(path: &Path, page: u64) -> Option<f64> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = OpenOptions::new().read(true).custom_flags(libc::O_DIRECT).open(path).ok()?;
+    // O_DIRECT wants a buffer aligned to the logical block; a page-aligned slice of a larger one.
+    let mut raw = vec![0_u8; 2 * page as usize];
+    let start = raw.as_ptr().align_offset(page as usize);
+    let buf = &mut raw[start..start + page as usize];
+    let pages = FILE_BYTES / page;
+    let mut rng = Pick(0xd15c);
+    let started = Instant::now();
+    for _ in 0..DEVICE_READS {
+        file.read_exact_at(buf, rng.below(pages as usize) as u64 * page).ok()?;
+    }
+    Some(per(started, DEVICE_READS))
 }
 
 fn per(started: Instant, n: u64) -> f64 {
@@ -204,6 +238,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let c = DeviceCosts::measure(dir.path(), 4096).unwrap();
         assert!(c.cached_read_us > 0.0 && c.append_us > 0.0 && c.random_write_us > 0.0 && c.hash_search_us > 0.0);
+        assert!(c.device_read_us.is_none_or(|us| us > 0.0));
         assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none(), "the probe's file is removed");
         let b = c.bounds(ModelEngine::Sqlite, &Term::SQLITE);
         assert_eq!(b[0], UNBOUNDED, "per row: the data's alone");

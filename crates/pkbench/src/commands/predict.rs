@@ -80,6 +80,12 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
     for s in &strategies {
         engine.build_model(s, &config)?;
     }
+    if args.ram.is_some() && !args.calibrate && args.calibrate_from.is_none() {
+        return Err(Error::InvalidInput(
+            "--ram prices cache misses in time: add --calibrate (or --calibrate-from FILE)".into(),
+        )
+        .into());
+    }
     let out_dir = args.out.clone().unwrap_or_else(default_out_dir);
     super::out_dir::prepare(&out_dir, args.force)?;
     let writer = ResultsWriter::create(&out_dir)?;
@@ -116,6 +122,13 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
+    let calibration = calibration.map(|c| {
+        let ram = match args.ram {
+            Some(gib) => (gib * f64::from(1 << 30)) as u64,
+            None => pkbench_core::predict::memory::available_bytes().unwrap_or(u64::MAX),
+        };
+        c.with_memory(ram, config.cache_mb << 20)
+    });
 
     let mut doc = ResultsDoc {
         schema_version: SCHEMA_VERSION,
