@@ -74,7 +74,6 @@ fn other_engines_and_bad_sizes_are_one_line_errors() {
     for (args, needle) in [
         (&["predict", "--engine", "postgres", "--page-size", "4096"][..], "pages are 8192 bytes"),
         (&["predict", "--engine", "mariadb", "--bounded"][..], "bounded mode is SQLite's"),
-        (&["predict", "--engine", "mariadb", "--calibrate-from", "x.json"][..], "read SQLite runs only"),
         (&["predict", "--engine", "postgres", "-n", "1G", "--scale", "2"][..], "use --scale 16 or more"),
         (&["predict", "--engine", "mariadb", "-s", "uuid4-rowid"][..], "clusters"),
         (&["predict", "-n", "0"][..], "--rows 0 is out of range"),
@@ -283,5 +282,30 @@ fn server_models_calibrate_and_check_on_managed_servers() {
         let calibration: Value =
             serde_json::from_str(&std::fs::read_to_string(out.join("calibration/results.json")).unwrap()).unwrap();
         assert_eq!(calibration["runs"][0]["engine"], engine);
+        // The same fit again from the saved runs: the plan (cache, batch) is read from them.
+        let again = pkbench()
+            .args(["predict", "--engine", engine, "-s", "int,uuid4", "-n", "120k", "-b", "10k", "--cache-mb", cache])
+            .args(["--calibrate-rows", "30k", "--calibrate-from"])
+            .arg(out.join("calibration/results.json"))
+            .arg("--check-from")
+            .arg(out.join("check/results.json"))
+            .arg("-o")
+            .arg(dir.path().join("again"))
+            .output()
+            .unwrap();
+        assert!(again.status.success(), "{engine}: {}", String::from_utf8_lossy(&again.stderr));
+        let again: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join("again/results.json")).unwrap()).unwrap();
+        let timing = |d: &Value| d["runs"][0]["settings"]["workload_options"]["timing"].as_str().unwrap().to_string();
+        let plan = |t: String| t.split(';').next().unwrap().to_string();
+        assert_eq!(plan(timing(&again)), plan(timing(&doc)), "{engine}: the plan read back");
+        // A SQLite run is not this engine's calibration.
+        let wrong = pkbench()
+            .args(["predict", "-n", "120k", "-s", "int", "--calibrate-from"])
+            .arg(out.join("calibration/results.json"))
+            .output()
+            .unwrap();
+        assert!(!wrong.status.success());
+        assert!(String::from_utf8_lossy(&wrong.stderr).contains("no SQLite batches"), "{engine}");
     }
 }

@@ -13,8 +13,8 @@ use super::terms::{Shape, Term};
 use super::{Mode, ModelEngine, PredictConfig};
 use crate::Error;
 use crate::control::{MonotonicTimer, RunControl};
+use crate::engines::Engine;
 use crate::engines::sqlite::{Journal, SqliteSettings, Synchronous};
-use crate::engines::{Engine, EngineKind};
 use crate::metrics::budget::CounterBudget;
 use crate::results::{Counters, Environment, ResultsDoc, RunResult};
 use crate::run::{RunPlan, run};
@@ -309,11 +309,13 @@ impl Calibration {
     }
 }
 
-/// Fits a [`Calibration`] to an existing real SQLite run's batches of `strategies` within its
-/// first `rows` rows (e.g. the first tenth of a long run, to predict the rest); the plan is
-/// read from the run's settings. `device`: the probes' bounds, as [`Calibration::from_runs`].
+/// Fits a [`Calibration`] to an existing real run's batches of `strategies` on `engine` (SQLite,
+/// or a PostgreSQL or MariaDB server) within its first `rows` rows (e.g. the first tenth of a
+/// long run, to predict the rest); the plan is read from the run's settings. `device`: the
+/// probes' bounds, as [`Calibration::from_runs`].
 pub fn from_results(
     doc: &ResultsDoc,
+    engine: ModelEngine,
     strategies: &[&Strategy],
     rows: u64,
     device: Option<DeviceCosts>,
@@ -321,7 +323,7 @@ pub fn from_results(
     let runs: Vec<RunResult> = doc
         .runs
         .iter()
-        .filter(|r| r.engine == EngineKind::Sqlite.name() && strategies.iter().any(|s| s.name == r.strategy))
+        .filter(|r| r.engine == engine.name() && strategies.iter().any(|s| s.name == r.strategy))
         .map(|r| {
             let mut r = r.clone();
             r.batches.retain(|b| b.rows_total <= rows);
@@ -330,22 +332,20 @@ pub fn from_results(
         .collect();
     let first = runs.iter().find(|r| !r.batches.is_empty()).ok_or_else(|| {
         Error::InvalidInput(format!(
-            "the calibration file has no SQLite batches within its first {rows} rows: pass a results.json from pkbench run with these strategies"
+            "the calibration file has no {} batches within its first {rows} rows: pass a results.json from pkbench run --engine {} with these strategies",
+            engine.label(),
+            engine.name()
         ))
     })?;
-    let engine = &first.settings.engine;
-    let page_size: u32 = engine.get("page_size").and_then(|v| v.parse().ok()).unwrap_or(4096);
-    let cache_kib = match engine.get("cache_size").and_then(|v| v.parse::<i64>().ok()) {
-        Some(kib) if kib < 0 => kib.unsigned_abs(),
-        Some(pages) => pages as u64 * (u64::from(page_size) + CACHE_EXTRA_BYTES) / 1024,
-        None => {
-            return Err(Error::InvalidInput(
-                "the calibration file does not record SQLite's cache_size: pass a results.json from pkbench run".into(),
-            ));
-        }
-    };
+    let settings = &first.settings.engine;
+    let (page_size, cache_kib) = page_and_cache(engine, settings).ok_or_else(|| {
+        Error::InvalidInput(format!(
+            "the calibration file does not record {}'s page size and cache: pass a results.json from pkbench run",
+            engine.label()
+        ))
+    })?;
     let plan = CalibrationPlan {
-        engine: ModelEngine::Sqlite,
+        engine,
         rows: rows.min(first.settings.rows),
         batch_rows: first.settings.batch_rows,
         cache_kib,
@@ -354,6 +354,37 @@ pub fn from_results(
         seed: first.settings.seed,
     };
     Calibration::from_runs(&runs, strategies, plan, device)
+}
+
+/// A recorded run's page size and cache (KiB), from the settings its engine reports.
+fn page_and_cache(engine: ModelEngine, settings: &BTreeMap<String, String>) -> Option<(u32, u64)> {
+    let get = |k: &str| settings.get(k).map(String::as_str);
+    match engine {
+        ModelEngine::Sqlite => {
+            let page: u32 = get("page_size").and_then(|v| v.parse().ok()).unwrap_or(4096);
+            let kib = match get("cache_size")?.parse::<i64>().ok()? {
+                kib if kib < 0 => kib.unsigned_abs(),
+                pages => pages as u64 * (u64::from(page) + CACHE_EXTRA_BYTES) / 1024,
+            };
+            Some((page, kib))
+        }
+        ModelEngine::Postgres | ModelEngine::PostgresFdw => {
+            // SHOW shared_buffers: "128kB", "8MB", "1GB".
+            let v = get("shared_buffers")?;
+            let digits = v.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+            let unit_kib = match &v[digits.len()..] {
+                "kB" => 1,
+                "MB" => 1024,
+                "GB" => 1 << 20,
+                _ => return None,
+            };
+            Some((8192, digits.parse::<u64>().ok()? * unit_kib))
+        }
+        ModelEngine::MariaDb | ModelEngine::Spider => {
+            let page = get("innodb_page_size").and_then(|v| v.parse().ok()).unwrap_or(16384);
+            Some((page, get("innodb_buffer_pool_size")?.parse::<u64>().ok()? / 1024))
+        }
+    }
 }
 
 /// Runs the real insert-growth `plan` describes for each strategy on `engine` (through the
@@ -396,5 +427,23 @@ pub fn run_real(
     match outcome.error {
         Some(e) => Err(e),
         None => Ok(outcome.doc),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_recorded_runs_page_and_cache_are_read_per_engine() {
+        let settings = |pairs: &[(&str, &str)]| pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let read = |e, pairs: &[(&str, &str)]| page_and_cache(e, &settings(pairs));
+        assert_eq!(read(ModelEngine::Sqlite, &[("cache_size", "-819"), ("page_size", "4096")]), Some((4096, 819)));
+        assert_eq!(read(ModelEngine::Sqlite, &[("cache_size", "100")]), Some((4096, 100 * (4096 + 136) / 1024)));
+        assert_eq!(read(ModelEngine::Postgres, &[("shared_buffers", "8MB")]), Some((8192, 8192)));
+        assert_eq!(read(ModelEngine::Postgres, &[("shared_buffers", "128kB")]), Some((8192, 128)));
+        assert_eq!(read(ModelEngine::Postgres, &[("shared_buffers", "lots")]), None);
+        assert_eq!(read(ModelEngine::MariaDb, &[("innodb_buffer_pool_size", "6291456")]), Some((16384, 6144)));
+        assert_eq!(read(ModelEngine::MariaDb, &[]), None);
     }
 }

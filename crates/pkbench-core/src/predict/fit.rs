@@ -74,8 +74,18 @@ pub struct TimeFit {
     pub pinned: Vec<Term>,
     /// Bootstrap coefficient vectors.
     boot: Vec<Vec<f64>>,
-    /// Out-of-sample measured ÷ predicted ratios: the noise the intervals multiply by.
-    residuals: Vec<f64>,
+    /// Out-of-sample batches' log of measured ÷ predicted, as [`Residual`]s.
+    residuals: Vec<Residual>,
+}
+
+/// An out-of-sample batch's log of measured ÷ predicted, split into its strategy's level (the
+/// mean over that strategy's later batches) and the batch's scatter about it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Residual {
+    level: f64,
+    scatter: f64,
+    /// The batch's measured milliseconds.
+    batch_ms: f64,
 }
 
 /// A prediction and its interval, milliseconds.
@@ -185,8 +195,12 @@ impl TimeFit {
     }
 
     /// Predicted milliseconds for a batch with `x` units of each term, with its interval:
-    /// each bootstrap fit's prediction times an out-of-sample batch's measured ÷ predicted ratio,
-    /// 5th to 95th percentile.
+    /// each bootstrap fit's prediction times an out-of-sample batch's measured ÷ predicted
+    /// ratio, 5th to 95th percentile. The level of the ratio in that batch's strategy is kept
+    /// whole (a strategy's later batches drift together: the machine's state, the regime); the
+    /// batch's scatter about it is noise from events (a sync's latency, a stall) that average out
+    /// over a longer batch, so it shrinks by √(calibration batch ms ÷ this batch's ms) when this
+    /// batch is longer.
     pub fn predict(&self, x: &[f64]) -> Predicted {
         let ms = dot(&self.ms_per_unit, x).max(0.0);
         if self.boot.is_empty() {
@@ -201,7 +215,9 @@ impl TimeFit {
                     1.0
                 } else {
                     // A fixed, well-spread pairing of resamples and residuals.
-                    self.residuals[(i * 7919) % self.residuals.len()]
+                    let r = self.residuals[(i * 7919) % self.residuals.len()];
+                    let shrink = if ms > r.batch_ms { (r.batch_ms / ms).sqrt() } else { 1.0 };
+                    (r.level + r.scatter * shrink).exp()
                 };
                 (dot(c, x) * ratio).max(0.0)
             })
@@ -303,8 +319,9 @@ fn rms(v: &[f64]) -> f64 {
 }
 
 /// Fits each strategy's batches up to [`EARLY_SHARE`] of its rows and scores the later ones:
-/// the error a forecast beyond the calibration makes. Also returns each later batch's measured ÷ predicted ratio.
-fn holdout(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Result<(Holdout, Vec<f64>), Error> {
+/// the error a forecast beyond the calibration makes. Also returns each later batch's log of
+/// measured ÷ predicted.
+fn holdout(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Result<(Holdout, Vec<Residual>), Error> {
     let early: Vec<&Observation> = obs.iter().filter(|o| o.position <= EARLY_SHARE + 1e-9).collect();
     let late: Vec<Observation> = obs.iter().filter(|o| o.position > EARLY_SHARE + 1e-9).cloned().collect();
     if late.is_empty() || early.len() < BATCHES_PER_TERM * active.len() {
@@ -320,7 +337,19 @@ fn holdout(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Result<(
     })?;
     let errors = relative_errors(&late, &coef);
     // A batch measured at twice its prediction (error −50%) widens the interval upwards.
-    let ratios = errors.iter().map(|e| 1.0 / (1.0 + e)).filter(|r| r.is_finite()).collect();
+    let logs: Vec<(f64, &Observation)> =
+        errors.iter().zip(&late).map(|(e, o)| (-(1.0 + e).ln(), o)).filter(|(log, _)| log.is_finite()).collect();
+    let level = |group: &str| {
+        let mine: Vec<f64> = logs.iter().filter(|(_, o)| o.group == group).map(|(l, _)| *l).collect();
+        mine.iter().sum::<f64>() / mine.len() as f64
+    };
+    let ratios = logs
+        .iter()
+        .map(|(log, o)| {
+            let level = level(&o.group);
+            Residual { level, scatter: log - level, batch_ms: o.ms }
+        })
+        .collect();
     let holdout = Holdout {
         batches: late.len(),
         rms: rms(&errors),

@@ -40,13 +40,6 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
     if !engine.capabilities().page_model {
         return Err(Error::InvalidInput(format!("predict has no page model of {} yet", engine.label())).into());
     }
-    if engine != ModelEngine::Sqlite && (args.calibrate_from.is_some() || args.check_from.is_some()) {
-        return Err(Error::InvalidInput(format!(
-            "--calibrate-from and --check-from read SQLite runs only so far: for {} use --calibrate and --check, which start a managed server",
-            engine.label()
-        ))
-        .into());
-    }
     let strategies = parse_list(&args.strategies)?;
     let mode = match (args.exact, args.bounded) {
         (true, _) => Mode::Exact,
@@ -118,7 +111,7 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         let doc = pkbench_core::report::load_results(path)?;
         let refs: Vec<&_> = strategies.to_vec();
         let device = probe(&out_dir, config.page_size, args.quiet)?;
-        Some(predict::from_results(&doc, &refs, args.calibrate_rows, Some(device))?)
+        Some(predict::from_results(&doc, engine, &refs, args.calibrate_rows, Some(device))?)
     } else {
         None
     };
