@@ -140,6 +140,10 @@ fn calibrate_runs_real_sqlite_and_predicts_time() {
             assert!(ms > 0 && lo <= ms && ms <= hi, "{b}");
         }
     }
+    // The report draws each prediction's interval as a band around its line.
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    let bands = html.matches("class=\"band\"").count();
+    assert!(bands >= 2 && bands.is_multiple_of(2), "one band per strategy in each batch-time rendering: {bands}");
     // The real calibration run is kept beside the prediction, so both can be charted together.
     let real: Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("calibration/results.json")).unwrap()).unwrap();

@@ -37,6 +37,9 @@ pub struct Memory {
     /// A device read's extra cost over a read from the OS page cache, ms (the probes'
     /// difference; `None` where the folder has no device to time, e.g. tmpfs).
     pub device_extra_ms: Option<f64>,
+    /// The engine reads past the OS page cache (InnoDB's `O_DIRECT`): every miss is a device
+    /// read, as in its calibration, whose fitted miss cost already holds it.
+    pub direct_io: bool,
 }
 
 impl Memory {
@@ -49,6 +52,9 @@ impl Memory {
     /// they fit the OS page cache, then the part that does not (misses spread over the files,
     /// as a random key's are; an ordered key hardly misses at all).
     pub fn device_share(&self, files_bytes: u64) -> f64 {
+        if self.direct_io {
+            return 1.0;
+        }
         let os = self.os_cache_bytes() as f64;
         if files_bytes as f64 <= os { 0.0 } else { 1.0 - os / files_bytes as f64 }
     }
@@ -64,8 +70,12 @@ impl Memory {
         }
     }
 
-    /// Milliseconds the device adds to a batch with `misses` misses and files of `files_bytes`.
+    /// Milliseconds the device adds to a batch with `misses` misses and files of `files_bytes`
+    /// (beyond the fitted miss cost: nothing when the engine reads the device directly).
     pub fn device_ms(&self, misses: u64, files_bytes: u64) -> f64 {
+        if self.direct_io {
+            return 0.0;
+        }
         misses as f64 * self.device_share(files_bytes) * self.device_extra_ms.unwrap_or(0.0)
     }
 }
@@ -113,7 +123,7 @@ mod tests {
     #[test]
     fn misses_reach_the_device_once_the_files_outgrow_the_memory_left() {
         let gib = 1 << 30;
-        let m = Memory { ram_bytes: 4 * gib, engine_cache_bytes: gib, device_extra_ms: Some(0.1) };
+        let m = Memory { ram_bytes: 4 * gib, engine_cache_bytes: gib, device_extra_ms: Some(0.1), direct_io: false };
         assert_eq!(m.device_share(2 * gib), 0.0);
         assert!((m.device_share(6 * gib) - 0.5).abs() < 1e-12);
         assert_eq!(m.regime(100_000, 10, 6 * gib), Regime::EngineCache);
@@ -128,5 +138,8 @@ mod tests {
         }
         assert_eq!(r.describe(), "engine cache from 0 rows; OS page cache from 100 rows; device from 300 rows");
         assert!(r.reaches_device());
+        let direct = Memory { direct_io: true, ..m };
+        assert_eq!(direct.regime(100_000, 50_000, 2 * gib), Regime::Device);
+        assert_eq!(direct.device_ms(1000, 6 * gib), 0.0, "already in the fitted miss cost");
     }
 }

@@ -203,7 +203,9 @@ pub fn predict_engine(
         control.set_rows(total);
         let mut predicted = calibration.map(|c| c.predict(strategy.name, &counters, n));
         if let (Some(p), Some(m)) = (predicted.as_mut(), calibration.and_then(|c| c.memory)) {
-            let (misses, files) = (counters.cache_misses.unwrap_or(0), model.size_bytes() * k);
+            // A relation extension's new page is counted as a miss but reads nothing.
+            let read = counters.cache_misses.unwrap_or(0).saturating_sub(counters.pages_extended.unwrap_or(0));
+            let (misses, files) = (read, model.size_bytes() * k);
             let device = m.device_ms(misses, files);
             (p.ms, p.low, p.high) = (p.ms + device, p.low + device, p.high + device);
             regimes.record(m.regime(n, misses, files), total, n);
@@ -262,6 +264,9 @@ pub fn predict_engine(
         let gib = |b: u64| b as f64 / f64::from(1 << 30);
         let device = match (regimes.reaches_device(), m.device_extra_ms) {
             (false, _) => String::new(),
+            (true, _) if m.direct_io => {
+                "; the engine reads its files past the OS page cache (O_DIRECT), so every miss is a device read, as in the calibration".into()
+            }
             (true, Some(ms)) => format!(
                 "; the device's reads are the probe's alone (+{:.1} µs each over a cached read): the calibration fit in memory",
                 ms * 1000.0

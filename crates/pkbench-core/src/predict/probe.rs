@@ -76,6 +76,10 @@ impl DeviceCosts {
         terms
             .iter()
             .map(|t| match (engine, t) {
+                // InnoDB opens its files with O_DIRECT (MariaDB 10.6+): a miss reads the device.
+                (ModelEngine::MariaDb | ModelEngine::Spider, Term::Misses) => {
+                    (ms(self.device_read_us.unwrap_or(self.cached_read_us)), f64::INFINITY)
+                }
                 (_, Term::Misses) => (ms(self.cached_read_us), f64::INFINITY),
                 (_, Term::WalHashSearches) => {
                     (ms(self.hash_search_us / CPU_FACTOR), ms(self.hash_search_us * CPU_FACTOR))

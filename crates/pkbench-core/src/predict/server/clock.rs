@@ -24,6 +24,8 @@ pub struct ClockCounts {
     /// Requests that needed a buffer (`*_blks_read`: `ReadBufferExtended` counts a read for
     /// every request that is not a hit, including the zero-filled page of a relation extension).
     pub reads: u64,
+    /// Of the reads, new pages of a relation extension (nothing read).
+    pub extended: u64,
     /// Clean buffers made dirty.
     pub dirtied: u64,
     /// Dirty buffers written: evicted by the clock sweep, or by a checkpoint.
@@ -40,6 +42,7 @@ impl ClockCounts {
         ClockCounts {
             hits: self.hits - earlier.hits,
             reads: self.reads - earlier.reads,
+            extended: self.extended - earlier.extended,
             dirtied: self.dirtied - earlier.dirtied,
             written: self.written - earlier.written,
             fpi: self.fpi - earlier.fpi,
@@ -166,6 +169,7 @@ impl Buffers for ClockSweep {
         self.slots[v as usize] = Slot { page, usage: 1, dirty: false };
         self.map[page as usize] = v;
         if new {
+            self.counts.extended += 1;
             // A new page is initialised by its WAL record (`REGBUF_WILL_INIT`): no image.
             self.cycle[page as usize] = self.current;
         }

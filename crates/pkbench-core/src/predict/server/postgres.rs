@@ -279,6 +279,7 @@ impl PageModel for PostgresModel {
         Counters {
             cache_hits: Some(c.hits),
             cache_misses: Some(c.reads),
+            pages_extended: Some(c.extended),
             pages_written: Some(c.written),
             wal_bytes: Some(self.wal - wal),
             wal_records: Some(self.wal_records - records),

@@ -29,6 +29,17 @@ pub fn chart(data: &ReportData<'_>) -> Option<Chart> {
             label: s.label.clone(),
             style: s.style,
             points: s.run.batches.iter().map(|b| (b.rows_total as f64, y(b))).collect(),
+            // A prediction's 90% interval, where every batch has one.
+            band: s
+                .run
+                .batches
+                .iter()
+                .map(|b| {
+                    let at = |ns: u64| y(&BatchResult { elapsed_ns: ns, ..b.clone() });
+                    Some((at(b.elapsed_ns_low?), at(b.elapsed_ns_high?)))
+                })
+                .collect::<Option<Vec<_>>>()
+                .unwrap_or_default(),
         })
         .collect();
     let (title, y_label, unit) = if per_row {

@@ -23,7 +23,7 @@ pub fn chart(data: &ReportData<'_>) -> Option<Chart> {
             if let Some(&(at, ms)) = points.iter().max_by(|a, b| a.1.total_cmp(&b.1)) {
                 worst.push((s.name.clone(), ms, at));
             }
-            series.push(LineSeries { label, style: s.style, points });
+            series.push(LineSeries { label, style: s.style, points, band: Vec::new() });
         }
     }
     if series.is_empty() {

@@ -39,7 +39,7 @@ pub fn chart(data: &ReportData<'_>) -> Option<Chart> {
                 first: points.first().map(|p| p.1),
                 last: points.last().map(|p| p.1),
             });
-            series.push(LineSeries { label, style: s.style, points });
+            series.push(LineSeries { label, style: s.style, points, band: Vec::new() });
         }
     }
     if series.is_empty() {

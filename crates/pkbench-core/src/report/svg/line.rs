@@ -23,6 +23,9 @@ pub struct LineSeries {
     pub style: SeriesStyle,
     /// (x, y) points in x order.
     pub points: Vec<(f64, f64)>,
+    /// An interval around the line: (low, high) at each point's x, drawn as a faint band
+    /// (a prediction's 90% interval); empty for none.
+    pub band: Vec<(f64, f64)>,
 }
 
 /// A line chart's content.
@@ -49,7 +52,8 @@ pub enum YScale {
 pub fn render(chart: &LineChart, y_scale: YScale, head: &Head<'_>, standalone: bool) -> String {
     let all = || chart.series.iter().flat_map(|s| s.points.iter());
     let max_x = all().map(|p| p.0).fold(0.0, f64::max);
-    let max_y = all().map(|p| p.1).fold(0.0, f64::max);
+    let band_max = chart.series.iter().flat_map(|s| s.band.iter()).map(|b| b.1).fold(0.0, f64::max);
+    let max_y = all().map(|p| p.1).fold(band_max, f64::max);
     let min_y = all().map(|p| p.1).filter(|y| *y > 0.0).fold(f64::INFINITY, f64::min);
     let (xs, x_ticks) = Scale::linear_from_zero(max_x, 6);
     let (ys, y_ticks) = match y_scale {
@@ -88,13 +92,32 @@ pub fn render(chart: &LineChart, y_scale: YScale, head: &Head<'_>, standalone: b
     c.text((left + right) / 2.0, bottom + 38.0, Anchor::Middle, "muted", &chart.x_label, None);
     c.vertical_text(16.0, (top + bottom) / 2.0, &chart.y_label);
 
+    let to_px = |(x, y): (f64, f64)| (xs.map(x, left, right), ys.map(y, bottom, top));
+    for band in chart.series.iter().map(|s| band_markup(s, to_px)).filter(|b| !b.is_empty()) {
+        c.raw(&band);
+    }
     for s in &chart.series {
-        c.raw(&series_markup(s, |(x, y)| (xs.map(x, left, right), ys.map(y, bottom, top))));
+        c.raw(&series_markup(s, to_px));
     }
     if end_labels {
         draw_end_labels(&mut c, chart, |(x, y)| (xs.map(x, left, right), ys.map(y, bottom, top)), right, (top, bottom));
     }
     c.finish()
+}
+
+/// A series' band: along its highs, back along its lows, filled faintly in its colour.
+fn band_markup(s: &LineSeries, to_px: impl Fn((f64, f64)) -> (f64, f64)) -> String {
+    if s.band.len() != s.points.len() || s.band.len() < 2 {
+        return String::new();
+    }
+    let highs = s.points.iter().zip(&s.band).map(|(p, b)| to_px((p.0, b.1)));
+    let lows = s.points.iter().zip(&s.band).rev().map(|(p, b)| to_px((p.0, b.0)));
+    let d: String = highs
+        .chain(lows)
+        .enumerate()
+        .map(|(i, (x, y))| format!("{}{},{}", if i == 0 { 'M' } else { 'L' }, num(x), num(y)))
+        .collect();
+    format!(r#"<path class="band" d="{d}Z" fill="{}" fill-opacity="0.15" stroke="none"/>"#, s.style.colour)
 }
 
 /// A series' line and markers, grouped with its label as hover text.
@@ -178,6 +201,7 @@ mod tests {
             label: label.into(),
             style: SeriesStyle::nth(i, 0),
             points: ys.iter().enumerate().map(|(n, y)| ((n + 1) as f64 * 1000.0, *y)).collect(),
+            band: Vec::new(),
         };
         LineChart {
             x_label: "rows in table".into(),
@@ -192,6 +216,21 @@ mod tests {
         assert_eq!(svg.matches("stroke-width=\"2.2\"").count(), 2);
         assert!(svg.contains(">rows in table<") && svg.contains(">ms per batch<"));
         assert_eq!(svg.matches(">uuid4</text>").count(), 2, "legend and end label");
+    }
+
+    #[test]
+    fn a_band_is_drawn_under_its_line_and_widens_the_axis() {
+        let mut ch = chart();
+        let plain = render(&ch, YScale::Linear, &Head { label: "t", ..Head::default() }, false);
+        assert!(!plain.contains("class=\"band\""));
+        ch.series[1].band = vec![(8.0, 12.0), (25.0, 40.0), (50.0, 90.0)];
+        let svg = render(&ch, YScale::Linear, &Head { label: "t", ..Head::default() }, false);
+        assert_eq!(svg.matches("class=\"band\"").count(), 1);
+        assert!(svg.find("class=\"band\"").unwrap() < svg.find("stroke-width=\"2.2\"").unwrap(), "under the lines");
+        assert!(
+            svg.contains(">80<") || svg.contains(">90<") || svg.contains(">100<"),
+            "the axis reaches the band's top"
+        );
     }
 
     #[test]
