@@ -78,6 +78,11 @@ fn a_synthetic_engines_costs_are_recovered_within_ten_percent() {
         assert!((got / want - 1.0).abs() < 0.10, "{t:?}: fitted {got} µs, engine {want} µs; {:?}", cal.fit);
     }
     assert!(cal.fit.holdout.rms < 0.01, "{:?}", cal.fit.holdout);
+    // Costs shared by every strategy: each is forecast from the others' batches as well, except
+    // where only it shows a cost (int+uuid4's two trees price the B-tree entry).
+    let loo: std::collections::BTreeMap<_, _> = cal.fit.leave_one_out.iter().cloned().collect();
+    assert_eq!(loo.len(), STRATEGIES.len(), "{loo:?}");
+    assert!(loo["uuid4"] < 0.05 && loo["int"] < 0.05, "{loo:?}");
 }
 
 #[test]

@@ -239,6 +239,13 @@ impl Calibration {
                 super::fit::INTERVAL * 100.0
             ),
         );
+        if !f.leave_one_out.is_empty() {
+            let each: Vec<String> = f.leave_one_out.iter().map(|(g, e)| format!("{g} {:.1}%", e * 100.0)).collect();
+            options.insert(
+                "calibration_leave_one_out".into(),
+                format!("RMS error of each strategy under costs fitted on the others alone: {}", each.join(", ")),
+            );
+        }
         if let Some(d) = &self.device {
             options.insert("device_costs".into(), format!("from the micro-probes, as lower bounds of the fitted costs (the WAL-index search within 2× of its probe): {}", d.describe()));
         }

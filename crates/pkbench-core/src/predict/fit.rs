@@ -64,6 +64,9 @@ pub struct TimeFit {
     pub left_out: Vec<(Term, String)>,
     /// Out-of-sample errors.
     pub holdout: Holdout,
+    /// Each strategy's RMS relative error when the costs are fitted on the other strategies
+    /// alone: how far the costs carry to a key the calibration did not run.
+    pub leave_one_out: Vec<(String, f64)>,
     /// In-sample RMS relative error of the final fit (for comparison only).
     pub in_sample_rms: f64,
     /// Batches fitted.
@@ -176,6 +179,7 @@ impl TimeFit {
             ms_per_unit: coef,
             left_out,
             holdout,
+            leave_one_out: leave_one_out(obs, &active, bounds),
             in_sample_rms,
             batches: obs.len(),
             min_independent,
@@ -357,6 +361,25 @@ fn holdout(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Result<(
         mean: errors.iter().sum::<f64>() / errors.len() as f64,
     };
     Ok((holdout, ratios))
+}
+
+/// Each strategy's error under costs fitted on the others (none where they cannot be fitted).
+fn leave_one_out(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Vec<(String, f64)> {
+    let mut groups: Vec<&str> = obs.iter().map(|o| o.group.as_str()).collect();
+    groups.sort_unstable();
+    groups.dedup();
+    if groups.len() < 2 {
+        return Vec::new();
+    }
+    groups
+        .iter()
+        .filter_map(|g| {
+            let others: Vec<&Observation> = obs.iter().filter(|o| o.group != *g).collect();
+            let mine: Vec<Observation> = obs.iter().filter(|o| o.group == *g).cloned().collect();
+            let coef = solve(&others, active, bounds)?;
+            Some((g.to_string(), rms(&relative_errors(&mine, &coef))))
+        })
+        .collect()
 }
 
 /// [`RESAMPLES`] fits on batches resampled with replacement within each strategy.

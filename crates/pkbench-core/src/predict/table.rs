@@ -104,12 +104,20 @@ pub fn render(doc: &ResultsDoc) -> String {
         }
         for (key, label) in [
             ("calibration_error", "calibration error"),
+            ("calibration_leave_one_out", "leaving one strategy out"),
             ("calibration_left_out", "costs left out"),
+            ("calibration_pinned", "held at the probe"),
+            ("device_costs", "device costs"),
             ("extrapolation", "warning"),
         ] {
             if let Some(v) = o.get(key) {
                 out.push_str(&format!("{label}: {v}\n"));
             }
+        }
+    }
+    for run in &doc.runs {
+        if let Some(r) = run.settings.workload_options.get("memory_regimes") {
+            out.push_str(&format!("{}'s misses served by: {r}\n", run.strategy));
         }
     }
     out.push_str(&t.to_string());
