@@ -85,9 +85,11 @@ impl Memory {
 pub struct Regimes(Vec<(Regime, u64)>);
 
 impl Regimes {
-    /// Notes a batch ending at `rows_total` in `regime`.
+    /// Notes a batch ending at `rows_total` in `regime`. Only a deeper regime than any before
+    /// starts a new part: a table that grows does not leave the device for good, and a batch
+    /// that happens to miss less (a checkpoint's timing, a new root) is not a new regime.
     pub fn record(&mut self, regime: Regime, rows_total: u64, batch_rows: u64) {
-        if self.0.last().is_none_or(|&(r, _)| r != regime) {
+        if self.0.last().is_none_or(|&(r, _)| r < regime) {
             self.0.push((regime, rows_total.saturating_sub(batch_rows)));
         }
     }
