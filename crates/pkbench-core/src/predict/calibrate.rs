@@ -169,7 +169,7 @@ impl Calibration {
     pub fn with_memory(self, ram_bytes: u64, engine_cache_bytes: u64) -> Calibration {
         let device_extra_ms =
             self.device.and_then(|d| d.device_read_us.map(|us| (us - d.cached_read_us).max(0.0) / 1000.0));
-        let direct_io = matches!(self.plan.engine, ModelEngine::MariaDb | ModelEngine::Spider);
+        let direct_io = super::memory::direct_io(self.plan.engine);
         Calibration { memory: Some(Memory { ram_bytes, engine_cache_bytes, device_extra_ms, direct_io }), ..self }
     }
 

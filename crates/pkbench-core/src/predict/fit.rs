@@ -7,6 +7,7 @@ use super::nnls::{self, dot};
 use super::terms::Term;
 use crate::Error;
 use crate::util::pick::Pick;
+use std::collections::BTreeMap;
 
 /// Below this fraction of its norm outside the span of the other columns (column-scaled,
 /// relative errors) a cost is not identified at all: its coefficient's variance is inflated
@@ -139,9 +140,10 @@ impl TimeFit {
         // A cost held within a finite range (a probe's) needs no batches to tell it apart; where
         // the batches cannot tell it apart at all, it is held at its probe's value (the range's
         // geometric middle), not wherever in its range the others leave it.
+        let all: Vec<&Observation> = obs.iter().collect();
         let mut bounds = bounds.to_vec();
         let mut pinned = Vec::new();
-        let fractions = nnls::independent_fraction(&design(obs, &active));
+        let fractions = nnls::independent_fraction(&design(&all, &active).0);
         for (k, &j) in active.iter().enumerate() {
             let (lo, hi) = bounds[j];
             if hi.is_finite() && lo > 0.0 && fractions[k].unwrap_or(0.0) < PIN_BELOW {
@@ -151,7 +153,7 @@ impl TimeFit {
         }
         let bounds = &bounds[..];
         let free: Vec<usize> = active.iter().copied().filter(|&j| !bounds[j].1.is_finite()).collect();
-        let a = design(obs, &free);
+        let (a, _) = design(&all, &free);
         let fractions = nnls::independent_fraction(&a);
         for (k, f) in fractions.iter().enumerate() {
             let f = f.unwrap_or(0.0);
@@ -167,7 +169,6 @@ impl TimeFit {
             }
         }
         let min_independent = fractions.iter().map(|f| f.unwrap_or(0.0)).fold(1.0, f64::min);
-        let all: Vec<&Observation> = obs.iter().collect();
         let coef = solve(&all, &active, bounds).ok_or_else(|| {
             Error::InvalidInput("the calibration's costs are linearly dependent: use a larger --calibrate-rows".into())
         })?;
@@ -263,14 +264,15 @@ fn drop_aliased_structural(
     active.retain(|&j| !terms[j].structural() || kept.contains(&j));
 }
 
-/// Relative-error design: row i divided by its measured time (so the target is all ones), then
-/// each column divided by its norm (to judge how independent each cost is).
-fn design(obs: &[Observation], active: &[usize]) -> Vec<Vec<f64>> {
-    let raw: Vec<Vec<f64>> = obs.iter().map(|o| active.iter().map(|&j| o.x[j] / o.ms).collect()).collect();
-    let scale: Vec<f64> = (0..active.len())
+/// Relative-error design of `cols`: row i divided by its measured time (so the target is all
+/// ones), then each column divided by its norm. Returns the matrix and the column norms.
+fn design(obs: &[&Observation], cols: &[usize]) -> (Vec<Vec<f64>>, Vec<f64>) {
+    let raw: Vec<Vec<f64>> = obs.iter().map(|o| cols.iter().map(|&j| o.x[j] / o.ms).collect()).collect();
+    let scale: Vec<f64> = (0..cols.len())
         .map(|k| nnls::norm(&raw.iter().map(|r| r[k]).collect::<Vec<_>>()).max(f64::MIN_POSITIVE))
         .collect();
-    raw.iter().map(|r| r.iter().zip(&scale).map(|(v, s)| v / s).collect()).collect()
+    let a = raw.iter().map(|r| r.iter().zip(&scale).map(|(v, s)| v / s).collect()).collect();
+    (a, scale)
 }
 
 /// The column most aligned with column `k` (largest |cosine|).
@@ -290,12 +292,8 @@ fn solve(obs: &[&Observation], active: &[usize], bounds: &[Bounds]) -> Option<Ve
     loop {
         let free: Vec<usize> = active.iter().copied().filter(|&j| held[j].is_none()).collect();
         let known = |o: &Observation| -> f64 { active.iter().map(|&j| o.x[j] * held[j].unwrap_or(bounds[j].0)).sum() };
-        let raw: Vec<Vec<f64>> = obs.iter().map(|o| free.iter().map(|&j| o.x[j] / o.ms).collect()).collect();
         let target: Vec<f64> = obs.iter().map(|o| 1.0 - known(o) / o.ms).collect();
-        let scale: Vec<f64> = (0..free.len())
-            .map(|k| nnls::norm(&raw.iter().map(|r| r[k]).collect::<Vec<_>>()).max(f64::MIN_POSITIVE))
-            .collect();
-        let a: Vec<Vec<f64>> = raw.iter().map(|r| r.iter().zip(&scale).map(|(v, s)| v / s).collect()).collect();
+        let (a, scale) = design(obs, &free);
         let c = if free.is_empty() { Vec::new() } else { nnls::nnls(&a, &target)? };
         let mut out = vec![0.0; bounds.len()];
         for &j in active {
@@ -343,14 +341,16 @@ fn holdout(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Result<(
     // A batch measured at twice its prediction (error −50%) widens the interval upwards.
     let logs: Vec<(f64, &Observation)> =
         errors.iter().zip(&late).map(|(e, o)| (-(1.0 + e).ln(), o)).filter(|(log, _)| log.is_finite()).collect();
-    let level = |group: &str| {
-        let mine: Vec<f64> = logs.iter().filter(|(_, o)| o.group == group).map(|(l, _)| *l).collect();
-        mine.iter().sum::<f64>() / mine.len() as f64
-    };
+    let mut sums: BTreeMap<&str, (f64, f64)> = BTreeMap::new();
+    for (log, o) in &logs {
+        let s = sums.entry(o.group.as_str()).or_default();
+        (s.0, s.1) = (s.0 + log, s.1 + 1.0);
+    }
     let ratios = logs
         .iter()
         .map(|(log, o)| {
-            let level = level(&o.group);
+            let (sum, n) = sums[o.group.as_str()];
+            let level = sum / n;
             Residual { level, scatter: log - level, batch_ms: o.ms }
         })
         .collect();
@@ -363,11 +363,17 @@ fn holdout(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Result<(
     Ok((holdout, ratios))
 }
 
-/// Each strategy's error under costs fitted on the others (none where they cannot be fitted).
-fn leave_one_out(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Vec<(String, f64)> {
+/// The strategies of `obs`, each once, in order.
+fn groups(obs: &[Observation]) -> Vec<&str> {
     let mut groups: Vec<&str> = obs.iter().map(|o| o.group.as_str()).collect();
     groups.sort_unstable();
     groups.dedup();
+    groups
+}
+
+/// Each strategy's error under costs fitted on the others (none where they cannot be fitted).
+fn leave_one_out(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Vec<(String, f64)> {
+    let groups = groups(obs);
     if groups.len() < 2 {
         return Vec::new();
     }
@@ -384,9 +390,7 @@ fn leave_one_out(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Ve
 
 /// [`RESAMPLES`] fits on batches resampled with replacement within each strategy.
 fn bootstrap(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Vec<Vec<f64>> {
-    let mut groups: Vec<&str> = obs.iter().map(|o| o.group.as_str()).collect();
-    groups.sort_unstable();
-    groups.dedup();
+    let groups = groups(obs);
     let members: Vec<Vec<&Observation>> =
         groups.iter().map(|g| obs.iter().filter(|o| o.group == *g).collect()).collect();
     let mut rng = Pick(0x0005_eed0_ff17);

@@ -4,6 +4,7 @@
 //! from the device. A calibration runs at a size that fits, so the device's share is priced by
 //! the probe alone ([`super::probe::DeviceCosts::device_read_us`]), and the output says so.
 
+use super::ModelEngine;
 use std::fmt;
 
 /// Where a batch's cache misses are served from.
@@ -25,6 +26,13 @@ impl fmt::Display for Regime {
             Regime::Device => "device",
         })
     }
+}
+
+/// Whether `engine` reads its data files past the OS page cache: InnoDB opens them with
+/// `O_DIRECT` (MariaDB 10.6+'s default `innodb_flush_method`), so each of its misses reads the
+/// device.
+pub fn direct_io(engine: ModelEngine) -> bool {
+    matches!(engine, ModelEngine::MariaDb | ModelEngine::Spider)
 }
 
 /// The memory a forecast assumes.

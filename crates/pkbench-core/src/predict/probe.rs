@@ -84,14 +84,15 @@ impl DeviceCosts {
     /// connection waits for is bounded below (a server's background writers are not).
     pub fn bounds(&self, engine: ModelEngine, terms: &[Term]) -> Vec<Bounds> {
         let ms = |us: f64| us / 1000.0;
+        // An engine that reads past the OS page cache misses onto the device.
+        let miss_us = match self.device_read_us {
+            Some(us) if super::memory::direct_io(engine) => us,
+            _ => self.cached_read_us,
+        };
         terms
             .iter()
             .map(|t| match (engine, t) {
-                // InnoDB opens its files with O_DIRECT (MariaDB 10.6+): a miss reads the device.
-                (ModelEngine::MariaDb | ModelEngine::Spider, Term::Misses) => {
-                    (ms(self.device_read_us.unwrap_or(self.cached_read_us)), f64::INFINITY)
-                }
-                (_, Term::Misses) => (ms(self.cached_read_us), f64::INFINITY),
+                (_, Term::Misses) => (ms(miss_us), f64::INFINITY),
                 (_, Term::WalHashSearches) => {
                     (ms(self.hash_search_us / CPU_FACTOR), ms(self.hash_search_us * CPU_FACTOR))
                 }

@@ -100,7 +100,7 @@ pub fn render(chart: &LineChart, y_scale: YScale, head: &Head<'_>, standalone: b
         c.raw(&series_markup(s, to_px));
     }
     if end_labels {
-        draw_end_labels(&mut c, chart, |(x, y)| (xs.map(x, left, right), ys.map(y, bottom, top)), right, (top, bottom));
+        draw_end_labels(&mut c, chart, to_px, right, (top, bottom));
     }
     c.finish()
 }
