@@ -4,7 +4,9 @@
 //! report its error on batches it did not fit.
 
 use pkbench_core::control::RunControl;
+use pkbench_core::predict::ModelEngine;
 use pkbench_core::predict::fit::{Observation, TimeFit, UNBOUNDED};
+use pkbench_core::predict::probe::{CURVE_POINTS, DeviceCosts};
 use pkbench_core::predict::terms::{Shape, Term};
 use pkbench_core::predict::{Calibration, CalibrationPlan, Mode, PredictConfig, predict};
 use pkbench_core::results::RunResult;
@@ -228,4 +230,59 @@ fn a_cost_above_its_upper_bound_is_held_there_and_the_rest_refitted() {
     let held = TimeFit::fit_bounded(&terms, &data, &[UNBOUNDED, UNBOUNDED, (0.0, 0.0002)]).unwrap();
     assert_eq!(held.ms_per_unit[2], 0.0002);
     assert!(held.in_sample_rms > free.in_sample_rms, "the bound costs accuracy in sample");
+}
+
+/// A probe whose cached read costs `per_doubling` µs more each time the file doubles past
+/// 32 MiB, and whose other costs bound nothing the synthetic engine pays.
+fn probe_with_curve(per_doubling: f64) -> DeviceCosts {
+    let mut read_growth_us = [None; CURVE_POINTS];
+    for (i, p) in read_growth_us.iter_mut().enumerate() {
+        *p = Some(per_doubling * i as f64);
+    }
+    DeviceCosts {
+        page_size: 4096,
+        cached_read_us: 0.1,
+        append_us: 0.1,
+        random_write_us: 0.1,
+        hash_search_us: 0.3,
+        device_read_us: None,
+        read_growth_us,
+    }
+}
+
+#[test]
+fn a_miss_that_costs_more_in_larger_files_is_forecast_from_the_probes_curve() {
+    let device = probe_with_curve(3.0);
+    // The synthetic engine: a miss costs what `COSTS_US` says in a file of up to 32 MiB and the
+    // curve's growth beyond, in the files the model says the batch ends with.
+    let engine_runs = |config: &PredictConfig| {
+        let mut runs = synthetic_runs(config, 0.0);
+        for run in &mut runs {
+            for b in &mut run.batches {
+                let growth = device.read_growth_ms(ModelEngine::Sqlite, b.counters.reads(), b.db_size_bytes.unwrap());
+                b.elapsed_ns += (growth * 1e6) as u64;
+            }
+        }
+        runs
+    };
+    let small = config(200_000, 5_000);
+    let calibrated = |device: Option<DeviceCosts>| {
+        let cal = Calibration::from_runs(&engine_runs(&small), &strategies(), plan_of(&small), device).unwrap();
+        cal.with_memory(u64::MAX, 1 << 20)
+    };
+    let (with_curve, without) = (calibrated(Some(device)), calibrated(None));
+    let target = PredictConfig { cache_mb: 4, ..config(800_000, 20_000) };
+    let (mut worst_with, mut worst_without) = (0.0_f64, 0.0_f64);
+    for run in engine_runs(&target) {
+        let s = find(&run.strategy).unwrap();
+        let forecast = |cal: &Calibration| predict(s, &target, Some(cal), &RunControl::new(), &mut |_| {}).unwrap();
+        let (a, b) = (forecast(&with_curve), forecast(&without));
+        for ((real, p), q) in run.batches.iter().zip(&a.batches).zip(&b.batches).skip(run.batches.len() / 2) {
+            let error =
+                |x: &pkbench_core::results::BatchResult| (x.elapsed_ns as f64 / real.elapsed_ns as f64 - 1.0).abs();
+            (worst_with, worst_without) = (worst_with.max(error(p)), worst_without.max(error(q)));
+        }
+    }
+    assert!(worst_with < 0.10, "with the probe's curve: worst late batch {:.1}% off", worst_with * 100.0);
+    assert!(worst_without > 0.10, "the test needs the curve to matter: {:.1}% off without it", worst_without * 100.0);
 }

@@ -202,10 +202,12 @@ impl TimeFit {
     /// Predicted milliseconds for a batch with `x` units of each term, with its interval:
     /// each bootstrap fit's prediction times an out-of-sample batch's measured ÷ predicted
     /// ratio, 5th to 95th percentile. The level of the ratio in that batch's strategy is kept
-    /// whole (a strategy's later batches drift together: the machine's state, the regime); the
-    /// batch's scatter about it is noise from events (a sync's latency, a stall) that average out
-    /// over a longer batch, so it shrinks by √(calibration batch ms ÷ this batch's ms) when this
-    /// batch is longer.
+    /// whole (a strategy's later batches drift together: the machine's state, the regime), in
+    /// either direction: the holdout shows how far a forecast drifts, not which way it drifts at
+    /// a target many times the calibration's size (the same checks drift up in one sitting and
+    /// down in the next). The batch's scatter about it is noise from events (a sync's latency,
+    /// a stall) that average out over a longer batch, so it shrinks by √(calibration batch ms ÷
+    /// this batch's ms) when this batch is longer.
     pub fn predict(&self, x: &[f64]) -> Predicted {
         let ms = dot(&self.ms_per_unit, x).max(0.0);
         if self.boot.is_empty() {
@@ -222,7 +224,8 @@ impl TimeFit {
                     // A fixed, well-spread pairing of resamples and residuals.
                     let r = self.residuals[(i * 7919) % self.residuals.len()];
                     let shrink = if ms > r.batch_ms { (r.batch_ms / ms).sqrt() } else { 1.0 };
-                    (r.level + r.scatter * shrink).exp()
+                    let level = if i % 2 == 0 { r.level } else { -r.level };
+                    (level + r.scatter * shrink).exp()
                 };
                 (dot(c, x) * ratio).max(0.0)
             })

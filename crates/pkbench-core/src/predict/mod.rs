@@ -203,11 +203,11 @@ pub fn predict_engine(
         control.set_rows(total);
         let mut predicted = calibration.map(|c| c.predict(strategy.name, &counters, n));
         if let (Some(p), Some(m)) = (predicted.as_mut(), calibration.and_then(|c| c.memory)) {
-            // A relation extension's new page is counted as a miss but reads nothing.
-            let read = counters.cache_misses.unwrap_or(0).saturating_sub(counters.pages_extended.unwrap_or(0));
-            let (misses, files) = (read, model.size_bytes() * k);
-            let device = m.device_ms(misses, files);
-            (p.ms, p.low, p.high) = (p.ms + device, p.low + device, p.high + device);
+            let (misses, files) = (counters.reads(), model.size_bytes() * k);
+            // Misses the OS page cache serves cost more in larger files; the rest read the device.
+            let growth = calibration.and_then(|c| c.device).map_or(0.0, |d| d.read_growth_ms(engine, misses, files));
+            let below = m.device_ms(misses, files) + growth * (1.0 - m.device_share(files));
+            (p.ms, p.low, p.high) = (p.ms + below, p.low + below, p.high + below);
             regimes.record(m.regime(n, misses, files), total, n);
         }
         if let Some(c) = calibration {

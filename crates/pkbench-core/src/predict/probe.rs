@@ -3,7 +3,7 @@
 //! as far as they vary independently; where two move together (a cache miss and the WAL-index
 //! hash tables it searches), the fit could give one's cost to the other and a forecast whose
 //! mix differs would be far off. A probe says what an operation cannot cost less than, and for
-//! a pure CPU operation what it costs within a factor of two.
+//! a pure CPU operation what it costs within a factor of two above it.
 
 use super::ModelEngine;
 use super::fit::{Bounds, UNBOUNDED};
@@ -31,8 +31,13 @@ const RANDOM_WRITES: u64 = 2_048;
 const HASH_TABLES: usize = 32;
 /// Searches the probe times, each through every table.
 const SEARCHES: usize = 20_000;
-/// A fitted CPU cost may be this many times the probe's, or its inverse.
+/// A fitted CPU cost is at least the probe's (the engine's loop does the probe's work and its
+/// own bookkeeping besides) and at most this many times it.
 const CPU_FACTOR: f64 = 2.0;
+/// Points of the cached-read curve: files of [`FILE_BYTES`] × 2^i.
+pub const CURVE_POINTS: usize = 7;
+/// Random reads timed at each point of the curve.
+const CURVE_READS: u64 = 50_000;
 
 /// Per-operation costs measured on this machine, microseconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -50,11 +55,19 @@ pub struct DeviceCosts {
     /// A page read at a random offset from the device itself (`O_DIRECT`, past the OS page
     /// cache); `None` where the folder's file system cannot bypass it (tmpfs).
     pub device_read_us: Option<f64>,
+    /// What a read from the OS page cache costs over [`DeviceCosts::cached_read_us`] when the
+    /// file is [`FILE_BYTES`] × 2^i, µs, as far as the probe went (`None` beyond): a page of a
+    /// larger file is less often in the CPU's caches and its lookup walks a deeper tree, so a
+    /// calibration's small files price a miss below what a large target pays.
+    pub read_growth_us: [Option<f64>; CURVE_POINTS],
 }
 
 impl DeviceCosts {
-    /// Times each probe in `dir` (a scratch file, removed afterwards) with pages of `page_size`.
-    pub fn measure(dir: &Path, page_size: u32) -> Result<DeviceCosts, Error> {
+    /// Times each probe in `dir` (a scratch file, removed afterwards) with pages of `page_size`;
+    /// the cached-read curve grows its file up to the first point at or above
+    /// `largest_file_bytes` (the target's files; the file is written whole, so keep it within
+    /// the memory the OS page cache has).
+    pub fn measure(dir: &Path, page_size: u32, largest_file_bytes: u64) -> Result<DeviceCosts, Error> {
         let path = dir.join(format!("pkbench-probe-{}.tmp", std::process::id()));
         // Each probe's fastest of a few rounds: a bound should not carry one round's hiccup.
         let (mut cached_read_us, mut append_us, mut random_write_us) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
@@ -70,6 +83,10 @@ impl DeviceCosts {
             (cached_read_us, append_us, random_write_us) =
                 (cached_read_us.min(read), append_us.min(append), random_write_us.min(write));
         }
+        let curve = read_curve(&path, u64::from(page_size), largest_file_bytes);
+        let _ = std::fs::remove_file(&path);
+        let read_growth_us =
+            curve.map_err(|e| Error::InvalidInput(format!("cannot time the device in {}: {e}", dir.display())))?;
         Ok(DeviceCosts {
             page_size,
             cached_read_us,
@@ -77,7 +94,32 @@ impl DeviceCosts {
             random_write_us,
             hash_search_us: hash_search_us(),
             device_read_us: device,
+            read_growth_us,
         })
+    }
+
+    /// What a read from the OS page cache costs over the probe's smallest file when the files
+    /// hold `files_bytes`, µs: the curve, linear in log₂ size between its points, flat past its
+    /// last.
+    pub fn read_growth_at(&self, files_bytes: u64) -> f64 {
+        let points: Vec<f64> = self.read_growth_us.iter().map_while(|p| *p).collect();
+        let Some(&last) = points.last() else { return 0.0 };
+        let at = (files_bytes.max(1) as f64 / FILE_BYTES as f64).log2().max(0.0);
+        let i = at.floor() as usize;
+        if i + 1 >= points.len() {
+            return last;
+        }
+        let f = at - i as f64;
+        points[i] + (points[i + 1] - points[i]) * f
+    }
+
+    /// Milliseconds the files' size adds to `reads` misses served by the OS page cache beyond
+    /// the probe's smallest file (nothing on an engine that reads the device directly).
+    pub fn read_growth_ms(&self, engine: ModelEngine, reads: u64, files_bytes: u64) -> f64 {
+        if super::memory::direct_io(engine) {
+            return 0.0;
+        }
+        reads as f64 * self.read_growth_at(files_bytes) / 1000.0
     }
 
     /// Each term's bounds in milliseconds per unit, for `engine`'s fit: only work the inserting
@@ -93,9 +135,7 @@ impl DeviceCosts {
             .iter()
             .map(|t| match (engine, t) {
                 (_, Term::Misses) => (ms(miss_us), f64::INFINITY),
-                (_, Term::WalHashSearches) => {
-                    (ms(self.hash_search_us / CPU_FACTOR), ms(self.hash_search_us * CPU_FACTOR))
-                }
+                (_, Term::WalHashSearches) => (ms(self.hash_search_us), ms(self.hash_search_us * CPU_FACTOR)),
                 (ModelEngine::Sqlite, Term::PagesWritten) => (ms(self.append_us), f64::INFINITY),
                 (ModelEngine::Sqlite, Term::CheckpointPages) => {
                     (ms(self.cached_read_us + self.random_write_us), f64::INFINITY)
@@ -112,9 +152,22 @@ impl DeviceCosts {
             Some(us) => format!("read from the device {us:.1} µs"),
             None => "no device read (the folder cannot bypass the OS cache)".into(),
         };
+        let curve: Vec<String> = self
+            .read_growth_us
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| Some(format!("+{:.2} µs at {} MiB", (*p)?, (FILE_BYTES << i) >> 20)))
+            .skip(1)
+            .collect();
+        let curve = if curve.is_empty() { String::new() } else { format!(" ({})", curve.join(", ")) };
         format!(
-            "{} B page read from the OS cache {:.2} µs, {device}, appended and synced {:.2} µs, written at random and synced {:.2} µs; a WAL-index hash table searched {:.3} µs",
-            self.page_size, self.cached_read_us, self.append_us, self.random_write_us, self.hash_search_us
+            "{} B page read from the OS cache {:.2} µs in a {} MiB file{curve}, {device}, appended and synced {:.2} µs, written at random and synced {:.2} µs; a WAL-index hash table searched {:.3} µs",
+            self.page_size,
+            self.cached_read_us,
+            FILE_BYTES >> 20,
+            self.append_us,
+            self.random_write_us,
+            self.hash_search_us
         )
     }
 }
@@ -155,6 +208,44 @@ fn probe_files(path: &Path, page: u64) -> std::io::Result<(f64, f64, f64)> {
     let random_write_us = per(started, RANDOM_WRITES);
     drop::<File>(file);
     Ok((cached_read_us, append_us, random_write_us))
+}
+
+/// The cached-read curve: a file grown from [`FILE_BYTES`] by doubling, each size's random
+/// page reads timed (after one warming pass) as the cost over the first size's; non-decreasing
+/// (a larger file's page is not cheaper to find, whatever one sample says).
+fn read_curve(path: &Path, page: u64, largest: u64) -> std::io::Result<[Option<f64>; CURVE_POINTS]> {
+    let file = OpenOptions::new().read(true).write(true).create_new(true).open(path)?;
+    let chunk = vec![0x5a_u8; 1 << 20];
+    let mut read = vec![0_u8; page as usize];
+    let mut rng = Pick(0xc0de);
+    let mut curve = [None; CURVE_POINTS];
+    let (mut written, mut first, mut highest) = (0, 0.0, 0.0_f64);
+    for (i, point) in curve.iter_mut().enumerate() {
+        let bytes = FILE_BYTES << i;
+        if i > 0 && bytes / 2 >= largest {
+            break;
+        }
+        while written < bytes {
+            file.write_all_at(&chunk, written)?;
+            written += chunk.len() as u64;
+        }
+        let pages = bytes / page;
+        for _ in 0..CURVE_READS / 4 {
+            file.read_exact_at(&mut read, rng.below(pages as usize) as u64 * page)?;
+        }
+        let started = Instant::now();
+        for _ in 0..CURVE_READS {
+            file.read_exact_at(&mut read, rng.below(pages as usize) as u64 * page)?;
+        }
+        let us = per(started, CURVE_READS);
+        if i == 0 {
+            first = us;
+        }
+        highest = highest.max(us - first);
+        *point = Some(highest);
+    }
+    std::hint::black_box(&read);
+    Ok(curve)
 }
 
 /// µs per page read at random from `path` with `O_DIRECT`; `None` if it cannot be opened so.
@@ -252,15 +343,39 @@ mod tests {
     #[test]
     fn probes_measure_positive_costs_and_bound_the_right_terms() {
         let dir = tempfile::tempdir().unwrap();
-        let c = DeviceCosts::measure(dir.path(), 4096).unwrap();
+        let c = DeviceCosts::measure(dir.path(), 4096, 64 << 20).unwrap();
         assert!(c.cached_read_us > 0.0 && c.append_us > 0.0 && c.random_write_us > 0.0 && c.hash_search_us > 0.0);
         assert!(c.device_read_us.is_none_or(|us| us > 0.0));
         assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none(), "the probe's file is removed");
         let b = c.bounds(ModelEngine::Sqlite, &Term::SQLITE);
         assert_eq!(b[0], UNBOUNDED, "per row: the data's alone");
         let search = Term::SQLITE.iter().position(|&t| t == Term::WalHashSearches).unwrap();
-        assert!(b[search].0 > 0.0 && b[search].1.is_finite() && b[search].1 == 4.0 * b[search].0);
+        assert!(b[search].0 > 0.0 && b[search].1.is_finite() && b[search].1 == 2.0 * b[search].0);
         let dirtied = c.bounds(ModelEngine::MariaDb, &Term::INNODB);
         assert_eq!(dirtied[4], UNBOUNDED, "InnoDB's page cleaner writes in the background");
+        assert!(c.read_growth_us[0] == Some(0.0) && c.read_growth_us[1].is_some(), "the curve reaches 64 MiB");
+        assert!(c.read_growth_us[2].is_none(), "and stops there");
+        assert!(c.read_growth_us[1].unwrap() >= 0.0);
+    }
+
+    #[test]
+    fn the_read_curve_is_linear_in_log_size_between_its_points_and_flat_past_them() {
+        let c = DeviceCosts {
+            page_size: 4096,
+            cached_read_us: 0.5,
+            append_us: 3.0,
+            random_write_us: 5.0,
+            hash_search_us: 0.01,
+            device_read_us: None,
+            read_growth_us: [Some(0.0), Some(0.2), Some(0.4), None, None, None, None],
+        };
+        let mib = 1 << 20;
+        assert_eq!(c.read_growth_at(mib), 0.0, "below the smallest file: its cost");
+        assert!((c.read_growth_at(32 * mib) - 0.0).abs() < 1e-12);
+        assert!((c.read_growth_at(64 * mib) - 0.2).abs() < 1e-12);
+        assert!((c.read_growth_at((90.5 * mib as f64) as u64) - 0.3).abs() < 1e-3, "√2 between 64 and 128 MiB");
+        assert!((c.read_growth_at(10_000 * mib) - 0.4).abs() < 1e-12, "flat past the last point");
+        assert!((c.read_growth_ms(ModelEngine::Sqlite, 1000, 128 * mib) - 0.4).abs() < 1e-12);
+        assert_eq!(c.read_growth_ms(ModelEngine::MariaDb, 1000, 128 * mib), 0.0, "O_DIRECT reads the device");
     }
 }

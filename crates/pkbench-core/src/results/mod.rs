@@ -326,6 +326,12 @@ impl Counters {
         c
     }
 
+    /// Cache misses that read a page: PostgreSQL's relation extensions count as misses but
+    /// read nothing.
+    pub fn reads(&self) -> u64 {
+        self.cache_misses.unwrap_or(0).saturating_sub(self.pages_extended.unwrap_or(0))
+    }
+
     /// Every counter multiplied by `k` (a 1/k scale model's counts as the full size's).
     pub fn scaled(mut self, k: u64) -> Counters {
         for field in self.fields_mut() {

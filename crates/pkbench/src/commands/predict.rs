@@ -93,7 +93,7 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
             eprintln!("Calibrating: a real run per strategy on {}…", plan.describe());
         }
         let (mut real, environment, data_dir) = open_real(&plan, &dir)?;
-        let device = probe(&data_dir, config.page_size, args.quiet)?;
+        let device = probe(&data_dir, &config, args.quiet)?;
         let (fit, doc) = match predict::calibrate(&strategies, real.as_mut(), environment, plan, Some(device), &control)
         {
             Err(Error::Interrupted) => {
@@ -110,7 +110,7 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
     } else if let Some(path) = &args.calibrate_from {
         let doc = pkbench_core::report::load_results(path)?;
         let refs: Vec<&_> = strategies.to_vec();
-        let device = probe(&out_dir, config.page_size, args.quiet)?;
+        let device = probe(&out_dir, &config, args.quiet)?;
         Some(predict::from_results(&doc, engine, &refs, args.calibrate_rows, Some(device))?)
     } else {
         None
@@ -298,9 +298,12 @@ fn open_real(
     Ok((engine, environment, data_dir))
 }
 
-/// The micro-probes' costs, timed in `dir` (where the engine writes).
-fn probe(dir: &std::path::Path, page_size: u32, quiet: bool) -> Result<predict::probe::DeviceCosts, Error> {
-    let costs = predict::probe::DeviceCosts::measure(dir, page_size)?;
+/// The micro-probes' costs, timed in `dir` (where the engine writes), the cached-read curve up
+/// to about the target's files: rows × (payload + 100 bytes), within a quarter of the memory.
+fn probe(dir: &std::path::Path, config: &PredictConfig, quiet: bool) -> Result<predict::probe::DeviceCosts, Error> {
+    let memory = pkbench_core::predict::memory::available_bytes().unwrap_or(1 << 30);
+    let files = config.rows.saturating_mul(config.payload_bytes + 100).min(memory / 4);
+    let costs = predict::probe::DeviceCosts::measure(dir, config.page_size, files)?;
     if !quiet {
         eprintln!("Probed the device: {}", costs.describe());
     }
