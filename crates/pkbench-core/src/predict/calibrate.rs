@@ -397,30 +397,18 @@ fn page_and_cache(engine: ModelEngine, settings: &BTreeMap<String, String>) -> O
     }
 }
 
-/// Runs the real insert-growth `plan` describes for each strategy on `engine` (through the
-/// [`Engine`] trait; `environment` describes where it runs) and fits a [`Calibration`] to its
-/// batches, within the bounds of `device`'s probes. Returns the real results too (to save
-/// beside the prediction).
-pub fn calibrate(
-    strategies: &[&'static Strategy],
-    engine: &mut dyn Engine,
-    environment: Environment,
-    plan: CalibrationPlan,
-    device: Option<DeviceCosts>,
-    control: &RunControl,
-) -> Result<(Calibration, ResultsDoc), Error> {
-    let doc = run_real(strategies, engine, environment, &plan.workload()?, control, "--calibrate")?;
-    let refs: Vec<&Strategy> = strategies.iter().map(|s| &**s).collect();
-    let fit = Calibration::from_runs(&doc.runs, &refs, plan, device)?;
-    Ok((fit, doc))
-}
+/// A fresh real engine for one strategy's run, and the environment it runs in.
+pub type OpenEngine<'a> = dyn FnMut() -> Result<(Box<dyn Engine>, Environment), Error> + 'a;
 
-/// Runs `workload` for each strategy on `engine` (the calibration, or `--check`'s real run;
-/// `flag` names which in the recorded command).
+/// Runs `workload` for each strategy on an engine of its own from `open` (the calibration, or
+/// `--check`'s real run; `flag` names which in the recorded command). One engine per strategy:
+/// what a strategy leaves on a server would tilt the next one's run — on PostgreSQL, the WAL
+/// a managed cluster keeps for `pg_walinspect` slowed uuid7's batches by a quarter once int's
+/// 5M rows had run before it, and not at all on a cluster of its own — and the model forecasts
+/// each key on a fresh table of a fresh engine.
 pub fn run_real(
     strategies: &[&'static Strategy],
-    engine: &mut dyn Engine,
-    environment: Environment,
+    open: &mut OpenEngine<'_>,
     workload: &InsertGrowth,
     control: &RunControl,
     flag: &str,
@@ -428,21 +416,60 @@ pub fn run_real(
     let timer = MonotonicTimer::default();
     // The fit needs every batch's counters (SQLite's cost microseconds to read).
     let ctx = CaseContext { control, timer: &timer, observer: &Silent, counter_budget: CounterBudget::Unlimited };
-    let run_plan = RunPlan {
-        workload,
-        strategies: strategies.to_vec(),
-        command: vec!["pkbench".into(), "predict".into(), flag.into()],
-    };
-    let outcome = run(&run_plan, engine, environment, None, &ctx)?;
-    match outcome.error {
-        Some(e) => Err(e),
-        None => Ok(outcome.doc),
+    let mut doc: Option<ResultsDoc> = None;
+    for &strategy in strategies {
+        let (mut engine, environment) = open()?;
+        let run_plan = RunPlan {
+            workload,
+            strategies: vec![strategy],
+            command: vec!["pkbench".into(), "predict".into(), flag.into()],
+        };
+        let outcome = run(&run_plan, engine.as_mut(), environment, None, &ctx)?;
+        if let Some(e) = outcome.error {
+            return Err(e);
+        }
+        match doc.as_mut() {
+            None => doc = Some(outcome.doc),
+            Some(d) => d.runs.extend(outcome.doc.runs),
+        }
     }
+    doc.ok_or_else(|| Error::InvalidInput(format!("{flag} needs at least one strategy")))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(feature = "sqlite")]
+    #[test]
+    fn each_strategy_runs_on_an_engine_of_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = PredictConfig {
+            rows: 60_000,
+            batch_rows: 2_000,
+            payload_bytes: 20,
+            seed: 1,
+            page_size: 4096,
+            cache_mb: 1,
+            mode: Mode::Exact,
+            scale: 1,
+        };
+        let plan = CalibrationPlan::for_target(ModelEngine::Sqlite, &target, 30_000).unwrap();
+        let strategies: Vec<&'static Strategy> =
+            ["int", "uuid4"].iter().map(|n| crate::strategy::find(n).unwrap()).collect();
+        let mut opened = 0;
+        let mut open = || {
+            opened += 1;
+            let engine = crate::engines::sqlite::SqliteEngine::new(plan.sqlite_settings(dir.path().to_path_buf()))?;
+            let environment = Environment::detect("sqlite", "test", dir.path());
+            Ok((Box::new(engine) as Box<dyn Engine>, environment))
+        };
+        let doc = run_real(&strategies, &mut open, &plan.workload().unwrap(), &RunControl::new(), "--check").unwrap();
+        assert_eq!(opened, 2);
+        let names: Vec<&str> = doc.runs.iter().map(|r| r.strategy.as_str()).collect();
+        assert_eq!(names, ["int", "uuid4"]);
+        assert!(doc.runs.iter().all(|r| r.complete && r.verified_rows == Some(30_000)), "{:?}", doc.runs);
+    }
 
     #[test]
     fn a_recorded_runs_page_and_cache_are_read_per_engine() {

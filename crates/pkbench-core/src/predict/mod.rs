@@ -37,7 +37,7 @@ pub mod table;
 pub mod terms;
 mod tree;
 
-pub use calibrate::{Calibration, CalibrationPlan, calibrate, from_results, run_real};
+pub use calibrate::{Calibration, CalibrationPlan, OpenEngine, from_results, run_real};
 pub use engine::{MAX_EXACT_SERVER_ROWS, ModelEngine, PageModel};
 pub use model::{BatchCounts, Model};
 pub use schema::{SCHEMA_ENGINES, predict_schema, predict_sqlite as predict_schema_sqlite};

@@ -92,16 +92,24 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         if !args.quiet {
             eprintln!("Calibrating: a real run per strategy on {}…", plan.describe());
         }
-        let (mut real, environment, data_dir) = open_real(&plan, &dir)?;
-        let device = probe(&data_dir, &config, args.quiet)?;
-        let (fit, doc) = match predict::calibrate(&strategies, real.as_mut(), environment, plan, Some(device), &control)
-        {
+        // The probes time the folder the first engine writes to, while it exists.
+        let mut device = None;
+        let mut open = || {
+            let (engine, environment, data_dir) = open_real(&plan, &dir)?;
+            if device.is_none() {
+                device = Some(probe(&data_dir, &config, args.quiet)?);
+            }
+            Ok((engine, environment))
+        };
+        let doc = match predict::run_real(&strategies, &mut open, &plan.workload()?, &control, "--calibrate") {
             Err(Error::Interrupted) => {
                 eprintln!("Interrupted during the calibration run; nothing predicted");
                 return Ok(ExitCode::from(stop.exit_code()));
             }
             other => other?,
         };
+        let refs: Vec<&_> = strategies.to_vec();
+        let fit = predict::Calibration::from_runs(&doc.runs, &refs, plan, device)?;
         real_writer.write(&doc)?;
         if !args.quiet {
             eprintln!("Calibration results written to {}", dir.display());
@@ -341,8 +349,8 @@ fn check_run(
     if !args.quiet {
         eprintln!("Checking: a real {rows}-row {} run per strategy with the same settings…", args.engine.label());
     }
-    let (mut engine, environment, _) = open_real(&plan, &dir)?;
-    let doc = predict::run_real(strategies, engine.as_mut(), environment, &plan.workload()?, control, "--check")?;
+    let mut open = || open_real(&plan, &dir).map(|(engine, environment, _)| (engine, environment));
+    let doc = predict::run_real(strategies, &mut open, &plan.workload()?, control, "--check")?;
     writer.write(&doc)?;
     Ok(doc)
 }
