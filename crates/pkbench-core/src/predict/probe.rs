@@ -69,6 +69,8 @@ impl DeviceCosts {
     /// the memory the OS page cache has).
     pub fn measure(dir: &Path, page_size: u32, largest_file_bytes: u64) -> Result<DeviceCosts, Error> {
         let path = dir.join(format!("pkbench-probe-{}.tmp", std::process::id()));
+        let failed =
+            |e: std::io::Error| Error::InvalidInput(format!("cannot time the device in {}: {e}", dir.display()));
         // Each probe's fastest of a few rounds: a bound should not carry one round's hiccup.
         let (mut cached_read_us, mut append_us, mut random_write_us) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
         let mut device = None;
@@ -78,15 +80,13 @@ impl DeviceCosts {
                 device = device_read_us(&path, u64::from(page_size));
             }
             let _ = std::fs::remove_file(&path);
-            let (read, append, write) =
-                result.map_err(|e| Error::InvalidInput(format!("cannot time the device in {}: {e}", dir.display())))?;
+            let (read, append, write) = result.map_err(failed)?;
             (cached_read_us, append_us, random_write_us) =
                 (cached_read_us.min(read), append_us.min(append), random_write_us.min(write));
         }
         let curve = read_curve(&path, u64::from(page_size), largest_file_bytes);
         let _ = std::fs::remove_file(&path);
-        let read_growth_us =
-            curve.map_err(|e| Error::InvalidInput(format!("cannot time the device in {}: {e}", dir.display())))?;
+        let read_growth_us = curve.map_err(failed)?;
         Ok(DeviceCosts {
             page_size,
             cached_read_us,

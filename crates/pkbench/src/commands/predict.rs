@@ -97,7 +97,7 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         let mut open = || {
             let (engine, environment, data_dir) = open_real(&plan, &dir)?;
             if device.is_none() {
-                device = Some(probe(&data_dir, &config, args.quiet)?);
+                device = Some(probe(&data_dir, plan.engine, &config, args.quiet)?);
             }
             Ok((engine, environment))
         };
@@ -118,7 +118,7 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
     } else if let Some(path) = &args.calibrate_from {
         let doc = pkbench_core::report::load_results(path)?;
         let refs: Vec<&_> = strategies.to_vec();
-        let device = probe(&out_dir, &config, args.quiet)?;
+        let device = probe(&out_dir, engine, &config, args.quiet)?;
         Some(predict::from_results(&doc, engine, &refs, args.calibrate_rows, Some(device))?)
     } else {
         None
@@ -307,10 +307,22 @@ fn open_real(
 }
 
 /// The micro-probes' costs, timed in `dir` (where the engine writes), the cached-read curve up
-/// to about the target's files: rows × (payload + 100 bytes), within a quarter of the memory.
-fn probe(dir: &std::path::Path, config: &PredictConfig, quiet: bool) -> Result<predict::probe::DeviceCosts, Error> {
-    let memory = pkbench_core::predict::memory::available_bytes().unwrap_or(1 << 30);
-    let files = config.rows.saturating_mul(config.payload_bytes + 100).min(memory / 4);
+/// to about the target's files: rows × (payload + 100 bytes), within a quarter of the memory
+/// (none past its first point for an engine that reads the device directly, which it does not
+/// price).
+fn probe(
+    dir: &std::path::Path,
+    engine: EngineKind,
+    config: &PredictConfig,
+    quiet: bool,
+) -> Result<predict::probe::DeviceCosts, Error> {
+    use pkbench_core::predict::memory;
+    let files = if memory::direct_io(engine) {
+        0
+    } else {
+        let available = memory::available_bytes().unwrap_or(1 << 30);
+        config.rows.saturating_mul(config.payload_bytes + 100).min(available / 4)
+    };
     let costs = predict::probe::DeviceCosts::measure(dir, config.page_size, files)?;
     if !quiet {
         eprintln!("Probed the device: {}", costs.describe());
