@@ -117,6 +117,13 @@ fn checkpoints_bring_full_page_images_to_random_keys_only() {
     assert!(fpi(&random) > 20 * fpi(&seq).max(1), "uuid4 {} int {}", fpi(&random), fpi(&seq));
     let per_row = total(&seq, |c| c.wal_bytes) as f64 / 300_000.0;
     assert!((170.0..230.0).contains(&per_row), "int WAL bytes per row {per_row}");
+    // Each checkpoint flushes every page first modified (an image) or added since the last.
+    for r in [&random, &seq] {
+        assert_eq!(total(r, |c| c.checkpoint_pages), fpi(r) + total(r, |c| c.pages_extended));
+    }
+    // A random key jumps to another leaf nearly every row; an ascending one once per leaf.
+    let jumps = |r: &RunResult| total(r, |c| c.leaf_jumps) as f64 / 300_000.0;
+    assert!(jumps(&random) > 0.9 && jumps(&seq) < 0.02, "uuid4 {} int {}", jumps(&random), jumps(&seq));
 }
 
 #[test]

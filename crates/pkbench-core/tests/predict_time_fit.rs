@@ -6,8 +6,9 @@
 use pkbench_core::control::RunControl;
 use pkbench_core::predict::ModelEngine;
 use pkbench_core::predict::fit::{Observation, TimeFit, UNBOUNDED};
-use pkbench_core::predict::probe::{CURVE_POINTS, DeviceCosts};
+use pkbench_core::predict::probe::{CURVE_POINTS, DeviceCosts, Probes};
 use pkbench_core::predict::terms::{Shape, Term};
+use pkbench_core::predict::working_set::{self, WorkingSet};
 use pkbench_core::predict::{Calibration, CalibrationPlan, Mode, PredictConfig, predict};
 use pkbench_core::results::RunResult;
 use pkbench_core::strategy::{Strategy, find};
@@ -74,7 +75,8 @@ fn strategies() -> Vec<&'static Strategy> {
 #[test]
 fn a_synthetic_engines_costs_are_recovered_within_ten_percent() {
     let config = config(200_000, 5_000);
-    let cal = Calibration::from_runs(&synthetic_runs(&config, 0.0), &strategies(), plan_of(&config), None).unwrap();
+    let cal = Calibration::from_runs(&synthetic_runs(&config, 0.0), &strategies(), plan_of(&config), Probes::default())
+        .unwrap();
     for (j, (t, want)) in Term::SQLITE.iter().zip(COSTS_US).enumerate() {
         let got = cal.fit.ms_per_unit[j] * 1000.0;
         assert!((got / want - 1.0).abs() < 0.10, "{t:?}: fitted {got} µs, engine {want} µs; {:?}", cal.fit);
@@ -90,7 +92,8 @@ fn a_synthetic_engines_costs_are_recovered_within_ten_percent() {
 #[test]
 fn a_noisy_calibration_forecasts_four_times_the_rows_within_ten_percent() {
     let small = config(200_000, 5_000);
-    let cal = Calibration::from_runs(&synthetic_runs(&small, 0.05), &strategies(), plan_of(&small), None).unwrap();
+    let cal = Calibration::from_runs(&synthetic_runs(&small, 0.05), &strategies(), plan_of(&small), Probes::default())
+        .unwrap();
     // The target: four times the rows, batches and cache (the calibration's pressure).
     let target = PredictConfig { cache_mb: 4, ..config(800_000, 20_000) };
     let (mut covered, mut total) = (0, 0);
@@ -121,7 +124,8 @@ fn obs(group: &str, position: f64, x: Vec<f64>, ms: f64) -> Observation {
 fn too_few_batches_are_refused() {
     // The old calibration with -b equal to its rows: one batch per strategy.
     let config = config(100_000, 100_000);
-    let err = Calibration::from_runs(&synthetic_runs(&config, 0.0), &strategies(), plan_of(&config), None).unwrap_err();
+    let err = Calibration::from_runs(&synthetic_runs(&config, 0.0), &strategies(), plan_of(&config), Probes::default())
+        .unwrap_err();
     assert!(err.to_string().contains("needs 5 per cost"), "{err}");
 }
 
@@ -170,6 +174,7 @@ fn the_reported_error_is_out_of_sample() {
         shapes: BTreeMap::new(),
         seen_per_row: vec![0.0; 2],
         device: None,
+        working_set: None,
         memory: None,
     };
     cal.describe(&mut options);
@@ -232,6 +237,23 @@ fn a_cost_above_its_upper_bound_is_held_there_and_the_rest_refitted() {
     assert!(held.in_sample_rms > free.in_sample_rms, "the bound costs accuracy in sample");
 }
 
+/// The worst relative error of the last half of `real`'s batches under each calibration's
+/// forecast of `target`.
+fn worst_late_errors(real: &[RunResult], target: &PredictConfig, a: &Calibration, b: &Calibration) -> (f64, f64) {
+    let (mut worst_a, mut worst_b) = (0.0_f64, 0.0_f64);
+    for run in real {
+        let s = find(&run.strategy).unwrap();
+        let forecast = |cal: &Calibration| predict(s, target, Some(cal), &RunControl::new(), &mut |_| {}).unwrap();
+        let (fa, fb) = (forecast(a), forecast(b));
+        for ((real, p), q) in run.batches.iter().zip(&fa.batches).zip(&fb.batches).skip(run.batches.len() / 2) {
+            let error =
+                |x: &pkbench_core::results::BatchResult| (x.elapsed_ns as f64 / real.elapsed_ns as f64 - 1.0).abs();
+            (worst_a, worst_b) = (worst_a.max(error(p)), worst_b.max(error(q)));
+        }
+    }
+    (worst_a, worst_b)
+}
+
 /// A probe whose cached read costs `per_doubling` µs more each time the file doubles past
 /// 32 MiB, and whose other costs bound nothing the synthetic engine pays.
 fn probe_with_curve(per_doubling: f64) -> DeviceCosts {
@@ -244,6 +266,7 @@ fn probe_with_curve(per_doubling: f64) -> DeviceCosts {
         cached_read_us: 0.1,
         append_us: 0.1,
         random_write_us: 0.1,
+        random_sync_us: 0.05,
         hash_search_us: 0.3,
         device_read_us: None,
         read_growth_us,
@@ -267,22 +290,49 @@ fn a_miss_that_costs_more_in_larger_files_is_forecast_from_the_probes_curve() {
     };
     let small = config(200_000, 5_000);
     let calibrated = |device: Option<DeviceCosts>| {
-        let cal = Calibration::from_runs(&engine_runs(&small), &strategies(), plan_of(&small), device).unwrap();
+        let cal = Calibration::from_runs(
+            &engine_runs(&small),
+            &strategies(),
+            plan_of(&small),
+            Probes { device, working_set: None },
+        )
+        .unwrap();
         cal.with_memory(u64::MAX, 1 << 20)
     };
     let (with_curve, without) = (calibrated(Some(device)), calibrated(None));
     let target = PredictConfig { cache_mb: 4, ..config(800_000, 20_000) };
-    let (mut worst_with, mut worst_without) = (0.0_f64, 0.0_f64);
-    for run in engine_runs(&target) {
-        let s = find(&run.strategy).unwrap();
-        let forecast = |cal: &Calibration| predict(s, &target, Some(cal), &RunControl::new(), &mut |_| {}).unwrap();
-        let (a, b) = (forecast(&with_curve), forecast(&without));
-        for ((real, p), q) in run.batches.iter().zip(&a.batches).zip(&b.batches).skip(run.batches.len() / 2) {
-            let error =
-                |x: &pkbench_core::results::BatchResult| (x.elapsed_ns as f64 / real.elapsed_ns as f64 - 1.0).abs();
-            (worst_with, worst_without) = (worst_with.max(error(p)), worst_without.max(error(q)));
-        }
-    }
+    let (worst_with, worst_without) = worst_late_errors(&engine_runs(&target), &target, &with_curve, &without);
     assert!(worst_with < 0.10, "with the probe's curve: worst late batch {:.1}% off", worst_with * 100.0);
+    assert!(worst_without > 0.10, "the test needs the curve to matter: {:.1}% off without it", worst_without * 100.0);
+}
+
+#[test]
+fn a_leaf_jump_that_costs_more_in_a_larger_cache_is_forecast_from_the_working_set_curve() {
+    // 4 µs more per doubling of the cache in use from 256 KiB.
+    let curve = WorkingSet { points: (0..8).map(|i| ((256 << 10) << i, 4.0 * f64::from(i))).collect() };
+    // The synthetic engine: a leaf jump costs the curve's growth at the cache in use (the
+    // cache, or the file if smaller) besides what `COSTS_US` says.
+    let engine_runs = |config: &PredictConfig| {
+        let cache_bytes = config.cache_pages() * u64::from(config.page_size);
+        let mut runs = synthetic_runs(config, 0.0);
+        for run in &mut runs {
+            for b in &mut run.batches {
+                let in_use = working_set::in_use(cache_bytes, b.db_size_bytes.unwrap());
+                b.elapsed_ns += (curve.growth_ms(b.counters.leaf_jumps.unwrap(), in_use) * 1e6) as u64;
+            }
+        }
+        runs
+    };
+    let small = config(200_000, 5_000);
+    let calibrated = |working_set: Option<WorkingSet>| {
+        let probes = Probes { device: None, working_set };
+        Calibration::from_runs(&engine_runs(&small), &strategies(), plan_of(&small), probes)
+            .unwrap()
+            .with_memory(u64::MAX, 1 << 20)
+    };
+    let (with_curve, without) = (calibrated(Some(curve.clone())), calibrated(None));
+    let target = PredictConfig { cache_mb: 8, ..config(800_000, 20_000) };
+    let (worst_with, worst_without) = worst_late_errors(&engine_runs(&target), &target, &with_curve, &without);
+    assert!(worst_with < 0.10, "with the working-set curve: worst late batch {:.1}% off", worst_with * 100.0);
     assert!(worst_without > 0.10, "the test needs the curve to matter: {:.1}% off without it", worst_without * 100.0);
 }

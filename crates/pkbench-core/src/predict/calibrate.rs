@@ -8,8 +8,9 @@ use super::fit::{Predicted, TimeFit, UNBOUNDED};
 use super::layout::{CACHE_EXTRA_BYTES, Layout};
 use super::memory::Memory;
 use super::model::Model;
-use super::probe::DeviceCosts;
+use super::probe::{DeviceCosts, Probes};
 use super::terms::{Shape, Term};
+use super::working_set::{self, WorkingSet};
 use super::{Mode, ModelEngine, PredictConfig};
 use crate::Error;
 use crate::control::{MonotonicTimer, RunControl};
@@ -158,6 +159,9 @@ pub struct Calibration {
     pub seen_per_row: Vec<f64>,
     /// The micro-probes' costs that bounded the fit, if it was probed.
     pub device: Option<DeviceCosts>,
+    /// What a leaf jump costs more in a larger cache, if it was probed: taken off the
+    /// calibration's batches at its cache, added to the forecast's at the target's.
+    pub working_set: Option<WorkingSet>,
     /// The memory below the engine's cache the forecast assumes ([`Calibration::with_memory`]).
     pub memory: Option<Memory>,
 }
@@ -249,6 +253,15 @@ impl Calibration {
         if let Some(d) = &self.device {
             options.insert("device_costs".into(), format!("from the micro-probes, as lower bounds of the fitted costs (the WAL-index search between its probe and 2× it): {}", d.describe()));
         }
+        if let Some(w) = &self.working_set {
+            options.insert(
+                "working_set".into(),
+                format!(
+                    "{}; taken off the calibration's batches at its cache, added to the forecast's at the target's",
+                    w.describe()
+                ),
+            );
+        }
         if !f.pinned.is_empty() {
             let pinned: Vec<&str> = f.pinned.iter().map(|t| t.unit()).collect();
             options.insert(
@@ -266,13 +279,16 @@ impl Calibration {
     }
 
     /// Fits the costs to a real run's `runs` made as `plan` says, with the model's counts for
-    /// the same batches; each cost within the bounds `device`'s probes set, if given.
+    /// the same batches; each cost within the bounds the device probes set, and the growths
+    /// the probes measured (larger files, a larger cache in use) taken off, if given.
     pub fn from_runs(
         runs: &[RunResult],
         strategies: &[&Strategy],
         plan: CalibrationPlan,
-        device: Option<DeviceCosts>,
+        probes: Probes,
     ) -> Result<Calibration, Error> {
+        let Probes { device, working_set } = probes;
+        let cache_bytes = plan.cache_pages() * u64::from(plan.page_size);
         let terms = Term::for_engine(plan.engine).to_vec();
         let mut shapes = BTreeMap::new();
         let mut obs = Vec::new();
@@ -298,7 +314,11 @@ impl Calibration {
                 let c = model.insert_batch(b.rows);
                 let x: Vec<f64> = terms.iter().map(|t| t.value(shape, &c, b.rows)).collect();
                 // The fit prices a miss at the probe's smallest file; the probe prices the rest.
-                let growth = device.map_or(0.0, |d| d.read_growth_ms(plan.engine, c.reads(), model.size_bytes()));
+                let files = model.size_bytes();
+                let growth = device.map_or(0.0, |d| d.read_growth_ms(plan.engine, c.reads(), files))
+                    + working_set.as_ref().map_or(0.0, |w| {
+                        w.growth_ms(c.leaf_jumps.unwrap_or(0), working_set::in_use(cache_bytes, files))
+                    });
                 for (seen, v) in seen_per_row.iter_mut().zip(&x) {
                     *seen = seen.max(v / b.rows.max(1) as f64);
                 }
@@ -315,20 +335,20 @@ impl Calibration {
             None => vec![UNBOUNDED; terms.len()],
         };
         let fit = TimeFit::fit_bounded(&terms, &obs, &bounds)?;
-        Ok(Calibration { fit, plan, shapes, seen_per_row, device, memory: None })
+        Ok(Calibration { fit, plan, shapes, seen_per_row, device, working_set, memory: None })
     }
 }
 
 /// Fits a [`Calibration`] to an existing real run's batches of `strategies` on `engine` (SQLite,
 /// or a PostgreSQL or MariaDB server) within its first `rows` rows (e.g. the first tenth of a
-/// long run, to predict the rest); the plan is read from the run's settings. `device`: the
-/// probes' bounds, as [`Calibration::from_runs`].
+/// long run, to predict the rest); the plan is read from the run's settings. `probes`: as
+/// [`Calibration::from_runs`].
 pub fn from_results(
     doc: &ResultsDoc,
     engine: ModelEngine,
     strategies: &[&Strategy],
     rows: u64,
-    device: Option<DeviceCosts>,
+    probes: Probes,
 ) -> Result<Calibration, Error> {
     let runs: Vec<RunResult> = doc
         .runs
@@ -363,7 +383,7 @@ pub fn from_results(
         payload_bytes: first.settings.payload_bytes,
         seed: first.settings.seed,
     };
-    Calibration::from_runs(&runs, strategies, plan, device)
+    Calibration::from_runs(&runs, strategies, plan, probes)
 }
 
 /// A recorded run's page size and cache (KiB), from the settings its engine reports.

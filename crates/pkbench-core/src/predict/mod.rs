@@ -36,6 +36,7 @@ pub mod sharded;
 pub mod table;
 pub mod terms;
 mod tree;
+pub mod working_set;
 
 pub use calibrate::{Calibration, CalibrationPlan, OpenEngine, from_results, run_real};
 pub use engine::{MAX_EXACT_SERVER_ROWS, ModelEngine, PageModel};
@@ -145,6 +146,7 @@ pub fn counters(c: &BatchCounts) -> Counters {
         pages_dirtied: Some(c.cache.pages_dirtied),
         page_splits: Some(c.page_splits),
         wal_hash_searches: Some(c.cache.wal_hash_searches),
+        leaf_jumps: Some(c.leaf_jumps),
         ..Counters::default()
     }
 }
@@ -207,6 +209,12 @@ pub fn predict_engine(
             // Misses the OS page cache serves cost more in larger files; the rest read the device.
             let growth = calibration.and_then(|c| c.device).map_or(0.0, |d| d.read_growth_ms(engine, misses, files));
             let below = m.device_ms(misses, files) + growth * (1.0 - m.device_share(files));
+            // A leaf jump costs more in the target's cache than in the calibration's smaller one.
+            let in_use = working_set::in_use(engine.cache_pages(config) * u64::from(config.page_size), files);
+            let jumps = calibration
+                .and_then(|c| c.working_set.as_ref())
+                .map_or(0.0, |w| w.growth_ms(counters.leaf_jumps.unwrap_or(0), in_use));
+            let below = below + jumps;
             (p.ms, p.low, p.high) = (p.ms + below, p.low + below, p.high + below);
             regimes.record(m.regime(n, misses, files), total, n);
         }
@@ -259,6 +267,22 @@ pub fn predict_engine(
             "extrapolation".into(),
             format!("beyond the calibration's regimes: {}; read those batches' times with care", parts.join("; ")),
         );
+    }
+    if let Some(c) = calibration.filter(|c| c.working_set.is_none() && c.device.is_some()) {
+        let target =
+            working_set::in_use(engine.cache_pages(config) * u64::from(config.page_size), model.size_bytes() * k);
+        let calibrated = c.plan.cache_pages() * u64::from(c.plan.page_size);
+        if target > 2 * calibrated {
+            options.insert(
+                "working_set".into(),
+                format!(
+                    "not probed on {}: a leaf jump is priced as in the calibration's {:.1} MiB cache, not the target's {:.1} MiB, where the CPU goes further for it; random keys' times may be low",
+                    engine.label(),
+                    calibrated as f64 / 1048576.0,
+                    target as f64 / 1048576.0
+                ),
+            );
+        }
     }
     if let Some(m) = calibration.and_then(|c| c.memory) {
         let gib = |b: u64| b as f64 / f64::from(1 << 30);

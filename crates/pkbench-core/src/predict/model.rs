@@ -20,6 +20,8 @@ pub struct BatchCounts {
     pub page_splits: u64,
     /// Pages in the file after the batch.
     pub pages: u64,
+    /// Inserts whose leaf was not the previous insert's into the same tree.
+    pub leaf_jumps: u64,
 }
 
 /// A strategy's simulated SQLite database.
@@ -30,6 +32,7 @@ pub struct Model {
     rowid: i64,
     rows: u64,
     splits_before: u64,
+    jumps_before: u64,
 }
 
 fn key_value(key: Option<Key>, rowid: i64) -> u128 {
@@ -47,7 +50,15 @@ impl Model {
         let mut pager = Pager::new(layout.page_size, cache_pages, bounded);
         let trees = layout.trees.into_iter().map(|t| BTree::create(&mut pager, t)).collect();
         let _ = pager.cache.take_counts();
-        Model { pager, trees, keys: KeyStream::new(strategy, seed), rowid: 0, rows: 0, splits_before: 0 }
+        Model {
+            pager,
+            trees,
+            keys: KeyStream::new(strategy, seed),
+            rowid: 0,
+            rows: 0,
+            splits_before: 0,
+            jumps_before: 0,
+        }
     }
 
     /// Makes this a 1/`k` scale model's database: the WAL checkpoints after 1/`k` of the frames.
@@ -79,11 +90,14 @@ impl Model {
         self.pager.cache.commit();
         let splits = self.pager.splits - self.splits_before;
         self.splits_before = self.pager.splits;
+        let jumps = self.pager.leaf_jumps - self.jumps_before;
+        self.jumps_before = self.pager.leaf_jumps;
         BatchCounts {
             rows: n,
             cache: self.pager.cache.take_counts(),
             page_splits: splits,
             pages: self.pager.page_count(),
+            leaf_jumps: jumps,
         }
     }
 

@@ -39,6 +39,16 @@ pub const CURVE_POINTS: usize = 7;
 /// Random reads timed at each point of the curve.
 const CURVE_READS: u64 = 50_000;
 
+/// What the probes measured, for a fit: the device's costs and the working-set curve, each if
+/// probed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Probes {
+    /// The file probes' per-operation costs.
+    pub device: Option<DeviceCosts>,
+    /// What a leaf jump costs more in a larger cache.
+    pub working_set: Option<super::working_set::WorkingSet>,
+}
+
 /// Per-operation costs measured on this machine, microseconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeviceCosts {
@@ -50,6 +60,9 @@ pub struct DeviceCosts {
     pub append_us: f64,
     /// A page written at a random offset of a file, its share of the sync that follows included.
     pub random_write_us: f64,
+    /// Of [`DeviceCosts::random_write_us`], the sync's share: what flushing a page the OS
+    /// holds dirty costs.
+    pub random_sync_us: f64,
     /// One SQLite WAL-index hash table searched for a page (`walFindFrame`'s inner loop).
     pub hash_search_us: f64,
     /// A page read at a random offset from the device itself (`O_DIRECT`, past the OS page
@@ -72,7 +85,8 @@ impl DeviceCosts {
         let failed =
             |e: std::io::Error| Error::InvalidInput(format!("cannot time the device in {}: {e}", dir.display()));
         // Each probe's fastest of a few rounds: a bound should not carry one round's hiccup.
-        let (mut cached_read_us, mut append_us, mut random_write_us) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
+        let (mut cached_read_us, mut append_us, mut random_write_us, mut random_sync_us) =
+            (f64::INFINITY, f64::INFINITY, f64::INFINITY, f64::INFINITY);
         let mut device = None;
         for round in 0..ROUNDS {
             let result = probe_files(&path, u64::from(page_size));
@@ -80,9 +94,9 @@ impl DeviceCosts {
                 device = device_read_us(&path, u64::from(page_size));
             }
             let _ = std::fs::remove_file(&path);
-            let (read, append, write) = result.map_err(failed)?;
-            (cached_read_us, append_us, random_write_us) =
-                (cached_read_us.min(read), append_us.min(append), random_write_us.min(write));
+            let (read, append, write, sync) = result.map_err(failed)?;
+            (cached_read_us, append_us, random_write_us, random_sync_us) =
+                (cached_read_us.min(read), append_us.min(append), random_write_us.min(write), random_sync_us.min(sync));
         }
         let curve = read_curve(&path, u64::from(page_size), largest_file_bytes);
         let _ = std::fs::remove_file(&path);
@@ -92,6 +106,7 @@ impl DeviceCosts {
             cached_read_us,
             append_us,
             random_write_us,
+            random_sync_us,
             hash_search_us: hash_search_us(),
             device_read_us: device,
             read_growth_us,
@@ -140,6 +155,10 @@ impl DeviceCosts {
                 (ModelEngine::Sqlite, Term::CheckpointPages) => {
                     (ms(self.cached_read_us + self.random_write_us), f64::INFINITY)
                 }
+                // The page's write to the OS is a page written; the checkpoint's sync flushes it.
+                (ModelEngine::Postgres | ModelEngine::PostgresFdw, Term::CheckpointPages) => {
+                    (ms(self.random_sync_us), f64::INFINITY)
+                }
                 (_, Term::WalBytes) => (ms(self.append_us) / f64::from(self.page_size), f64::INFINITY),
                 _ => UNBOUNDED,
             })
@@ -161,19 +180,20 @@ impl DeviceCosts {
             .collect();
         let curve = if curve.is_empty() { String::new() } else { format!(" ({})", curve.join(", ")) };
         format!(
-            "{} B page read from the OS cache {:.2} µs in a {} MiB file{curve}, {device}, appended and synced {:.2} µs, written at random and synced {:.2} µs; a WAL-index hash table searched {:.3} µs",
+            "{} B page read from the OS cache {:.2} µs in a {} MiB file{curve}, {device}, appended and synced {:.2} µs, written at random and synced {:.2} µs ({:.2} µs of it the sync); a WAL-index hash table searched {:.3} µs",
             self.page_size,
             self.cached_read_us,
             FILE_BYTES >> 20,
             self.append_us,
             self.random_write_us,
+            self.random_sync_us,
             self.hash_search_us
         )
     }
 }
 
-/// (cached read, append, random write), µs per page.
-fn probe_files(path: &Path, page: u64) -> std::io::Result<(f64, f64, f64)> {
+/// (cached read, append, random write, its sync's share), µs per page.
+fn probe_files(path: &Path, page: u64) -> std::io::Result<(f64, f64, f64, f64)> {
     let file = OpenOptions::new().read(true).write(true).create_new(true).open(path)?;
     let buf = vec![0x5a_u8; page as usize];
     let pages = FILE_BYTES / page;
@@ -204,10 +224,12 @@ fn probe_files(path: &Path, page: u64) -> std::io::Result<(f64, f64, f64)> {
     for _ in 0..RANDOM_WRITES {
         file.write_all_at(&buf, rng.below(pages as usize) as u64 * page)?;
     }
+    let syncing = Instant::now();
     file.sync_data()?;
+    let random_sync_us = per(syncing, RANDOM_WRITES);
     let random_write_us = per(started, RANDOM_WRITES);
     drop::<File>(file);
-    Ok((cached_read_us, append_us, random_write_us))
+    Ok((cached_read_us, append_us, random_write_us, random_sync_us))
 }
 
 /// The cached-read curve: a file grown from [`FILE_BYTES`] by doubling, each size's random
@@ -351,6 +373,10 @@ mod tests {
         assert_eq!(b[0], UNBOUNDED, "per row: the data's alone");
         let search = Term::SQLITE.iter().position(|&t| t == Term::WalHashSearches).unwrap();
         assert!(b[search].0 > 0.0 && b[search].1.is_finite() && b[search].1 == 2.0 * b[search].0);
+        assert!(c.random_sync_us > 0.0 && c.random_sync_us <= c.random_write_us);
+        let flushed = Term::POSTGRES.iter().position(|&t| t == Term::CheckpointPages).unwrap();
+        let pg = c.bounds(ModelEngine::Postgres, &Term::POSTGRES);
+        assert_eq!(pg[flushed], (c.random_sync_us / 1000.0, f64::INFINITY), "a checkpoint's flush: the sync's share");
         let dirtied = c.bounds(ModelEngine::MariaDb, &Term::INNODB);
         assert_eq!(dirtied[4], UNBOUNDED, "InnoDB's page cleaner writes in the background");
         assert!(c.read_growth_us[0] == Some(0.0) && c.read_growth_us[1].is_some(), "the curve reaches 64 MiB");
@@ -365,6 +391,7 @@ mod tests {
             cached_read_us: 0.5,
             append_us: 3.0,
             random_write_us: 5.0,
+            random_sync_us: 3.0,
             hash_search_us: 0.01,
             device_read_us: None,
             read_growth_us: [Some(0.0), Some(0.2), Some(0.4), None, None, None, None],

@@ -24,7 +24,9 @@ pub enum Term {
     /// Per page written to the WAL (spilled or committed), its share of the commit's sync
     /// included.
     PagesWritten,
-    /// Per page an automatic checkpoint copies from the WAL into the database file and syncs.
+    /// Per page a checkpoint makes durable: SQLite's, copied from the WAL into the database file
+    /// and synced; PostgreSQL's, first modified (or added) since the last checkpoint and flushed
+    /// to the device by the next one's sync, whoever wrote it to the OS.
     CheckpointPages,
     /// Per byte of write-ahead log (PostgreSQL: records and full-page images), its share of the
     /// commit's flush included.
@@ -45,9 +47,17 @@ impl Term {
         Term::PagesWritten,
         Term::CheckpointPages,
     ];
-    /// PostgreSQL's: its model counts buffer reads, buffers written and WAL bytes.
-    pub const POSTGRES: [Term; 6] =
-        [Term::Rows, Term::TreeEntries, Term::KeyBytes, Term::Misses, Term::PagesWritten, Term::WalBytes];
+    /// PostgreSQL's: its model counts buffer reads, buffers written, WAL bytes and the pages each
+    /// checkpoint flushes.
+    pub const POSTGRES: [Term; 7] = [
+        Term::Rows,
+        Term::TreeEntries,
+        Term::KeyBytes,
+        Term::Misses,
+        Term::PagesWritten,
+        Term::WalBytes,
+        Term::CheckpointPages,
+    ];
     /// InnoDB's: its model counts buffer pool reads and pages dirtied (not the page cleaner's
     /// writes, see `server::innodb`).
     pub const INNODB: [Term; 5] = [Term::Rows, Term::TreeEntries, Term::KeyBytes, Term::Misses, Term::PagesDirtied];

@@ -70,6 +70,8 @@ pub struct Pager {
     pub cache: PageCache,
     /// Pages added by splits so far.
     pub splits: u64,
+    /// Inserts so far whose leaf was not the previous insert's into the same tree.
+    pub leaf_jumps: u64,
     /// Whether new leaves are kept as ranges (bounded mode).
     pub bounded: bool,
 }
@@ -84,6 +86,7 @@ impl Pager {
             freelist: Vec::new(),
             cache: PageCache::new(cache_pages),
             splits: 0,
+            leaf_jumps: 0,
             bounded,
         };
         pager.cache.fetch(1, false);
@@ -170,13 +173,15 @@ pub struct BTree {
     pub root: u32,
     /// Interior pages from the root to the current leaf, with the child index taken.
     pub(super) path: Vec<(u32, usize)>,
+    /// The leaf the last insert went to.
+    last_leaf: u32,
 }
 
 impl BTree {
     /// A new empty tree in `pager`.
     pub fn create(pager: &mut Pager, layout: TreeLayout) -> Self {
         let root = pager.create_root();
-        BTree { layout, root, path: Vec::with_capacity(8) }
+        BTree { layout, root, path: Vec::with_capacity(8), last_leaf: 0 }
     }
 
     /// Inserts `key` (`rowid` sizes records that carry the rowid), as `sqlite3BtreeInsert`
@@ -196,6 +201,10 @@ impl BTree {
             }
         }
         pager.cache.write(pgno, true);
+        if pgno != self.last_leaf {
+            self.last_leaf = pgno;
+            pager.leaf_jumps += 1;
+        }
         let size = self.layout.leaf_cell(key, rowid) + CELL_POINTER;
         let at_end = match &mut pager.pages[pgno as usize] {
             Content::Keys(keys) => {

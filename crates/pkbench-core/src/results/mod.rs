@@ -242,6 +242,11 @@ pub struct Counters {
     /// model, so the misses served by the OS or the device are the rest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pages_extended: Option<u64>,
+    /// Inserts whose leaf was not the previous insert's into the same tree (from `pkbench
+    /// predict`'s model): each searches a page the CPU's caches have likely lost since, which
+    /// costs more the larger the engine's cache in use.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leaf_jumps: Option<u64>,
     /// Row-lock waits: statements that waited for a lock another transaction held (InnoDB
     /// `lock_row_lock_waits`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -257,7 +262,7 @@ pub struct Counters {
 
 impl Counters {
     /// Every counter with its field name, in declaration order (for exporters and charts).
-    pub fn fields(&self) -> [(&'static str, Option<u64>); 19] {
+    pub fn fields(&self) -> [(&'static str, Option<u64>); 20] {
         [
             ("cache_hits", self.cache_hits),
             ("cache_misses", self.cache_misses),
@@ -275,13 +280,14 @@ impl Counters {
             ("pages_dirtied", self.pages_dirtied),
             ("wal_hash_searches", self.wal_hash_searches),
             ("pages_extended", self.pages_extended),
+            ("leaf_jumps", self.leaf_jumps),
             ("row_lock_waits", self.row_lock_waits),
             ("row_lock_wait_ms", self.row_lock_wait_ms),
             ("deadlocks", self.deadlocks),
         ]
     }
 
-    fn fields_mut(&mut self) -> [&mut Option<u64>; 19] {
+    fn fields_mut(&mut self) -> [&mut Option<u64>; 20] {
         [
             &mut self.cache_hits,
             &mut self.cache_misses,
@@ -299,6 +305,7 @@ impl Counters {
             &mut self.pages_dirtied,
             &mut self.wal_hash_searches,
             &mut self.pages_extended,
+            &mut self.leaf_jumps,
             &mut self.row_lock_waits,
             &mut self.row_lock_wait_ms,
             &mut self.deadlocks,

@@ -8,6 +8,7 @@ use pkbench_core::Error;
 use pkbench_core::control::RunControl;
 use pkbench_core::engines::EngineKind;
 use pkbench_core::engines::sqlite::SqliteEngine;
+use pkbench_core::predict::probe::Probes;
 use pkbench_core::predict::sharded::{self, ShardedConfig, ShardedPrediction};
 use pkbench_core::predict::{self, Mode, ModelEngine, PredictConfig};
 use pkbench_core::report::ResultsWriter;
@@ -109,7 +110,8 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
             other => other?,
         };
         let refs: Vec<&_> = strategies.to_vec();
-        let fit = predict::Calibration::from_runs(&doc.runs, &refs, plan, device)?;
+        let probes = Probes { device, working_set: working_set(engine, &config, args.quiet)? };
+        let fit = predict::Calibration::from_runs(&doc.runs, &refs, plan, probes)?;
         real_writer.write(&doc)?;
         if !args.quiet {
             eprintln!("Calibration results written to {}", dir.display());
@@ -119,7 +121,8 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         let doc = pkbench_core::report::load_results(path)?;
         let refs: Vec<&_> = strategies.to_vec();
         let device = probe(&out_dir, engine, &config, args.quiet)?;
-        Some(predict::from_results(&doc, engine, &refs, args.calibrate_rows, Some(device))?)
+        let probes = Probes { device: Some(device), working_set: working_set(engine, &config, args.quiet)? };
+        Some(predict::from_results(&doc, engine, &refs, args.calibrate_rows, probes)?)
     } else {
         None
     };
@@ -328,6 +331,25 @@ fn probe(
         eprintln!("Probed the device: {}", costs.describe());
     }
     Ok(costs)
+}
+
+/// The working-set probe, up to the target's cache in use (its cache, or about its data if
+/// smaller): SQLite's, which it runs in memory; `None` on the servers, which it cannot run.
+fn working_set(
+    engine: EngineKind,
+    config: &PredictConfig,
+    quiet: bool,
+) -> Result<Option<predict::working_set::WorkingSet>, Error> {
+    if engine != EngineKind::Sqlite {
+        return Ok(None);
+    }
+    let cache = engine.cache_pages(config) * u64::from(config.page_size);
+    let data = config.rows.saturating_mul(config.payload_bytes + 100);
+    let curve = predict::working_set::measure_sqlite(config.page_size, config.payload_bytes, cache.min(data))?;
+    if !quiet {
+        eprintln!("Probed the working set: {}", curve.describe());
+    }
+    Ok(Some(curve))
 }
 
 /// `--check N`: a real run of N rows per strategy with the prediction's settings (SQLite, or a

@@ -149,6 +149,8 @@ impl InnodbModel {
 impl PageModel for InnodbModel {
     fn insert_batch(&mut self, n: u64) -> Counters {
         let mut splits = 0u64;
+        let jumps = |indexes: &[(Tree<InnodbIndex>, ServerKey)]| indexes.iter().map(|(t, _)| t.leaf_jumps).sum::<u64>();
+        let jumps_before = jumps(&self.indexes);
         for _ in 0..n {
             let row = self.keys.next_row();
             self.rows += 1;
@@ -185,6 +187,7 @@ impl PageModel for InnodbModel {
             cache_misses: Some(c.reads),
             page_splits: Some(splits),
             pages_dirtied: Some(c.dirtied),
+            leaf_jumps: Some(jumps(&self.indexes) - jumps_before),
             ..Counters::default()
         }
     }

@@ -268,6 +268,8 @@ impl PageModel for PostgresModel {
     fn insert_batch(&mut self, n: u64) -> Counters {
         let before = self.buffers.totals();
         let (wal, records, splits, touched) = (self.wal, self.wal_records, self.splits, self.touched);
+        let jumps = |indexes: &[Index]| indexes.iter().map(|i| i.tree.leaf_jumps).sum::<u64>();
+        let jumps_before = jumps(&self.indexes);
         self.batches += 1;
         for _ in 0..n {
             self.insert_row();
@@ -288,6 +290,10 @@ impl PageModel for PostgresModel {
             page_splits: Some(self.splits - splits),
             index_blocks_touched: Some(self.touched - touched),
             pages_dirtied: Some(c.dirtied),
+            // A page first modified since the redo point logs an image, a new page initialises
+            // itself; each is a page the next checkpoint must flush.
+            checkpoint_pages: Some(c.fpi + c.extended),
+            leaf_jumps: Some(jumps(&self.indexes) - jumps_before),
             ..Counters::default()
         }
     }

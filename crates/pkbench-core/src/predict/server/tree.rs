@@ -125,6 +125,9 @@ pub struct Tree<R> {
     pub fastpath: bool,
     cached_leaf: u32,
     path: Vec<(u32, usize)>,
+    /// Inserts so far whose leaf was not the previous insert's.
+    pub leaf_jumps: u64,
+    last_leaf: u32,
 }
 
 impl<R: SplitRules> Tree<R> {
@@ -140,6 +143,8 @@ impl<R: SplitRules> Tree<R> {
             fastpath: false,
             cached_leaf: NO_PAGE,
             path: Vec::with_capacity(8),
+            leaf_jumps: 0,
+            last_leaf: NO_PAGE,
         }
     }
 
@@ -155,6 +160,7 @@ impl<R: SplitRules> Tree<R> {
             // The key's place on the page is searched as on any other (`_bt_binsrch_insert`).
             let pos = n.keys.partition_point(|k| *k < key);
             if n.is_rightmost() && n.keys.first().is_some_and(|k| *k < key) && self.rules.fits(n, pos) {
+                self.note_leaf(leaf);
                 return self.add(store, buffers, leaf, pos, key, NO_PAGE);
             }
         }
@@ -171,7 +177,15 @@ impl<R: SplitRules> Tree<R> {
             page = n.children[i];
         }
         let pos = store.nodes[page as usize].keys.partition_point(|k| *k < key);
+        self.note_leaf(page);
         self.add(store, buffers, page, pos, key, NO_PAGE)
+    }
+
+    fn note_leaf(&mut self, leaf: u32) {
+        if leaf != self.last_leaf {
+            self.last_leaf = leaf;
+            self.leaf_jumps += 1;
+        }
     }
 
     /// Adds `key` (with `child` on interior pages) at `pos` of `page`, splitting up the path.

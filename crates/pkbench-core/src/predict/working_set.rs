@@ -1,0 +1,182 @@
+//! What a leaf costs as the engine's cache in use grows. An insert whose leaf is not the
+//! previous insert's (a uuid4 row, nearly always) searches a page the CPU's caches have likely
+//! lost, and how far it has to go for it — L2, L3, DRAM, a TLB walk — depends on how much memory
+//! the engine's cache spans. A calibration scaled to the target's cache pressure has a cache ten
+//! times smaller than the target's, so its batches price a jump in a few MiB; the target pays for
+//! it in tens or hundreds. `perf` on SQLite shows where: `sqlite3BtreeIndexMoveto`, `memcmp` and
+//! `pcache1Fetch` cost 1.6–2× as much per row with a 32 MiB cache as with an 8 MiB one, at the
+//! same table.
+//!
+//! The probe measures it directly: random 16-byte keys inserted in one transaction into an
+//! in-memory table (no I/O, nothing evicted) as it grows to the target's cache, µs per row by
+//! size. The fit prices a jump at the calibration's cache ([`WorkingSet::growth_ms`] taken off
+//! its batches) and the forecast adds the growth at the target's.
+
+#[cfg(feature = "sqlite")]
+use crate::Error;
+
+/// Largest table the probe builds; the growth is taken as flat past it.
+pub const MAX_PROBE_BYTES: u64 = 512 << 20;
+/// Smallest table a point is taken at.
+#[cfg(feature = "sqlite")]
+const FIRST_BYTES: u64 = 256 << 10;
+/// Smallest chunk of rows timed (a chunk is an eighth of the rows so far, so each doubling of
+/// the table has about six).
+#[cfg(feature = "sqlite")]
+const MIN_CHUNK_ROWS: u64 = 1_000;
+
+/// The cost of a leaf jump over the smallest cache in use the probe measured, by cache in use.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkingSet {
+    /// (cache in use, bytes; µs over the first point), one point per doubling, non-decreasing.
+    pub points: Vec<(u64, f64)>,
+}
+
+impl WorkingSet {
+    /// The curve from `samples` of (table bytes, µs per row): the median of each doubling from
+    /// the first sample's size, less the first doubling's, non-decreasing (a larger cache does
+    /// not make a page nearer, whatever one sample says). `None` without two doublings.
+    pub fn from_samples(samples: &[(u64, f64)]) -> Option<WorkingSet> {
+        let first = samples.iter().map(|s| s.0).min()?.max(1);
+        let mut bins: Vec<Vec<f64>> = Vec::new();
+        for &(bytes, us) in samples {
+            let i = (bytes as f64 / first as f64).log2().floor().max(0.0) as usize;
+            if bins.len() <= i {
+                bins.resize(i + 1, Vec::new());
+            }
+            bins[i].push(us);
+        }
+        let mut points = Vec::new();
+        let (mut base, mut highest) = (None, 0.0_f64);
+        for (i, bin) in bins.iter_mut().enumerate() {
+            if bin.is_empty() {
+                continue;
+            }
+            bin.sort_by(f64::total_cmp);
+            let median = bin[bin.len() / 2];
+            let base = *base.get_or_insert(median);
+            highest = highest.max(median - base);
+            // The bin's middle, geometrically.
+            let at = (first as f64 * 2f64.powf(i as f64 + 0.5)) as u64;
+            points.push((at, highest));
+        }
+        (points.len() >= 2).then_some(WorkingSet { points })
+    }
+
+    /// µs a jump costs over the curve's first point with `in_use` bytes of cache in use: linear
+    /// in log₂ size between the points, none below the first, flat past the last.
+    pub fn growth_us(&self, in_use: u64) -> f64 {
+        let Some(&(first, _)) = self.points.first() else { return 0.0 };
+        if in_use <= first {
+            return 0.0;
+        }
+        for w in self.points.windows(2) {
+            let ((a, ga), (b, gb)) = (w[0], w[1]);
+            if in_use <= b {
+                let f = (in_use as f64 / a as f64).log2() / (b as f64 / a as f64).log2();
+                return ga + (gb - ga) * f;
+            }
+        }
+        self.points.last().map_or(0.0, |p| p.1)
+    }
+
+    /// Milliseconds `jumps` cost over the first point with `in_use` bytes of cache in use.
+    pub fn growth_ms(&self, jumps: u64, in_use: u64) -> f64 {
+        jumps as f64 * self.growth_us(in_use) / 1000.0
+    }
+
+    /// One line for the results.
+    pub fn describe(&self) -> String {
+        let parts: Vec<String> = self.points.iter().map(|(b, g)| format!("+{g:.2} µs at {}", mib(*b))).collect();
+        format!(
+            "a leaf jump costs more as the cache in use grows (random keys into an in-memory SQLite table, one transaction): {}; flat past {}",
+            parts.join(", "),
+            self.points.last().map_or_else(String::new, |p| mib(p.0))
+        )
+    }
+}
+
+fn mib(bytes: u64) -> String {
+    let m = bytes as f64 / 1048576.0;
+    if m < 10.0 { format!("{m:.1} MiB") } else { format!("{m:.0} MiB") }
+}
+
+/// The cache in use: the engine's cache, or the data if smaller.
+pub fn in_use(cache_bytes: u64, data_bytes: u64) -> u64 {
+    cache_bytes.min(data_bytes)
+}
+
+/// Times random 16-byte keys with `payload_bytes` of payload inserted into an in-memory SQLite
+/// table of `page_size` pages (`WITHOUT ROWID`, as `uuid4`'s) until it holds `largest_bytes`
+/// (at most [`MAX_PROBE_BYTES`]).
+#[cfg(feature = "sqlite")]
+pub fn measure_sqlite(page_size: u32, payload_bytes: u64, largest_bytes: u64) -> Result<WorkingSet, Error> {
+    use crate::util::pick::Pick;
+    use std::time::Instant;
+    let failed = |e: rusqlite::Error| Error::InvalidInput(format!("the working-set probe failed in SQLite: {e}"));
+    let largest = largest_bytes.clamp(4 * FIRST_BYTES, MAX_PROBE_BYTES);
+    let conn = rusqlite::Connection::open_in_memory().map_err(failed)?;
+    conn.execute_batch(&format!(
+        "PRAGMA page_size = {page_size}; PRAGMA cache_size = -{}; \
+         CREATE TABLE t (id BLOB NOT NULL PRIMARY KEY, payload BLOB NOT NULL) WITHOUT ROWID; BEGIN",
+        2 * largest / 1024
+    ))
+    .map_err(failed)?;
+    let mut insert = conn.prepare("INSERT INTO t VALUES (?1, ?2)").map_err(failed)?;
+    let mut pages = conn.prepare("PRAGMA page_count").map_err(failed)?;
+    let payload = vec![0x5a_u8; payload_bytes as usize];
+    let mut rng = Pick(0x5e7);
+    let mut key = [0_u8; 16];
+    let (mut rows, mut samples) = (0_u64, Vec::new());
+    loop {
+        let chunk = (rows / 8).max(MIN_CHUNK_ROWS);
+        let started = Instant::now();
+        for _ in 0..chunk {
+            for b in key.chunks_mut(8) {
+                b.copy_from_slice(&(rng.below(usize::MAX) as u64).to_le_bytes());
+            }
+            insert.execute(rusqlite::params![&key[..], &payload[..]]).map_err(failed)?;
+        }
+        let us = started.elapsed().as_secs_f64() * 1e6 / chunk as f64;
+        rows += chunk;
+        let bytes = pages.query_row([], |r| r.get::<_, i64>(0)).map_err(failed)? as u64 * u64::from(page_size);
+        if bytes >= FIRST_BYTES {
+            samples.push((bytes, us));
+        }
+        if bytes >= largest {
+            break;
+        }
+    }
+    WorkingSet::from_samples(&samples)
+        .ok_or_else(|| Error::InvalidInput("the working-set probe measured fewer than two sizes".into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_curve_is_each_doublings_median_non_decreasing_and_flat_past_its_end() {
+        let mib = 1 << 20;
+        // 1–2 MiB: 1.0 µs; 2–4: 1.3 (and one outlier); 4–8: 1.2, below the doubling before it.
+        let samples = [(mib, 1.0), (3 * mib / 2, 1.0), (2 * mib, 1.3), (3 * mib, 1.3), (3 * mib, 9.0), (5 * mib, 1.2)];
+        let w = WorkingSet::from_samples(&samples).unwrap();
+        assert_eq!(w.points.len(), 3);
+        assert!((w.points[1].1 - 0.3).abs() < 1e-9 && (w.points[2].1 - 0.3).abs() < 1e-9, "{w:?}");
+        assert_eq!(w.growth_us(mib / 2), 0.0, "below the first point: none");
+        let mid = (w.points[0].0 as f64 * 2f64.sqrt()) as u64;
+        assert!((w.growth_us(mid) - 0.15).abs() < 1e-3, "half a doubling: half the step");
+        assert!((w.growth_us(1 << 40) - 0.3).abs() < 1e-9, "flat past the last");
+        assert!((w.growth_ms(10_000, 1 << 40) - 3.0).abs() < 1e-9);
+        assert!(WorkingSet::from_samples(&[(mib, 1.0)]).is_none(), "one size is no curve");
+    }
+
+    #[cfg(feature = "sqlite")]
+    #[test]
+    fn the_sqlite_probe_measures_several_doublings() {
+        let w = measure_sqlite(4096, 50, 4 << 20).unwrap();
+        assert!(w.points.len() >= 3, "{w:?}");
+        assert!(w.points.windows(2).all(|p| p[0].0 < p[1].0 && p[0].1 <= p[1].1));
+        assert!(w.points.last().unwrap().0 >= 2 << 20);
+    }
+}
