@@ -87,11 +87,13 @@ impl DeviceCosts {
         // Each probe's fastest of a few rounds: a bound should not carry one round's hiccup.
         let (mut cached_read_us, mut append_us, mut random_write_us, mut random_sync_us) =
             (f64::INFINITY, f64::INFINITY, f64::INFINITY, f64::INFINITY);
-        let mut device = None;
-        for round in 0..ROUNDS {
+        let mut device: Option<f64> = None;
+        for _ in 0..ROUNDS {
             let result = probe_files(&path, u64::from(page_size));
-            if round + 1 == ROUNDS && result.is_ok() {
-                device = device_read_us(&path, u64::from(page_size));
+            if result.is_ok()
+                && let Some(us) = device_read_us(&path, u64::from(page_size))
+            {
+                device = Some(device.map_or(us, |d| d.min(us)));
             }
             let _ = std::fs::remove_file(&path);
             let (read, append, write, sync) = result.map_err(failed)?;
