@@ -233,14 +233,15 @@ impl Calibration {
         options.insert(
             "calibration_error".into(),
             format!(
-                "out of sample {:.1}% RMS, {:.1}% worst, {:+.1}% mean over {} later batches fitted on the first {:.0}% of rows (in sample {:.1}% RMS); intervals {:.0}%",
+                "out of sample {:.1}% RMS, {:.1}% worst, {:+.1}% mean over {} later batches fitted on the first {:.0}% of rows (in sample {:.1}% RMS); intervals {:.0}%, a batch's scatter persisting at {:.2} (0.5: it averages out as 1/√length in longer batches; 1: not at all)",
                 f.holdout.rms * 100.0,
                 f.holdout.max_abs * 100.0,
                 f.holdout.mean * 100.0,
                 f.holdout.batches,
                 super::fit::EARLY_SHARE * 100.0,
                 f.in_sample_rms * 100.0,
-                super::fit::INTERVAL * 100.0
+                super::fit::INTERVAL * 100.0,
+                f.persistence
             ),
         );
         if !f.leave_one_out.is_empty() {

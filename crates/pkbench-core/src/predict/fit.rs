@@ -76,6 +76,10 @@ pub struct TimeFit {
     pub min_independent: f64,
     /// Probed costs the batches could not tell apart from the others, held at the probe's value.
     pub pinned: Vec<Term>,
+    /// How much of a batch's scatter persists in a longer batch, from the held-out batches:
+    /// 0.5 where it is independent from batch to batch (it averages out as 1/√length), 1 where
+    /// it does not average out at all ([`persistence`]).
+    pub persistence: f64,
     /// Bootstrap coefficient vectors.
     boot: Vec<Vec<f64>>,
     /// Out-of-sample batches' log of measured ÷ predicted, as [`Residual`]s.
@@ -173,7 +177,7 @@ impl TimeFit {
             Error::InvalidInput("the calibration's costs are linearly dependent: use a larger --calibrate-rows".into())
         })?;
         let in_sample_rms = rms(&relative_errors(obs, &coef));
-        let (holdout, residuals) = holdout(obs, &active, bounds)?;
+        let (holdout, residuals, persistence) = holdout(obs, &active, bounds)?;
         let boot = bootstrap(obs, &active, bounds);
         Ok(TimeFit {
             terms: terms.to_vec(),
@@ -185,6 +189,7 @@ impl TimeFit {
             batches: obs.len(),
             min_independent,
             pinned,
+            persistence,
             boot,
             residuals,
         })
@@ -205,9 +210,10 @@ impl TimeFit {
     /// whole (a strategy's later batches drift together: the machine's state, the regime), in
     /// either direction: the holdout shows how far a forecast drifts, not which way it drifts at
     /// a target many times the calibration's size (the same checks drift up in one sitting and
-    /// down in the next). The batch's scatter about it is noise from events (a sync's latency,
-    /// a stall) that average out over a longer batch, so it shrinks by √(calibration batch ms ÷
-    /// this batch's ms) when this batch is longer.
+    /// down in the next). The batch's scatter about it shrinks in a longer batch by (calibration
+    /// batch ms ÷ this batch's ms)^(1 − [`TimeFit::persistence`]): by the square root where it
+    /// is noise from independent events (a sync's latency) that average out, less where the
+    /// machine's slow spells last longer than a batch.
     pub fn predict(&self, x: &[f64]) -> Predicted {
         let ms = dot(&self.ms_per_unit, x).max(0.0);
         if self.boot.is_empty() {
@@ -223,7 +229,7 @@ impl TimeFit {
                 } else {
                     // A fixed, well-spread pairing of resamples and residuals.
                     let r = self.residuals[(i * 7919) % self.residuals.len()];
-                    let shrink = if ms > r.batch_ms { (r.batch_ms / ms).sqrt() } else { 1.0 };
+                    let shrink = if ms > r.batch_ms { (r.batch_ms / ms).powf(1.0 - self.persistence) } else { 1.0 };
                     let level = if i % 2 == 0 { r.level } else { -r.level };
                     (level + r.scatter * shrink).exp()
                 };
@@ -326,7 +332,7 @@ fn rms(v: &[f64]) -> f64 {
 /// Fits each strategy's batches up to [`EARLY_SHARE`] of its rows and scores the later ones:
 /// the error a forecast beyond the calibration makes. Also returns each later batch's log of
 /// measured ÷ predicted.
-fn holdout(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Result<(Holdout, Vec<Residual>), Error> {
+fn holdout(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Result<(Holdout, Vec<Residual>, f64), Error> {
     let early: Vec<&Observation> = obs.iter().filter(|o| o.position <= EARLY_SHARE + 1e-9).collect();
     let late: Vec<Observation> = obs.iter().filter(|o| o.position > EARLY_SHARE + 1e-9).cloned().collect();
     if late.is_empty() || early.len() < BATCHES_PER_TERM * active.len() {
@@ -349,7 +355,7 @@ fn holdout(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Result<(
         let s = sums.entry(o.group.as_str()).or_default();
         (s.0, s.1) = (s.0 + log, s.1 + 1.0);
     }
-    let ratios = logs
+    let ratios: Vec<Residual> = logs
         .iter()
         .map(|(log, o)| {
             let (sum, n) = sums[o.group.as_str()];
@@ -357,13 +363,48 @@ fn holdout(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Result<(
             Residual { level, scatter: log - level, batch_ms: o.ms }
         })
         .collect();
+    let groups: Vec<&str> = logs.iter().map(|(_, o)| o.group.as_str()).collect();
+    let persistence = persistence(&ratios, &groups);
     let holdout = Holdout {
         batches: late.len(),
         rms: rms(&errors),
         max_abs: errors.iter().fold(0.0, |m, e| m.max(e.abs())),
         mean: errors.iter().sum::<f64>() / errors.len() as f64,
     };
-    Ok((holdout, ratios))
+    Ok((holdout, ratios, persistence))
+}
+
+/// Fewest pairs of consecutive held-out batches [`persistence`] is measured on.
+const MIN_PAIRS: usize = 6;
+
+/// How much of the scatter persists over two batches: the scatter of the means of consecutive
+/// pairs of a strategy's held-out batches against that of the batches, r = RMS(pair means) ÷
+/// RMS(batches), is 2^(h − 1) with h = ½ for independent noise and 1 for noise that lasts, so
+/// h = 1 + log₂ r, within [½, 1]; ½ (independent) with fewer than [`MIN_PAIRS`] pairs.
+fn persistence(residuals: &[Residual], groups: &[&str]) -> f64 {
+    let (mut singles, mut pairs, mut n_singles, mut n_pairs) = (0.0, 0.0, 0_usize, 0_usize);
+    let mut i = 0;
+    while i < residuals.len() {
+        let a = residuals[i].scatter;
+        singles += a * a;
+        n_singles += 1;
+        if i + 1 < residuals.len() && groups[i + 1] == groups[i] {
+            let b = residuals[i + 1].scatter;
+            singles += b * b;
+            n_singles += 1;
+            let m = (a + b) / 2.0;
+            pairs += m * m;
+            n_pairs += 1;
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    if n_pairs < MIN_PAIRS || singles <= 0.0 {
+        return 0.5;
+    }
+    let r = ((pairs / n_pairs as f64) / (singles / n_singles as f64)).sqrt();
+    (1.0 + r.log2()).clamp(0.5, 1.0)
 }
 
 /// The strategies of `obs`, each once, in order.
@@ -404,4 +445,25 @@ fn bootstrap(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Vec<Ve
             solve(&sample, active, bounds)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn residuals(scatter: &[f64]) -> Vec<Residual> {
+        scatter.iter().map(|&s| Residual { level: 0.0, scatter: s, batch_ms: 10.0 }).collect()
+    }
+
+    #[test]
+    fn scatter_that_cancels_in_pairs_is_independent_and_scatter_that_lasts_persists() {
+        let groups = ["a"; 16];
+        let alternating: Vec<f64> = (0..16).map(|i| if i % 2 == 0 { 0.1 } else { -0.1 }).collect();
+        assert_eq!(persistence(&residuals(&alternating), &groups), 0.5);
+        let spells: Vec<f64> = (0..16).map(|i| if (i / 2) % 2 == 0 { 0.1 } else { -0.1 }).collect();
+        assert!((persistence(&residuals(&spells), &groups) - 1.0).abs() < 1e-12);
+        // Pairs never straddle two strategies, and too few pairs say nothing.
+        let split = ["a", "b", "a", "b", "a", "b", "a", "b"];
+        assert_eq!(persistence(&residuals(&spells[..8]), &split), 0.5);
+    }
 }
