@@ -209,14 +209,15 @@ pub fn predict_engine(
             // Misses the OS page cache serves cost more in larger files; the rest read the device.
             let growth = calibration.and_then(|c| c.device).map_or(0.0, |d| d.read_growth_ms(engine, misses, files));
             let below = m.device_ms(misses, files) + growth * (1.0 - m.device_share(files));
-            // A leaf jump costs more in the target's cache than in the calibration's smaller one.
-            let in_use = working_set::in_use(engine.cache_pages(config) * u64::from(config.page_size), files);
-            let jumps = calibration
-                .and_then(|c| c.working_set.as_ref())
-                .map_or(0.0, |w| w.growth_ms(counters.leaf_jumps.unwrap_or(0), in_use));
-            let below = below + jumps;
             (p.ms, p.low, p.high) = (p.ms + below, p.low + below, p.high + below);
             regimes.record(m.regime(n, misses, files), total, n);
+        }
+        if let (Some(p), Some(w)) = (predicted.as_mut(), calibration.and_then(|c| c.working_set.as_ref())) {
+            // A leaf jump costs more in the target's cache than in the calibration's smaller one.
+            let cache = engine.cache_pages(config) * u64::from(config.page_size);
+            let jumps =
+                w.growth_ms(counters.leaf_jumps.unwrap_or(0), working_set::in_use(cache, model.size_bytes() * k));
+            (p.ms, p.low, p.high) = (p.ms + jumps, p.low + jumps, p.high + jumps);
         }
         if let Some(c) = calibration {
             for (term, ratio) in c.beyond(strategy.name, &counters, n) {

@@ -108,8 +108,8 @@ pub fn in_use(cache_bytes: u64, data_bytes: u64) -> u64 {
 
 /// Times random 16-byte keys with `payload_bytes` of payload inserted into an in-memory SQLite
 /// table of `page_size` pages (`WITHOUT ROWID`, as `uuid4`'s) until it holds `largest_bytes`
-/// (at most [`MAX_PROBE_BYTES`]), [`ROUNDS`] times with the same keys: each chunk's cost is its
-/// fastest round's, as the file probes' are.
+/// (at least 1 MiB, at most [`MAX_PROBE_BYTES`]), three times with the same keys: each chunk's
+/// cost is its fastest round's, as the file probes' are.
 #[cfg(feature = "sqlite")]
 pub fn measure_sqlite(page_size: u32, payload_bytes: u64, largest_bytes: u64) -> Result<WorkingSet, Error> {
     let largest = largest_bytes.clamp(4 * FIRST_BYTES, MAX_PROBE_BYTES);

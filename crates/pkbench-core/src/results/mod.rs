@@ -225,8 +225,9 @@ pub struct Counters {
     /// `pg_walinspect` block references; seed 003's "distinct index blocks touched").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub index_blocks_touched: Option<u64>,
-    /// Pages the WAL's checkpoints copied into the database file (SQLite: distinct pages in the
-    /// WAL at each automatic checkpoint; from `pkbench predict`'s model).
+    /// Pages the checkpoints made durable (SQLite: distinct pages in the WAL at each automatic
+    /// checkpoint, copied into the database file; PostgreSQL: pages first modified or added since
+    /// the last checkpoint, which the next one's sync flushes; from `pkbench predict`'s model).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checkpoint_pages: Option<u64>,
     /// Distinct pages made dirty (a page dirtied again after it was written counts again; from

@@ -109,10 +109,10 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
             }
             other => other?,
         };
+        real_writer.write(&doc)?;
         let refs: Vec<&_> = strategies.to_vec();
         let probes = Probes { device, working_set: working_set(engine, &config, args.quiet)? };
         let fit = predict::Calibration::from_runs(&doc.runs, &refs, plan, probes)?;
-        real_writer.write(&doc)?;
         if !args.quiet {
             eprintln!("Calibration results written to {}", dir.display());
         }
@@ -334,7 +334,8 @@ fn probe(
 }
 
 /// The working-set probe, up to the target's cache in use (its cache, or about its data if
-/// smaller): SQLite's, which it runs in memory; `None` on the servers, which it cannot run.
+/// smaller; within a quarter of the memory): SQLite's, which it runs in memory; `None` on the
+/// servers, which it cannot run.
 fn working_set(
     engine: EngineKind,
     config: &PredictConfig,
@@ -345,7 +346,9 @@ fn working_set(
     }
     let cache = engine.cache_pages(config) * u64::from(config.page_size);
     let data = config.rows.saturating_mul(config.payload_bytes + 100);
-    let curve = predict::working_set::measure_sqlite(config.page_size, config.payload_bytes, cache.min(data))?;
+    let memory = predict::memory::available_bytes().unwrap_or(1 << 30) / 4;
+    let largest = cache.min(data).min(memory);
+    let curve = predict::working_set::measure_sqlite(config.page_size, config.payload_bytes, largest)?;
     if !quiet {
         eprintln!("Probed the working set: {}", curve.describe());
     }
