@@ -233,7 +233,7 @@ impl Calibration {
         options.insert(
             "calibration_error".into(),
             format!(
-                "out of sample {:.1}% RMS, {:.1}% worst, {:+.1}% mean over {} later batches fitted on the first {:.0}% of rows (in sample {:.1}% RMS); intervals {:.0}%, a batch's scatter persisting at {:.2} (0.5: it averages out as 1/√length in longer batches; 1: not at all)",
+                "out of sample {:.1}% RMS, {:.1}% worst, {:+.1}% mean over {} later batches fitted on the first {:.0}% of rows (in sample {:.1}% RMS); intervals {:.0}%, a batch's scatter persisting at {} (0.5: it averages out as 1/√length in longer batches; 1: not at all)",
                 f.holdout.rms * 100.0,
                 f.holdout.max_abs * 100.0,
                 f.holdout.mean * 100.0,
@@ -241,7 +241,10 @@ impl Calibration {
                 super::fit::EARLY_SHARE * 100.0,
                 f.in_sample_rms * 100.0,
                 super::fit::INTERVAL * 100.0,
-                f.persistence
+                f.persistence.map_or_else(
+                    || "0.50, assumed (too few pairs of held-out batches to measure it)".into(),
+                    |h| format!("{h:.2}")
+                )
             ),
         );
         if !f.leave_one_out.is_empty() {

@@ -78,8 +78,9 @@ pub struct TimeFit {
     pub pinned: Vec<Term>,
     /// How much of a batch's scatter persists in a longer batch, from the held-out batches:
     /// 0.5 where it is independent from batch to batch (it averages out as 1/√length), 1 where
-    /// it does not average out at all ([`persistence`]).
-    pub persistence: f64,
+    /// it does not average out at all ([`persistence`]); `None` where too few pairs of held-out
+    /// batches measure it, and ½ is assumed.
+    pub persistence: Option<f64>,
     /// Bootstrap coefficient vectors.
     boot: Vec<Vec<f64>>,
     /// Out-of-sample batches' log of measured ÷ predicted, as [`Residual`]s.
@@ -229,7 +230,11 @@ impl TimeFit {
                 } else {
                     // A fixed, well-spread pairing of resamples and residuals.
                     let r = self.residuals[(i * 7919) % self.residuals.len()];
-                    let shrink = if ms > r.batch_ms { (r.batch_ms / ms).powf(1.0 - self.persistence) } else { 1.0 };
+                    let shrink = if ms > r.batch_ms {
+                        (r.batch_ms / ms).powf(1.0 - self.persistence.unwrap_or(0.5))
+                    } else {
+                        1.0
+                    };
                     let level = if i % 2 == 0 { r.level } else { -r.level };
                     (level + r.scatter * shrink).exp()
                 };
@@ -332,7 +337,11 @@ fn rms(v: &[f64]) -> f64 {
 /// Fits each strategy's batches up to [`EARLY_SHARE`] of its rows and scores the later ones:
 /// the error a forecast beyond the calibration makes. Also returns each later batch's log of
 /// measured ÷ predicted.
-fn holdout(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Result<(Holdout, Vec<Residual>, f64), Error> {
+fn holdout(
+    obs: &[Observation],
+    active: &[usize],
+    bounds: &[Bounds],
+) -> Result<(Holdout, Vec<Residual>, Option<f64>), Error> {
     let early: Vec<&Observation> = obs.iter().filter(|o| o.position <= EARLY_SHARE + 1e-9).collect();
     let late: Vec<Observation> = obs.iter().filter(|o| o.position > EARLY_SHARE + 1e-9).cloned().collect();
     if late.is_empty() || early.len() < BATCHES_PER_TERM * active.len() {
@@ -380,8 +389,8 @@ const MIN_PAIRS: usize = 6;
 /// How much of the scatter persists over two batches: the scatter of the means of consecutive
 /// pairs of a strategy's held-out batches against that of the batches, r = RMS(pair means) ÷
 /// RMS(batches), is 2^(h − 1) with h = ½ for independent noise and 1 for noise that lasts, so
-/// h = 1 + log₂ r, within [½, 1]; ½ (independent) with fewer than [`MIN_PAIRS`] pairs.
-fn persistence(residuals: &[Residual], groups: &[&str]) -> f64 {
+/// h = 1 + log₂ r, within [½, 1]; `None` with fewer than [`MIN_PAIRS`] pairs.
+fn persistence(residuals: &[Residual], groups: &[&str]) -> Option<f64> {
     let (mut singles, mut pairs, mut n_singles, mut n_pairs) = (0.0, 0.0, 0_usize, 0_usize);
     let mut i = 0;
     while i < residuals.len() {
@@ -400,11 +409,14 @@ fn persistence(residuals: &[Residual], groups: &[&str]) -> f64 {
             i += 1;
         }
     }
-    if n_pairs < MIN_PAIRS || singles <= 0.0 {
-        return 0.5;
+    if n_pairs < MIN_PAIRS {
+        return None;
+    }
+    if singles <= 0.0 {
+        return Some(0.5);
     }
     let r = ((pairs / n_pairs as f64) / (singles / n_singles as f64)).sqrt();
-    (1.0 + r.log2()).clamp(0.5, 1.0)
+    Some((1.0 + r.log2()).clamp(0.5, 1.0))
 }
 
 /// The strategies of `obs`, each once, in order.
@@ -459,11 +471,11 @@ mod tests {
     fn scatter_that_cancels_in_pairs_is_independent_and_scatter_that_lasts_persists() {
         let groups = ["a"; 16];
         let alternating: Vec<f64> = (0..16).map(|i| if i % 2 == 0 { 0.1 } else { -0.1 }).collect();
-        assert_eq!(persistence(&residuals(&alternating), &groups), 0.5);
+        assert_eq!(persistence(&residuals(&alternating), &groups), Some(0.5));
         let spells: Vec<f64> = (0..16).map(|i| if (i / 2) % 2 == 0 { 0.1 } else { -0.1 }).collect();
-        assert!((persistence(&residuals(&spells), &groups) - 1.0).abs() < 1e-12);
+        assert!((persistence(&residuals(&spells), &groups).unwrap() - 1.0).abs() < 1e-12);
         // Pairs never straddle two strategies, and too few pairs say nothing.
         let split = ["a", "b", "a", "b", "a", "b", "a", "b"];
-        assert_eq!(persistence(&residuals(&spells[..8]), &split), 0.5);
+        assert_eq!(persistence(&residuals(&spells[..8]), &split), None);
     }
 }
