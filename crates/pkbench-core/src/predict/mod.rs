@@ -193,6 +193,7 @@ pub fn predict_engine(
     let mut peak_model_bytes = 0;
     let mut beyond: BTreeMap<terms::Term, (f64, u64)> = BTreeMap::new();
     let mut regimes = memory::Regimes::default();
+    let cache_bytes = engine.cache_pages(config) * u64::from(config.page_size);
     while total < config.rows {
         if control.is_cancelled() {
             result.error = Some(Error::Interrupted.to_string());
@@ -214,9 +215,8 @@ pub fn predict_engine(
         }
         if let (Some(p), Some(w)) = (predicted.as_mut(), calibration.and_then(|c| c.working_set.as_ref())) {
             // A leaf jump costs more in the target's cache than in the calibration's smaller one.
-            let cache = engine.cache_pages(config) * u64::from(config.page_size);
-            let jumps =
-                w.growth_ms(counters.leaf_jumps.unwrap_or(0), working_set::in_use(cache, model.size_bytes() * k));
+            let in_use = working_set::in_use(cache_bytes, model.size_bytes() * k);
+            let jumps = w.growth_ms(counters.leaf_jumps.unwrap_or(0), in_use);
             (p.ms, p.low, p.high) = (p.ms + jumps, p.low + jumps, p.high + jumps);
         }
         if let Some(c) = calibration {
@@ -270,8 +270,7 @@ pub fn predict_engine(
         );
     }
     if let Some(c) = calibration.filter(|c| c.working_set.is_none() && c.device.is_some()) {
-        let target =
-            working_set::in_use(engine.cache_pages(config) * u64::from(config.page_size), model.size_bytes() * k);
+        let target = working_set::in_use(cache_bytes, model.size_bytes() * k);
         let calibrated = c.plan.cache_pages() * u64::from(c.plan.page_size);
         if target > 2 * calibrated {
             options.insert(

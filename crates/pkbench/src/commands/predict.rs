@@ -320,17 +320,19 @@ fn probe(
     quiet: bool,
 ) -> Result<predict::probe::DeviceCosts, Error> {
     use pkbench_core::predict::memory;
-    let files = if memory::direct_io(engine) {
-        0
-    } else {
-        let available = memory::available_bytes().unwrap_or(1 << 30);
-        config.rows.saturating_mul(config.payload_bytes + 100).min(available / 4)
-    };
+    let files = if memory::direct_io(engine) { 0 } else { target_bytes(config) };
     let costs = predict::probe::DeviceCosts::measure(dir, config.page_size, files)?;
     if !quiet {
         eprintln!("Probed the device: {}", costs.describe());
     }
     Ok(costs)
+}
+
+/// About the target's data, for the probes: rows × (payload + 100 bytes), within a quarter of
+/// the memory.
+fn target_bytes(config: &PredictConfig) -> u64 {
+    let available = predict::memory::available_bytes().unwrap_or(1 << 30);
+    config.rows.saturating_mul(config.payload_bytes + 100).min(available / 4)
 }
 
 /// The working-set probe, up to the target's cache in use (its cache, or about its data if
@@ -344,10 +346,7 @@ fn working_set(
     if engine != EngineKind::Sqlite {
         return Ok(None);
     }
-    let cache = engine.cache_pages(config) * u64::from(config.page_size);
-    let data = config.rows.saturating_mul(config.payload_bytes + 100);
-    let memory = predict::memory::available_bytes().unwrap_or(1 << 30) / 4;
-    let largest = cache.min(data).min(memory);
+    let largest = (engine.cache_pages(config) * u64::from(config.page_size)).min(target_bytes(config));
     let curve = predict::working_set::measure_sqlite(config.page_size, config.payload_bytes, largest)?;
     if !quiet {
         eprintln!("Probed the working set: {}", curve.describe());
