@@ -176,6 +176,7 @@ fn the_reported_error_is_out_of_sample() {
         device: None,
         working_set: None,
         memory: None,
+        machine: None,
     };
     cal.describe(&mut options);
     let reported = &options["calibration_error"];
@@ -294,7 +295,7 @@ fn a_miss_that_costs_more_in_larger_files_is_forecast_from_the_probes_curve() {
             &engine_runs(&small),
             &strategies(),
             plan_of(&small),
-            Probes { device, working_set: None },
+            Probes { device, working_set: None, machine_ns: None },
         )
         .unwrap();
         cal.with_memory(u64::MAX, 1 << 20)
@@ -325,7 +326,7 @@ fn a_leaf_jump_that_costs_more_in_a_larger_cache_is_forecast_from_the_working_se
     };
     let small = config(200_000, 5_000);
     let calibrated = |working_set: Option<WorkingSet>| {
-        let probes = Probes { device: None, working_set };
+        let probes = Probes { device: None, working_set, machine_ns: None };
         Calibration::from_runs(&engine_runs(&small), &strategies(), plan_of(&small), probes)
             .unwrap()
             .with_memory(u64::MAX, 1 << 20)

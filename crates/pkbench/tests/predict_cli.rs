@@ -165,10 +165,21 @@ fn check_runs_real_sqlite_and_prints_predicted_against_measured() {
             predicate::str::contains("Predicted against measured")
                 .and(predicate::str::contains("uuid4, last 5 batches: "))
                 .and(predicate::str::contains("inside the interval"))
+                .and(predicate::str::contains("machine slowdown"))
                 .and(predicate::str::contains("leaf pages")),
         );
     let real: Value = serde_json::from_str(&std::fs::read_to_string(out.join("check/results.json")).unwrap()).unwrap();
     assert_eq!(real["runs"][1]["batches"].as_array().unwrap().len(), 9);
+    // Every real batch, calibration and check, carries the machine's speed after it.
+    let calibration: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("calibration/results.json")).unwrap()).unwrap();
+    for doc in [&real, &calibration] {
+        for run in doc["runs"].as_array().unwrap() {
+            for b in run["batches"].as_array().unwrap() {
+                assert!(b["machine_ns"].as_u64().is_some_and(|ns| ns > 0), "{b}");
+            }
+        }
+    }
     pkbench()
         .args(["predict", "-s", "int", "-n", "50k", "--check", "60k", "-q", "--out"])
         .arg(dir.path().join("more"))

@@ -4,6 +4,7 @@
 //! `predict` that runs an engine, and only through the [`Engine`] trait: SQLite, or a managed
 //! PostgreSQL or MariaDB server.
 
+use super::canary::{self, MachineSpeed};
 use super::fit::{Predicted, TimeFit, UNBOUNDED};
 use super::layout::{CACHE_EXTRA_BYTES, Layout};
 use super::memory::Memory;
@@ -17,10 +18,11 @@ use crate::control::{MonotonicTimer, RunControl};
 use crate::engines::Engine;
 use crate::engines::sqlite::{Journal, SqliteSettings, Synchronous};
 use crate::metrics::budget::CounterBudget;
-use crate::results::{Counters, Environment, ResultsDoc, RunResult};
+use crate::results::{BatchResult, Counters, Environment, ResultsDoc, RunResult};
 use crate::run::{RunPlan, run};
 use crate::strategy::Strategy;
-use crate::workloads::{CaseContext, InsertGrowth, Silent};
+use crate::workloads::{CaseContext, InsertGrowth, Observer};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -164,6 +166,8 @@ pub struct Calibration {
     pub working_set: Option<WorkingSet>,
     /// The memory below the engine's cache the forecast assumes ([`Calibration::with_memory`]).
     pub memory: Option<Memory>,
+    /// The machine's speed during the calibration's batches and beside its probes.
+    pub machine: Option<MachineSpeed>,
 }
 
 impl Calibration {
@@ -257,6 +261,9 @@ impl Calibration {
         if let Some(d) = &self.device {
             options.insert("device_costs".into(), format!("from the micro-probes, as lower bounds of the fitted costs (the WAL-index search between its probe and 2× it): {}", d.describe()));
         }
+        if let Some(m) = &self.machine {
+            options.insert("machine".into(), m.describe());
+        }
         if let Some(w) = &self.working_set {
             options.insert(
                 "working_set".into(),
@@ -291,7 +298,8 @@ impl Calibration {
         plan: CalibrationPlan,
         probes: Probes,
     ) -> Result<Calibration, Error> {
-        let Probes { device, working_set } = probes;
+        let Probes { device, working_set, machine_ns } = probes;
+        let machine = MachineSpeed::of(runs, machine_ns);
         let cache_bytes = plan.cache_pages() * u64::from(plan.page_size);
         let terms = Term::for_engine(plan.engine).to_vec();
         let mut shapes = BTreeMap::new();
@@ -339,7 +347,7 @@ impl Calibration {
             None => vec![UNBOUNDED; terms.len()],
         };
         let fit = TimeFit::fit_bounded(&terms, &obs, &bounds)?;
-        Ok(Calibration { fit, plan, shapes, seen_per_row, device, working_set, memory: None })
+        Ok(Calibration { fit, plan, shapes, seen_per_row, device, working_set, memory: None, machine })
     }
 }
 
@@ -438,8 +446,9 @@ pub fn run_real(
     flag: &str,
 ) -> Result<ResultsDoc, Error> {
     let timer = MonotonicTimer::default();
+    let canaries = Canaries::default();
     // The fit needs every batch's counters (SQLite's cost microseconds to read).
-    let ctx = CaseContext { control, timer: &timer, observer: &Silent, counter_budget: CounterBudget::Unlimited };
+    let ctx = CaseContext { control, timer: &timer, observer: &canaries, counter_budget: CounterBudget::Unlimited };
     let mut doc: Option<ResultsDoc> = None;
     for &strategy in strategies {
         let (mut engine, environment) = open()?;
@@ -448,16 +457,39 @@ pub fn run_real(
             strategies: vec![strategy],
             command: vec!["pkbench".into(), "predict".into(), flag.into()],
         };
-        let outcome = run(&run_plan, engine.as_mut(), environment, None, &ctx)?;
+        let mut outcome = run(&run_plan, engine.as_mut(), environment, None, &ctx)?;
         if let Some(e) = outcome.error {
             return Err(e);
         }
+        canaries.attach(&mut outcome.doc);
         match doc.as_mut() {
             None => doc = Some(outcome.doc),
             Some(d) => d.runs.extend(outcome.doc.runs),
         }
     }
     doc.ok_or_else(|| Error::InvalidInput(format!("{flag} needs at least one strategy")))
+}
+
+/// Times [`canary`] after every batch and hands the times to the run's batches.
+#[derive(Default)]
+struct Canaries(RefCell<Vec<(String, u64, u64)>>);
+
+impl Observer for Canaries {
+    fn batch_done(&self, strategy: &str, batch: &BatchResult) {
+        self.0.borrow_mut().push((strategy.to_string(), batch.index, canary::time_ns()));
+    }
+}
+
+impl Canaries {
+    /// Sets each batch's `machine_ns` from the canaries timed after it, and forgets them.
+    fn attach(&self, doc: &mut ResultsDoc) {
+        for (strategy, index, ns) in self.0.borrow_mut().drain(..) {
+            let run = doc.runs.iter_mut().find(|r| r.strategy == strategy);
+            if let Some(b) = run.and_then(|r| r.batches.iter_mut().find(|b| b.index == index)) {
+                b.machine_ns = Some(ns);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

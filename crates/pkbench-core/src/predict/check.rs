@@ -1,7 +1,10 @@
 //! `pkbench predict --check`: the prediction held against a real run of the same settings,
 //! batch by batch — time (with whether the interval covered it), misses, pages written — and
-//! the size and leaf pages at the end.
+//! the size and leaf pages at the end. Each batch carries the machine's speed when it ran
+//! ([`canary`]), so batches measured while the machine ran faster or slower than during the
+//! calibration are counted apart — and still shown and counted.
 
+use super::canary;
 use crate::report::fmt;
 use crate::results::{BatchResult, ResultsDoc, RunResult};
 use comfy_table::{CellAlignment, ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
@@ -28,6 +31,9 @@ pub struct BatchCheck {
     pub misses: (Option<u64>, Option<u64>),
     /// Predicted and measured pages written.
     pub pages_written: (Option<u64>, Option<u64>),
+    /// How much slower the machine ran during the real batch than during the calibration
+    /// (canary ÷ baseline − 1; negative: faster), if both were timed.
+    pub machine: Option<f64>,
 }
 
 impl BatchCheck {
@@ -40,21 +46,30 @@ impl BatchCheck {
     pub fn covered(&self) -> Option<bool> {
         self.interval.map(|(lo, hi)| lo <= self.ms.1 && self.ms.1 <= hi)
     }
+
+    /// Whether the machine's speed during the real batch was more than [`canary::SLOW`] off
+    /// the calibration's.
+    pub fn machine_off(&self) -> bool {
+        self.machine.is_some_and(|m| m.abs() > canary::SLOW)
+    }
 }
 
-/// Pairs each predicted batch with the real batch of the same strategy and number.
-pub fn compare(predicted: &ResultsDoc, real: &ResultsDoc) -> Vec<BatchCheck> {
+/// Pairs each predicted batch with the real batch of the same strategy and number. The
+/// machine's speed is set against `baseline_ns`, the calibration's median canary
+/// ([`canary::median_ns`]); without one, against the real run's own median.
+pub fn compare(predicted: &ResultsDoc, real: &ResultsDoc, baseline_ns: Option<u64>) -> Vec<BatchCheck> {
+    let baseline = baseline_ns.or_else(|| canary::median_ns(real));
     let mut out = Vec::new();
     for p in &predicted.runs {
         let Some(r) = real.runs.iter().find(|r| r.strategy == p.strategy) else { continue };
         for (pb, rb) in p.batches.iter().zip(&r.batches).filter(|(a, b)| a.rows_total == b.rows_total) {
-            out.push(batch(&p.strategy, pb, rb));
+            out.push(batch(&p.strategy, pb, rb, baseline));
         }
     }
     out
 }
 
-fn batch(strategy: &str, p: &BatchResult, r: &BatchResult) -> BatchCheck {
+fn batch(strategy: &str, p: &BatchResult, r: &BatchResult, baseline: Option<u64>) -> BatchCheck {
     let ms = |ns: u64| ns as f64 / 1e6;
     BatchCheck {
         strategy: strategy.to_string(),
@@ -64,35 +79,55 @@ fn batch(strategy: &str, p: &BatchResult, r: &BatchResult) -> BatchCheck {
         interval: p.elapsed_ns_low.zip(p.elapsed_ns_high).map(|(lo, hi)| (ms(lo), ms(hi))),
         misses: (p.counters.cache_misses, r.counters.cache_misses),
         pages_written: (p.counters.pages_written, r.counters.pages_written),
+        machine: canary::slowdown(r, baseline),
     }
 }
 
 /// Per strategy over its last half of batches: batches within [`WITHIN`], intervals that
-/// covered, and the worst error.
+/// covered, and the worst error; then, if some of them ran while the machine's speed was off
+/// the calibration's ([`BatchCheck::machine_off`]), the same for the others.
 pub fn summary(checks: &[BatchCheck]) -> Vec<String> {
     let mut names: Vec<&str> = checks.iter().map(|c| c.strategy.as_str()).collect();
     names.dedup();
-    names
-        .into_iter()
-        .map(|name| {
-            let all: Vec<&BatchCheck> = checks.iter().filter(|c| c.strategy == name).collect();
-            let late = &all[all.len() / 2..];
-            let within = late.iter().filter(|c| c.error().abs() <= WITHIN).count();
-            let covered = late.iter().filter(|c| c.covered() == Some(true)).count();
-            let worst = late.iter().map(|c| c.error()).fold(0.0_f64, |w, e| if e.abs() > w.abs() { e } else { w });
-            let total_p: f64 = late.iter().map(|c| c.ms.0).sum();
-            let total_r: f64 = late.iter().map(|c| c.ms.1).sum();
-            format!(
-                "{name}, last {} batches: {within} within {:.0}%, {covered} inside the interval, worst {:+.0}%, total {:.1} s predicted vs {:.1} s measured ({:+.0}%)",
-                late.len(),
-                WITHIN * 100.0,
-                worst * 100.0,
-                total_p / 1e3,
-                total_r / 1e3,
-                (total_p / total_r - 1.0) * 100.0
-            )
-        })
-        .collect()
+    let mut lines = Vec::new();
+    for name in names {
+        let all: Vec<&BatchCheck> = checks.iter().filter(|c| c.strategy == name).collect();
+        let late = &all[all.len() / 2..];
+        let (total_p, total_r) = late.iter().fold((0.0, 0.0), |(p, r), c| (p + c.ms.0, r + c.ms.1));
+        lines.push(format!(
+            "{name}, last {} batches: {}, total {:.1} s predicted vs {:.1} s measured ({:+.0}%)",
+            late.len(),
+            tally(late),
+            total_p / 1e3,
+            total_r / 1e3,
+            (total_p / total_r - 1.0) * 100.0
+        ));
+        let steady: Vec<&BatchCheck> = late.iter().copied().filter(|c| !c.machine_off()).collect();
+        if steady.len() < late.len() {
+            let off = late.iter().filter_map(|c| c.machine.filter(|_| c.machine_off()));
+            let (lo, hi) = off.fold((f64::MAX, f64::MIN), |(lo, hi), m| (lo.min(m), hi.max(m)));
+            let range = if hi - lo < 0.005 {
+                format!("{:+.0}%", hi * 100.0)
+            } else {
+                format!("{:+.0}% to {:+.0}%", lo * 100.0, hi * 100.0)
+            };
+            lines.push(format!(
+                "  {} of them ran with a machine slowdown of {range} against the calibration (canary); the other {}: {}",
+                late.len() - steady.len(),
+                steady.len(),
+                if steady.is_empty() { "none".into() } else { tally(&steady) }
+            ));
+        }
+    }
+    lines
+}
+
+/// "N within 25%, M inside the interval, worst ±E%".
+fn tally(checks: &[&BatchCheck]) -> String {
+    let within = checks.iter().filter(|c| c.error().abs() <= WITHIN).count();
+    let covered = checks.iter().filter(|c| c.covered() == Some(true)).count();
+    let worst = checks.iter().map(|c| c.error()).fold(0.0_f64, |w, e| if e.abs() > w.abs() { e } else { w });
+    format!("{within} within {:.0}%, {covered} inside the interval, worst {:+.0}%", WITHIN * 100.0, worst * 100.0)
 }
 
 fn ratio(p: Option<u64>, r: Option<u64>) -> String {
@@ -117,6 +152,7 @@ pub fn render(checks: &[BatchCheck], predicted: &ResultsDoc, real: &ResultsDoc) 
             "ms measured",
             "error",
             "covered",
+            "machine slowdown",
             "misses pred. / real",
             "pages written pred. / real",
         ]
@@ -139,6 +175,7 @@ pub fn render(checks: &[BatchCheck], predicted: &ResultsDoc, real: &ResultsDoc) 
                 fmt::ms(Some(c.ms.1)),
                 format!("{:+.0}%", c.error() * 100.0),
                 c.covered().map_or("—", |y| if y { "yes" } else { "no" }).to_string(),
+                c.machine.map_or("—".into(), |m| format!("{:+.0}%", m * 100.0)),
                 ratio(c.misses.0, c.misses.1),
                 ratio(c.pages_written.0, c.pages_written.1),
             ]);
@@ -171,4 +208,53 @@ pub fn render(checks: &[BatchCheck], predicted: &ResultsDoc, real: &ResultsDoc) 
 
 fn leaves(r: &RunResult) -> Option<u64> {
     (!r.btrees.is_empty()).then(|| r.btrees.iter().map(|b| b.leaf_pages).sum())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(ms: (f64, f64), machine: Option<f64>) -> BatchCheck {
+        BatchCheck {
+            strategy: "uuid4".into(),
+            index: 0,
+            rows_total: 0,
+            ms,
+            interval: Some((ms.0 * 0.9, ms.0 * 1.1)),
+            misses: (None, None),
+            pages_written: (None, None),
+            machine,
+        }
+    }
+
+    #[test]
+    fn batches_measured_on_a_slow_machine_are_counted_apart_and_still_counted() {
+        let checks = [
+            check((10.0, 10.0), Some(0.0)),
+            check((10.0, 10.0), Some(0.0)),
+            check((10.0, 10.0), Some(0.02)),
+            check((10.0, 15.0), Some(0.40)),
+            check((10.0, 10.5), Some(-0.05)),
+        ];
+        let lines = summary(&checks);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(lines[0].contains("last 3 batches: 2 within 25%, 2 inside the interval, worst -33%"), "{}", lines[0]);
+        assert!(lines[1].contains("1 of them ran with a machine slowdown of +40% against"), "{}", lines[1]);
+        assert!(lines[1].contains("the other 2: 2 within 25%, 2 inside the interval, worst -5%"), "{}", lines[1]);
+    }
+
+    #[test]
+    fn a_steady_machine_adds_no_line() {
+        let checks = [check((10.0, 11.0), Some(0.1)), check((10.0, 11.0), None)];
+        assert_eq!(summary(&checks).len(), 1);
+    }
+
+    #[test]
+    fn the_machine_is_set_against_the_baseline() {
+        let b = |ns| BatchResult { rows_total: 1, elapsed_ns: 1_000_000, machine_ns: Some(ns), ..Default::default() };
+        let c = batch("int", &b(0), &b(1_200), Some(1_000));
+        assert!((c.machine.unwrap() - 0.2).abs() < 1e-9);
+        assert!(c.machine_off());
+        assert_eq!(batch("int", &b(0), &b(1_200), None).machine, None);
+    }
 }

@@ -20,6 +20,7 @@
 mod balance;
 pub mod cache;
 pub mod calibrate;
+pub mod canary;
 pub mod check;
 mod engine;
 pub mod fit;
@@ -241,6 +242,7 @@ pub fn predict_engine(
             counters_span: 1,
             db_size_bytes: Some(model.size_bytes() * k),
             shards: None,
+            machine_ns: None,
         };
         on_batch(&batch);
         result.batches.push(batch);

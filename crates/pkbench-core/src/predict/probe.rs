@@ -47,6 +47,9 @@ pub struct Probes {
     pub device: Option<DeviceCosts>,
     /// What a leaf jump costs more in a larger cache.
     pub working_set: Option<super::working_set::WorkingSet>,
+    /// The machine-speed canary timed around the probes, ns (the median of those before and
+    /// after each; [`super::canary::around`]).
+    pub machine_ns: Option<u64>,
 }
 
 /// Per-operation costs measured on this machine, microseconds.

@@ -108,6 +108,7 @@ pub fn render(doc: &ResultsDoc) -> String {
             ("calibration_left_out", "costs left out"),
             ("calibration_pinned", "held at the probe"),
             ("device_costs", "device costs"),
+            ("machine", "machine speed"),
             ("extrapolation", "warning"),
         ] {
             if let Some(v) = o.get(key) {

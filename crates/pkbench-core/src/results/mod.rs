@@ -98,7 +98,7 @@ pub struct Settings {
 }
 
 /// One committed batch.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct BatchResult {
     /// 0-based batch number.
     pub index: u64,
@@ -137,6 +137,10 @@ pub struct BatchResult {
     /// counters: `None` elsewhere, and for a batch whose counts went to a later batch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shards: Option<Vec<ShardCounters>>,
+    /// The machine-speed canary timed right after this batch, ns (`pkbench predict`'s
+    /// calibration and `--check` runs; see `predict::canary`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine_ns: Option<u64>,
 }
 
 /// Adds `more` (one reading per shard) to `sum`, shard by shard: rows and counters add up, the
@@ -454,6 +458,7 @@ mod tests {
             counters_span: span,
             db_size_bytes: None,
             shards: None,
+            machine_ns: None,
             elapsed_ns_low: None,
             elapsed_ns_high: None,
         }

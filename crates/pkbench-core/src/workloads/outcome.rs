@@ -186,6 +186,7 @@ impl Batches {
             counters_span,
             db_size_bytes: None,
             shards,
+            machine_ns: None,
         };
         record_batch(result, batch, ctx, strategy);
         Ok(t2 - t1)

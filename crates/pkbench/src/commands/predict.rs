@@ -8,6 +8,7 @@ use pkbench_core::Error;
 use pkbench_core::control::RunControl;
 use pkbench_core::engines::EngineKind;
 use pkbench_core::engines::sqlite::SqliteEngine;
+use pkbench_core::predict::canary;
 use pkbench_core::predict::probe::Probes;
 use pkbench_core::predict::sharded::{self, ShardedConfig, ShardedPrediction};
 use pkbench_core::predict::{self, Mode, ModelEngine, PredictConfig};
@@ -86,6 +87,8 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
     let control = Arc::new(RunControl::new());
     let stop = crate::signals::install(Arc::clone(&control))?;
 
+    // The machine's speed during the calibration, for --check to set its batches against.
+    let mut machine_ns = None;
     let calibration = if args.calibrate {
         let dir = out_dir.join("calibration");
         let real_writer = ResultsWriter::create(&dir)?;
@@ -95,10 +98,12 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         }
         // The probes time the folder the first engine writes to, while it exists.
         let mut device = None;
+        let mut canaries = Vec::new();
         let mut open = || {
             let (engine, environment, data_dir) = open_real(&plan, &dir)?;
             if device.is_none() {
-                device = Some(probe(&data_dir, plan.engine, &config, args.quiet)?);
+                let costs = canary::around(|| probe(&data_dir, plan.engine, &config, args.quiet), &mut canaries)?;
+                device = Some(costs);
             }
             Ok((engine, environment))
         };
@@ -110,8 +115,10 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
             other => other?,
         };
         real_writer.write(&doc)?;
+        machine_ns = canary::median_ns(&doc);
         let refs: Vec<&_> = strategies.to_vec();
-        let probes = Probes { device, working_set: working_set(engine, &config, args.quiet)? };
+        let working_set = canary::around(|| working_set(engine, &config, args.quiet), &mut canaries)?;
+        let probes = Probes { device, working_set, machine_ns: canary::median(&canaries) };
         let fit = predict::Calibration::from_runs(&doc.runs, &refs, plan, probes)?;
         if !args.quiet {
             eprintln!("Calibration results written to {}", dir.display());
@@ -119,9 +126,12 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         Some(fit)
     } else if let Some(path) = &args.calibrate_from {
         let doc = pkbench_core::report::load_results(path)?;
+        machine_ns = canary::median_ns(&doc);
         let refs: Vec<&_> = strategies.to_vec();
-        let device = probe(&out_dir, engine, &config, args.quiet)?;
-        let probes = Probes { device: Some(device), working_set: working_set(engine, &config, args.quiet)? };
+        let mut canaries = Vec::new();
+        let device = canary::around(|| probe(&out_dir, engine, &config, args.quiet), &mut canaries)?;
+        let working_set = canary::around(|| working_set(engine, &config, args.quiet), &mut canaries)?;
+        let probes = Probes { device: Some(device), working_set, machine_ns: canary::median(&canaries) };
         Some(predict::from_results(&doc, engine, &refs, args.calibrate_rows, probes)?)
     } else {
         None
@@ -190,7 +200,7 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         (None, None) => None,
     };
     if let Some(real) = real {
-        let checks = predict::check::compare(&doc, &real);
+        let checks = predict::check::compare(&doc, &real, machine_ns);
         if checks.is_empty() {
             return Err(Error::InvalidInput(
                 "the real run has no batches like the prediction's: check against a run with the same --batch and strategies".into(),

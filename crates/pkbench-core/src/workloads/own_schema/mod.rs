@@ -411,6 +411,7 @@ impl OwnSchema {
                 counters_span: 1,
                 db_size_bytes: None,
                 shards: None,
+                machine_ns: None,
             };
             record_batch(result, b, ctx, strategy.name);
         }
