@@ -166,6 +166,7 @@ fn check_runs_real_sqlite_and_prints_predicted_against_measured() {
                 .and(predicate::str::contains("uuid4, last 5 batches: "))
                 .and(predicate::str::contains("inside the interval"))
                 .and(predicate::str::contains("machine slowdown"))
+                .and(predicate::str::contains("within 25%"))
                 .and(predicate::str::contains("leaf pages")),
         );
     let real: Value = serde_json::from_str(&std::fs::read_to_string(out.join("check/results.json")).unwrap()).unwrap();
@@ -281,6 +282,8 @@ fn server_models_calibrate_and_check_on_managed_servers() {
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert!(output.status.success(), "{engine}: {}", String::from_utf8_lossy(&output.stderr));
         assert!(stdout.contains("Predicted against measured"), "{engine}: {stdout}");
+        // The servers' batches are held to issue 16's 30%, SQLite's to 25%.
+        assert!(stdout.contains("within 30%"), "{engine}: {stdout}");
         let doc: Value = serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
         for run in doc["runs"].as_array().unwrap() {
             let timing = run["settings"]["workload_options"]["timing"].as_str().unwrap();
