@@ -18,11 +18,10 @@ use crate::control::{MonotonicTimer, RunControl};
 use crate::engines::Engine;
 use crate::engines::sqlite::{Journal, SqliteSettings, Synchronous};
 use crate::metrics::budget::CounterBudget;
-use crate::results::{BatchResult, Counters, Environment, ResultsDoc, RunResult};
+use crate::results::{Counters, Environment, ResultsDoc, RunResult};
 use crate::run::{RunPlan, run};
 use crate::strategy::Strategy;
-use crate::workloads::{CaseContext, InsertGrowth, Observer};
-use std::cell::RefCell;
+use crate::workloads::{CaseContext, InsertGrowth};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -446,7 +445,7 @@ pub fn run_real(
     flag: &str,
 ) -> Result<ResultsDoc, Error> {
     let timer = MonotonicTimer::default();
-    let canaries = Canaries::default();
+    let canaries = canary::Canaries::default();
     // The fit needs every batch's counters (SQLite's cost microseconds to read).
     let ctx = CaseContext { control, timer: &timer, observer: &canaries, counter_budget: CounterBudget::Unlimited };
     let mut doc: Option<ResultsDoc> = None;
@@ -468,28 +467,6 @@ pub fn run_real(
         }
     }
     doc.ok_or_else(|| Error::InvalidInput(format!("{flag} needs at least one strategy")))
-}
-
-/// Times [`canary`] after every batch and hands the times to the run's batches.
-#[derive(Default)]
-struct Canaries(RefCell<Vec<(String, u64, u64)>>);
-
-impl Observer for Canaries {
-    fn batch_done(&self, strategy: &str, batch: &BatchResult) {
-        self.0.borrow_mut().push((strategy.to_string(), batch.index, canary::time_ns()));
-    }
-}
-
-impl Canaries {
-    /// Sets each batch's `machine_ns` from the canaries timed after it, and forgets them.
-    fn attach(&self, doc: &mut ResultsDoc) {
-        for (strategy, index, ns) in self.0.borrow_mut().drain(..) {
-            let run = doc.runs.iter_mut().find(|r| r.strategy == strategy);
-            if let Some(b) = run.and_then(|r| r.batches.iter_mut().find(|b| b.index == index)) {
-                b.machine_ns = Some(ns);
-            }
-        }
-    }
 }
 
 #[cfg(test)]

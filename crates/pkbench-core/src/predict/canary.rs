@@ -6,16 +6,24 @@
 //! shared host the same SQLite batch has run 50% slower for minutes at a time. The canary does
 //! not change with the table, so when it slows down too, the machine did. `--check` sets each
 //! batch's canary against the calibration's and reports the batches measured while the machine
-//! ran slow apart from the rest (it never drops or adjusts them).
+//! ran more than [`OFF`] slower or faster apart from the rest (it never drops or adjusts them).
 //!
 //! Between batches, not beside them: a canary sampled on the other core while SQLite inserted
 //! read 0.40 ms in the median during a calibration's small batches and 0.62 ms during its
 //! check's large ones, whose batches were on time — it timed the engine's own use of the
-//! shared cache and memory as much as the machine. Between batches it times the machine alone,
-//! at the price of about 3 ms per batch and of the core's own cache (2 MiB here), which the
-//! next batch fills again.
+//! shared cache and memory as much as the machine. Between batches it times the machine without
+//! SQLite (in-process, idle then), at the price of about 3 ms per batch and of the core's own
+//! cache (2 MiB here), which the next batch fills again. A server's background writers keep
+//! running after a commit, so beside a server it times them too.
+//!
+//! One reading scatters by ±20% from batch to batch on a shared host, so a batch's machine
+//! speed is the median of three: the canary before it (after the batch before), after it, and
+//! after the next one ([`around_batch`]).
 
+use crate::metrics::stats;
 use crate::results::{BatchResult, ResultsDoc, RunResult};
+use crate::workloads::Observer;
+use std::cell::RefCell;
 use std::hint::black_box;
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -27,9 +35,9 @@ const KEYS: usize = 4 << 20;
 const SEARCHES: usize = 4096;
 /// Rounds per timing; the fastest counts, so a single preemption does not.
 const ROUNDS: usize = 3;
-/// A canary this much slower than the calibration's median marks its batch as measured on a
-/// slow machine. On a quiet machine the canary's spread is within a few per cent.
-pub const SLOW: f64 = 0.15;
+/// A batch whose canary ([`around_batch`]) is this far off the calibration's median, slower or
+/// faster, ran on a machine of another speed.
+pub const OFF: f64 = 0.15;
 
 struct Work {
     keys: Vec<u64>,
@@ -72,11 +80,12 @@ pub fn time_ns() -> u64 {
         .unwrap_or(0)
 }
 
-/// The median canary over every batch of `doc` that has one: the machine's speed during that
-/// run (`None` without canaries).
-pub fn median_ns(doc: &ResultsDoc) -> Option<u64> {
-    let all: Vec<u64> = doc.runs.iter().flat_map(|r| &r.batches).filter_map(|b| b.machine_ns).collect();
-    median(&all)
+/// The machine's speed around batch `i` of `batches`: the median canary of batches i − 1, i
+/// and i + 1 (those that have one), ns.
+pub fn around_batch(batches: &[BatchResult], i: usize) -> Option<u64> {
+    let near: Vec<u64> =
+        batches[i.saturating_sub(1)..(i + 2).min(batches.len())].iter().filter_map(|b| b.machine_ns).collect();
+    median(&near)
 }
 
 /// The machine's speed during a calibration: the canaries of its batches, and the one timed
@@ -94,10 +103,16 @@ pub struct MachineSpeed {
 impl MachineSpeed {
     /// From the batches of `runs` (`None` if none carries a canary).
     pub fn of(runs: &[RunResult], probes_ns: Option<u64>) -> Option<MachineSpeed> {
-        let mut all: Vec<u64> = runs.iter().flat_map(|r| &r.batches).filter_map(|b| b.machine_ns).collect();
-        all.sort_unstable();
-        let at = |q: f64| all[((all.len() - 1) as f64 * q).round() as usize];
-        (!all.is_empty()).then(|| MachineSpeed { median_ns: at(0.5), spread_ns: (at(0.1), at(0.9)), probes_ns })
+        let all: Vec<u64> = runs.iter().flat_map(|r| &r.batches).filter_map(|b| b.machine_ns).collect();
+        Self::of_canaries(&all, probes_ns)
+    }
+
+    /// From the batches' canaries, ns (`None` if there are none).
+    pub fn of_canaries(canaries: &[u64], probes_ns: Option<u64>) -> Option<MachineSpeed> {
+        let mut all: Vec<f64> = canaries.iter().map(|&ns| ns as f64).collect();
+        all.sort_by(f64::total_cmp);
+        let at = |q: f64| stats::quantile_sorted(&all, q).map(|ns| ns.round() as u64);
+        Some(MachineSpeed { median_ns: at(0.5)?, spread_ns: (at(0.1)?, at(0.9)?), probes_ns })
     }
 
     /// How much slower the machine ran beside the probes than during the batches.
@@ -116,7 +131,7 @@ impl MachineSpeed {
         );
         if let (Some(ns), Some(off)) = (self.probes_ns, self.probes_off()) {
             s.push_str(&format!("; {:.2} ms beside the probes ({:+.0}%)", ms(ns), off * 100.0));
-            if off > SLOW {
+            if off > OFF {
                 s.push_str(": the probes ran on a slower machine than the batches, so the costs they bound may come out high; calibrate on a quiet machine");
             }
         }
@@ -132,17 +147,38 @@ pub fn around<T, E>(probe: impl FnOnce() -> Result<T, E>, times: &mut Vec<u64>) 
     out
 }
 
-/// The median of `times`, if any.
+/// The median of `times` ([`stats::median`]), if any.
 pub fn median(times: &[u64]) -> Option<u64> {
-    let mut t = times.to_vec();
-    t.sort_unstable();
-    t.get(t.len() / 2).copied()
+    stats::median(&times.iter().map(|&t| t as f64).collect::<Vec<_>>()).map(|m| m.round() as u64)
 }
 
-/// How much slower the machine ran at `batch` than at `baseline_ns`: canary ÷ baseline − 1.
-pub fn slowdown(batch: &BatchResult, baseline_ns: Option<u64>) -> Option<f64> {
-    let base = baseline_ns.filter(|&b| b > 0)?;
-    Some(batch.machine_ns? as f64 / base as f64 - 1.0)
+/// How much slower the machine ran around batch `i` of `batches` ([`around_batch`]) than at
+/// `baseline_ns`: canary ÷ baseline − 1 (negative: faster).
+pub fn slowdown(batches: &[BatchResult], i: usize, baseline_ns: u64) -> Option<f64> {
+    (baseline_ns > 0).then_some(())?;
+    Some(around_batch(batches, i)? as f64 / baseline_ns as f64 - 1.0)
+}
+
+/// Times the canary after every batch and hands the times to the run's batches.
+#[derive(Default)]
+pub(crate) struct Canaries(RefCell<Vec<(String, u64, u64)>>);
+
+impl Observer for Canaries {
+    fn batch_done(&self, strategy: &str, batch: &BatchResult) {
+        self.0.borrow_mut().push((strategy.to_string(), batch.index, time_ns()));
+    }
+}
+
+impl Canaries {
+    /// Sets each batch's `machine_ns` from the canaries timed after it, and forgets them.
+    pub(crate) fn attach(&self, doc: &mut ResultsDoc) {
+        for (strategy, index, ns) in self.0.borrow_mut().drain(..) {
+            let run = doc.runs.iter_mut().find(|r| r.strategy == strategy);
+            if let Some(b) = run.and_then(|r| r.batches.iter_mut().find(|b| b.index == index)) {
+                b.machine_ns = Some(ns);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -168,10 +204,37 @@ mod tests {
     }
 
     #[test]
-    fn slowdown_is_against_the_baseline() {
-        let b = BatchResult { machine_ns: Some(1_300_000), ..Default::default() };
-        assert!((slowdown(&b, Some(1_000_000)).unwrap() - 0.3).abs() < 1e-9);
-        assert_eq!(slowdown(&b, None), None);
-        assert_eq!(slowdown(&BatchResult::default(), Some(1_000_000)), None);
+    fn a_batch_s_machine_is_the_median_of_the_canaries_around_it() {
+        let b = |ns| BatchResult { machine_ns: Some(ns), ..Default::default() };
+        let batches = [b(1_000_000), b(2_000_000), b(1_100_000), BatchResult::default()];
+        assert_eq!(around_batch(&batches, 0), Some(1_500_000));
+        assert_eq!(around_batch(&batches, 1), Some(1_100_000));
+        assert_eq!(around_batch(&batches, 3), Some(1_100_000));
+        assert!((slowdown(&batches, 1, 1_000_000).unwrap() - 0.1).abs() < 1e-9);
+        assert_eq!(slowdown(&batches, 1, 0), None);
+        assert_eq!(around_batch(&[BatchResult::default()], 0), None);
+    }
+
+    #[test]
+    fn each_canary_goes_to_its_own_strategy_s_batch() {
+        let canaries = Canaries::default();
+        let b = |index| BatchResult { index, ..Default::default() };
+        for (strategy, index) in [("int", 0), ("int", 1), ("uuid4", 0)] {
+            canaries.batch_done(strategy, &b(index));
+        }
+        let mut doc: ResultsDoc = serde_json::from_str(include_str!("../../tests/fixtures/sqlite-small.json")).unwrap();
+        canaries.attach(&mut doc);
+        let has = |run: usize, batch: usize| doc.runs[run].batches[batch].machine_ns.is_some();
+        // int, uuid7, uuid4, int+uuid4.
+        assert!(has(0, 0) && has(0, 1) && !has(0, 2) && has(2, 0) && !has(2, 1) && !has(1, 0));
+        assert!(canaries.0.borrow().is_empty(), "attach forgets what it handed over");
+    }
+
+    #[test]
+    fn the_machine_s_spread_is_its_percentiles() {
+        let m = MachineSpeed::of_canaries(&(1..=11).collect::<Vec<_>>(), None).unwrap();
+        assert_eq!((m.median_ns, m.spread_ns), (6, (2, 10)));
+        assert_eq!(MachineSpeed::of_canaries(&[], None), None);
+        assert_eq!(MachineSpeed::of(&[], None), None);
     }
 }

@@ -4,7 +4,7 @@
 //! ([`canary`]), so batches measured while the machine ran faster or slower than during the
 //! calibration are counted apart — and still shown and counted.
 
-use super::canary;
+use super::{ModelEngine, canary};
 use crate::report::fmt;
 use crate::results::{BatchResult, ResultsDoc, RunResult};
 use comfy_table::{CellAlignment, ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
@@ -16,9 +16,9 @@ pub const WITHIN: f64 = 0.25;
 /// The same for the servers, whose batches are noisier: 30%.
 pub const WITHIN_SERVER: f64 = 0.30;
 
-/// The bound a batch of the model `engine` (a results' engine name) is held to.
-pub fn within(engine: &str) -> f64 {
-    if engine == super::ENGINE { WITHIN } else { WITHIN_SERVER }
+/// The bound a batch of `engine` is held to.
+pub fn within(engine: ModelEngine) -> f64 {
+    if engine == ModelEngine::Sqlite { WITHIN } else { WITHIN_SERVER }
 }
 
 /// One batch, predicted against measured.
@@ -40,8 +40,8 @@ pub struct BatchCheck {
     pub misses: (Option<u64>, Option<u64>),
     /// Predicted and measured pages written.
     pub pages_written: (Option<u64>, Option<u64>),
-    /// How much slower the machine ran during the real batch than during the calibration
-    /// (canary ÷ baseline − 1; negative: faster), if both were timed.
+    /// How much slower the machine ran around the real batch than during the calibration
+    /// ([`canary::slowdown`]; negative: faster), if both were timed.
     pub machine: Option<f64>,
 }
 
@@ -56,40 +56,42 @@ impl BatchCheck {
         self.interval.map(|(lo, hi)| lo <= self.ms.1 && self.ms.1 <= hi)
     }
 
-    /// Whether the machine's speed during the real batch was more than [`canary::SLOW`] off
-    /// the calibration's.
+    /// Whether the machine's speed around the real batch was more than [`canary::OFF`] off
+    /// the calibration's, slower or faster.
     pub fn machine_off(&self) -> bool {
-        self.machine.is_some_and(|m| m.abs() > canary::SLOW)
+        self.machine.is_some_and(|m| m.abs() > canary::OFF)
     }
 }
 
-/// Pairs each predicted batch with the real batch of the same strategy and number. The
-/// machine's speed is set against `baseline_ns`, the calibration's median canary
-/// ([`canary::median_ns`]); without one, against the real run's own median.
-pub fn compare(predicted: &ResultsDoc, real: &ResultsDoc, baseline_ns: Option<u64>) -> Vec<BatchCheck> {
-    let baseline = baseline_ns.or_else(|| canary::median_ns(real));
+/// Pairs each predicted batch with the real batch of the same strategy and number, each held
+/// to `bound` ([`within`]). The machine's speed is set against `baseline_ns`, the calibration's
+/// median canary ([`canary::MachineSpeed`]); without a calibration's, it is not set.
+pub fn compare(predicted: &ResultsDoc, real: &ResultsDoc, baseline_ns: Option<u64>, bound: f64) -> Vec<BatchCheck> {
     let mut out = Vec::new();
     for p in &predicted.runs {
         let Some(r) = real.runs.iter().find(|r| r.strategy == p.strategy) else { continue };
-        for (pb, rb) in p.batches.iter().zip(&r.batches).filter(|(a, b)| a.rows_total == b.rows_total) {
-            out.push(BatchCheck { bound: within(&p.engine), ..batch(&p.strategy, pb, rb, baseline) });
+        for (i, (pb, rb)) in p.batches.iter().zip(&r.batches).enumerate() {
+            if pb.rows_total == rb.rows_total {
+                let machine = baseline_ns.and_then(|b| canary::slowdown(&r.batches, i, b));
+                out.push(batch(&p.strategy, pb, rb, bound, machine));
+            }
         }
     }
     out
 }
 
-fn batch(strategy: &str, p: &BatchResult, r: &BatchResult, baseline: Option<u64>) -> BatchCheck {
+fn batch(strategy: &str, p: &BatchResult, r: &BatchResult, bound: f64, machine: Option<f64>) -> BatchCheck {
     let ms = |ns: u64| ns as f64 / 1e6;
     BatchCheck {
         strategy: strategy.to_string(),
         index: p.index,
         rows_total: p.rows_total,
         ms: (ms(p.elapsed_ns), ms(r.elapsed_ns)),
-        bound: WITHIN,
+        bound,
         interval: p.elapsed_ns_low.zip(p.elapsed_ns_high).map(|(lo, hi)| (ms(lo), ms(hi))),
         misses: (p.counters.cache_misses, r.counters.cache_misses),
         pages_written: (p.counters.pages_written, r.counters.pages_written),
-        machine: canary::slowdown(r, baseline),
+        machine,
     }
 }
 
@@ -122,7 +124,7 @@ pub fn summary(checks: &[BatchCheck]) -> Vec<String> {
                 format!("{:+.0}% to {:+.0}%", lo * 100.0, hi * 100.0)
             };
             lines.push(format!(
-                "  {} of them ran with a machine slowdown of {range} against the calibration (canary); the other {}: {}",
+                "  {} of them ran with the machine {range} off its speed in the calibration (canary; +: slower); the other {}: {}",
                 late.len() - steady.len(),
                 steady.len(),
                 if steady.is_empty() { "none".into() } else { tally(&steady) }
@@ -247,12 +249,13 @@ mod tests {
             check((10.0, 10.0), Some(0.02)),
             check((10.0, 15.0), Some(0.40)),
             check((10.0, 10.5), Some(-0.05)),
+            check((10.0, 7.0), Some(-0.30)),
         ];
         let lines = summary(&checks);
         assert_eq!(lines.len(), 2, "{lines:?}");
-        assert!(lines[0].contains("last 3 batches: 2 within 25%, 2 inside the interval, worst -33%"), "{}", lines[0]);
-        assert!(lines[1].contains("1 of them ran with a machine slowdown of +40% against"), "{}", lines[1]);
-        assert!(lines[1].contains("the other 2: 2 within 25%, 2 inside the interval, worst -5%"), "{}", lines[1]);
+        assert!(lines[0].contains("last 3 batches: 1 within 25%, 1 inside the interval, worst +43%"), "{}", lines[0]);
+        assert!(lines[1].contains("2 of them ran with the machine -30% to +40% off its speed"), "{}", lines[1]);
+        assert!(lines[1].contains("the other 1: 1 within 25%, 1 inside the interval, worst -5%"), "{}", lines[1]);
     }
 
     #[test]
@@ -262,11 +265,19 @@ mod tests {
     }
 
     #[test]
-    fn the_machine_is_set_against_the_baseline() {
-        let b = |ns| BatchResult { rows_total: 1, elapsed_ns: 1_000_000, machine_ns: Some(ns), ..Default::default() };
-        let c = batch("int", &b(0), &b(1_200), Some(1_000));
-        assert!((c.machine.unwrap() - 0.2).abs() < 1e-9);
-        assert!(c.machine_off());
-        assert_eq!(batch("int", &b(0), &b(1_200), None).machine, None);
+    fn the_machine_is_set_against_the_calibration_s_median_and_nothing_else() {
+        let doc: ResultsDoc = serde_json::from_str(include_str!("../../tests/fixtures/sqlite-small.json")).unwrap();
+        let mut real = doc.clone();
+        for b in &mut real.runs[0].batches {
+            b.machine_ns = Some(1_200);
+        }
+        let checks = compare(&doc, &real, Some(1_000), within(ModelEngine::Postgres));
+        let int: Vec<&BatchCheck> = checks.iter().filter(|c| c.strategy == "int").collect();
+        assert!(int.iter().all(|c| (c.machine.unwrap() - 0.2).abs() < 1e-9 && c.machine_off()));
+        assert!(checks.iter().filter(|c| c.strategy == "uuid4").all(|c| c.machine.is_none()));
+        assert!(checks.iter().all(|c| c.bound == WITHIN_SERVER));
+        assert_eq!(within(ModelEngine::Sqlite), WITHIN);
+        // Without the calibration's canary there is nothing to set it against.
+        assert!(compare(&doc, &real, None, WITHIN).iter().all(|c| c.machine.is_none()));
     }
 }

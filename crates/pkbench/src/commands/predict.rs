@@ -87,8 +87,6 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
     let control = Arc::new(RunControl::new());
     let stop = crate::signals::install(Arc::clone(&control))?;
 
-    // The machine's speed during the calibration, for --check to set its batches against.
-    let mut machine_ns = None;
     let calibration = if args.calibrate {
         let dir = out_dir.join("calibration");
         let real_writer = ResultsWriter::create(&dir)?;
@@ -115,9 +113,8 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
             other => other?,
         };
         real_writer.write(&doc)?;
-        machine_ns = canary::median_ns(&doc);
         let refs: Vec<&_> = strategies.to_vec();
-        let working_set = canary::around(|| working_set(engine, &config, args.quiet), &mut canaries)?;
+        let working_set = probe_working_set(engine, &config, args.quiet, &mut canaries)?;
         let probes = Probes { device, working_set, machine_ns: canary::median(&canaries) };
         let fit = predict::Calibration::from_runs(&doc.runs, &refs, plan, probes)?;
         if !args.quiet {
@@ -126,11 +123,10 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         Some(fit)
     } else if let Some(path) = &args.calibrate_from {
         let doc = pkbench_core::report::load_results(path)?;
-        machine_ns = canary::median_ns(&doc);
         let refs: Vec<&_> = strategies.to_vec();
         let mut canaries = Vec::new();
         let device = canary::around(|| probe(&out_dir, engine, &config, args.quiet), &mut canaries)?;
-        let working_set = canary::around(|| working_set(engine, &config, args.quiet), &mut canaries)?;
+        let working_set = probe_working_set(engine, &config, args.quiet, &mut canaries)?;
         let probes = Probes { device: Some(device), working_set, machine_ns: canary::median(&canaries) };
         Some(predict::from_results(&doc, engine, &refs, args.calibrate_rows, probes)?)
     } else {
@@ -200,7 +196,9 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         (None, None) => None,
     };
     if let Some(real) = real {
-        let checks = predict::check::compare(&doc, &real, machine_ns);
+        // The machine's speed during the calibration, for the check's batches.
+        let machine_ns = calibration.as_ref().and_then(|c| c.machine).map(|m| m.median_ns);
+        let checks = predict::check::compare(&doc, &real, machine_ns, predict::check::within(engine));
         if checks.is_empty() {
             return Err(Error::InvalidInput(
                 "the real run has no batches like the prediction's: check against a run with the same --batch and strategies".into(),
@@ -346,18 +344,23 @@ fn target_bytes(config: &PredictConfig) -> u64 {
 }
 
 /// The working-set probe, up to the target's cache in use (its cache, or about its data if
-/// smaller; within a quarter of the memory): SQLite's, which it runs in memory; `None` on the
-/// servers, which it cannot run.
-fn working_set(
+/// smaller; within a quarter of the memory): SQLite's, which it runs in memory, with the
+/// machine's canary before and after it in `canaries`; `None` on the servers, which it cannot
+/// run.
+fn probe_working_set(
     engine: EngineKind,
     config: &PredictConfig,
     quiet: bool,
+    canaries: &mut Vec<u64>,
 ) -> Result<Option<predict::working_set::WorkingSet>, Error> {
     if engine != EngineKind::Sqlite {
         return Ok(None);
     }
     let largest = (engine.cache_pages(config) * u64::from(config.page_size)).min(target_bytes(config));
-    let curve = predict::working_set::measure_sqlite(config.page_size, config.payload_bytes, largest)?;
+    let curve = canary::around(
+        || predict::working_set::measure_sqlite(config.page_size, config.payload_bytes, largest),
+        canaries,
+    )?;
     if !quiet {
         eprintln!("Probed the working set: {}", curve.describe());
     }
