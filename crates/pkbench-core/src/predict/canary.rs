@@ -120,6 +120,12 @@ impl MachineSpeed {
         Some(self.probes_ns? as f64 / self.median_ns.max(1) as f64 - 1.0)
     }
 
+    /// How far the machine's speed moved across the calibration's batches: the 90th percentile
+    /// canary ÷ the 10th − 1.
+    pub fn spread(&self) -> f64 {
+        self.spread_ns.1 as f64 / self.spread_ns.0.max(1) as f64 - 1.0
+    }
+
     /// One line for the results' `machine` option.
     pub fn describe(&self) -> String {
         let ms = |ns: u64| ns as f64 / 1e6;
@@ -134,6 +140,12 @@ impl MachineSpeed {
             if off > OFF {
                 s.push_str(": the probes ran on a slower machine than the batches, so the costs they bound may come out high; calibrate on a quiet machine");
             }
+        }
+        if self.spread() > 2.0 * OFF {
+            s.push_str(&format!(
+                "; warning: the machine's speed moved by {:.0}% across the batches (10th to 90th percentile), so their times scatter with it and so do the costs fitted to them and their intervals; calibrate on a quiet machine",
+                self.spread() * 100.0
+            ));
         }
         s
     }
@@ -155,7 +167,9 @@ pub fn median(times: &[u64]) -> Option<u64> {
 /// How much slower the machine ran around batch `i` of `batches` ([`around_batch`]) than at
 /// `baseline_ns`: canary ÷ baseline − 1 (negative: faster).
 pub fn slowdown(batches: &[BatchResult], i: usize, baseline_ns: u64) -> Option<f64> {
-    (baseline_ns > 0).then_some(())?;
+    if baseline_ns == 0 {
+        return None;
+    }
     Some(around_batch(batches, i)? as f64 / baseline_ns as f64 - 1.0)
 }
 
@@ -199,6 +213,14 @@ mod tests {
         assert!(m.describe().contains("(+40%): the probes ran on a slower machine"), "{}", m.describe());
         let quiet = MachineSpeed { probes_ns: Some(1_050_000), ..m };
         assert!(!quiet.describe().contains("slower machine"), "{}", quiet.describe());
+        assert!(!quiet.describe().contains("warning"), "a spread within ±15% is not warned of: {}", quiet.describe());
+        let moving = MachineSpeed { spread_ns: (800_000, 4_000_000), ..quiet };
+        assert!((moving.spread() - 4.0).abs() < 1e-9);
+        assert!(
+            moving.describe().contains("warning: the machine's speed moved by 400% across the batches"),
+            "{}",
+            moving.describe()
+        );
         assert_eq!(median(&[3, 1, 2]), Some(2));
         assert_eq!(median(&[]), None);
     }
