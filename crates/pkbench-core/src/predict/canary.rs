@@ -143,8 +143,8 @@ impl MachineSpeed {
         }
         if self.spread() > 2.0 * OFF {
             s.push_str(&format!(
-                "; warning: the machine's speed moved by {:.0}% across the batches (10th to 90th percentile), so their times scatter with it and so do the costs fitted to them and their intervals; calibrate on a quiet machine",
-                self.spread() * 100.0
+                "; warning: the machine's speed moved across the batches (their 90th percentile canary {:.1}× their 10th), so their times scatter with it and so do the costs fitted to them and their intervals; calibrate on a quiet machine",
+                self.spread() + 1.0
             ));
         }
         s
@@ -217,7 +217,9 @@ mod tests {
         let moving = MachineSpeed { spread_ns: (800_000, 4_000_000), ..quiet };
         assert!((moving.spread() - 4.0).abs() < 1e-9);
         assert!(
-            moving.describe().contains("warning: the machine's speed moved by 400% across the batches"),
+            moving.describe().contains(
+                "warning: the machine's speed moved across the batches (their 90th percentile canary 5.0× their 10th)"
+            ),
             "{}",
             moving.describe()
         );
