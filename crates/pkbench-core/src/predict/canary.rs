@@ -38,6 +38,10 @@ const ROUNDS: usize = 3;
 /// A batch whose canary ([`around_batch`]) is this far off the calibration's median, slower or
 /// faster, ran on a machine of another speed.
 pub const OFF: f64 = 0.15;
+/// A calibration whose batches' canaries spread by more than this from the 10th to the 90th
+/// percentile (90th ÷ 10th − 1; twice [`OFF`], the most a single batch may be off) ran on a
+/// machine whose speed moved, and is warned of ([`MachineSpeed::describe`]).
+pub const SPREAD: f64 = 0.30;
 
 struct Work {
     keys: Vec<u64>,
@@ -120,10 +124,18 @@ impl MachineSpeed {
         Some(self.probes_ns? as f64 / self.median_ns.max(1) as f64 - 1.0)
     }
 
-    /// How far the machine's speed moved across the calibration's batches: the 90th percentile
-    /// canary ÷ the 10th − 1.
-    pub fn spread(&self) -> f64 {
-        self.spread_ns.1 as f64 / self.spread_ns.0.max(1) as f64 - 1.0
+    /// How far the machine's speed moved across the calibration's batches, every strategy's
+    /// pooled (so a step between two strategies' runs counts too): the 90th percentile canary ÷
+    /// the 10th, a ratio (1.3: 30% slower at the 90th).
+    pub fn spread_ratio(&self) -> f64 {
+        self.spread_ns.1 as f64 / self.spread_ns.0.max(1) as f64
+    }
+
+    /// Whether the spread is more than [`SPREAD`] (compared in whole nanoseconds, so a spread of
+    /// exactly 30% is not).
+    pub fn moved(&self) -> bool {
+        let percent = 100 + (SPREAD * 100.0).round() as u128;
+        u128::from(self.spread_ns.1) * 100 > u128::from(self.spread_ns.0) * percent
     }
 
     /// One line for the results' `machine` option.
@@ -141,10 +153,10 @@ impl MachineSpeed {
                 s.push_str(": the probes ran on a slower machine than the batches, so the costs they bound may come out high; calibrate on a quiet machine");
             }
         }
-        if self.spread() > 2.0 * OFF {
+        if self.moved() {
             s.push_str(&format!(
-                "; warning: the machine's speed moved across the batches (their 90th percentile canary {:.1}× their 10th), so their times scatter with it and so do the costs fitted to them and their intervals; calibrate on a quiet machine",
-                self.spread() + 1.0
+                "; warning: the machine's speed moved across the batches (their 90th percentile canary {:.2}× their 10th), so their times scatter with it and so do the costs fitted to them and their intervals; re-run the calibration and compare its costs",
+                self.spread_ratio()
             ));
         }
         s
@@ -213,18 +225,20 @@ mod tests {
         assert!(m.describe().contains("(+40%): the probes ran on a slower machine"), "{}", m.describe());
         let quiet = MachineSpeed { probes_ns: Some(1_050_000), ..m };
         assert!(!quiet.describe().contains("slower machine"), "{}", quiet.describe());
-        assert!(!quiet.describe().contains("warning"), "a spread within ±15% is not warned of: {}", quiet.describe());
-        let moving = MachineSpeed { spread_ns: (800_000, 4_000_000), ..quiet };
-        assert!((moving.spread() - 4.0).abs() < 1e-9);
-        assert!(
-            moving.describe().contains(
-                "warning: the machine's speed moved across the batches (their 90th percentile canary 5.0× their 10th)"
-            ),
-            "{}",
-            moving.describe()
-        );
         assert_eq!(median(&[3, 1, 2]), Some(2));
         assert_eq!(median(&[]), None);
+    }
+
+    #[test]
+    fn a_calibration_whose_machine_moved_is_warned_of() {
+        let at = |p10: u64, p90: u64| MachineSpeed { median_ns: p10, spread_ns: (p10, p90), probes_ns: None };
+        let warned = |m: MachineSpeed| m.describe().contains("warning: the machine's speed moved");
+        assert!(!warned(at(1_000_000, 1_220_000)), "a 1.22× spread is not: {}", at(1_000_000, 1_220_000).describe());
+        assert!(!warned(at(1_000_000, 1_300_000)), "exactly 30% is not more than 30%");
+        assert!(warned(at(1_000_000, 1_301_000)));
+        let moving = at(800_000, 4_000_000);
+        assert!((moving.spread_ratio() - 5.0).abs() < 1e-9);
+        assert!(warned(moving) && moving.describe().contains("5.00× their 10th"), "{}", moving.describe());
     }
 
     #[test]
