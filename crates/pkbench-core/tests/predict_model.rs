@@ -139,6 +139,9 @@ fn a_scale_model_agrees_with_the_full_simulation() {
             total(&full, |c| c.checkpoint_pages) as f64,
             total(&scaled, |c| c.checkpoint_pages) as f64,
         );
+        // Syncs are not multiplied: the scale model commits and checkpoints as often.
+        let (f, s) = (total(&full, |c| c.syncs), total(&scaled, |c| c.syncs));
+        assert!(f >= 10 && f.abs_diff(s) <= 3 + f / 10, "{name} syncs: full {f}, 1/4 scale {s}");
     }
     let refused = predict(find("seq-uuid").unwrap(), &config(4), None, &RunControl::new(), &mut |_| {});
     assert!(refused.unwrap_err().to_string().contains("--scale 1"));

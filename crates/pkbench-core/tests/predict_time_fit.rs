@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 const STRATEGIES: [&str; 4] = ["int", "uuid4", "uuid4-text", "int+uuid4"];
 
 /// Microseconds per unit of each term, in `Term::SQLITE` order.
-const COSTS_US: [f64; 7] = [1.0, 0.5, 0.02, 6.0, 0.4, 20.0, 12.0];
+const COSTS_US: [f64; 8] = [1.0, 0.5, 0.02, 6.0, 0.4, 20.0, 12.0, 800.0];
 
 fn config(rows: u64, batch_rows: u64) -> PredictConfig {
     PredictConfig {
@@ -268,6 +268,7 @@ fn probe_with_curve(per_doubling: f64) -> DeviceCosts {
         append_us: 0.1,
         random_write_us: 0.1,
         random_sync_us: 0.05,
+        sync_us: 100.0,
         hash_search_us: 0.3,
         device_read_us: None,
         read_growth_us,

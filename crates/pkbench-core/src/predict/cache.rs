@@ -11,6 +11,11 @@
 //! the latest frame of every distinct page into the database file (`walCheckpoint`), and the
 //! next transaction writes the WAL from its start again. The WAL file keeps the size of its
 //! longest run of frames (no `journal_size_limit`).
+//!
+//! And it counts the syncs `synchronous=FULL` waits for: the WAL at each commit
+//! (`sqlite3WalFrames`), the WAL and then the database file at each checkpoint
+//! (`walCheckpoint`), and the WAL's new header when the next transaction writes the WAL from its
+//! start again (`sqlite3WalFrames`, `iFrame==0`).
 
 const NIL: u32 = u32::MAX;
 
@@ -68,6 +73,9 @@ pub struct CacheCounts {
     /// the WAL's index, one hash table per [`WAL_HASH_FRAMES`] frames, newest first
     /// (`walFindFrame` in wal.c), so each miss searches one table per 4096 frames in the WAL.
     pub wal_hash_searches: u64,
+    /// Files synced: one per commit, two per checkpoint and one per WAL header rewritten
+    /// after a checkpoint.
+    pub syncs: u64,
 }
 
 /// SQLite-like page cache of page numbers (no page contents).
@@ -94,6 +102,8 @@ pub struct PageCache {
     autocheckpoint: u64,
     /// Real frames per simulated frame (a 1/K scale model's WAL holds 1/K of the frames).
     frame_scale: u64,
+    /// Whether the last checkpoint emptied the WAL, so the next frame rewrites its header.
+    wal_restarted: bool,
 }
 
 impl PageCache {
@@ -114,6 +124,7 @@ impl PageCache {
             wal_pages: 0,
             autocheckpoint: AUTOCHECKPOINT_FRAMES,
             frame_scale: 1,
+            wal_restarted: false,
         }
     }
 
@@ -249,12 +260,17 @@ impl PageCache {
         }
         let new_in_interval = node.written_in < interval_start;
         node.written_in = txn;
+        if self.wal_restarted {
+            self.wal_restarted = false;
+            self.counts.syncs += 1; // the WAL's new header
+        }
         self.wal_frames += 1;
         self.wal_pages += u64::from(new_in_interval);
     }
 
-    /// Commits: every dirty page is written and becomes clean; then, if the WAL holds enough
-    /// frames, the automatic checkpoint copies its distinct pages into the database file.
+    /// Commits: every dirty page is written and becomes clean and the WAL is synced; then, if
+    /// the WAL holds enough frames, the automatic checkpoint syncs it, copies its distinct pages
+    /// into the database file and syncs that.
     pub fn commit(&mut self) {
         // Oldest first, so the most recently used dirty page ends up most recently used.
         while self.dirty.tail != NIL {
@@ -264,9 +280,12 @@ impl PageCache {
             self.write_to_wal(page);
         }
         self.txn += 1;
+        self.counts.syncs += 1;
         self.wal_frames_max = self.wal_frames_max.max(self.wal_frames);
         if self.wal_frames >= self.autocheckpoint {
             self.counts.checkpoint_pages += self.wal_pages;
+            self.counts.syncs += 2;
+            self.wal_restarted = true;
             self.interval_start = self.txn;
             (self.wal_frames, self.wal_pages) = (0, 0);
         }
@@ -330,12 +349,21 @@ mod tests {
         }
         let n = c.take_counts();
         assert_eq!((n.pages_written, n.checkpoint_pages, c.wal_frames_max()), (1200, 600, 1200));
-        // The next interval starts empty: 10 frames are not enough for a checkpoint.
+        // Two commits' syncs, and the checkpoint's of the WAL and of the database file.
+        assert_eq!(n.syncs, 4);
+        // The next interval starts empty: 10 frames are not enough for a checkpoint. Its first
+        // frame rewrites the WAL's header, which is synced before the commit's sync.
         for p in 1..=10 {
             c.write(p, true);
         }
         c.commit();
-        assert_eq!(c.take_counts().checkpoint_pages, 0);
+        let n = c.take_counts();
+        assert_eq!((n.checkpoint_pages, n.syncs), (0, 2));
+        for p in 1..=10 {
+            c.write(p, true);
+        }
+        c.commit();
+        assert_eq!(c.take_counts().syncs, 1, "a commit into a WAL already started syncs once");
     }
 
     #[test]

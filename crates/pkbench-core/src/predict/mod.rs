@@ -147,6 +147,7 @@ pub fn counters(c: &BatchCounts) -> Counters {
         pages_dirtied: Some(c.cache.pages_dirtied),
         page_splits: Some(c.page_splits),
         wal_hash_searches: Some(c.cache.wal_hash_searches),
+        syncs: Some(c.cache.syncs),
         leaf_jumps: Some(c.leaf_jumps),
         ..Counters::default()
     }

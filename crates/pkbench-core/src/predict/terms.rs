@@ -28,6 +28,11 @@ pub enum Term {
     /// and synced; PostgreSQL's, first modified (or added) since the last checkpoint and flushed
     /// to the device by the next one's sync, whoever wrote it to the OS.
     CheckpointPages,
+    /// Per file sync the inserting connection waits for (SQLite's, at each commit and
+    /// checkpoint): the fixed part of a flush, whatever it flushes; the pages' share is in the
+    /// per-page costs. A calibration's batches commit once each, so this cost is told apart from
+    /// the per-row cost by the batches that checkpoint (three syncs more) and those that do not.
+    Syncs,
     /// Per byte of write-ahead log (PostgreSQL: records and full-page images), its share of the
     /// commit's flush included.
     WalBytes,
@@ -38,7 +43,7 @@ pub enum Term {
 
 impl Term {
     /// SQLite's terms, in the order of the fit's columns.
-    pub const SQLITE: [Term; 7] = [
+    pub const SQLITE: [Term; 8] = [
         Term::Rows,
         Term::TreeEntries,
         Term::KeyBytes,
@@ -46,6 +51,7 @@ impl Term {
         Term::WalHashSearches,
         Term::PagesWritten,
         Term::CheckpointPages,
+        Term::Syncs,
     ];
     /// PostgreSQL's: its model counts buffer reads, buffers written, WAL bytes and the pages each
     /// checkpoint flushes.
@@ -81,6 +87,7 @@ impl Term {
             Term::WalHashSearches => "WAL-index hash table searched",
             Term::PagesWritten => "page written",
             Term::CheckpointPages => "checkpoint page",
+            Term::Syncs => "file sync",
             Term::WalBytes => "WAL byte",
             Term::PagesDirtied => "page dirtied",
         }
@@ -101,7 +108,7 @@ impl Term {
             Term::Misses | Term::WalHashSearches => {
                 "give the calibration more cache pressure (a larger --calibrate-rows, or a smaller --cache-mb) so misses vary across its batches"
             }
-            Term::PagesWritten | Term::CheckpointPages | Term::WalBytes | Term::PagesDirtied => {
+            Term::PagesWritten | Term::CheckpointPages | Term::Syncs | Term::WalBytes | Term::PagesDirtied => {
                 "use a larger --calibrate-rows so the calibration's batches write and checkpoint different amounts"
             }
         }
@@ -119,6 +126,7 @@ impl Term {
             Term::WalHashSearches => count(counters.wal_hash_searches),
             Term::PagesWritten => count(counters.pages_written),
             Term::CheckpointPages => count(counters.checkpoint_pages),
+            Term::Syncs => count(counters.syncs),
             Term::WalBytes => count(counters.wal_bytes),
             Term::PagesDirtied => count(counters.pages_dirtied),
         }

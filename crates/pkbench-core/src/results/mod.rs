@@ -242,6 +242,12 @@ pub struct Counters {
     /// at each miss, `walFindFrame`; from `pkbench predict`'s model, a term of its time fit).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wal_hash_searches: Option<u64>,
+    /// Files synced that the inserting connection waited for (SQLite with `synchronous=FULL`:
+    /// the WAL at each commit, the WAL and then the database file at each automatic checkpoint,
+    /// and the WAL's header when the next transaction starts it over; from `pkbench predict`'s
+    /// model, a term of its time fit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub syncs: Option<u64>,
     /// Of the cache misses, pages a relation extension added without reading anything
     /// (PostgreSQL counts its zero-filled new page in `*_blks_read`; from `pkbench predict`'s
     /// model, so the misses served by the OS or the device are the rest).
@@ -267,7 +273,7 @@ pub struct Counters {
 
 impl Counters {
     /// Every counter with its field name, in declaration order (for exporters and charts).
-    pub fn fields(&self) -> [(&'static str, Option<u64>); 20] {
+    pub fn fields(&self) -> [(&'static str, Option<u64>); 21] {
         [
             ("cache_hits", self.cache_hits),
             ("cache_misses", self.cache_misses),
@@ -284,6 +290,7 @@ impl Counters {
             ("checkpoint_pages", self.checkpoint_pages),
             ("pages_dirtied", self.pages_dirtied),
             ("wal_hash_searches", self.wal_hash_searches),
+            ("syncs", self.syncs),
             ("pages_extended", self.pages_extended),
             ("leaf_jumps", self.leaf_jumps),
             ("row_lock_waits", self.row_lock_waits),
@@ -292,7 +299,7 @@ impl Counters {
         ]
     }
 
-    fn fields_mut(&mut self) -> [&mut Option<u64>; 20] {
+    fn fields_mut(&mut self) -> [&mut Option<u64>; 21] {
         [
             &mut self.cache_hits,
             &mut self.cache_misses,
@@ -309,6 +316,7 @@ impl Counters {
             &mut self.checkpoint_pages,
             &mut self.pages_dirtied,
             &mut self.wal_hash_searches,
+            &mut self.syncs,
             &mut self.pages_extended,
             &mut self.leaf_jumps,
             &mut self.row_lock_waits,
@@ -344,12 +352,15 @@ impl Counters {
         self.cache_misses.unwrap_or(0).saturating_sub(self.pages_extended.unwrap_or(0))
     }
 
-    /// Every counter multiplied by `k` (a 1/k scale model's counts as the full size's).
+    /// Every counter multiplied by `k` (a 1/k scale model's counts as the full size's), except
+    /// the syncs: the scale model commits once per batch and checkpoints after 1/k of the
+    /// frames, as often as the full size does.
     pub fn scaled(mut self, k: u64) -> Counters {
+        let syncs = self.syncs;
         for field in self.fields_mut() {
             *field = field.map(|v| v * k);
         }
-        self
+        Counters { syncs, ..self }
     }
 
     /// Adds `other` into `self`, field by field (a field stays `None` only if both are).
