@@ -110,32 +110,42 @@ impl DeviceCosts {
         })
     }
 
-    /// These costs and another moment's file and search probes in `dir`, each cost the faster
-    /// of the two. A probe that ran while the machine was slow bounds the fit too high, and
-    /// where a cost sits at its bound the forecast moves with it; probes at a few moments spread
-    /// over the calibration keep one slow moment from setting the bounds. The cached-read curve
-    /// is kept: each of its points is a difference of reads timed together.
+    /// Another moment's file, device-read and search probes in `dir`; the cached-read curve is
+    /// kept from these costs (each of its points is a difference of reads timed together).
     pub fn measure_again(&self, dir: &Path) -> Result<DeviceCosts, Error> {
-        let (files, device) = file_rounds(dir, self.page_size)?;
-        let files = files.fastest(FileCosts {
-            cached_read_us: self.cached_read_us,
-            append_us: self.append_us,
-            random_write_us: self.random_write_us,
-            random_sync_us: self.random_sync_us,
-            sync_us: self.sync_us,
-        });
+        let (files, device_read_us) = file_rounds(dir, self.page_size)?;
         Ok(DeviceCosts {
             cached_read_us: files.cached_read_us,
             append_us: files.append_us,
             random_write_us: files.random_write_us,
             random_sync_us: files.random_sync_us,
             sync_us: files.sync_us,
-            hash_search_us: self.hash_search_us.min(hash_search_us()),
-            device_read_us: match (self.device_read_us, device) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            },
+            hash_search_us: hash_search_us(),
+            device_read_us,
             ..*self
+        })
+    }
+
+    /// Each cost the median of `moments`' (the curve the first's): probes taken at a few
+    /// moments spread over the calibration. Where a fitted cost sits at its bound, the forecast
+    /// moves with the probe, and one probe taken while the machine ran slow — or unusually
+    /// fast — would bound the fit away from the machine the batches ran on; the median keeps
+    /// one moment from setting the bounds.
+    pub fn median(moments: &[DeviceCosts]) -> Option<DeviceCosts> {
+        let first = *moments.first()?;
+        let median = |cost: fn(&DeviceCosts) -> f64| {
+            crate::metrics::stats::median(&moments.iter().map(cost).collect::<Vec<_>>()).unwrap_or(cost(&first))
+        };
+        let device: Vec<f64> = moments.iter().filter_map(|m| m.device_read_us).collect();
+        Some(DeviceCosts {
+            cached_read_us: median(|m| m.cached_read_us),
+            append_us: median(|m| m.append_us),
+            random_write_us: median(|m| m.random_write_us),
+            random_sync_us: median(|m| m.random_sync_us),
+            sync_us: median(|m| m.sync_us),
+            hash_search_us: median(|m| m.hash_search_us),
+            device_read_us: crate::metrics::stats::median(&device),
+            ..first
         })
     }
 
@@ -489,17 +499,21 @@ mod tests {
     }
 
     #[test]
-    fn probing_again_keeps_each_costs_faster_moment() {
+    fn probes_at_several_moments_give_each_costs_median() {
         let dir = tempfile::tempdir().unwrap();
-        let first = DeviceCosts::measure(dir.path(), 4096, 32 << 20).unwrap();
-        let slow = DeviceCosts { cached_read_us: 1e6, append_us: 1e6, sync_us: 1e6, ..first };
-        let again = slow.measure_again(dir.path()).unwrap();
-        assert!(again.cached_read_us < 1e6 && again.append_us < 1e6 && again.sync_us < 1e6, "{again:?}");
-        assert!(again.random_write_us <= first.random_write_us && again.hash_search_us <= first.hash_search_us);
+        let first = DeviceCosts::measure(dir.path(), 4096, 64 << 20).unwrap();
+        let again = first.measure_again(dir.path()).unwrap();
+        assert!(again.cached_read_us > 0.0 && again.append_us > 0.0 && again.sync_us > 0.0, "{again:?}");
         assert_eq!(again.read_growth_us, first.read_growth_us, "the curve is kept");
-        let fast = DeviceCosts { cached_read_us: 1e-6, ..first };
-        assert_eq!(fast.measure_again(dir.path()).unwrap().cached_read_us, 1e-6);
         assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none(), "the probe's file is removed");
+        let slow = DeviceCosts { cached_read_us: 9.0, append_us: 90.0, device_read_us: None, ..first };
+        let fast = DeviceCosts { cached_read_us: 0.1, append_us: 1.0, device_read_us: Some(40.0), ..first };
+        let m = DeviceCosts::median(&[slow, first, fast]).unwrap();
+        assert_eq!((m.cached_read_us, m.append_us), (first.cached_read_us, first.append_us), "one slow, one fast");
+        let two = DeviceCosts::median(&[slow, fast]).unwrap();
+        assert!((two.cached_read_us - 4.55).abs() < 1e-9, "two moments: their mean");
+        assert_eq!(two.device_read_us, Some(40.0), "the moments that read the device");
+        assert_eq!(DeviceCosts::median(&[]), None);
     }
 
     #[test]

@@ -95,22 +95,19 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
             eprintln!("Calibrating: a real run per strategy on {}…", plan.describe());
         }
         // The probes time the folder each strategy's engine writes to, while it exists, before
-        // each strategy's run: a few moments spread over the calibration, each cost its fastest.
-        let mut device: Option<predict::probe::DeviceCosts> = None;
-        let mut moments = 0;
+        // each strategy's run: a few moments spread over the calibration, each cost their median.
+        let mut moments: Vec<predict::probe::DeviceCosts> = Vec::new();
         let mut canaries = Vec::new();
         let mut open = || {
             let (engine, environment, data_dir) = open_real(&plan, &dir)?;
-            let previous = device.take();
             let costs = canary::around(
-                || match &previous {
+                || match moments.first() {
                     None => probe(&data_dir, plan.engine, &config, args.quiet),
                     Some(d) => d.measure_again(&data_dir),
                 },
                 &mut canaries,
             )?;
-            device = Some(costs);
-            moments += 1;
+            moments.push(costs);
             Ok((engine, environment))
         };
         let doc = match predict::run_real(&strategies, &mut open, &plan.workload()?, &control, "--calibrate") {
@@ -121,8 +118,13 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
             other => other?,
         };
         real_writer.write(&doc)?;
-        if let Some(d) = device.as_ref().filter(|_| moments > 1 && !args.quiet) {
-            eprintln!("Probed the device before each of the {moments} runs, each cost the fastest: {}", d.describe());
+        let device = predict::probe::DeviceCosts::median(&moments);
+        if let Some(d) = device.as_ref().filter(|_| moments.len() > 1 && !args.quiet) {
+            eprintln!(
+                "Probed the device before each of the {} runs, each cost their median: {}",
+                moments.len(),
+                d.describe()
+            );
         }
         let refs: Vec<&_> = strategies.to_vec();
         let working_set = probe_working_set(engine, &config, args.quiet, &mut canaries)?;
@@ -138,10 +140,14 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         let mut canaries = Vec::new();
         let device = canary::around(|| probe(&out_dir, engine, &config, args.quiet), &mut canaries)?;
         let working_set = probe_working_set(engine, &config, args.quiet, &mut canaries)?;
-        // A second moment, after the working-set probe: each cost the faster of the two.
-        let device = canary::around(|| device.measure_again(&out_dir), &mut canaries)?;
+        // Two more moments, after the working-set probe: each cost the median of the three.
+        let mut moments = vec![device];
+        for _ in 0..2 {
+            moments.push(canary::around(|| device.measure_again(&out_dir), &mut canaries)?);
+        }
+        let device = predict::probe::DeviceCosts::median(&moments).unwrap_or(device);
         if !args.quiet {
-            eprintln!("Probed the device again, each cost the faster: {}", device.describe());
+            eprintln!("Probed the device twice more, each cost the median of the three: {}", device.describe());
         }
         let probes = Probes { device: Some(device), working_set, machine_ns: canary::median(&canaries) };
         Some(predict::from_results(&doc, engine, &refs, args.calibrate_rows, probes)?)
