@@ -124,6 +124,7 @@ impl PageCache {
             wal_pages: 0,
             autocheckpoint: AUTOCHECKPOINT_FRAMES,
             frame_scale: 1,
+            // The schema's CREATE TABLE wrote the WAL's header and synced it.
             wal_restarted: false,
         }
     }
@@ -364,6 +365,24 @@ mod tests {
         }
         c.commit();
         assert_eq!(c.take_counts().syncs, 1, "a commit into a WAL already started syncs once");
+    }
+
+    #[test]
+    fn a_spill_that_starts_the_wal_over_syncs_its_header() {
+        let mut c = PageCache::new(10);
+        c.set_autocheckpoint(5);
+        for p in 1..=6 {
+            c.write(p, true);
+        }
+        c.commit(); // 6 frames: the commit's sync, then the checkpoint's two
+        assert_eq!(c.take_counts().syncs, 3);
+        for p in 1..=10 {
+            c.write(p, true); // the tenth fetch spills page 1: the first frame of the new WAL
+        }
+        let n = c.take_counts();
+        assert_eq!((n.spills, n.syncs), (1, 1), "the header's sync, before any commit");
+        c.commit();
+        assert_eq!(c.take_counts().syncs, 3, "the commit's, and the checkpoint's two (10 frames)");
     }
 
     #[test]

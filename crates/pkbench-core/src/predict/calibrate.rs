@@ -258,7 +258,7 @@ impl Calibration {
             );
         }
         if let Some(d) = &self.device {
-            options.insert("device_costs".into(), format!("from the micro-probes, as lower bounds of the fitted costs (the WAL-index search between its probe and 2× it): {}", d.describe()));
+            options.insert("device_costs".into(), format!("from the micro-probes, each the median of the moments probed (each moment the fastest of three rounds), as lower bounds of the fitted costs (the WAL-index search between its probe and 2× it): {}", d.describe()));
         }
         if let Some(m) = &self.machine {
             options.insert("machine".into(), m.describe());

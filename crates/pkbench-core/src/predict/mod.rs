@@ -351,7 +351,7 @@ fn empty_result(
         options.insert(
             "scale".into(),
             format!(
-                "1/{k}: simulated {} rows in batches of {} with a {}-page cache and {checkpoints}; counts, pages and sizes ×{k}",
+                "1/{k}: simulated {} rows in batches of {} with a {}-page cache and {checkpoints}; counts, pages and sizes ×{k} (syncs as counted)",
                 config.rows.div_ceil(k),
                 config.batch_rows / k,
                 engine.cache_pages(config) / k,

@@ -126,15 +126,16 @@ impl DeviceCosts {
         })
     }
 
-    /// Each cost the median of `moments`' (the curve the first's): probes taken at a few
-    /// moments spread over the calibration. Where a fitted cost sits at its bound, the forecast
-    /// moves with the probe, and one probe taken while the machine ran slow — or unusually
-    /// fast — would bound the fit away from the machine the batches ran on; the median keeps
-    /// one moment from setting the bounds.
+    /// Each cost the median of `moments`' (the device read the median of the moments that
+    /// read the device; the curve the first's). Where a fitted cost sits at its bound, the
+    /// forecast moves with the probe, and one probe taken while the machine ran slow — or
+    /// unusually fast — would bound the fit away from the machine the batches ran on; the median
+    /// of a few moments keeps one from setting the bounds.
     pub fn median(moments: &[DeviceCosts]) -> Option<DeviceCosts> {
         let first = *moments.first()?;
+        // `moments` is not empty, so each median is there; the first's cost stands in regardless.
         let median = |cost: fn(&DeviceCosts) -> f64| {
-            crate::metrics::stats::median(&moments.iter().map(cost).collect::<Vec<_>>()).unwrap_or(cost(&first))
+            crate::metrics::stats::median(&moments.iter().map(cost).collect::<Vec<_>>()).unwrap_or_else(|| cost(&first))
         };
         let device: Vec<f64> = moments.iter().filter_map(|m| m.device_read_us).collect();
         Some(DeviceCosts {
@@ -369,13 +370,16 @@ fn read_curve(path: &Path, page: u64, largest: u64) -> std::io::Result<[Option<f
             written += chunk.len() as u64;
         }
         let pages = bytes / page;
-        timed(pages, CURVE_READS / 4)?;
-        let (mut whole, mut first) = (f64::INFINITY, f64::INFINITY);
-        for _ in 0..CURVE_SPLITS {
-            whole = whole.min(timed(pages, CURVE_READS / CURVE_SPLITS)?);
-            first = first.min(timed(FILE_BYTES / page, CURVE_READS / CURVE_SPLITS)?);
+        // The first point is the baseline itself: 0 by definition.
+        if i > 0 {
+            timed(pages, CURVE_READS / 4)?;
+            let (mut whole, mut first) = (f64::INFINITY, f64::INFINITY);
+            for _ in 0..CURVE_SPLITS {
+                whole = whole.min(timed(pages, CURVE_READS / CURVE_SPLITS)?);
+                first = first.min(timed(FILE_BYTES / page, CURVE_READS / CURVE_SPLITS)?);
+            }
+            highest = highest.max(whole - first);
         }
-        highest = highest.max(if i == 0 { 0.0 } else { whole - first });
         *point = Some(highest);
     }
     std::hint::black_box(&read);

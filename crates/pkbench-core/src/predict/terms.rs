@@ -28,10 +28,11 @@ pub enum Term {
     /// and synced; PostgreSQL's, first modified (or added) since the last checkpoint and flushed
     /// to the device by the next one's sync, whoever wrote it to the OS.
     CheckpointPages,
-    /// Per file sync the inserting connection waits for (SQLite's, at each commit and
-    /// checkpoint): the fixed part of a flush, whatever it flushes; the pages' share is in the
-    /// per-page costs. A calibration's batches commit once each, so this cost is told apart from
-    /// the per-row cost by the batches that checkpoint (three syncs more) and those that do not.
+    /// Per file sync the inserting connection waits for (SQLite's: at each commit, two at each
+    /// checkpoint, and the WAL's new header after one): the fixed part of a flush, whatever it
+    /// flushes; the pages' share is in the per-page costs. A calibration's batches commit once
+    /// each, so this cost is told apart from the per-row cost by the batches that checkpoint (two
+    /// syncs more), the batches after them (the header's) and those with neither.
     Syncs,
     /// Per byte of write-ahead log (PostgreSQL: records and full-page images), its share of the
     /// commit's flush included.

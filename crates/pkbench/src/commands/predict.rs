@@ -95,7 +95,7 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
             eprintln!("Calibrating: a real run per strategy on {}…", plan.describe());
         }
         // The probes time the folder each strategy's engine writes to, while it exists, before
-        // each strategy's run: a few moments spread over the calibration, each cost their median.
+        // each strategy's run: a few moments spread over the calibration, each cost the median.
         let mut moments: Vec<predict::probe::DeviceCosts> = Vec::new();
         let mut canaries = Vec::new();
         let mut open = || {
@@ -121,7 +121,7 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         let device = predict::probe::DeviceCosts::median(&moments);
         if let Some(d) = device.as_ref().filter(|_| moments.len() > 1 && !args.quiet) {
             eprintln!(
-                "Probed the device before each of the {} runs, each cost their median: {}",
+                "Probed the device before each of the {} runs, each cost the median of the {0} moments: {}",
                 moments.len(),
                 d.describe()
             );
@@ -147,7 +147,10 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
         }
         let device = predict::probe::DeviceCosts::median(&moments).unwrap_or(device);
         if !args.quiet {
-            eprintln!("Probed the device twice more, each cost the median of the three: {}", device.describe());
+            eprintln!(
+                "Probed the device twice more, seconds apart, each cost the median of the three moments: {}",
+                device.describe()
+            );
         }
         let probes = Probes { device: Some(device), working_set, machine_ns: canary::median(&canaries) };
         Some(predict::from_results(&doc, engine, &refs, args.calibrate_rows, probes)?)
