@@ -92,11 +92,23 @@ impl DeviceCosts {
     /// `largest_file_bytes` (the target's files; the file is written whole, so keep it within
     /// the memory the OS page cache has).
     pub fn measure(dir: &Path, page_size: u32, largest_file_bytes: u64) -> Result<DeviceCosts, Error> {
-        let (files, device_read_us) = file_rounds(dir, page_size)?;
+        let costs = DeviceCosts::moment(dir, page_size, [None; CURVE_POINTS])?;
         let path = scratch(dir);
         let curve = read_curve(&path, u64::from(page_size), largest_file_bytes);
         let _ = std::fs::remove_file(&path);
-        let read_growth_us = curve.map_err(|e| cannot_time(dir, e))?;
+        Ok(DeviceCosts { read_growth_us: curve.map_err(|e| cannot_time(dir, e))?, ..costs })
+    }
+
+    /// Another moment's file, device-read and search probes in `dir`; the cached-read curve is
+    /// kept from these costs (each of its points is a difference of reads timed together).
+    pub fn measure_again(&self, dir: &Path) -> Result<DeviceCosts, Error> {
+        DeviceCosts::moment(dir, self.page_size, self.read_growth_us)
+    }
+
+    /// One moment's file, device-read and search probes in `dir`, with `read_growth_us` as its
+    /// curve.
+    fn moment(dir: &Path, page_size: u32, read_growth_us: [Option<f64>; CURVE_POINTS]) -> Result<DeviceCosts, Error> {
+        let (files, device_read_us) = file_rounds(dir, page_size)?;
         Ok(DeviceCosts {
             page_size,
             cached_read_us: files.cached_read_us,
@@ -107,22 +119,6 @@ impl DeviceCosts {
             hash_search_us: hash_search_us(),
             device_read_us,
             read_growth_us,
-        })
-    }
-
-    /// Another moment's file, device-read and search probes in `dir`; the cached-read curve is
-    /// kept from these costs (each of its points is a difference of reads timed together).
-    pub fn measure_again(&self, dir: &Path) -> Result<DeviceCosts, Error> {
-        let (files, device_read_us) = file_rounds(dir, self.page_size)?;
-        Ok(DeviceCosts {
-            cached_read_us: files.cached_read_us,
-            append_us: files.append_us,
-            random_write_us: files.random_write_us,
-            random_sync_us: files.random_sync_us,
-            sync_us: files.sync_us,
-            hash_search_us: hash_search_us(),
-            device_read_us,
-            ..*self
         })
     }
 
