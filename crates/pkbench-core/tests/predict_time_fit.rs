@@ -117,7 +117,61 @@ fn a_noisy_calibration_forecasts_four_times_the_rows_within_ten_percent() {
 }
 
 fn obs(group: &str, position: f64, x: Vec<f64>, ms: f64) -> Observation {
-    Observation { group: group.into(), position, x, ms }
+    Observation { group: group.into(), position, x, ms, machine: None }
+}
+
+/// The synthetic engine on a machine whose canary read `canary_ms(batch, batches)` ms: each
+/// batch took (its canary ÷ 2.5 ms)^0.6 times as long.
+fn on_a_machine(runs: &mut [RunResult], canary_ms: impl Fn(usize, usize) -> f64) {
+    for run in runs {
+        let n = run.batches.len();
+        for (i, b) in run.batches.iter_mut().enumerate() {
+            let ms = canary_ms(i, n);
+            b.elapsed_ns = (b.elapsed_ns as f64 * (ms / 2.5_f64).powf(0.6)) as u64;
+            b.machine_ns = Some((ms * 1e6) as u64);
+        }
+    }
+}
+
+#[test]
+fn intervals_hold_a_run_at_a_machine_speed_the_calibrations_held_out_batches_did_not_see() {
+    let small = config(200_000, 5_000);
+    let mut calibration = synthetic_runs(&small, 0.03);
+    // Slow (2.5 ms), but for one spell of six batches in four before the held-out last third,
+    // at 0.8 and 1.2 ms in turn.
+    on_a_machine(&mut calibration, |i, n| match (i / 6) % 8 {
+        0 if i < n * 2 / 3 => 0.8,
+        4 if i < n * 2 / 3 => 1.2,
+        _ => 2.5,
+    });
+    let with = Calibration::from_runs(&calibration, &strategies(), plan_of(&small), Probes::default()).unwrap();
+    let moves = with.fit.machine.as_ref().expect("the batches carry canaries");
+    for s in STRATEGIES {
+        assert!((moves.of(s) - 0.6).abs() < 0.1, "{s}: {moves:?}");
+    }
+    for run in &mut calibration {
+        run.batches.iter_mut().for_each(|b| b.machine_ns = None);
+    }
+    let without = Calibration::from_runs(&calibration, &strategies(), plan_of(&small), Probes::default()).unwrap();
+    assert_eq!(without.fit.machine, None);
+    // The real run: four times the rows, every batch on a fast machine (1 ms).
+    let target = PredictConfig { cache_mb: 4, ..config(800_000, 20_000) };
+    let mut real = synthetic_runs(&target, 0.0);
+    on_a_machine(&mut real, |_, _| 1.0);
+    let covered = |cal: &Calibration| {
+        let (mut covered, mut total) = (0, 0);
+        for run in &real {
+            for b in &run.batches[run.batches.len() / 2..] {
+                let p = cal.predict(&run.strategy, &b.counters, b.rows);
+                let ms = b.elapsed_ns as f64 / 1e6;
+                total += 1;
+                covered += usize::from(p.low <= ms && ms <= p.high);
+            }
+        }
+        covered as f64 / total as f64
+    };
+    let (with, without) = (covered(&with), covered(&without));
+    assert!(with >= 0.8 && without < 0.5, "covered {with} with the canaries, {without} without");
 }
 
 #[test]
@@ -215,7 +269,7 @@ fn a_probed_cost_separates_costs_the_batches_cannot() {
     // A target whose misses search ten times the tables is forecast within 10%.
     let late = misses_with_searches(20.0);
     for o in &late {
-        let p = fit.predict(&o.x).ms;
+        let p = fit.predict(&o.group, &o.x).ms;
         assert!((p / o.ms - 1.0).abs() < 0.10, "predicted {p} ms, engine {} ms", o.ms);
     }
 }

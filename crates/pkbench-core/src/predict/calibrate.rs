@@ -189,7 +189,7 @@ impl Calibration {
     /// Predicted milliseconds, with interval, for a batch of `strategy` with `rows` rows whose
     /// model counted `counters`.
     pub fn predict(&self, strategy: &str, counters: &Counters, rows: u64) -> Predicted {
-        self.fit.predict(&self.units(strategy, counters, rows))
+        self.fit.predict(strategy, &self.units(strategy, counters, rows))
     }
 
     /// Predicted nanoseconds (the point prediction).
@@ -248,7 +248,20 @@ impl Calibration {
                     || "0.50, assumed (too few pairs of held-out batches to measure it)".into(),
                     |h| format!("{h:.2}")
                 )
-            ),
+            ) + &f.machine.as_ref().map_or_else(String::new, |m| {
+                let each: Vec<String> = m
+                    .elasticity
+                    .iter()
+                    .map(|(g, e)| {
+                        let (lo, hi) = m.spread(g);
+                        format!("{g} {e:.2} ({lo:.2}–{hi:.2}×)")
+                    })
+                    .collect();
+                format!(
+                    "; the batches' times followed the machine's speed (canary) to a power, fitted with the costs, which are the times' at the calibration's usual speed (0: not at all; 1: in proportion), and the machine's speeds in the calibration put a factor on a batch (10th–90th percentile), which the intervals include: {}",
+                    each.join(", ")
+                )
+            }),
         );
         if !f.leave_one_out.is_empty() {
             let each: Vec<String> = f.leave_one_out.iter().map(|(g, e)| format!("{g} {:.1}%", e * 100.0)).collect();
@@ -321,7 +334,7 @@ impl Calibration {
                 }
                 engine => engine.build_model(s, &plan.model_config())?,
             };
-            for b in &run.batches {
+            for (i, b) in run.batches.iter().enumerate() {
                 let c = model.insert_batch(b.rows);
                 let x: Vec<f64> = terms.iter().map(|t| t.value(shape, &c, b.rows)).collect();
                 // The fit prices a miss at the probe's smallest file; the probe prices the rest.
@@ -338,6 +351,9 @@ impl Calibration {
                     position: b.rows_total as f64 / plan.rows as f64,
                     x,
                     ms: (b.elapsed_ns as f64 / 1e6 - growth).max(0.0),
+                    machine: machine
+                        .zip(canary::around_batch(&run.batches, i))
+                        .and_then(|(m, ns)| (m.median_ns > 0).then(|| ns as f64 / m.median_ns as f64)),
                 });
             }
         }

@@ -3,6 +3,7 @@
 //! apart from the others; judged out of sample (fit on each strategy's early batches, scored on
 //! its later ones); and bootstrapped into prediction intervals. Pure: no engine, no I/O.
 
+use super::moves::MachineMoves;
 use super::nnls::{self, dot};
 use super::terms::Term;
 use crate::Error;
@@ -39,6 +40,9 @@ pub struct Observation {
     pub x: Vec<f64>,
     /// Measured milliseconds.
     pub ms: f64,
+    /// The machine's speed around the batch: its canary ÷ the calibration's median
+    /// ([`super::canary`]; 2: half as fast), if timed.
+    pub machine: Option<f64>,
 }
 
 /// Errors of a fit on batches it did not see.
@@ -81,6 +85,9 @@ pub struct TimeFit {
     /// it does not average out at all ([`persistence`]); `None` where too few pairs of held-out
     /// batches measure it, and ½ is assumed.
     pub persistence: Option<f64>,
+    /// How the batches' times moved with the machine's speed, and the speeds they ran at
+    /// (`None` where too few batches carry a canary).
+    pub machine: Option<MachineMoves>,
     /// Bootstrap coefficient vectors.
     boot: Vec<Vec<f64>>,
     /// Out-of-sample batches' log of measured ÷ predicted, as [`Residual`]s.
@@ -174,9 +181,13 @@ impl TimeFit {
             }
         }
         let min_independent = fractions.iter().map(|f| f.unwrap_or(0.0)).fold(1.0, f64::min);
-        let coef = solve(&all, &active, bounds).ok_or_else(|| {
+        let dependent = || {
             Error::InvalidInput("the calibration's costs are linearly dependent: use a larger --calibrate-rows".into())
-        })?;
+        };
+        let coef = solve(&all, &active, bounds).ok_or_else(dependent)?;
+        let (steady, machine) = at_usual_speed(obs, &active, bounds, coef);
+        let obs = &steady[..];
+        let coef = solve(&obs.iter().collect::<Vec<_>>(), &active, bounds).ok_or_else(dependent)?;
         let in_sample_rms = rms(&relative_errors(obs, &coef));
         let (holdout, residuals, persistence) = holdout(obs, &active, bounds)?;
         let boot = bootstrap(obs, &active, bounds);
@@ -191,6 +202,7 @@ impl TimeFit {
             min_independent,
             pinned,
             persistence,
+            machine,
             boot,
             residuals,
         })
@@ -205,7 +217,8 @@ impl TimeFit {
         (q(tail), q(1.0 - tail))
     }
 
-    /// Predicted milliseconds for a batch with `x` units of each term, with its interval:
+    /// Predicted milliseconds for a batch of strategy `group` with `x` units of each term, with
+    /// its interval:
     /// each bootstrap fit's prediction times an out-of-sample batch's measured ÷ predicted
     /// ratio, 5th to 95th percentile. The level of the ratio in that batch's strategy is kept
     /// whole (a strategy's later batches drift together: the machine's state, the regime), in
@@ -214,8 +227,10 @@ impl TimeFit {
     /// down in the next). The batch's scatter about it shrinks in a longer batch by (calibration
     /// batch ms ÷ this batch's ms)^(1 − [`TimeFit::persistence`]): by the square root where it
     /// is noise from independent events (a sync's latency) that average out, less where the
-    /// machine's slow spells last longer than a batch.
-    pub fn predict(&self, x: &[f64]) -> Predicted {
+    /// machine's slow spells last longer than a batch. The machine's share is taken off each
+    /// ratio and each draw put at one of the speeds the calibration ran at instead
+    /// ([`MachineMoves`]): the held-out batches saw only some of them.
+    pub fn predict(&self, group: &str, x: &[f64]) -> Predicted {
         let ms = dot(&self.ms_per_unit, x).max(0.0);
         if self.boot.is_empty() {
             return Predicted { ms, low: ms, high: ms };
@@ -225,8 +240,9 @@ impl TimeFit {
             .iter()
             .enumerate()
             .map(|(i, c)| {
+                let machine = self.machine.as_ref().map_or(0.0, |m| m.draw(group, i));
                 let ratio = if self.residuals.is_empty() {
-                    1.0
+                    machine.exp()
                 } else {
                     // A fixed, well-spread pairing of resamples and residuals.
                     let r = self.residuals[(i * 7919) % self.residuals.len()];
@@ -236,7 +252,7 @@ impl TimeFit {
                         1.0
                     };
                     let level = if i % 2 == 0 { r.level } else { -r.level };
-                    (level + r.scatter * shrink).exp()
+                    (level + r.scatter * shrink + machine).exp()
                 };
                 (dot(c, x) * ratio).max(0.0)
             })
@@ -381,6 +397,36 @@ fn holdout(
         mean: errors.iter().sum::<f64>() / errors.len() as f64,
     };
     Ok((holdout, ratios, persistence))
+}
+
+/// Rounds of [`at_usual_speed`] at most; it stops sooner once the machine's share settles.
+const SPEED_ROUNDS: usize = 10;
+
+/// `obs` with each batch's time taken to the calibration's usual machine speed, and how the
+/// times followed the machine ([`MachineMoves`]); `obs` as they are where too few batches
+/// carry a canary. The costs and the machine's share are fitted in turn (costs `coef` to start,
+/// fitted to the times as measured), each to what the other leaves: costs fitted to the times
+/// as measured take up part of the machine's share where its slow spells fall late in a run
+/// (1/4 of it in `tests/predict_time_fit.rs`).
+fn at_usual_speed(
+    obs: &[Observation],
+    active: &[usize],
+    bounds: &[Bounds],
+    mut coef: Vec<f64>,
+) -> (Vec<Observation>, Option<MachineMoves>) {
+    let Some(mut moves) = MachineMoves::measure(obs, &coef) else { return (obs.to_vec(), None) };
+    for _ in 0..SPEED_ROUNDS {
+        let steady = moves.at_usual_speed(obs);
+        let Some(next) = solve(&steady.iter().collect::<Vec<_>>(), active, bounds) else { break };
+        coef = next;
+        let Some(next) = MachineMoves::measure(obs, &coef) else { break };
+        let settled = next.elasticity.iter().all(|(g, e)| (e - moves.of(g)).abs() < 1e-3);
+        moves = next;
+        if settled {
+            break;
+        }
+    }
+    (moves.at_usual_speed(obs), Some(moves))
 }
 
 /// Fewest pairs of consecutive held-out batches [`persistence`] is measured on.

@@ -27,6 +27,7 @@ pub mod fit;
 pub mod layout;
 pub mod memory;
 mod model;
+pub mod moves;
 mod nnls;
 pub mod probe;
 pub mod range_split;
