@@ -258,7 +258,7 @@ impl Calibration {
                     })
                     .collect();
                 format!(
-                    "; the batches' times followed the machine's speed (canary) to a power, fitted with the costs, which are the times' at the calibration's usual speed (0: not at all; 1: in proportion), and the machine's speeds in the calibration put a factor on a batch (10th–90th percentile), which the intervals include: {}",
+                    "; each strategy's batch times followed the machine's speed (its canary) to the power given (0: not at all; 1: in proportion), fitted with the costs, so the costs and the errors above are of the times at the calibration's usual speed, and the intervals hold the factor its speeds put on a batch (10th–90th percentile, in brackets): {}",
                     each.join(", ")
                 )
             }),
