@@ -248,20 +248,7 @@ impl Calibration {
                     || "0.50, assumed (too few pairs of held-out batches to measure it)".into(),
                     |h| format!("{h:.2}")
                 )
-            ) + &f.machine.as_ref().map_or_else(String::new, |m| {
-                let each: Vec<String> = m
-                    .elasticity
-                    .iter()
-                    .map(|(g, e)| {
-                        let (lo, hi) = m.spread(g);
-                        format!("{g} {e:.2} ({lo:.2}–{hi:.2}×)")
-                    })
-                    .collect();
-                format!(
-                    "; each strategy's batch times followed the machine's speed (its canary) to the power given (0: not at all; 1: in proportion), fitted with the costs, so the costs and the errors above are of the times at the calibration's usual speed, and the intervals hold the factor its speeds put on a batch (10th–90th percentile, in brackets): {}",
-                    each.join(", ")
-                )
-            }),
+            ) + &f.machine.as_ref().map_or_else(String::new, |m| format!("; {}", m.describe())),
         );
         if !f.leave_one_out.is_empty() {
             let each: Vec<String> = f.leave_one_out.iter().map(|(g, e)| format!("{g} {:.1}%", e * 100.0)).collect();

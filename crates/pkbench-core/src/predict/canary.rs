@@ -7,6 +7,8 @@
 //! not change with the table, so when it slows down too, the machine did. `--check` sets each
 //! batch's canary against the calibration's and reports the batches measured while the machine
 //! ran more than [`OFF`] slower or faster apart from the rest (it never drops or adjusts them).
+//! In the calibration it also takes each batch's time to the usual speed before the costs are
+//! fitted, and puts the intervals' draws at the speeds the batches ran at ([`super::moves`]).
 //!
 //! Between batches, not beside them: a canary sampled on the other core while SQLite inserted
 //! read 0.40 ms in the median during a calibration's small batches and 0.62 ms during its

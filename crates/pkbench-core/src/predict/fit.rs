@@ -1,7 +1,9 @@
 //! The time fit: non-negative costs per unit of work ([`Term`]), shared by every strategy,
 //! fitted by column-scaled NNLS on relative errors; refused when the data cannot tell a cost
-//! apart from the others; judged out of sample (fit on each strategy's early batches, scored on
-//! its later ones); and bootstrapped into prediction intervals. Pure: no engine, no I/O.
+//! apart from the others; fitted to the batches' times at the calibration's usual machine speed
+//! where their canaries say how it moved ([`MachineMoves`]); judged out of sample (fit on each
+//! strategy's early batches, scored on its later ones); and bootstrapped into prediction
+//! intervals. Pure: no engine, no I/O.
 
 use super::moves::MachineMoves;
 use super::nnls::{self, dot};
@@ -40,8 +42,8 @@ pub struct Observation {
     pub x: Vec<f64>,
     /// Measured milliseconds.
     pub ms: f64,
-    /// The machine's speed around the batch: its canary ÷ the calibration's median
-    /// ([`super::canary`]; 2: half as fast), if timed.
+    /// The machine's speed around the batch: its canary, the median of three
+    /// ([`super::canary::around_batch`]), ÷ the calibration's median (2: half as fast), if timed.
     pub machine: Option<f64>,
 }
 
@@ -67,7 +69,8 @@ pub struct TimeFit {
     pub ms_per_unit: Vec<f64>,
     /// Terms left out and why (never seen in the calibration, or merged into another).
     pub left_out: Vec<(Term, String)>,
-    /// Out-of-sample errors.
+    /// Out-of-sample errors (of the times at the usual speed where [`TimeFit::machine`] is set;
+    /// the machine's share itself is fitted on all the batches).
     pub holdout: Holdout,
     /// Each strategy's RMS relative error when the costs are fitted on the other strategies
     /// alone: how far the costs carry to a key the calibration did not run.
@@ -221,7 +224,8 @@ impl TimeFit {
     /// its interval:
     /// each bootstrap fit's prediction times an out-of-sample batch's measured ÷ predicted
     /// ratio, 5th to 95th percentile. The level of the ratio in that batch's strategy is kept
-    /// whole (a strategy's later batches drift together: the machine's state, the regime), in
+    /// whole (a strategy's later batches drift together: the regime, and the machine's state
+    /// where no canary took it off), in
     /// either direction: the holdout shows how far a forecast drifts, not which way it drifts at
     /// a target many times the calibration's size (the same checks drift up in one sitting and
     /// down in the next). The batch's scatter about it shrinks in a longer batch by (calibration
