@@ -338,9 +338,7 @@ impl Calibration {
                     position: b.rows_total as f64 / plan.rows as f64,
                     x,
                     ms: (b.elapsed_ns as f64 / 1e6 - growth).max(0.0),
-                    machine: machine
-                        .zip(canary::around_batch(&run.batches, i))
-                        .and_then(|(m, ns)| (m.median_ns > 0).then(|| ns as f64 / m.median_ns as f64)),
+                    machine: machine.and_then(|m| canary::slowdown(&run.batches, i, m.median_ns)).map(|s| 1.0 + s),
                 });
             }
         }
