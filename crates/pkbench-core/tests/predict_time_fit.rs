@@ -149,6 +149,7 @@ fn intervals_hold_a_run_at_a_machine_speed_the_calibrations_held_out_batches_did
     for s in STRATEGIES {
         assert!((moves.of(s) - 0.6).abs() < 0.1, "{s}: {moves:?}");
     }
+    assert_eq!(moves.unsettled, None, "the costs and the shares settle in turn");
     for run in &mut calibration {
         run.batches.iter_mut().for_each(|b| b.machine_ns = None);
     }

@@ -405,13 +405,17 @@ fn holdout(
 
 /// Rounds of [`at_usual_speed`] at most; it stops sooner once the machine's share settles.
 const SPEED_ROUNDS: usize = 10;
+/// The machine's share has settled when no elasticity moved by this much in a round.
+const SETTLED: f64 = 1e-3;
 
 /// `obs` with each batch's time taken to the calibration's usual machine speed, and how the
 /// times followed the machine ([`MachineMoves`]); `obs` as they are where too few batches
 /// carry a canary. The costs and the machine's share are fitted in turn (costs `coef` to start,
 /// fitted to the times as measured), each to what the other leaves: costs fitted to the times
 /// as measured take up part of the machine's share where its speeds fall unevenly over a run
-/// (0.45 of 0.6 in a synthetic run whose fast spells all fell in its first two thirds).
+/// (0.45 of 0.6 in a synthetic run whose fast spells all fell in its first two thirds). Where
+/// they have not settled after [`SPEED_ROUNDS`] rounds, [`MachineMoves::unsettled`] says by how
+/// much the last round moved them.
 fn at_usual_speed(
     obs: &[Observation],
     active: &[usize],
@@ -419,17 +423,19 @@ fn at_usual_speed(
     mut coef: Vec<f64>,
 ) -> (Vec<Observation>, Option<MachineMoves>) {
     let Some(mut moves) = MachineMoves::measure(obs, &coef) else { return (obs.to_vec(), None) };
+    let mut moved = f64::INFINITY;
     for _ in 0..SPEED_ROUNDS {
         let steady = moves.at_usual_speed(obs);
         let Some(next) = solve(&steady.iter().collect::<Vec<_>>(), active, bounds) else { break };
         coef = next;
         let Some(next) = MachineMoves::measure(obs, &coef) else { break };
-        let settled = next.elasticity.iter().all(|(g, e)| (e - moves.of(g)).abs() < 1e-3);
+        moved = next.elasticity.iter().map(|(g, e)| (e - moves.of(g)).abs()).fold(0.0, f64::max);
         moves = next;
-        if settled {
+        if moved < SETTLED {
             break;
         }
     }
+    moves.unsettled = (moved >= SETTLED && moved.is_finite()).then_some(moved);
     (moves.at_usual_speed(obs), Some(moves))
 }
 

@@ -46,6 +46,10 @@ pub struct MachineMoves {
     /// late batches within their bound and 410 inside the interval, against 390 and 399 centred
     /// on the mean; the probes alone move such counts by a few).
     usual: f64,
+    /// Where the time fit ([`super::fit`]) fitted the costs and the shares in turn and stopped
+    /// before they settled: the most an elasticity moved in its last round. `None` where they
+    /// settled, and for shares measured once.
+    pub unsettled: Option<f64>,
 }
 
 impl MachineMoves {
@@ -89,7 +93,13 @@ impl MachineMoves {
             })
             .collect();
         let usual = points.iter().map(|p| p.1).sum::<f64>() / points.len() as f64;
-        Some(MachineMoves { elasticity, pooled, states: points.iter().map(|p| p.1 - usual).collect(), usual })
+        Some(MachineMoves {
+            elasticity,
+            pooled,
+            states: points.iter().map(|p| p.1 - usual).collect(),
+            usual,
+            unsettled: None,
+        })
     }
 
     /// `group`'s elasticity; 0 for a strategy none of whose batches carried a canary (its
@@ -132,8 +142,11 @@ impl MachineMoves {
                 format!("{g} {e:.2} ({lo:.2}–{hi:.2}×)")
             })
             .collect();
+        let unsettled = self.unsettled.map_or(String::new(), |moved| {
+            format!("; fitted in turn with the costs, the powers had not settled when the fit stopped (the last round moved one by {moved:.3})")
+        });
         format!(
-            "each strategy's batch times followed the machine's speed (its canary) to the power given (0: not at all; 1: in proportion), fitted with the costs on all the calibration's batches, so the costs and the errors above are of the times at the calibration's usual speed (the geometric mean of its batches' canaries), and the intervals hold the factor its speeds put on a batch (10th–90th percentile, in brackets): {}",
+            "each strategy's batch times followed the machine's speed (its canary) to the power given (0: not at all; 1: in proportion), fitted with the costs on all the calibration's batches, so the costs and the errors above are of the times at the calibration's usual speed (the geometric mean of its batches' canaries), and the intervals hold the factor its speeds put on a batch (10th–90th percentile, in brackets): {}{unsettled}",
             each.join(", ")
         )
     }
@@ -189,6 +202,12 @@ mod tests {
         for each in ["a 0.60 (", "b 0.60 (", "c 0.20 (", "d 0.47 ("] {
             assert!(said.contains(each), "{said}");
         }
+        assert!(!said.contains("settled"), "{said}");
+        let unsettled = MachineMoves { unsettled: Some(0.0123), ..m.clone() }.describe();
+        assert!(
+            unsettled.ends_with("had not settled when the fit stopped (the last round moved one by 0.012)"),
+            "{unsettled}"
+        );
         // A strategy without canaries is left as measured.
         assert_eq!((m.of("z"), m.draw("z", 1), m.spread("z")), (0.0, 0.0, (1.0, 1.0)));
     }
