@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 
 pub mod compare;
+pub mod config;
 pub mod control;
 pub mod doctor;
 pub mod engine_facts;

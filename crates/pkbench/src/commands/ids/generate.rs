@@ -11,7 +11,7 @@ pub fn generate(args: GenArgs) -> anyhow::Result<ExitCode> {
     let scheme = args.scheme;
     let encoding = encoding_for(scheme, args.format)?;
     let mut params = args.params.params()?;
-    if args.seed.is_none() && args.params.key_rate.is_some() {
+    if args.seed.is_none() && args.params.key_rate_given() {
         bail!(
             "--key-rate paces the virtual clock of a seeded stream: add --seed, or remove --key-rate to use the real clock"
         );

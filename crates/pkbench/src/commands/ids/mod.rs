@@ -4,9 +4,10 @@ mod bench;
 mod generate;
 mod inspect;
 
-use super::key_args::{SchemeArgs, parse_key};
+use super::key_args::SchemeArgs;
 use crate::size::parse_count;
 use clap::{Args, Subcommand, ValueEnum};
+use pkbench_core::config::values::parse_key;
 use pkbench_core::generators::inspect::shard_aware_layout;
 use pkbench_core::generators::{SNOWFLAKE_DEFAULT_EPOCH_MS, Scheme};
 use std::process::ExitCode;

@@ -1,26 +1,17 @@
-//! Turns `run` flags into an engine: SQLite, or a server engine of the registry (managed or at a
-//! URL).
+//! A run's engine settings, checked: SQLite, or a server engine of the registry (managed or at a
+//! URL). Nothing is started and no file is created until [`EnginePlan::open`].
 
-use crate::cli::{JournalArg, RunArgs, SyncArg};
-use pkbench_core::Error;
-use pkbench_core::engines::postgres::bin_dir_for_version;
-use pkbench_core::engines::server::{ManagedOptions, ServerSetting, ServerSettings, ServerTarget, redact_url};
-use pkbench_core::engines::sqlite::{Journal, SqliteEngine, SqliteSettings, Synchronous};
-use pkbench_core::engines::{Engine, EngineKind, open_server, schema_of};
-use pkbench_core::sharding::{ShardLayout, Sharding};
-use pkbench_core::strategy::Strategy;
-use pkbench_core::workloads::MemoryCap;
+use super::settings::RunSettings;
+use crate::Error;
+use crate::engines::server::{ManagedOptions, ServerSetting, ServerSettings, ServerTarget, redact_url};
+use crate::engines::sqlite::{Journal, SqliteSettings, Synchronous};
+use crate::engines::{Engine, EngineKind, open_server};
+use crate::sharding::ShardLayout;
+use crate::workloads::MemoryCap;
 use std::path::{Path, PathBuf};
 
-/// Refuses strategies the engine cannot run before any server is started.
-pub fn precheck(engine: EngineKind, strategies: &[&Strategy]) -> Result<(), Error> {
-    for s in strategies {
-        schema_of(engine, s)?;
-    }
-    Ok(())
-}
-
 /// A validated engine choice: nothing started, no file created yet.
+#[derive(Clone, Debug)]
 pub enum EnginePlan {
     /// Embedded SQLite.
     Sqlite(SqliteSettings),
@@ -28,28 +19,30 @@ pub enum EnginePlan {
     Server(EngineKind, ServerSettings),
 }
 
-/// Checks every engine flag of `args`; SQLite databases will live in `out_dir`.
-pub fn plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
+/// Checks every engine setting of `args` for `engine`; SQLite databases will live in `out_dir`.
+pub fn plan(args: &RunSettings, engine: EngineKind, out_dir: &Path) -> Result<EnginePlan, Error> {
     let sqlite_only = |flag: &str| {
         Error::InvalidInput(format!("{flag} applies to --engine sqlite only; remove it or use --engine sqlite"))
     };
-    let shards = shard_layout(args)?;
-    let url_env = match args.engine {
-        EngineKind::Postgres | EngineKind::MariaDb => args.engine.url_env(),
+    let shards = shard_layout(args, engine)?;
+    let url_env = match engine {
+        EngineKind::Postgres | EngineKind::MariaDb => engine.url_env(),
         EngineKind::Spider | EngineKind::PostgresFdw => {
             if args.url.is_some() {
                 return Err(Error::InvalidInput(format!(
                     "--engine {} starts its head and shards itself: leave out --url",
-                    args.engine
+                    engine
                 )));
             }
             None
         }
         EngineKind::Sqlite => return sqlite_plan(args, out_dir),
     };
-    for (given, flag) in
-        [(args.keep_db, "--keep-db"), (args.page_size.is_some(), "--page-size"), (args.journal.is_some(), "--journal")]
-    {
+    for (given, flag) in [
+        (args.keep_db.unwrap_or(false), "--keep-db"),
+        (args.page_size.is_some(), "--page-size"),
+        (args.journal.is_some(), "--journal"),
+    ] {
         if given {
             return Err(sqlite_only(flag));
         }
@@ -59,7 +52,7 @@ pub fn plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
     let target = match url {
         Some(url) => {
             let env = url_env.unwrap_or("its URL variable");
-            if !args.server_settings.is_empty() {
+            if args.server_settings.as_ref().is_some_and(|s| !s.is_empty()) {
                 return Err(Error::InvalidInput(format!(
                     "--server-setting applies to a server pkbench starts itself; pkbench never changes your server: set it there, or leave out --url (and {env}) for a managed one"
                 )));
@@ -74,47 +67,46 @@ pub fn plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
                     "--data-dir places a server pkbench starts itself; with --url the data stays on your server: leave out --data-dir, or --url (and {env})"
                 )));
             }
-            check_scheme(args.engine, &url)?;
+            check_scheme(engine, &url)?;
             ServerTarget::External { url }
         }
-        None => ServerTarget::Managed(managed_options(args)?),
+        None => ServerTarget::Managed(managed_options(args, engine)?),
     };
+    let cache_mb = args.cache_mb();
     let settings =
-        ServerSettings { target, cache_mb: args.cache_mb, durable_commits: !matches!(args.sync, SyncArg::Off), shards };
-    if !(1..=1 << 20).contains(&args.cache_mb) {
-        return Err(Error::InvalidInput(format!("--cache-mb {} is out of range: use 1 to 1048576 MiB", args.cache_mb)));
+        ServerSettings { target, cache_mb, durable_commits: !matches!(args.sync(), Synchronous::Off), shards };
+    if !(1..=1 << 20).contains(&cache_mb) {
+        return Err(Error::InvalidInput(format!("--cache-mb {cache_mb} is out of range: use 1 to 1048576 MiB")));
     }
-    if let Some(min) = args.engine.capabilities().min_cache_mb
+    if let Some(min) = engine.capabilities().min_cache_mb
         && managed
-        && args.cache_mb < min
+        && cache_mb < min
     {
         return Err(Error::InvalidInput(format!(
-            "--cache-mb {} is below InnoDB's minimum buffer pool of {min} MiB (with 16 KiB pages): use --cache-mb {min} or more",
-            args.cache_mb
+            "--cache-mb {cache_mb} is below InnoDB's minimum buffer pool of {min} MiB (with 16 KiB pages): use --cache-mb {min} or more"
         )));
     }
     let memory = MemoryCap::detect();
-    if managed && memory.bytes > 0 && args.cache_mb.saturating_mul(1 << 20) >= memory.bytes {
+    if managed && memory.bytes > 0 && cache_mb.saturating_mul(1 << 20) >= memory.bytes {
         return Err(Error::InvalidInput(format!(
-            "--cache-mb {} does not fit in this machine's memory ({} MiB, its RAM or cgroup limit): lower --cache-mb",
-            args.cache_mb,
+            "--cache-mb {cache_mb} does not fit in this machine's memory ({} MiB, its RAM or cgroup limit): lower --cache-mb",
             memory.bytes >> 20
         )));
     }
-    Ok(EnginePlan::Server(args.engine, settings))
+    Ok(EnginePlan::Server(engine, settings))
 }
 
 /// The sharded layout `--shards` and `--sharding` ask for: a sharded engine's, or the sharding
 /// of the tables pkbench creates on a distributed SQL server at `--url` (`--sharding` only);
 /// refused for one managed server or SQLite.
-fn shard_layout(args: &RunArgs) -> Result<Option<ShardLayout>, Error> {
+fn shard_layout(args: &RunSettings, engine: EngineKind) -> Result<Option<ShardLayout>, Error> {
     let refuse = |flag: &str| {
         Error::InvalidInput(format!(
             "{flag} applies to the sharded engines: use --engine spider or --engine postgres-fdw, or leave out {flag}"
         ))
     };
-    let sharding = args.sharding.map(Sharding::from);
-    if args.engine.is_sharded() {
+    let sharding = args.sharding;
+    if engine.is_sharded() {
         let layout =
             ShardLayout::new(args.shards.unwrap_or(ShardLayout::DEFAULT_SHARDS), sharding.unwrap_or_default())?;
         return Ok(Some(layout));
@@ -125,7 +117,7 @@ fn shard_layout(args: &RunArgs) -> Result<Option<ShardLayout>, Error> {
     match sharding {
         None => Ok(None),
         // CockroachDB, YugabyteDB and TiDB are recognised once connected; elsewhere it is refused then.
-        Some(sharding) if args.url.is_some() && args.engine.is_server() => {
+        Some(sharding) if args.url.is_some() && engine.is_server() => {
             Ok(Some(ShardLayout { shards: ShardLayout::DEFAULT_SHARDS, sharding }))
         }
         Some(_) => Err(refuse("--sharding")),
@@ -152,8 +144,9 @@ fn check_scheme(engine: EngineKind, url: &str) -> Result<(), Error> {
 }
 
 /// Where and how a managed server starts.
-fn managed_options(args: &RunArgs) -> Result<ManagedOptions, Error> {
-    let settings = args.server_settings.iter().map(|s| ServerSetting::parse(s)).collect::<Result<Vec<_>, _>>()?;
+fn managed_options(args: &RunSettings, engine: EngineKind) -> Result<ManagedOptions, Error> {
+    let settings =
+        args.server_settings.iter().flatten().map(|s| ServerSetting::parse(s)).collect::<Result<Vec<_>, _>>()?;
     if let Some(dir) = &args.data_dir
         && !dir.is_dir()
     {
@@ -163,7 +156,7 @@ fn managed_options(args: &RunArgs) -> Result<ManagedOptions, Error> {
         )));
     }
     let server_bin = match args.pg_version {
-        Some(major) if args.engine == EngineKind::Postgres => Some(bin_dir_for_version(major)?),
+        Some(major) if engine == EngineKind::Postgres => Some(postgres_bin_dir(major)?),
         Some(_) => {
             return Err(Error::InvalidInput(
                 "--pg-version applies to --engine postgres; for MariaDB pass --server-bin DIR".into(),
@@ -175,9 +168,9 @@ fn managed_options(args: &RunArgs) -> Result<ManagedOptions, Error> {
 }
 
 /// The SQLite plan: no server flags, valid page size and cache.
-fn sqlite_plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
+fn sqlite_plan(args: &RunSettings, out_dir: &Path) -> Result<EnginePlan, Error> {
     if let Some(url) = &args.url
-        && !args.given.iter().any(|g| g == "engine")
+        && args.engine.is_none()
     {
         return Err(Error::InvalidInput(format!(
             "--url '{}' names no server engine: start it with postgres://, postgresql://, mysql:// or mariadb://",
@@ -188,7 +181,7 @@ fn sqlite_plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
         (args.url.is_some(), "--url"),
         (args.server_bin.is_some(), "--server-bin"),
         (args.pg_version.is_some(), "--pg-version"),
-        (!args.server_settings.is_empty(), "--server-setting"),
+        (args.server_settings.as_ref().is_some_and(|s| !s.is_empty()), "--server-setting"),
         (args.data_dir.is_some(), "--data-dir"),
     ] {
         if given {
@@ -199,20 +192,12 @@ fn sqlite_plan(args: &RunArgs, out_dir: &Path) -> Result<EnginePlan, Error> {
     }
     let settings = SqliteSettings {
         dir: out_dir.to_path_buf(),
-        cache_mb: args.cache_mb,
+        cache_mb: args.cache_mb(),
         cache_kib: None,
         page_size: args.page_size.unwrap_or(4096),
-        sync: match args.sync {
-            SyncArg::Off => Synchronous::Off,
-            SyncArg::Normal => Synchronous::Normal,
-            SyncArg::Full => Synchronous::Full,
-            SyncArg::Extra => Synchronous::Extra,
-        },
-        journal: match args.journal.unwrap_or(JournalArg::Wal) {
-            JournalArg::Wal => Journal::Wal,
-            JournalArg::Delete => Journal::Delete,
-        },
-        keep_db: args.keep_db,
+        sync: args.sync(),
+        journal: args.journal.unwrap_or(Journal::Wal),
+        keep_db: args.keep_db.unwrap_or(false),
     };
     settings.validate()?;
     Ok(EnginePlan::Sqlite(settings))
@@ -233,11 +218,30 @@ impl EnginePlan {
     /// data lives in, for the environment block.
     pub fn open(self) -> Result<(Box<dyn Engine>, Option<PathBuf>), Error> {
         match self {
+            #[cfg(feature = "sqlite")]
             EnginePlan::Sqlite(settings) => {
                 let dir = settings.dir.clone();
-                Ok((Box::new(SqliteEngine::new(settings)?), Some(dir)))
+                Ok((Box::new(crate::engines::sqlite::SqliteEngine::new(settings)?), Some(dir)))
             }
+            #[cfg(not(feature = "sqlite"))]
+            EnginePlan::Sqlite(_) => Err(Error::InvalidInput(
+                "this build of pkbench has no SQLite driver: rebuild it with the `sqlite` feature".into(),
+            )),
             EnginePlan::Server(kind, settings) => open_server(kind, &settings),
         }
     }
+}
+
+/// The folder of PostgreSQL `major`'s server binaries.
+#[cfg(feature = "postgres")]
+fn postgres_bin_dir(major: u32) -> Result<PathBuf, Error> {
+    crate::engines::postgres::bin_dir_for_version(major)
+}
+
+/// The folder of PostgreSQL `major`'s server binaries: this build has no PostgreSQL driver.
+#[cfg(not(feature = "postgres"))]
+fn postgres_bin_dir(_major: u32) -> Result<PathBuf, Error> {
+    Err(Error::InvalidInput(
+        "this build of pkbench has no PostgreSQL driver: rebuild it with the `postgres` feature".into(),
+    ))
 }

@@ -1,0 +1,63 @@
+//! The library's run settings as command-line flags: each [`Setting`] becomes a flag with its
+//! help, default and value names, and what was typed is read back into a [`RunSettings`]
+//! through the same parser plan files use. Only typed flags are kept, so a refusal can name
+//! the flags that were given.
+
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::parser::ValueSource;
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use pkbench_core::config::setting::Shape;
+use pkbench_core::config::{RunSettings, Setting};
+
+/// Adds `settings` to `cmd` as flags.
+pub fn augment(cmd: Command, settings: impl IntoIterator<Item = Setting>) -> Command {
+    settings.into_iter().fold(cmd, |cmd, setting| cmd.arg(arg(setting)))
+}
+
+/// The settings among `settings` that were typed on the command line.
+pub fn read(matches: &ArgMatches, settings: impl IntoIterator<Item = Setting>) -> Result<RunSettings, clap::Error> {
+    let mut read = RunSettings::default();
+    for setting in settings {
+        if matches.value_source(setting.key()) != Some(ValueSource::CommandLine) {
+            continue;
+        }
+        let texts: Vec<String> = match setting.shape() {
+            Shape::Switch => vec!["true".to_string()],
+            Shape::Value | Shape::Repeated => {
+                matches.get_many::<String>(setting.key()).into_iter().flatten().cloned().collect()
+            }
+        };
+        for text in texts {
+            // Each value was checked as it was parsed; this reads it into its type.
+            read.set(setting, &text).map_err(|e| clap::Error::raw(clap::error::ErrorKind::ValueValidation, e))?;
+        }
+    }
+    Ok(read)
+}
+
+/// One setting's flag.
+fn arg(setting: Setting) -> Arg {
+    let help = match setting.default_text() {
+        Some(default) => format!("{} [default: {default}]", setting.help()),
+        None => setting.help().to_string(),
+    };
+    let arg = Arg::new(setting.key()).long(setting.key()).help(help);
+    let arg = match setting.short() {
+        Some(c) => arg.short(c),
+        None => arg,
+    };
+    let action = match setting.shape() {
+        Shape::Switch => return arg.action(ArgAction::SetTrue),
+        Shape::Value => ArgAction::Set,
+        Shape::Repeated => ArgAction::Append,
+    };
+    let value_name = setting.value_name().map_or_else(|| setting.key().to_uppercase().replace('-', "_"), String::from);
+    let arg = arg.action(action).value_name(value_name).allow_negative_numbers(true);
+    let check = move |text: String| RunSettings::default().set(setting, &text).map(|()| text);
+    let names = setting.names();
+    if names.is_empty() {
+        return arg.value_parser(move |text: &str| check(text.to_string()));
+    }
+    let values = names.into_iter().map(|v| PossibleValue::new(v.name).help(v.help).aliases(v.aliases.iter().copied()));
+    arg.value_parser(PossibleValuesParser::new(values).try_map(check))
+}
