@@ -5,7 +5,7 @@
 //! and returns plain data for the caller to print.
 //!
 //! - [`request`]: the flags, their checks, the plans.
-//! - [`calibration`]: the calibration's real runs or file, the probes, the fit.
+//! - `calibration`: the calibration's real runs or file, the probes, the fit.
 //! - [`real`]: the real engines of the calibration and check runs.
 //! - [`event`]: what the observer is told.
 //! - [`shards`] and [`schema`]: the two models that only print.
