@@ -73,7 +73,7 @@ impl CalibrationPlan {
             ((target.batch_rows as f64 * ratio).round() as u64).clamp(MIN_BATCH_ROWS, rows / MIN_BATCHES_PER_STRATEGY);
         let cache_kib = match engine {
             ModelEngine::Sqlite => cache_kib,
-            _ => {
+            ModelEngine::Postgres | ModelEngine::MariaDb | ModelEngine::Spider | ModelEngine::PostgresFdw => {
                 let min_mb = engine.capabilities().min_cache_mb.unwrap_or(1);
                 cache_kib.div_ceil(1024).max(min_mb) * 1024
             }
@@ -93,7 +93,9 @@ impl CalibrationPlan {
     pub fn cache_pages(&self) -> u64 {
         match self.engine {
             ModelEngine::Sqlite => self.cache_kib * 1024 / (u64::from(self.page_size) + CACHE_EXTRA_BYTES),
-            engine => engine.cache_pages(&self.model_config()),
+            ModelEngine::Postgres | ModelEngine::MariaDb | ModelEngine::Spider | ModelEngine::PostgresFdw => {
+                self.engine.cache_pages(&self.model_config())
+            }
         }
     }
 
@@ -319,7 +321,9 @@ impl Calibration {
                     let layout = Layout::sqlite(s, plan.payload_bytes as u32, plan.page_size)?;
                     Box::new(Model::new(s, layout, plan.seed, plan.cache_pages(), false))
                 }
-                engine => engine.build_model(s, &plan.model_config())?,
+                ModelEngine::Postgres | ModelEngine::MariaDb | ModelEngine::Spider | ModelEngine::PostgresFdw => {
+                    plan.engine.build_model(s, &plan.model_config())?
+                }
             };
             for (i, b) in run.batches.iter().enumerate() {
                 let c = model.insert_batch(b.rows);

@@ -14,8 +14,11 @@
 //! [`sharded`] is another kind of model: where each batch's rows land on a range- or
 //! hash-sharded database (`--shards`), with [`range_split`]'s ranges that split as they grow.
 //!
-//! Everything here except [`calibrate`] (the calibration and `--check`'s real runs) is pure:
-//! no engine, no I/O.
+//! [`session`] runs a whole `pkbench predict` from its flags: calibration, probes, forecast and
+//! check, each step told to an observer.
+//!
+//! Everything here except [`calibrate`] and [`session`] (the calibration and `--check`'s real
+//! runs, the results folder) is pure: no engine, no I/O.
 
 mod balance;
 pub mod cache;
@@ -34,6 +37,7 @@ pub mod range_split;
 pub mod scale;
 mod schema;
 pub mod server;
+pub mod session;
 pub mod sharded;
 pub mod table;
 pub mod terms;

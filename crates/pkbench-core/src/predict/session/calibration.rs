@@ -1,0 +1,153 @@
+//! The calibration step of a forecast: a real run of each strategy with the device probed
+//! before each, or an existing run's batches with the device probed now; then the working set
+//! (SQLite's), and the fit.
+
+use super::PredictSession;
+use super::event::{PredictEvent, PredictObserver};
+use super::request::CalibrationStep;
+use crate::Error;
+use crate::engines::EngineKind;
+use crate::predict::probe::{DeviceCosts, Probes};
+use crate::predict::working_set::WorkingSet;
+use crate::predict::{Calibration, CalibrationPlan, PredictConfig, canary, from_results, memory, run_real};
+use crate::report::ResultsWriter;
+use crate::results::ResultsDoc;
+use std::path::Path;
+
+/// How the calibration step ended.
+pub(super) enum Calibrated {
+    /// No calibration was asked for.
+    Uncalibrated,
+    /// The fitted calibration.
+    Fitted(Box<Calibration>),
+    /// The real runs were interrupted: nothing to predict.
+    Interrupted,
+}
+
+impl PredictSession<'_> {
+    /// The calibration the plan asks for, if any, fitted.
+    pub(super) fn calibrate(&mut self) -> Result<Calibrated, Error> {
+        match self.plan.calibration.clone() {
+            None => Ok(Calibrated::Uncalibrated),
+            Some(CalibrationStep::Run(plan)) => self.calibrate_by_run(plan),
+            Some(CalibrationStep::File { doc, rows }) => {
+                self.calibrate_from_file(&doc, rows).map(|c| Calibrated::Fitted(Box::new(c)))
+            }
+        }
+    }
+
+    /// A real run of each strategy as `plan` says, saved in the results folder's
+    /// `calibration/`. The probes time the folder each strategy's engine writes to, while it
+    /// exists, before each strategy's run: a few moments spread over the calibration, each
+    /// cost the median.
+    fn calibrate_by_run(&mut self, plan: CalibrationPlan) -> Result<Calibrated, Error> {
+        let dir = self.plan.out_dir.join("calibration");
+        let writer = ResultsWriter::create(&dir)?;
+        self.observer.event(&PredictEvent::Calibrating { plan: &plan });
+        let config = &self.plan.config;
+        let mut moments: Vec<DeviceCosts> = Vec::new();
+        let mut canaries = Vec::new();
+        let (engines, observer) = (&mut self.engines, &mut *self.observer);
+        let mut open = || {
+            let real = engines.open(&plan, &dir)?;
+            let costs = canary::around(
+                || match moments.first() {
+                    None => probe_device(&real.data_dir, plan.engine, config, observer),
+                    Some(d) => d.measure_again(&real.data_dir),
+                },
+                &mut canaries,
+            )?;
+            moments.push(costs);
+            Ok((real.engine, real.environment))
+        };
+        let doc = match run_real(&self.plan.strategies, &mut open, &plan.workload()?, self.control, "--calibrate") {
+            Err(Error::Interrupted) => return Ok(Calibrated::Interrupted),
+            other => other?,
+        };
+        writer.write(&doc)?;
+        let device = DeviceCosts::median(&moments);
+        if let Some(costs) = device.as_ref().filter(|_| moments.len() > 1) {
+            self.observer.event(&PredictEvent::ProbedEachRun { moments: moments.len(), costs });
+        }
+        let working_set = probe_working_set(self.plan.engine, config, &mut *self.observer, &mut canaries)?;
+        let probes = Probes { device, working_set, machine_ns: canary::median(&canaries) };
+        let fit = Calibration::from_runs(&doc.runs, &self.plan.strategies, plan, probes)?;
+        self.observer.event(&PredictEvent::CalibrationWritten { dir: &dir });
+        Ok(Calibrated::Fitted(Box::new(fit)))
+    }
+
+    /// An existing run's batches within its first `rows` rows, with the device probed in the
+    /// results folder three times, seconds apart, each cost the median.
+    fn calibrate_from_file(&mut self, doc: &ResultsDoc, rows: u64) -> Result<Calibration, Error> {
+        let (engine, config, dir) = (self.plan.engine, &self.plan.config, self.plan.out_dir.as_path());
+        let mut canaries = Vec::new();
+        let observer = &mut *self.observer;
+        let device = canary::around(|| probe_device(dir, engine, config, &mut *observer), &mut canaries)?;
+        let working_set = probe_working_set(engine, config, &mut *observer, &mut canaries)?;
+        // Two more moments, after the working-set probe: each cost the median of the three.
+        let mut moments = vec![device];
+        for _ in 0..2 {
+            moments.push(canary::around(|| device.measure_again(dir), &mut canaries)?);
+        }
+        let device = DeviceCosts::median(&moments).unwrap_or(device);
+        observer.event(&PredictEvent::ProbedTwiceMore { costs: &device });
+        let probes = Probes { device: Some(device), working_set, machine_ns: canary::median(&canaries) };
+        from_results(doc, engine, &self.plan.strategies, rows, probes)
+    }
+}
+
+/// The micro-probes' costs, timed in `dir` (where the engine writes), the cached-read curve up
+/// to about the target's files (none past its first point for an engine that reads the device
+/// directly, which it does not price).
+fn probe_device(
+    dir: &Path,
+    engine: EngineKind,
+    config: &PredictConfig,
+    observer: &mut dyn PredictObserver,
+) -> Result<DeviceCosts, Error> {
+    let files = if memory::direct_io(engine) { 0 } else { target_bytes(config) };
+    let costs = DeviceCosts::measure(dir, config.page_size, files)?;
+    observer.event(&PredictEvent::ProbedDevice { costs: &costs });
+    Ok(costs)
+}
+
+/// About the target's data, for the probes: rows × (payload + 100 bytes), within a quarter of
+/// the memory.
+fn target_bytes(config: &PredictConfig) -> u64 {
+    let available = memory::available_bytes().unwrap_or(1 << 30);
+    config.rows.saturating_mul(config.payload_bytes + 100).min(available / 4)
+}
+
+/// The working-set probe, up to the target's cache in use (its cache, or about its data if
+/// smaller; within a quarter of the memory): SQLite's, which it runs in memory, with the
+/// machine's canary before and after it in `canaries`; `None` on the servers, which it cannot
+/// run.
+fn probe_working_set(
+    engine: EngineKind,
+    config: &PredictConfig,
+    observer: &mut dyn PredictObserver,
+    canaries: &mut Vec<u64>,
+) -> Result<Option<WorkingSet>, Error> {
+    match engine {
+        EngineKind::Sqlite => {
+            let largest = (engine.cache_pages(config) * u64::from(config.page_size)).min(target_bytes(config));
+            let curve = canary::around(|| measure_working_set(config, largest), canaries)?;
+            observer.event(&PredictEvent::ProbedWorkingSet { curve: &curve });
+            Ok(Some(curve))
+        }
+        EngineKind::Postgres | EngineKind::MariaDb | EngineKind::Spider | EngineKind::PostgresFdw => Ok(None),
+    }
+}
+
+#[cfg(feature = "sqlite")]
+fn measure_working_set(config: &PredictConfig, largest: u64) -> Result<WorkingSet, Error> {
+    crate::predict::working_set::measure_sqlite(config.page_size, config.payload_bytes, largest)
+}
+
+#[cfg(not(feature = "sqlite"))]
+fn measure_working_set(_config: &PredictConfig, _largest: u64) -> Result<WorkingSet, Error> {
+    Err(Error::InvalidInput(
+        "this pkbench was built without the 'sqlite' feature: rebuild with --features sqlite to probe the working set"
+            .into(),
+    ))
+}

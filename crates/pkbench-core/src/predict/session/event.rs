@@ -1,0 +1,143 @@
+//! What a forecast tells whoever watches it as it goes: each step begun, each probe's costs,
+//! a line every tenth of the rows. Each event displays as the line `pkbench predict` prints.
+
+use crate::engines::EngineKind;
+use crate::predict::probe::DeviceCosts;
+use crate::predict::sharded::ShardedConfig;
+use crate::predict::working_set::WorkingSet;
+use crate::predict::{CalibrationPlan, Mode};
+use std::fmt;
+use std::path::Path;
+use std::time::Duration;
+
+/// One step of a forecast, as it happens.
+#[derive(Clone, Copy, Debug)]
+pub enum PredictEvent<'a> {
+    /// The calibration's real runs begin.
+    Calibrating {
+        /// What they run.
+        plan: &'a CalibrationPlan,
+    },
+    /// The device was probed (its first moment).
+    ProbedDevice {
+        /// The probes' costs.
+        costs: &'a DeviceCosts,
+    },
+    /// The device was probed before each of the calibration's runs.
+    ProbedEachRun {
+        /// Moments probed (one per run).
+        moments: usize,
+        /// Each cost the median of the moments'.
+        costs: &'a DeviceCosts,
+    },
+    /// The device was probed twice more beside a calibration file.
+    ProbedTwiceMore {
+        /// Each cost the median of the three moments'.
+        costs: &'a DeviceCosts,
+    },
+    /// SQLite's working set was probed.
+    ProbedWorkingSet {
+        /// The curve measured.
+        curve: &'a WorkingSet,
+    },
+    /// The calibration's real runs were saved.
+    CalibrationWritten {
+        /// Their results folder.
+        dir: &'a Path,
+    },
+    /// A strategy's forecast begins.
+    Predicting {
+        /// The strategy.
+        strategy: &'a str,
+        /// Exact or bounded leaves.
+        mode: Mode,
+        /// Rows forecast.
+        rows: u64,
+        /// The scale model's K (1: every row simulated).
+        scale: u64,
+    },
+    /// A strategy's forecast passed another tenth of its rows.
+    Progress {
+        /// The strategy.
+        strategy: &'a str,
+        /// Rows forecast so far.
+        rows_done: u64,
+        /// Rows to forecast.
+        rows: u64,
+        /// Since its forecast began.
+        elapsed: Duration,
+    },
+    /// The check's real runs begin.
+    Checking {
+        /// Rows per strategy.
+        rows: u64,
+        /// The engine run.
+        engine: EngineKind,
+    },
+    /// The sharded model places a strategy's rows.
+    Placing {
+        /// The strategy.
+        strategy: &'a str,
+        /// The model's settings.
+        config: &'a ShardedConfig,
+    },
+}
+
+impl fmt::Display for PredictEvent<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            PredictEvent::Calibrating { plan } => {
+                write!(f, "Calibrating: a real run per strategy on {}…", plan.describe())
+            }
+            PredictEvent::ProbedDevice { costs } => write!(f, "Probed the device: {}", costs.describe()),
+            PredictEvent::ProbedEachRun { moments, costs } => write!(
+                f,
+                "Probed the device before each of the {moments} runs, each cost the median of the {moments} moments: {}",
+                costs.describe()
+            ),
+            PredictEvent::ProbedTwiceMore { costs } => write!(
+                f,
+                "Probed the device twice more, seconds apart, each cost the median of the three moments: {}",
+                costs.describe()
+            ),
+            PredictEvent::ProbedWorkingSet { curve } => write!(f, "Probed the working set: {}", curve.describe()),
+            PredictEvent::CalibrationWritten { dir } => {
+                write!(f, "Calibration results written to {}", dir.display())
+            }
+            PredictEvent::Predicting { strategy, mode, rows, scale } => {
+                let scale = match scale {
+                    1 => String::new(),
+                    k => format!(", scale model 1/{k}: {} rows simulated", rows.div_ceil(k)),
+                };
+                write!(f, "Predicting {strategy} ({} mode, {rows} rows{scale})…", mode.name())
+            }
+            PredictEvent::Progress { strategy, rows_done, rows, elapsed } => {
+                write!(f, "  {strategy}: {rows_done} of {rows} rows ({:.0} s)", elapsed.as_secs_f64())
+            }
+            PredictEvent::Checking { rows, engine } => {
+                write!(f, "Checking: a real {rows}-row {} run per strategy with the same settings…", engine.label())
+            }
+            PredictEvent::Placing { strategy, config } => write!(
+                f,
+                "Placing {strategy} ({} rows on {} shards, {})…",
+                config.rows,
+                config.layout.shards,
+                config.model_name()
+            ),
+        }
+    }
+}
+
+/// Whoever watches a forecast: the command line prints each event as a line.
+pub trait PredictObserver {
+    /// Called as each step happens, in order.
+    fn event(&mut self, event: &PredictEvent<'_>);
+}
+
+/// Watches nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Unobserved;
+
+impl PredictObserver for Unobserved {
+    fn event(&mut self, _event: &PredictEvent<'_>) {}
+}

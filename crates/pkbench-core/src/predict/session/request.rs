@@ -1,0 +1,315 @@
+//! What `pkbench predict` is asked, flag by flag, and its validation into one of the three
+//! models' plans. Every check that reads several flags together is here, and all of them run
+//! before a file is created or a real run starts.
+
+use super::schema::SchemaPlan;
+use super::shards::ShardedPlan;
+use crate::Error;
+use crate::engines::EngineKind;
+use crate::predict::{self, CalibrationPlan, Mode, ModelEngine, PredictConfig};
+use crate::results::ResultsDoc;
+use crate::strategy::{Strategy, parse_list};
+use crate::util::time::folder_stamp_now;
+use std::path::PathBuf;
+
+/// Above this many rows SQLite's default mode is bounded (exact mode holds every key).
+pub const EXACT_DEFAULT_MAX_ROWS: u64 = 20_000_000;
+
+/// Where the time model comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CalibrationSource {
+    /// A short real run of each strategy (`--calibrate`).
+    Run,
+    /// An existing `pkbench run` results.json (`--calibrate-from FILE`).
+    File(PathBuf),
+}
+
+/// What the forecast is checked against.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CheckSource {
+    /// A real run of this many rows per strategy with the forecast's settings (`--check N`).
+    Run(u64),
+    /// An existing `pkbench run` results.json of the same settings (`--check-from FILE`).
+    File(PathBuf),
+}
+
+/// What the sharded model prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// A table.
+    Table,
+    /// JSON.
+    Json,
+}
+
+/// `--schema FILE.sql` and the flags that go with it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SchemaRequest {
+    /// The schema file.
+    pub file: PathBuf,
+    /// The table whose key each strategy replaces (`--table`).
+    pub table: Option<String>,
+    /// Per-column value settings (`--values FILE.toml`).
+    pub values: Option<PathBuf>,
+    /// Rows in each referenced table (`--parent-rows`).
+    pub parent_rows: Option<u64>,
+}
+
+/// Every flag of `pkbench predict`, as given; [`PredictRequest::validate`] checks them together.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PredictRequest {
+    /// The engine whose pages are modelled.
+    pub engine: ModelEngine,
+    /// Comma-separated strategy names.
+    pub strategies: String,
+    /// Rows per strategy.
+    pub rows: u64,
+    /// Rows per transaction.
+    pub batch_rows: u64,
+    /// Payload bytes per row.
+    pub payload_bytes: u64,
+    /// Page cache, MiB.
+    pub cache_mb: u64,
+    /// Page size, bytes, if given.
+    pub page_size: Option<u32>,
+    /// Key-stream seed.
+    pub seed: u64,
+    /// `--exact` or `--bounded`, if given.
+    pub mode: Option<Mode>,
+    /// Scale model's K, if given.
+    pub scale: Option<u64>,
+    /// Where the time model comes from, if anywhere.
+    pub calibration: Option<CalibrationSource>,
+    /// Rows per strategy of the calibration (or of the calibration file read).
+    pub calibrate_rows: u64,
+    /// Memory for the database, GiB, if given.
+    pub ram_gib: Option<f64>,
+    /// What the forecast is checked against, if anything.
+    pub check: Option<CheckSource>,
+    /// Shards of the sharded model, if given.
+    pub shards: Option<u32>,
+    /// The sharded model's `range` or `hash`, if given.
+    pub sharding: Option<String>,
+    /// The sharded model's range split size, MiB, if given.
+    pub range_split_mb: Option<f64>,
+    /// `--schema` and its flags, if given.
+    pub schema: Option<SchemaRequest>,
+    /// What the sharded model prints.
+    pub format: Format,
+    /// Results folder, if given.
+    pub out: Option<PathBuf>,
+    /// The command line, recorded in results.
+    pub command: Vec<String>,
+}
+
+impl PredictRequest {
+    /// Checks every flag and the flags together, and chooses the model: the sharded model
+    /// with `--shards`, `--sharding` or `--range-split-mb`; else `--schema`'s trees; else the
+    /// page model. Reads the files given as calibration or check; creates nothing.
+    pub fn validate(self) -> Result<PredictPlan, Error> {
+        if self.shards.is_some() || self.sharding.is_some() || self.range_split_mb.is_some() {
+            return ShardedPlan::from_request(&self).map(PredictPlan::Sharded);
+        }
+        if let Some(schema) = &self.schema {
+            return SchemaPlan::from_request(&self, schema.clone()).map(PredictPlan::Schema);
+        }
+        PagePlan::from_request(self).map(|plan| PredictPlan::Page(Box::new(plan)))
+    }
+}
+
+/// A validated request: which model runs, with what.
+#[derive(Debug)]
+pub enum PredictPlan {
+    /// The page model: a results folder, optionally calibrated and checked.
+    Page(Box<PagePlan>),
+    /// The sharded model: where rows land; printed only.
+    Sharded(ShardedPlan),
+    /// The key table's trees of a schema file; printed only.
+    Schema(SchemaPlan),
+}
+
+/// The calibration a page forecast makes or reads.
+#[derive(Clone, Debug)]
+pub enum CalibrationStep {
+    /// A real run of each strategy as the plan says, saved in the results folder's
+    /// `calibration/`.
+    Run(CalibrationPlan),
+    /// An existing run's batches within its first `rows` rows.
+    File {
+        /// The run's results.
+        doc: Box<ResultsDoc>,
+        /// Rows of it to fit on.
+        rows: u64,
+    },
+}
+
+/// What a page forecast is checked against.
+#[derive(Clone, Debug)]
+pub enum CheckStep {
+    /// A real run as the plan says, saved in the results folder's `check/`.
+    Run(CalibrationPlan),
+    /// An existing run's results.
+    File(Box<ResultsDoc>),
+}
+
+/// A validated page-model forecast.
+#[derive(Clone, Debug)]
+pub struct PagePlan {
+    /// The engine whose pages are modelled.
+    pub engine: ModelEngine,
+    /// The strategies, in order.
+    pub strategies: Vec<&'static Strategy>,
+    /// The model's settings.
+    pub config: PredictConfig,
+    /// The calibration, if any.
+    pub calibration: Option<CalibrationStep>,
+    /// Memory for the database, bytes, if given (else the machine's).
+    pub ram_bytes: Option<u64>,
+    /// The check, if any.
+    pub check: Option<CheckStep>,
+    /// The results folder.
+    pub out_dir: PathBuf,
+    /// The command line, recorded in results.
+    pub command: Vec<String>,
+}
+
+impl PagePlan {
+    fn from_request(request: PredictRequest) -> Result<PagePlan, Error> {
+        if request.format != Format::Table {
+            return Err(Error::InvalidInput(
+                "--format json is for the sharded model (--shards) so far: the page model writes results.json".into(),
+            ));
+        }
+        let engine = request.engine;
+        if !engine.capabilities().page_model {
+            return Err(Error::InvalidInput(format!("predict has no page model of {} yet", engine.label())));
+        }
+        let strategies = parse_list(&request.strategies)?;
+        let config = model_config(&request, &strategies)?;
+        if request.ram_gib.is_some() && request.calibration.is_none() {
+            return Err(Error::InvalidInput(
+                "--ram prices cache misses in time: add --calibrate (or --calibrate-from FILE)".into(),
+            ));
+        }
+        let calibration = match &request.calibration {
+            None => None,
+            Some(CalibrationSource::Run) => {
+                let plan = CalibrationPlan::for_target(engine, &config, request.calibrate_rows)?;
+                plan.workload()?;
+                Some(CalibrationStep::Run(plan))
+            }
+            Some(CalibrationSource::File(path)) => Some(CalibrationStep::File {
+                doc: Box::new(crate::report::load_results(path)?),
+                rows: request.calibrate_rows,
+            }),
+        };
+        let check = match &request.check {
+            None => None,
+            Some(CheckSource::Run(rows)) => Some(CheckStep::Run(check_plan(engine, &config, *rows)?)),
+            Some(CheckSource::File(path)) => Some(CheckStep::File(Box::new(crate::report::load_results(path)?))),
+        };
+        Ok(PagePlan {
+            engine,
+            strategies,
+            config,
+            calibration,
+            ram_bytes: request.ram_gib.map(|gib| (gib * f64::from(1 << 30)) as u64),
+            check,
+            out_dir: request.out.unwrap_or_else(default_out_dir),
+            command: request.command,
+        })
+    }
+}
+
+/// The page model's settings: the mode and scale chosen for the engine and rows, checked
+/// against the engine's model and every strategy's.
+fn model_config(request: &PredictRequest, strategies: &[&'static Strategy]) -> Result<PredictConfig, Error> {
+    let engine = request.engine;
+    let mode = request.mode.unwrap_or_else(|| default_mode(engine, request.rows));
+    let config = PredictConfig {
+        rows: request.rows,
+        batch_rows: request.batch_rows,
+        payload_bytes: request.payload_bytes,
+        seed: request.seed,
+        page_size: request.page_size.or(engine.fixed_page_size()).unwrap_or(4096),
+        cache_mb: request.cache_mb,
+        mode,
+        scale: 1,
+    };
+    let config = PredictConfig {
+        scale: request.scale.unwrap_or_else(|| {
+            let ceiling = rows_ceiling(engine);
+            predict::scale::auto_within(
+                request.rows,
+                request.batch_rows,
+                engine.cache_pages(&config),
+                strategies,
+                ceiling,
+            )
+        }),
+        ..config
+    };
+    engine.validate_model(&config)?;
+    for s in strategies {
+        engine.build_model(s, &config)?;
+    }
+    Ok(config)
+}
+
+/// The mode without `--exact` or `--bounded`: exact, but bounded for SQLite above
+/// [`EXACT_DEFAULT_MAX_ROWS`] (the server models keep every key of a scale model instead).
+fn default_mode(engine: ModelEngine, rows: u64) -> Mode {
+    match engine {
+        EngineKind::Sqlite if rows > EXACT_DEFAULT_MAX_ROWS => Mode::Bounded,
+        EngineKind::Sqlite
+        | EngineKind::Postgres
+        | EngineKind::MariaDb
+        | EngineKind::Spider
+        | EngineKind::PostgresFdw => Mode::Exact,
+    }
+}
+
+/// Most rows the automatic scale lets a model hold: the server models keep every key, so
+/// their scale also bounds the rows they hold.
+fn rows_ceiling(engine: ModelEngine) -> u64 {
+    match engine {
+        EngineKind::Sqlite => u64::MAX,
+        EngineKind::Postgres | EngineKind::MariaDb | EngineKind::Spider | EngineKind::PostgresFdw => {
+            predict::MAX_EXACT_SERVER_ROWS
+        }
+    }
+}
+
+/// `--check N`'s real run: N rows per strategy with the forecast's settings.
+fn check_plan(engine: ModelEngine, config: &PredictConfig, rows: u64) -> Result<CalibrationPlan, Error> {
+    if rows > config.rows {
+        return Err(Error::InvalidInput(format!(
+            "--check {rows} is more than --rows {}: check at most the predicted rows",
+            config.rows
+        )));
+    }
+    let plan = CalibrationPlan {
+        engine,
+        rows,
+        batch_rows: config.batch_rows,
+        cache_kib: config.cache_mb * 1024,
+        page_size: config.page_size,
+        payload_bytes: config.payload_bytes,
+        seed: config.seed,
+    };
+    plan.workload()?;
+    Ok(plan)
+}
+
+/// `./pkbench-results/predict-<timestamp>`, with `-2`, `-3`, … if taken.
+fn default_out_dir() -> PathBuf {
+    let base = PathBuf::from("pkbench-results");
+    let stamp = format!("predict-{}", folder_stamp_now());
+    let mut dir = base.join(&stamp);
+    let mut n = 2;
+    while dir.exists() {
+        dir = base.join(format!("{stamp}-{n}"));
+        n += 1;
+    }
+    dir
+}

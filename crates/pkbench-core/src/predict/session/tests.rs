@@ -1,0 +1,303 @@
+use super::*;
+use crate::engines::EngineKind;
+use crate::engines::mock::{FakeTimer, MockEngine};
+use crate::predict::Mode;
+use std::path::Path;
+use std::sync::Arc;
+
+/// `pkbench predict -s STRATEGIES -n ROWS -b BATCH --payload 20 --cache-mb 1 -o DIR/out`.
+fn request(dir: &Path, strategies: &str, rows: u64, batch_rows: u64) -> PredictRequest {
+    PredictRequest {
+        engine: EngineKind::Sqlite,
+        strategies: strategies.into(),
+        rows,
+        batch_rows,
+        payload_bytes: 20,
+        cache_mb: 1,
+        page_size: None,
+        seed: 42,
+        mode: None,
+        scale: None,
+        calibration: None,
+        calibrate_rows: 1_000_000,
+        ram_gib: None,
+        check: None,
+        shards: None,
+        sharding: None,
+        range_split_mb: None,
+        schema: None,
+        format: Format::Table,
+        out: Some(dir.join("out")),
+        command: vec!["pkbench".into(), "predict".into()],
+    }
+}
+
+fn page_plan(request: PredictRequest) -> PagePlan {
+    match request.validate() {
+        Ok(PredictPlan::Page(plan)) => *plan,
+        other => panic!("not a page plan: {other:?}"),
+    }
+}
+
+/// Every event's line, in order.
+#[derive(Default)]
+struct Recorder(Vec<String>);
+
+impl PredictObserver for Recorder {
+    fn event(&mut self, event: &PredictEvent<'_>) {
+        self.0.push(event.to_string());
+    }
+}
+
+impl Recorder {
+    /// Each line's first words (the kind of event), repeats of a kind in a row merged.
+    fn kinds(&self) -> Vec<String> {
+        let mut kinds: Vec<String> = Vec::new();
+        for line in &self.0 {
+            let kind = match line.trim_start() {
+                l if l.starts_with("int:") || l.starts_with("uuid4:") => "progress".to_string(),
+                l => l.split([':', '(', '/']).next().unwrap_or(l).trim().to_string(),
+            };
+            if kinds.last() != Some(&kind) {
+                kinds.push(kind);
+            }
+        }
+        kinds
+    }
+}
+
+/// Mock engines for the real runs; the `cancel_on`-th one opened (from 1) asks the run to stop,
+/// as Ctrl-C would.
+struct Mocks<'a> {
+    opened: usize,
+    cancel_on: Option<usize>,
+    control: &'a RunControl,
+}
+
+impl RealEngines for Mocks<'_> {
+    fn open(&mut self, _plan: &CalibrationPlan, dir: &Path) -> Result<RealEngine, Error> {
+        self.opened += 1;
+        if self.cancel_on == Some(self.opened) {
+            self.control.cancel();
+        }
+        std::fs::create_dir_all(dir).unwrap();
+        Ok(RealEngine {
+            engine: Box::new(MockEngine::new(Arc::new(FakeTimer::default()))),
+            environment: Environment::detect("mock", "1.0", dir),
+            data_dir: dir.to_path_buf(),
+        })
+    }
+}
+
+#[test]
+fn refused_combinations_are_refused_before_anything_is_created() {
+    let dir = tempfile::tempdir().unwrap();
+    let with = |change: &dyn Fn(&mut PredictRequest)| {
+        let mut r = request(dir.path(), "int,uuid4", 60_000, 2_000);
+        change(&mut r);
+        r
+    };
+    let cases: Vec<(PredictRequest, &str)> = vec![
+        (with(&|r| r.ram_gib = Some(4.0)), "--ram prices cache misses in time: add --calibrate"),
+        (with(&|r| r.check = Some(CheckSource::Run(70_000))), "--check 70000 is more than --rows 60000"),
+        (
+            with(&|r| {
+                r.calibration = Some(CalibrationSource::Run);
+                r.calibrate_rows = 10_000;
+            }),
+            "--calibrate-rows 10000 is too few",
+        ),
+        (with(&|r| r.calibration = Some(CalibrationSource::File(dir.path().join("none.json")))), "none.json"),
+        (with(&|r| r.check = Some(CheckSource::File(dir.path().join("none.json")))), "none.json"),
+        (with(&|r| r.format = Format::Json), "--format json is for the sharded model"),
+        (with(&|r| r.scale = Some(3)), "must divide the batch"),
+        (with(&|r| r.strategies = "uuid5".into()), "unknown strategy"),
+        (
+            with(&|r| {
+                r.engine = EngineKind::Postgres;
+                r.mode = Some(Mode::Bounded);
+            }),
+            "bounded mode is SQLite's",
+        ),
+        (
+            with(&|r| {
+                r.shards = Some(4);
+                r.calibration = Some(CalibrationSource::Run);
+            }),
+            "--calibrate is for the page model",
+        ),
+        (
+            with(&|r| r.range_split_mb = Some(-1.0)),
+            "--out is for the page model: the sharded model (--shards) is the same for every engine",
+        ),
+        (
+            with(&|r| {
+                r.out = None;
+                r.range_split_mb = Some(-1.0);
+            }),
+            "--range-split-mb -1 is out of range",
+        ),
+        (
+            with(&|r| {
+                r.engine = EngineKind::Spider;
+                r.schema = Some(SchemaRequest { file: "schema.sql".into(), ..SchemaRequest::default() });
+            }),
+            "predict --schema models sqlite, postgres, mariadb, not spider",
+        ),
+    ];
+    for (request, needle) in cases {
+        let err = request.validate().expect_err(needle).to_string();
+        assert!(err.contains(needle), "{needle}: {err}");
+        assert!(!dir.path().join("out").exists(), "{needle}: a folder was created");
+    }
+}
+
+#[test]
+fn the_default_mode_is_bounded_above_20m_rows_on_sqlite_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = |engine, rows, mode| {
+        let mut r = request(dir.path(), "int", rows, 100_000);
+        (r.engine, r.mode, r.cache_mb) = (engine, mode, 64);
+        page_plan(r).config.mode
+    };
+    assert_eq!(plan(EngineKind::Sqlite, 20_000_000, None), Mode::Exact);
+    assert_eq!(plan(EngineKind::Sqlite, 20_100_000, None), Mode::Bounded);
+    assert_eq!(plan(EngineKind::Sqlite, 20_100_000, Some(Mode::Exact)), Mode::Exact);
+    assert_eq!(plan(EngineKind::Postgres, 20_100_000, None), Mode::Exact);
+}
+
+#[test]
+fn a_forecast_then_a_check_tell_the_observer_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut r = request(dir.path(), "int,uuid4", 10_000, 2_000);
+    r.check = Some(CheckSource::Run(4_000));
+    let control = RunControl::new();
+    let mut recorder = Recorder::default();
+    let mocks = Mocks { opened: 0, cancel_on: None, control: &control };
+    let mut session = PredictSession::new(page_plan(r), &control, &mut recorder).with_engines(mocks);
+    let Forecasted::Done(forecast) = session.forecast().unwrap() else { panic!("interrupted") };
+    assert_eq!(forecast.doc.runs.len(), 2);
+    assert!(forecast.render().contains("leaf fill"));
+    let checked = session.check(&forecast).unwrap().expect("a check");
+    assert_eq!(checked.checks.len(), 4, "two batches of each strategy");
+    assert!(checked.real.runs.iter().all(|r| r.engine == "mock" && r.verified_rows == Some(4_000)));
+    assert!(checked.render(&forecast).contains("int"));
+    drop(session);
+    assert_eq!(recorder.kinds(), ["Predicting int", "progress", "Predicting uuid4", "progress", "Checking"]);
+    assert_eq!(recorder.0[1], "  int: 2000 of 10000 rows (0 s)");
+    for file in ["results.json", "report.html", "check/results.json"] {
+        assert!(dir.path().join("out").join(file).exists(), "{file}");
+    }
+}
+
+#[cfg(feature = "sqlite")]
+#[test]
+fn a_calibrated_checked_forecast_tells_calibration_probes_forecast_and_check_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two strategies: the fit tells the costs apart only on tables that differ.
+    let mut r = request(dir.path(), "int,uuid4", 60_000, 2_000);
+    r.calibration = Some(CalibrationSource::Run);
+    r.calibrate_rows = 30_000;
+    r.check = Some(CheckSource::Run(10_000));
+    let control = RunControl::new();
+    let mut recorder = Recorder::default();
+    let mut session = PredictSession::new(page_plan(r), &control, &mut recorder);
+    let Forecasted::Done(forecast) = session.forecast().unwrap() else { panic!("interrupted") };
+    let batch = &forecast.doc.runs[0].batches[0];
+    assert!(batch.elapsed_ns > 0, "calibrated: a time per batch");
+    assert!(session.check(&forecast).unwrap().is_some());
+    drop(session);
+    assert_eq!(
+        recorder.kinds(),
+        [
+            "Calibrating",
+            "Probed the device",
+            "Probed the device before each of the 2 runs, each cost the median of the 2 moments",
+            "Probed the working set",
+            "Calibration results written to",
+            "Predicting int",
+            "progress",
+            "Predicting uuid4",
+            "progress",
+            "Checking"
+        ],
+        "{:#?}",
+        recorder.0
+    );
+    for file in ["results.json", "calibration/results.json", "check/results.json"] {
+        assert!(dir.path().join("out").join(file).exists(), "{file}");
+    }
+}
+
+#[test]
+fn an_interrupted_calibration_predicts_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut r = request(dir.path(), "int,uuid4", 60_000, 2_000);
+    (r.calibration, r.calibrate_rows) = (Some(CalibrationSource::Run), 30_000);
+    let control = RunControl::new();
+    let mut recorder = Recorder::default();
+    let mocks = Mocks { opened: 0, cancel_on: Some(1), control: &control };
+    let mut session = PredictSession::new(page_plan(r), &control, &mut recorder).with_engines(mocks);
+    let Forecasted::Interrupted(interruption) = session.forecast().unwrap() else { panic!("not interrupted") };
+    assert_eq!(interruption, Interruption::Calibration);
+    assert_eq!(interruption.to_string(), "Interrupted during the calibration run; nothing predicted");
+    drop(session);
+    assert_eq!(recorder.kinds(), ["Calibrating", "Probed the device"]);
+    assert!(!dir.path().join("out/results.json").exists());
+}
+
+#[test]
+fn an_interrupted_forecast_keeps_what_it_predicted() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = request(dir.path(), "int,uuid4", 10_000, 2_000);
+    let control = RunControl::new();
+    control.cancel();
+    let mut recorder = Recorder::default();
+    let mut session = PredictSession::new(page_plan(r), &control, &mut recorder);
+    let Forecasted::Interrupted(interruption) = session.forecast().unwrap() else { panic!("not interrupted") };
+    let results_dir = dir.path().join("out");
+    assert_eq!(interruption, Interruption::Forecast { results_dir: results_dir.clone() });
+    assert_eq!(interruption.to_string(), format!("Interrupted: results so far are in {}", results_dir.display()));
+    drop(session);
+    assert_eq!(recorder.kinds(), ["Predicting int"]);
+    let doc = crate::report::load_results(&results_dir.join("results.json")).unwrap();
+    assert_eq!(doc.runs.len(), 1);
+    assert!(!doc.runs[0].complete);
+}
+
+#[test]
+fn a_failed_forecast_says_where_the_results_so_far_are() {
+    let error = PredictError::Stopped { dir: "out".into(), error: Error::InvalidInput("no room".into()) };
+    assert_eq!(error.to_string(), "the prediction stopped (results so far are in out)");
+    assert_eq!(std::error::Error::source(&error).map(ToString::to_string).as_deref(), Some("no room"));
+    let refused = PredictError::from(Error::InvalidInput("no".into()));
+    assert_eq!(refused.to_string(), "no");
+}
+
+#[test]
+fn the_sharded_model_places_each_strategy() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut r = request(dir.path(), "int,uuid4", 100_000, 10_000);
+    (r.shards, r.out) = (Some(4), None);
+    let Ok(PredictPlan::Sharded(plan)) = r.validate() else { panic!("not sharded") };
+    let mut recorder = Recorder::default();
+    let prediction = plan.run(&mut recorder).unwrap();
+    assert_eq!(prediction.forecasts.len(), 2);
+    assert_eq!(recorder.kinds(), ["Placing int", "Placing uuid4"]);
+    assert!(recorder.0[0].starts_with("Placing int (100000 rows on 4 shards, "), "{}", recorder.0[0]);
+}
+
+#[test]
+fn a_schemas_trees_are_rendered_per_strategy() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut r = request(dir.path(), "int,uuid4", 5_000, 1_000);
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/schema/accounts_orders.pg.sql");
+    r.schema = Some(SchemaRequest { file, ..SchemaRequest::default() });
+    let Ok(PredictPlan::Schema(plan)) = r.validate() else { panic!("not a schema plan") };
+    let text = plan.run().unwrap().render();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("predict --schema (sqlite page model): "), "{text}");
+    assert!(lines[0].ends_with("after 5000 rows, 4096-byte pages"), "{text}");
+    assert!(lines[1].starts_with("strategy") && lines[1].ends_with("size MiB"), "{text}");
+    assert!(lines.iter().any(|l| l.starts_with("uuid4 ")), "{text}");
+}
