@@ -12,6 +12,7 @@ pub mod engine_facts;
 pub mod engines;
 mod error;
 pub mod generators;
+pub mod keys;
 pub mod metrics;
 pub mod plan;
 pub mod platform;

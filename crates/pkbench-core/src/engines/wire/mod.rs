@@ -19,12 +19,14 @@ pub mod postgres;
 pub mod postgres_target;
 pub mod tls;
 
-pub use value::{KeySlot, Param, Value};
+pub use value::{KeySlot, Value};
+// The own-schema files still name it here.
+pub use crate::values::Param;
 
 use crate::control::RunControl;
-use crate::engines::KeyRow;
 use crate::engines::kind::EngineKind;
 use crate::generators::Key;
+use crate::keys::KeyRow;
 use crate::strategy::Storage;
 use std::fmt;
 

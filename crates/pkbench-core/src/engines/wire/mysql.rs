@@ -7,9 +7,9 @@
 use super::{BulkSql, Connection, KeyField, Param, ServerError, ServerErrorKind, Value, counted};
 use crate::Error;
 use crate::control::RunControl;
-use crate::engines::KeyRow;
 use crate::engines::kind::EngineKind;
 use crate::generators::Key;
+use crate::keys::KeyRow;
 use crate::strategy::Storage;
 use mysql::prelude::Queryable;
 use std::fmt::Write;

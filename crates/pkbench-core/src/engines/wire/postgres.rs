@@ -5,9 +5,9 @@
 use super::{BulkSql, Connection, KeyField, Param, ServerError, ServerErrorKind, Value, counted};
 use crate::Error;
 use crate::control::RunControl;
-use crate::engines::KeyRow;
 use crate::engines::kind::EngineKind;
 use crate::generators::{Key, TextEncoding};
+use crate::keys::KeyRow;
 use crate::strategy::Storage;
 use bytes::BytesMut;
 use postgres::error::SqlState;
