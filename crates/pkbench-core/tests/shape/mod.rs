@@ -526,3 +526,8 @@ fn members_reaching(edges: &ModuleEdges, start: &str) -> BTreeSet<String> {
     };
     reach(start).into_iter().filter(|m| reach(m).contains(start)).collect()
 }
+
+/// `path:line` of each `unsafe` in `file`'s code (comments and literals left out).
+pub fn unsafe_uses(file: &SourceFile) -> Vec<String> {
+    word_positions(file.code.as_bytes(), "unsafe").map(|at| format!("{}:{}", file.path, file.line_of(at))).collect()
+}
