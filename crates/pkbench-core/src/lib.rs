@@ -27,7 +27,7 @@ pub mod util;
 pub mod values;
 pub mod workloads;
 
-pub use error::Error;
+pub use error::{Error, ServerError, ServerErrorKind};
 
 /// pkbench's version, recorded in every results file.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

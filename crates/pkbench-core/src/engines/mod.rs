@@ -6,7 +6,7 @@
 //! - [`dialect`]: one [`dialect::Dialect`] per engine, every SQL spelling difference;
 //!   [`sql`] renders the insert-growth and app tables once over it.
 //! - [`wire`]: one connection layer per wire protocol (PostgreSQL, MySQL), owning the driver
-//!   calls and mapping driver errors onto [`wire::ServerErrorKind`]s.
+//!   calls and mapping driver errors onto [`ServerErrorKind`](crate::ServerErrorKind)s.
 //! - [`distributed`]: CockroachDB, YugabyteDB and TiDB as flavours of the PostgreSQL and
 //!   MariaDB engines (recognised from their version text), with their dialects and catalogs.
 //! - [`server`]: the server engine written once ([`server::ServerEngine`]) over a
