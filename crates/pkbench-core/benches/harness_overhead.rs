@@ -11,11 +11,14 @@
 //! `cargo bench -p pkbench-core --bench harness_overhead -- [ROWS] [BATCH] [CACHE_MB]`
 //! (defaults 1000000 250000 16; synchronous=FULL, WAL, 4 KiB pages, 50-byte payload).
 
+#![allow(clippy::unwrap_used, reason = "a benchmark unwraps what it set up: a failure there stops the benchmark")]
+
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::sqlite::{SqliteEngine, SqliteSettings};
 use pkbench_core::generators::Key;
+use pkbench_core::keys::KeyStream;
 use pkbench_core::strategy::find;
-use pkbench_core::workloads::{CaseContext, InsertGrowth, KeyStream, Silent, Workload};
+use pkbench_core::workloads::{CaseContext, InsertGrowth, Silent, Workload};
 use rusqlite::{Connection, params};
 use std::path::Path;
 use std::time::{Duration, Instant};

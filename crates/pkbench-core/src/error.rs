@@ -59,7 +59,7 @@ pub enum Error {
         /// What pkbench was doing (any URL in it is redacted).
         context: String,
         /// The server's error, with its kind.
-        error: crate::engines::wire::ServerError,
+        error: ServerError,
     },
     /// Results could not be serialised or parsed.
     #[error("{context}: {cause}")]
@@ -84,6 +84,44 @@ pub enum Error {
     Interrupted,
 }
 
+/// What went wrong on a server, in terms pkbench can act on without reading driver types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ServerErrorKind {
+    /// A unique or primary key already holds the value.
+    UniqueViolation,
+    /// The server refused the user name or password.
+    AuthenticationFailed,
+    /// No server answered at the address (refused, timed out, no such host or socket).
+    Unreachable,
+    /// The server's disk or a table's size limit is full.
+    DiskFull,
+    /// The connection was lost, or the server shut down.
+    ServerGone,
+    /// A transaction lost a serialization or deadlock conflict and may be retried.
+    Conflict,
+    /// The statement is not valid on this server (syntax, unknown object, missing right).
+    Rejected,
+    /// Anything else.
+    Other,
+}
+
+/// An error from a server or its client library: its kind and the message to show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerError {
+    /// The engine whose wire reported it, as messages name it ("PostgreSQL").
+    pub engine: &'static str,
+    /// What kind of failure it is.
+    pub kind: ServerErrorKind,
+    /// The server's own message (severity, code and text) or the client library's.
+    pub message: String,
+}
+
+impl std::fmt::Display for ServerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
 fn did_you_mean(s: Option<&str>) -> String {
     s.map(|s| format!(" (did you mean '{s}'?)")).unwrap_or_default()
 }
@@ -100,16 +138,16 @@ impl Error {
     }
 
     /// Wraps a server's error, recognising a full disk.
-    pub fn server(context: impl Into<String>, error: crate::engines::wire::ServerError) -> Self {
-        if error.kind == crate::engines::wire::ServerErrorKind::DiskFull {
-            Error::DiskFull { path: format!("the {} data directory", error.engine.label()).into() }
+    pub fn server(context: impl Into<String>, error: ServerError) -> Self {
+        if error.kind == ServerErrorKind::DiskFull {
+            Error::DiskFull { path: format!("the {} data directory", error.engine).into() }
         } else {
             Error::Server { context: context.into(), error }
         }
     }
 
     /// The kind of server error this is, if a server reported it.
-    pub fn server_kind(&self) -> Option<crate::engines::wire::ServerErrorKind> {
+    pub fn server_kind(&self) -> Option<ServerErrorKind> {
         match self {
             Error::Server { error, .. } => Some(error.kind),
             _ => None,

@@ -13,6 +13,7 @@ pub mod engine_facts;
 pub mod engines;
 mod error;
 pub mod generators;
+pub mod keys;
 pub mod metrics;
 pub mod plan;
 pub mod platform;
@@ -27,7 +28,7 @@ pub mod util;
 pub mod values;
 pub mod workloads;
 
-pub use error::Error;
+pub use error::{Error, ServerError, ServerErrorKind};
 
 /// pkbench's version, recorded in every results file.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

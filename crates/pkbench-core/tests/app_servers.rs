@@ -2,6 +2,8 @@
 //! with small sizes: every step measured, and its rows consistent with the others (as
 //! `workloads_sqlite.rs` checks on SQLite). A missing server binary fails the test.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::Engine;
 use pkbench_core::engines::mariadb::MariaDbEngine;

@@ -2,6 +2,8 @@
 //! and managed PostgreSQL and MariaDB servers started by the test itself (a missing server
 //! binary fails the test, it never skips). 4 threads, about 2 s each.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::Engine;
 use pkbench_core::engines::mariadb::MariaDbEngine;
@@ -10,9 +12,10 @@ use pkbench_core::engines::server::{ServerSettings, ServerTarget};
 use pkbench_core::engines::sqlite::{SqliteEngine, SqliteSettings};
 use pkbench_core::engines::txn::{ClientOptions, Isolation, TxnShape};
 use pkbench_core::generators::Key;
+use pkbench_core::keys::{KeySettings, KeyStream};
 use pkbench_core::results::{PhaseResult, RunResult};
 use pkbench_core::strategy::find;
-use pkbench_core::workloads::{CaseContext, ConcurrentInsert, KeySettings, KeyStream, Silent, Workload};
+use pkbench_core::workloads::{CaseContext, ConcurrentInsert, Silent, Workload};
 use std::collections::HashSet;
 use std::time::Duration;
 

@@ -1,6 +1,8 @@
 //! `doctor` against databases grown by pkbench's own workload: it must name each key scheme and
 //! layout, give the right top advice, see VACUUM repack a random-key table, and never write.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::doctor::{
     AdviceKind, DoctorOptions, DoctorReport, KeyScheme, KeyStorage, Layout, TableReport, diagnose, migration_sql,
@@ -103,63 +105,67 @@ fn names_every_scheme_layout_and_top_advice() {
             assert_eq!(ext.order.as_ref().unwrap().appends_in_order, Some(false));
         }
         if strategy == "ulid-text" {
-            // Plain SQL decodes Crockford base32: every key becomes the ULID's own 16 bytes.
-            let sql = migration_sql(&path, &report).unwrap();
-            assert!(sql.contains("instr('0123456789ABCDEFGHJKMNPQRSTVWXYZ'"), "{sql}");
-            let texts: Vec<String> = rusqlite::Connection::open(&path)
-                .unwrap()
-                .prepare("SELECT id FROM bench ORDER BY id")
-                .unwrap()
-                .query_map([], |r| r.get(0))
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap();
-            let copy = dir.path().join("ulid-copy.db");
-            std::fs::copy(&path, &copy).unwrap();
-            let conn = rusqlite::Connection::open(&copy).unwrap();
-            conn.execute_batch(&sql).unwrap();
-            let blobs: Vec<Vec<u8>> = conn
-                .prepare("SELECT id FROM bench ORDER BY id")
-                .unwrap()
-                .query_map([], |r| r.get(0))
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap();
-            assert_eq!(blobs.len(), texts.len());
-            for (text, blob) in texts.iter().zip(&blobs) {
-                let want = ulid::Ulid::from_string(text).unwrap().to_bytes();
-                assert_eq!(blob.as_slice(), want.as_slice(), "{text}");
-            }
+            check_ulid_text_migration(dir.path(), &path, &report);
         }
         if strategy == "uuid4-text" {
-            // The saving is each key b-tree's share of text overhead in its dbstat leaf payload.
-            let saved = t.advice.iter().find(|a| a.kind == AdviceKind::BinaryStorage).unwrap().gain_bytes.unwrap();
-            let conn = rusqlite::Connection::open(&path).unwrap();
-            let (payload, cells, size): (i64, i64, i64) = conn
-                .query_row(
-                    "SELECT sum(payload), sum(ncell) FILTER (WHERE pagetype = 'leaf' OR payload > 0), sum(pgsize) \
-                     FROM dbstat WHERE name = 'bench'",
-                    [],
-                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-                )
-                .unwrap();
-            assert_eq!(cells as u64, ROWS);
-            let expected = (cells * 20) as f64 / payload as f64 * size as f64;
-            assert!((saved as f64 - expected).abs() <= 1.0, "saved {saved}, dbstat says {expected}");
-            let b = t.btrees.iter().find(|b| b.stats.name == "bench").unwrap();
-            assert_eq!((b.payload_bytes, b.entries), (Some(payload as u64), Some(ROWS)));
-            drop(conn);
-            let sql = migration_sql(&path, &report).unwrap();
-            assert!(sql.contains("unhex(replace(\"id\", '-', ''))") && sql.contains("WITHOUT ROWID"), "{sql}");
-            // The script is valid SQL and produces 16-byte keys: run it on a copy.
-            let copy = dir.path().join("copy.db");
-            std::fs::copy(&path, &copy).unwrap();
-            let conn = rusqlite::Connection::open(&copy).unwrap();
-            conn.execute_batch(&sql).unwrap();
-            let n: i64 = conn.query_row("SELECT count(*) FROM bench WHERE length(id) = 16", [], |r| r.get(0)).unwrap();
-            assert_eq!(n as u64, ROWS);
+            check_uuid4_text_saving(dir.path(), &path, &report);
         }
     }
+}
+
+/// The keys of the table `bench`, in key order.
+fn bench_ids<T: rusqlite::types::FromSql>(conn: &rusqlite::Connection) -> Vec<T> {
+    let mut stmt = conn.prepare("SELECT id FROM bench ORDER BY id").unwrap();
+    stmt.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap()
+}
+
+/// The ULID-as-text migration decodes Crockford base32 in plain SQL: run it on a copy.
+fn check_ulid_text_migration(dir: &Path, path: &Path, report: &DoctorReport) {
+    // Plain SQL decodes Crockford base32: every key becomes the ULID's own 16 bytes.
+    let sql = migration_sql(path, report).unwrap();
+    assert!(sql.contains("instr('0123456789ABCDEFGHJKMNPQRSTVWXYZ'"), "{sql}");
+    let texts: Vec<String> = bench_ids(&rusqlite::Connection::open(path).unwrap());
+    let copy = dir.join("ulid-copy.db");
+    std::fs::copy(path, &copy).unwrap();
+    let conn = rusqlite::Connection::open(&copy).unwrap();
+    conn.execute_batch(&sql).unwrap();
+    let blobs: Vec<Vec<u8>> = bench_ids(&conn);
+    assert_eq!(blobs.len(), texts.len());
+    for (text, blob) in texts.iter().zip(&blobs) {
+        let want = ulid::Ulid::from_string(text).unwrap().to_bytes();
+        assert_eq!(blob.as_slice(), want.as_slice(), "{text}");
+    }
+}
+
+/// The UUID-as-text saving matches dbstat, and the migration script runs: check both.
+fn check_uuid4_text_saving(dir: &Path, path: &Path, report: &DoctorReport) {
+    let t = bench(report);
+    // The saving is each key b-tree's share of text overhead in its dbstat leaf payload.
+    let saved = t.advice.iter().find(|a| a.kind == AdviceKind::BinaryStorage).unwrap().gain_bytes.unwrap();
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let (payload, cells, size): (i64, i64, i64) = conn
+        .query_row(
+            "SELECT sum(payload), sum(ncell) FILTER (WHERE pagetype = 'leaf' OR payload > 0), sum(pgsize) \
+                 FROM dbstat WHERE name = 'bench'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert_eq!(cells as u64, ROWS);
+    let expected = (cells * 20) as f64 / payload as f64 * size as f64;
+    assert!((saved as f64 - expected).abs() <= 1.0, "saved {saved}, dbstat says {expected}");
+    let b = t.btrees.iter().find(|b| b.stats.name == "bench").unwrap();
+    assert_eq!((b.payload_bytes, b.entries), (Some(payload as u64), Some(ROWS)));
+    drop(conn);
+    let sql = migration_sql(path, report).unwrap();
+    assert!(sql.contains("unhex(replace(\"id\", '-', ''))") && sql.contains("WITHOUT ROWID"), "{sql}");
+    // The script is valid SQL and produces 16-byte keys: run it on a copy.
+    let copy = dir.join("copy.db");
+    std::fs::copy(path, &copy).unwrap();
+    let conn = rusqlite::Connection::open(&copy).unwrap();
+    conn.execute_batch(&sql).unwrap();
+    let n: i64 = conn.query_row("SELECT count(*) FROM bench WHERE length(id) = 16", [], |r| r.get(0)).unwrap();
+    assert_eq!(n as u64, ROWS);
 }
 
 #[test]

@@ -4,6 +4,8 @@
 //! back to the same tables, indexes and foreign keys; values generated from them must have the
 //! source's mean widths within 10% and its NULL shares; and no row value may appear in them.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use mysql::prelude::Queryable;
 use pkbench_core::doctor::export::{EXPORT_SAMPLE_ROWS, render};
 use pkbench_core::doctor::export_target;

@@ -4,6 +4,8 @@
 //! counts, stay inside a read-only transaction, and fail on bad URLs with one line that hides
 //! the password.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use mysql::prelude::Queryable;
 use pkbench_core::doctor::mariadb::{ReadOnlySession, diagnose, diagnose_session};
 use pkbench_core::doctor::{
@@ -11,8 +13,8 @@ use pkbench_core::doctor::{
 };
 use pkbench_core::engines::mariadb::{ManagedMariaDb, render_schema};
 use pkbench_core::generators::Key;
+use pkbench_core::keys::KeyStream;
 use pkbench_core::strategy::{Storage, find};
-use pkbench_core::workloads::KeyStream;
 use std::fmt::Write;
 
 const ROWS: u64 = 20_000;

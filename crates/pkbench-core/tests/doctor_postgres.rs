@@ -3,6 +3,8 @@
 //! name each scheme and layout, give the right top advice, match `pgstatindex`, stay inside a
 //! read-only transaction, and fail on bad URLs with one line that hides the password.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use pkbench_core::doctor::postgres::{ReadOnlySession, diagnose, diagnose_session};
 use pkbench_core::doctor::{
     AdviceKind, DoctorOptions, DoctorReport, KeyScheme, KeyStorage, Layout, TableReport, migration_sql_for, to_json,
@@ -10,8 +12,8 @@ use pkbench_core::doctor::{
 use pkbench_core::engines::postgres::{ManagedPostgres, bin_dir_for_version, render_schema};
 use pkbench_core::engines::server::ManagedOptions;
 use pkbench_core::generators::Key;
+use pkbench_core::keys::KeyStream;
 use pkbench_core::strategy::find;
-use pkbench_core::workloads::KeyStream;
 use postgres::types::ToSql;
 
 const ROWS: u64 = 20_000;
@@ -48,7 +50,7 @@ fn fixture(client: &mut postgres::Client, strategy: &str, schema: &str) {
     let payload = vec![0xa5u8; PAYLOAD];
     for _ in 0..ROWS / 1_000 {
         let rows: Vec<_> = (0..1_000).map(|_| stream.next_row()).collect();
-        let column = |key: fn(&pkbench_core::engines::KeyRow) -> Option<Key>| -> Option<Box<dyn ToSql + Sync>> {
+        let column = |key: fn(&pkbench_core::keys::KeyRow) -> Option<Key>| -> Option<Box<dyn ToSql + Sync>> {
             let keys: Vec<Key> = rows.iter().filter_map(key).collect();
             let storage = s.primary.storage;
             match keys.first()? {

@@ -1,6 +1,8 @@
 //! Snapshots of doctor's terminal and Markdown output for databases grown by pkbench's own
 //! workload (seeded keys on a virtual clock, so the files and the report are the same each run).
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::doctor::{DoctorOptions, DoctorReport, diagnose, migration_sql, render};
 use pkbench_core::engines::sqlite::{SqliteEngine, SqliteSettings};

@@ -1,6 +1,8 @@
 //! Bounded work on large SQLite files: random root-to-leaf descents instead of `dbstat`'s walk
 //! of every page. The estimates must agree with `dbstat` (and `count(*)`) on the same file.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use pkbench_core::doctor::page_sample::sample_btree;
 use pkbench_core::doctor::{DoctorOptions, diagnose};
 

@@ -2,6 +2,8 @@
 //! SQLite run, an incomplete run, and a version-1 file without `wal_size_bytes`), so the output
 //! is identical on every machine. The browser test in `crates/pkbench` checks how it renders.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use pkbench_core::report::{
     Format, KEY_CHART_FILE, ResultsWriter, Source, key_chart_svg, label_sources, load_results, render_html,
     render_markdown,

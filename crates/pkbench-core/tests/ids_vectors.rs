@@ -1,6 +1,8 @@
 //! RFC 9562's appendix examples decode to their published fields, and pkbench's encodings and
 //! layouts agree with the `uuid` and `ulid` crates (dev-dependencies, used only to cross-check).
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use pkbench_core::generators::inspect::{IdKind, InspectOptions, Variant, inspect};
 use pkbench_core::generators::{
     KeyRng, ParsedId, SystemClock, TextEncoding, Ulid, UuidV1, UuidV4, UuidV6, UuidV7, UuidV7SubMs, VirtualClock,

@@ -1,6 +1,8 @@
 //! Engine tests against a real, managed MariaDB server started by the test itself (free port,
 //! temporary directory). A missing server binary fails the test, it never skips.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 mod common;
 
 use common::run;
@@ -9,11 +11,12 @@ use pkbench_core::control::RunControl;
 use pkbench_core::engine_facts::innodb::uuid_sort_key;
 use pkbench_core::engines::mariadb::MariaDbEngine;
 use pkbench_core::engines::server::{ServerSettings, ServerTarget};
-use pkbench_core::engines::{CaseSpec, Engine, KeyRow};
+use pkbench_core::engines::{CaseSpec, Engine};
 use pkbench_core::generators::{Key, decode_hex, decode_hyphenated, v1_ticks};
+use pkbench_core::keys::KeyRow;
+use pkbench_core::keys::{KeySettings, KeyStream};
 use pkbench_core::results::RunResult;
 use pkbench_core::strategy::{CATALOG, KeySource, PrimaryIndex, Storage, Strategy, find};
-use pkbench_core::workloads::{KeySettings, KeyStream};
 use std::collections::HashSet;
 
 fn managed(cache_mb: u64) -> MariaDbEngine {

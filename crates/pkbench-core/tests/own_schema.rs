@@ -5,6 +5,8 @@
 //! measured; InnoDB's secondary indexes carry the key and PostgreSQL's do not; recent reads miss
 //! the cache far more with uuid4 than with uuid7. A missing server binary fails the test.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 mod common;
 
 use pkbench_core::engines::Engine;

@@ -1,16 +1,19 @@
 //! Engine tests against a real, managed PostgreSQL cluster started by the test itself (on a free
 //! port, in a temporary directory). A missing server binary fails the test, it never skips.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 mod common;
 
 use common::run;
 use pkbench_core::control::RunControl;
 use pkbench_core::engines::postgres::PostgresEngine;
 use pkbench_core::engines::server::{ServerSettings, ServerTarget};
-use pkbench_core::engines::{CaseSpec, Engine, KeyRow};
+use pkbench_core::engines::{CaseSpec, Engine};
 use pkbench_core::generators::{Key, decode_hex, decode_hyphenated};
+use pkbench_core::keys::KeyRow;
+use pkbench_core::keys::{KeySettings, KeyStream};
 use pkbench_core::strategy::{CATALOG, KeySource, Storage, find, swap_time_fields};
-use pkbench_core::workloads::{KeySettings, KeyStream};
 
 fn managed(cache_mb: u64) -> PostgresEngine {
     let settings = ServerSettings { target: ServerTarget::managed(), cache_mb, durable_commits: true, shards: None };

@@ -1,6 +1,8 @@
 //! Model-only tests (no engine): the split rule and the cache show in the numbers, and the
 //! bounded-memory mode agrees with the exact page-by-page mode.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use pkbench_core::control::RunControl;
 use pkbench_core::predict::{Mode, PredictConfig, predict};
 use pkbench_core::results::RunResult;

@@ -1,6 +1,8 @@
 //! The PostgreSQL and InnoDB models on their own (no server): the split rule and the cache show
 //! in the numbers, so a wrong rule fails here before any comparison with a real server.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use pkbench_core::control::RunControl;
 use pkbench_core::predict::{Mode, ModelEngine, PredictConfig, predict_engine};
 use pkbench_core::results::{BtreeStats, Counters, RunResult};

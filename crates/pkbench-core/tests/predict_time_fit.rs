@@ -3,6 +3,8 @@
 //! give the costs back, forecast a larger run, refuse data that cannot pin the costs down, and
 //! report its error on batches it did not fit.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use pkbench_core::control::RunControl;
 use pkbench_core::predict::ModelEngine;
 use pkbench_core::predict::fit::{Observation, TimeFit, UNBOUNDED};

@@ -4,6 +4,8 @@
 //! and its cache misses what the server counted, where the table is well above the cache.
 //! A missing server binary fails the test, it never skips.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 mod common;
 
 use pkbench_core::control::RunControl;

@@ -2,6 +2,8 @@
 //! model's leaf pages, leaf fill, cache misses and pages written must match what SQLite's
 //! `dbstat` and `sqlite3_db_status` report.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 mod common;
 
 use pkbench_core::control::RunControl;

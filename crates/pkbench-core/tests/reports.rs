@@ -1,6 +1,8 @@
 //! Snapshot tests of the runner and the text exporters, driven by the deterministic mock engine
 //! (fixed environment, fake timer), so the output is identical on every machine.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use pkbench_core::control::RunControl;
 use pkbench_core::engines::mock::{FakeTimer, MockEngine};
 use pkbench_core::report::{Format, ResultsWriter};

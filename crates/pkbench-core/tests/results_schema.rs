@@ -1,6 +1,8 @@
 //! `schema/results.schema.json` describes what pkbench really writes: documents produced by the
 //! library (deterministic mock engine and real SQLite) validate against it, and broken ones don't.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::Engine;
 use pkbench_core::engines::mock::{FakeTimer, MockEngine};

@@ -2,6 +2,8 @@
 //! the test starts itself: every statement is accepted, rows go in, and a child row whose parent
 //! does not exist is refused by the foreign key. A missing server binary fails the test.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use mysql::prelude::Queryable;
 use pkbench_core::engines::EngineKind;
 use pkbench_core::engines::mariadb::ManagedMariaDb;

@@ -6,6 +6,8 @@
 //! int's, not uuid4's). Every row is verified, per shard and in total, and no server folder is
 //! left behind. A missing server binary fails the test, it never skips.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 mod common;
 
 use common::run;
@@ -14,12 +16,13 @@ use pkbench_core::engines::postgres_fdw::PostgresFdwEngine;
 use pkbench_core::engines::server::{ServerSettings, ServerTarget};
 use pkbench_core::engines::spider::SpiderEngine;
 use pkbench_core::engines::{Engine, EngineKind, schema_of};
+use pkbench_core::keys::KeySettings;
 use pkbench_core::predict::sharded::{ShardedConfig, forecast};
 use pkbench_core::results::{RunResult, add_shards};
 use pkbench_core::sharding::skew::{SkewSummary, summarize};
 use pkbench_core::sharding::{ShardLayout, Sharding};
 use pkbench_core::strategy::find;
-use pkbench_core::workloads::{CaseContext, ConcurrentInsert, KeySettings, Silent, Workload};
+use pkbench_core::workloads::{CaseContext, ConcurrentInsert, Silent, Workload};
 use std::time::Duration;
 
 const ROWS: u64 = 100_000;

@@ -1,16 +1,19 @@
 //! Engine tests against real SQLite: every strategy inserts a few thousand rows; the table must
 //! hold exactly the generated keys, unique, and in key order where the strategy promises it.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 mod common;
 
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::Engine;
-use pkbench_core::engines::KeyRow;
 use pkbench_core::engines::sqlite::{SqliteEngine, SqliteSettings};
 use pkbench_core::generators::Key;
+use pkbench_core::keys::KeyRow;
+use pkbench_core::keys::KeyStream;
 use pkbench_core::results::RunResult;
 use pkbench_core::strategy::{CATALOG, KeySource, SecondaryLookup, Storage, Strategy, find};
-use pkbench_core::workloads::{CaseContext, InsertGrowth, KeyStream, Silent, Workload};
+use pkbench_core::workloads::{CaseContext, InsertGrowth, Silent, Workload};
 use rusqlite::types::Value;
 use std::path::Path;
 

@@ -4,6 +4,8 @@
 //! names the cause, `require` against a server without TLS fails clearly, `prefer` falls back and
 //! says so.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 #[path = "common/certs.rs"]
 mod certs;
 

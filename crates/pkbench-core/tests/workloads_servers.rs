@@ -2,6 +2,8 @@
 //! themselves (small sizes): every figure present and consistent, every row verified, deletes
 //! by key in every key storage. A missing server binary fails the test, it never skips.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::Engine;
 use pkbench_core::engines::mariadb::MariaDbEngine;

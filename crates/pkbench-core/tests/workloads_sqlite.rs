@@ -1,6 +1,8 @@
 //! Engine tests of the workloads beyond insert-growth, on real SQLite with small sizes: every
 //! figure present, positive and consistent with the others.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::Engine;
 use pkbench_core::engines::sqlite::{SqliteEngine, SqliteSettings, Synchronous};

@@ -1,6 +1,8 @@
 //! Command-line tests: `run` end to end with small sizes, `list`, and every error path the user
 //! can hit (one line, non-zero exit, results kept).
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 mod common;
 
 use assert_cmd::Command;

@@ -1,5 +1,7 @@
 //! `pkbench run --workload concurrent` end to end on SQLite, its flag errors, and `list`.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;

@@ -4,6 +4,8 @@
 //! Servers are managed ones the test starts on free ports; HOME points at a temp folder, so the
 //! real ~/.pgpass and ~/.my.cnf are never read.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use assert_cmd::Command;
 #[path = "../../pkbench-core/tests/common/certs.rs"]
 mod certs;

@@ -1,6 +1,8 @@
 //! `pkbench doctor` end to end: databases kept by `pkbench run`, read back by doctor, with the
 //! JSON checked against the committed schema and the files checked unchanged.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;

@@ -1,5 +1,7 @@
 //! `pkbench ids`: generate, inspect and bench from the command line, including bad input.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 

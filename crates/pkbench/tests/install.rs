@@ -1,6 +1,8 @@
 //! What an installer puts beside the binary: completion scripts that load in their shell and
 //! complete subcommands and engine names, and a man page that `man -l` renders.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 

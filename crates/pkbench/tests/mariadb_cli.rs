@@ -1,5 +1,7 @@
 //! `pkbench run --engine mariadb`: a managed server end to end, and the refusals a user can hit.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 mod common;
 
 use assert_cmd::Command;

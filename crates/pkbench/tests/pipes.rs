@@ -3,6 +3,8 @@
 //! as if SIGPIPE had ended it; 0 where the command had already finished) and, for a full device,
 //! one line that says standard output could not be written.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -2,6 +2,8 @@
 //! (wrong password, unreachable URL, a database holding a table named like ours, the password
 //! never shown). A throwaway cluster with password authentication is started by the test.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 mod common;
 
 use assert_cmd::Command;

@@ -1,6 +1,8 @@
 //! `pkbench predict` end to end: a small prediction writes a results.json that validates
 //! against the committed schema and prints its table; bad input is one line.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;

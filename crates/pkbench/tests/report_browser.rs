@@ -8,6 +8,8 @@
 //! Chromium comes from Debian's `chromium` package, installed by `scripts/setup-test-deps`
 //! (which the README's `./scripts/test` runs). If it is missing or cannot start, this test fails.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::io::Read;

@@ -1,6 +1,8 @@
 //! `pkbench report`: re-render and compare results files, and one-line errors for files that
 //! are not pkbench results.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 

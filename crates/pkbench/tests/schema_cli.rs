@@ -2,6 +2,8 @@
 //! strategy without a database, or run on SQLite with every row verified; bad files and flags
 //! get one line (naming the line), a non-zero exit, and no results folder.
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 use assert_cmd::Command;
 use predicates::str::contains;
 

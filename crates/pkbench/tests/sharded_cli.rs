@@ -1,6 +1,8 @@
 //! `pkbench run --engine spider | postgres-fdw`: the sharded engines end to end, their flags'
 //! errors, and Ctrl-C during a run leaving no server and no folder (head and every shard).
 
+#![allow(clippy::unwrap_used, reason = "a test unwraps what it set up: a failure there is the test failing")]
+
 mod common;
 
 use assert_cmd::Command;

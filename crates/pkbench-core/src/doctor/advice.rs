@@ -1,6 +1,7 @@
 //! The verdict: ranked advice, each with the measurement that supports it, or "the key is fine".
 
 use super::physical::{BtreeReport, REBUILT_LEAF_FILL};
+use super::remedies::Remedies;
 use super::sample::{KeyStorage, SchemeReport};
 use super::schema::{Layout, TableSchema};
 use super::{KeyColumnReport, OrderReport};
@@ -99,123 +100,161 @@ pub fn advise(
     database_bytes: u64,
     engine: EngineKind,
 ) -> Vec<Advice> {
+    let remedies = Remedies::of(engine);
     let mut out = Vec::new();
     if let Some(pk) = primary
         && let Some(scheme) = &pk.scheme
     {
-        let evidence = format!("{}{}", scheme.evidence, order_line(pk.order.as_ref()));
-        let btree = key_btree(btrees, &table.name, pk);
-        let evidence_fill = btree.map(|b| format!("; {}", fill_line(b))).unwrap_or_default();
-        if is_random(scheme, pk.order.as_ref()) {
-            let target = if scheme.storage == KeyStorage::Integer {
-                "an ordered integer (a sequence or Snowflake)"
-            } else {
-                "UUIDv7"
-            };
-            out.push(Advice {
-                rank: 0,
-                kind: AdviceKind::TimeOrderedKey,
-                text: format!(
-                    "Primary key is a {} stored as {} in a {}: switch new keys to {target} (no migration of old keys needed) so inserts append instead of splitting random leaves",
-                    scheme.scheme.label(),
-                    scheme.storage.label(),
-                    table.layout.describe()
-                ),
-                evidence: format!("{evidence}{evidence_fill}"),
-                gain_bytes: None,
-            });
-        }
-        let overhead = scheme.storage.text_overhead_bytes();
-        if overhead > 0 && scheme.share >= 0.8 {
-            let holders = super::physical::key_holders(table, pk.index.as_deref());
-            let measured: Vec<&BtreeReport> = btrees
-                .iter()
-                .filter(|b| holders.iter().any(|h| h.eq_ignore_ascii_case(&b.stats.name)))
-                .filter(|b| b.payload_bytes.is_some_and(|p| p > 0))
-                .collect();
-            let (saved, how) = if measured.is_empty() {
-                let copies = holders.len() as u64;
-                (
-                    rows * overhead * copies,
-                    format!("{overhead} extra bytes per key × {rows} rows × {copies} b-tree(s) holding the key"),
-                )
-            } else {
-                // Each b-tree shrinks by the share of its leaf payload the extra bytes take.
-                let mut parts = Vec::new();
-                let mut saved = 0.0;
-                for b in &measured {
-                    let (payload, cells) = (b.payload_bytes.unwrap_or(1), b.entries.unwrap_or(0));
-                    let share = (cells * overhead) as f64 / payload as f64;
-                    saved += share * b.stats.size_bytes as f64;
-                    parts.push(format!(
-                        "'{}': {cells} keys, {} of payload in {} (dbstat), {:.0}% of it text overhead",
-                        b.stats.name,
-                        human_bytes(payload),
-                        human_bytes(b.stats.size_bytes),
-                        share * 100.0
-                    ));
-                }
-                (saved.round() as u64, format!("{overhead} extra bytes per key; {}", parts.join("; ")))
-            };
-            out.push(Advice {
-                rank: 0,
-                kind: AdviceKind::BinaryStorage,
-                text: format!(
-                    "store the key as {} instead of {} (saves ~{})",
-                    engine.dialect().binary_advice(),
-                    scheme.storage.label(),
-                    human_bytes(saved)
-                ),
-                evidence: format!("{how}; {}", scheme.evidence),
-                gain_bytes: Some(saved),
-            });
-        }
+        out.extend(time_ordered_key(table, pk, scheme, btrees));
+        out.extend(binary_storage(table, rows, pk, scheme, btrees, &remedies));
     }
     for key in unique {
-        let Some(scheme) = &key.scheme else { continue };
-        if is_random(scheme, key.order.as_ref()) {
-            let fill = key_btree(btrees, &table.name, key).map(|b| format!("; {}", fill_line(b))).unwrap_or_default();
-            out.push(Advice {
-                rank: 0,
-                kind: AdviceKind::TimeOrderedUniqueColumn,
-                text: format!(
-                    "UNIQUE column '{}' holds {} values: if they need not hide their creation time, generate UUIDv7 for new rows so its index appends too",
-                    key.columns[0],
-                    scheme.scheme.label()
-                ),
-                evidence: format!("{}{}{fill}", scheme.evidence, order_line(key.order.as_ref())),
-                gain_bytes: None,
-            });
-        }
+        out.extend(time_ordered_unique_column(table, key, btrees));
     }
-    let size: u64 = btrees.iter().map(|b| b.stats.size_bytes).sum();
-    let reclaim: u64 = btrees.iter().map(|b| b.reclaimable_bytes).sum();
-    // Appends leave leaves ~85–100% full and random inserts ~70% once a tree is large: advise a
-    // rebuild only when it would free a fifth of the table.
-    if reclaim >= 8 * 4096 && reclaim * 5 >= size {
-        let worst = btrees.iter().min_by(|a, b| a.stats.leaf_fill.total_cmp(&b.stats.leaf_fill));
-        out.push(Advice {
-            rank: 0,
-            kind: AdviceKind::Repack,
-            text: format!(
-                "{} (reclaims ~{}; {})",
-                engine.dialect().repack_advice(),
-                human_bytes(reclaim),
-                engine.dialect().repack_needs(&human_bytes(rebuilt_bytes(engine, database_bytes, size)))
-            ),
-            evidence: format!(
-                "{}; a rebuild fills leaves to ~{:.0}%",
-                worst.map(fill_line).unwrap_or_default(),
-                REBUILT_LEAF_FILL * 100.0
-            ),
-            gain_bytes: Some(reclaim),
-        });
-    }
+    out.extend(repack(btrees, database_bytes, engine, &remedies));
     out.sort_by_key(|a| (a.kind, std::cmp::Reverse(a.gain_bytes)));
     for (i, a) in out.iter_mut().enumerate() {
         a.rank = i as u32 + 1;
     }
     out
+}
+
+/// Switch new primary keys to time order, when they arrive at random.
+fn time_ordered_key(
+    table: &TableSchema,
+    pk: &KeyColumnReport,
+    scheme: &SchemeReport,
+    btrees: &[BtreeReport],
+) -> Option<Advice> {
+    if !is_random(scheme, pk.order.as_ref()) {
+        return None;
+    }
+    let evidence = format!("{}{}", scheme.evidence, order_line(pk.order.as_ref()));
+    let evidence_fill = key_btree(btrees, &table.name, pk).map(|b| format!("; {}", fill_line(b))).unwrap_or_default();
+    let target =
+        if scheme.storage == KeyStorage::Integer { "an ordered integer (a sequence or Snowflake)" } else { "UUIDv7" };
+    Some(Advice {
+        rank: 0,
+        kind: AdviceKind::TimeOrderedKey,
+        text: format!(
+            "Primary key is a {} stored as {} in a {}: switch new keys to {target} (no migration of old keys needed) so inserts append instead of splitting random leaves",
+            scheme.scheme.label(),
+            scheme.storage.label(),
+            table.layout.describe()
+        ),
+        evidence: format!("{evidence}{evidence_fill}"),
+        gain_bytes: None,
+    })
+}
+
+/// Store a 128-bit key in 16 bytes, when it is stored as text.
+fn binary_storage(
+    table: &TableSchema,
+    rows: u64,
+    pk: &KeyColumnReport,
+    scheme: &SchemeReport,
+    btrees: &[BtreeReport],
+    remedies: &Remedies,
+) -> Option<Advice> {
+    let overhead = scheme.storage.text_overhead_bytes();
+    if overhead == 0 || scheme.share < 0.8 {
+        return None;
+    }
+    let holders = super::physical::key_holders(table, pk.index.as_deref());
+    let measured: Vec<&BtreeReport> = btrees
+        .iter()
+        .filter(|b| holders.iter().any(|h| h.eq_ignore_ascii_case(&b.stats.name)))
+        .filter(|b| b.payload_bytes.is_some_and(|p| p > 0))
+        .collect();
+    let (saved, how) = if measured.is_empty() {
+        let copies = holders.len() as u64;
+        (
+            rows * overhead * copies,
+            format!("{overhead} extra bytes per key × {rows} rows × {copies} b-tree(s) holding the key"),
+        )
+    } else {
+        measured_text_saving(&measured, overhead)
+    };
+    Some(Advice {
+        rank: 0,
+        kind: AdviceKind::BinaryStorage,
+        text: format!(
+            "store the key as {} instead of {} (saves ~{})",
+            remedies.binary_storage,
+            scheme.storage.label(),
+            human_bytes(saved)
+        ),
+        evidence: format!("{how}; {}", scheme.evidence),
+        gain_bytes: Some(saved),
+    })
+}
+
+/// What storing the key in 16 bytes saves in the b-trees measured, and how that was worked out:
+/// each b-tree shrinks by the share of its leaf payload the extra bytes take.
+fn measured_text_saving(measured: &[&BtreeReport], overhead: u64) -> (u64, String) {
+    let mut parts = Vec::new();
+    let mut saved = 0.0;
+    for b in measured {
+        let (payload, cells) = (b.payload_bytes.unwrap_or(1), b.entries.unwrap_or(0));
+        let share = (cells * overhead) as f64 / payload as f64;
+        saved += share * b.stats.size_bytes as f64;
+        parts.push(format!(
+            "'{}': {cells} keys, {} of payload in {} (dbstat), {:.0}% of it text overhead",
+            b.stats.name,
+            human_bytes(payload),
+            human_bytes(b.stats.size_bytes),
+            share * 100.0
+        ));
+    }
+    (saved.round() as u64, format!("{overhead} extra bytes per key; {}", parts.join("; ")))
+}
+
+/// Generate new values of a random UNIQUE column in time order.
+fn time_ordered_unique_column(table: &TableSchema, key: &KeyColumnReport, btrees: &[BtreeReport]) -> Option<Advice> {
+    let scheme = key.scheme.as_ref()?;
+    if !is_random(scheme, key.order.as_ref()) {
+        return None;
+    }
+    let fill = key_btree(btrees, &table.name, key).map(|b| format!("; {}", fill_line(b))).unwrap_or_default();
+    Some(Advice {
+        rank: 0,
+        kind: AdviceKind::TimeOrderedUniqueColumn,
+        text: format!(
+            "UNIQUE column '{}' holds {} values: if they need not hide their creation time, generate UUIDv7 for new rows so its index appends too",
+            key.columns[0],
+            scheme.scheme.label()
+        ),
+        evidence: format!("{}{}{fill}", scheme.evidence, order_line(key.order.as_ref())),
+        gain_bytes: None,
+    })
+}
+
+/// Rebuild once, when that would free a fifth of the table.
+fn repack(btrees: &[BtreeReport], database_bytes: u64, engine: EngineKind, remedies: &Remedies) -> Option<Advice> {
+    let size: u64 = btrees.iter().map(|b| b.stats.size_bytes).sum();
+    let reclaim: u64 = btrees.iter().map(|b| b.reclaimable_bytes).sum();
+    // Appends leave leaves ~85–100% full and random inserts ~70% once a tree is large: advise a
+    // rebuild only when it would free a fifth of the table.
+    if reclaim < 8 * 4096 || reclaim * 5 < size {
+        return None;
+    }
+    let worst = btrees.iter().min_by(|a, b| a.stats.leaf_fill.total_cmp(&b.stats.leaf_fill));
+    Some(Advice {
+        rank: 0,
+        kind: AdviceKind::Repack,
+        text: format!(
+            "{} (reclaims ~{}; {})",
+            remedies.repack,
+            human_bytes(reclaim),
+            (remedies.repack_needs)(&human_bytes(rebuilt_bytes(engine, database_bytes, size)))
+        ),
+        evidence: format!(
+            "{}; a rebuild fills leaves to ~{:.0}%",
+            worst.map(fill_line).unwrap_or_default(),
+            REBUILT_LEAF_FILL * 100.0
+        ),
+        gain_bytes: Some(reclaim),
+    })
 }
 
 /// One line: the top advice, or that the key is fine and why.

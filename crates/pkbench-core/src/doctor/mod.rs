@@ -15,6 +15,7 @@ pub mod order;
 pub mod physical;
 #[cfg(feature = "postgres")]
 pub mod postgres;
+pub mod remedies;
 pub mod render;
 pub mod sample;
 pub mod schema;

@@ -1,11 +1,11 @@
 //! The extension point for SQL spelling: one [`Dialect`] per engine (`engines/*/dialect.rs`)
 //! holds every difference in how an engine writes the same thing — column types, placeholders,
 //! identity columns, table options (including MySQL's storage engine), unique keys and foreign
-//! keys, row comparison, compaction, namespaces, and the advice texts doctor prints. The SQL of
-//! the benchmark table and of the application ([`super::sql`]) is written once over it.
+//! keys, row comparison, compaction and namespaces. The SQL of the benchmark table and of the
+//! application ([`super::sql`]) is written once over it. Doctor's advice texts are doctor's own
+//! (`doctor::remedies`).
 //!
-//! Dialects need no driver, so `pkbench list`, doctor's advice and `predict` have them in every
-//! build.
+//! Dialects need no driver, so `pkbench list`, doctor and `predict` have them in every build.
 
 use super::kind::EngineKind;
 use super::wire::{BulkSql, KeyField};
@@ -180,14 +180,21 @@ pub trait Dialect: Sync {
     /// renders (a key function newer than the server), if it cannot.
     fn version_requirement(&self, strategy: &Strategy, version: &str) -> Option<String>;
 
-    /// The 16-byte storage advice recommends instead of text.
-    fn binary_advice(&self) -> &'static str;
+    /// Not read: doctor words its advice itself (`doctor::remedies`). Kept until the SQLite
+    /// dialect drops its implementation of it.
+    fn binary_advice(&self) -> &'static str {
+        ""
+    }
 
-    /// The one-off rebuild that repacks half-empty pages.
-    fn repack_advice(&self) -> &'static str;
+    /// Not read: see [`Dialect::binary_advice`].
+    fn repack_advice(&self) -> &'static str {
+        ""
+    }
 
-    /// What the rebuild needs while it runs, given the size of what it rebuilds (formatted).
-    fn repack_needs(&self, size: &str) -> String;
+    /// Not read: see [`Dialect::binary_advice`].
+    fn repack_needs(&self, _size: &str) -> String {
+        String::new()
+    }
 
     /// `name` quoted as an identifier (standard SQL's double quotes by default).
     fn quote(&self, name: &str) -> String {

@@ -2,9 +2,10 @@
 //! it advances a [`FakeTimer`] by a fixed cost model, so output is identical on every machine.
 //! Never use it in place of a real engine.
 
-use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, InsertClient, KeyRow};
+use super::{CaseReport, CaseSpec, Engine, EngineInfo, InsertCase, InsertClient};
 use crate::Error;
 use crate::control::{RunControl, Timer};
+use crate::keys::KeyRow;
 use crate::results::{BtreeStats, Counters};
 use crate::strategy::Strategy;
 use std::collections::BTreeMap;

@@ -6,7 +6,7 @@
 //! - [`dialect`]: one [`dialect::Dialect`] per engine, every SQL spelling difference;
 //!   [`sql`] renders the insert-growth and app tables once over it.
 //! - [`wire`]: one connection layer per wire protocol (PostgreSQL, MySQL), owning the driver
-//!   calls and mapping driver errors onto [`wire::ServerErrorKind`]s.
+//!   calls and mapping driver errors onto [`ServerErrorKind`](crate::ServerErrorKind)s.
 //! - [`distributed`]: CockroachDB, YugabyteDB and TiDB as flavours of the PostgreSQL and
 //!   MariaDB engines (recognised from their version text), with their dialects and catalogs.
 //! - [`server`]: the server engine written once ([`server::ServerEngine`]) over a
@@ -35,10 +35,13 @@ pub mod txn;
 pub mod wire;
 
 pub use kind::EngineKind;
+// The engines' own files still name it here.
+pub use crate::keys::KeyRow;
 
 use crate::Error;
 use crate::control::RunControl;
 use crate::generators::Key;
+use crate::keys::KeySettings;
 use crate::metrics::budget::CounterAccount;
 use crate::results::{BtreeStats, Counters};
 use crate::strategy::Strategy;
@@ -113,16 +116,6 @@ pub struct EngineInfo {
     pub version: String,
 }
 
-/// The keys of one row to insert. `None` where the engine assigns the value or the strategy has
-/// no such column.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct KeyRow {
-    /// The primary key, when the client generates it.
-    pub primary: Option<Key>,
-    /// The external key, when the strategy has one.
-    pub secondary: Option<Key>,
-}
-
 /// What a case needs besides the strategy.
 #[derive(Clone, Copy, Debug)]
 pub struct CaseSpec<'a> {
@@ -133,7 +126,7 @@ pub struct CaseSpec<'a> {
     /// Rows the case will insert (a sharded engine lays its range bounds over them).
     pub rows: u64,
     /// What the case's keys are made from (the same keys a range-sharded layout is cut from).
-    pub keys: crate::workloads::KeySettings,
+    pub keys: KeySettings,
 }
 
 /// A database engine pkbench can measure.

@@ -64,7 +64,7 @@ pub struct Summary {
 /// What a run measured inserting: rows, nanoseconds and counters — of its batches, or, for the
 /// concurrent workload (no batches), of its measured phase.
 fn measured(run: &RunResult) -> (u64, u64, crate::results::Counters) {
-    match run.phases.iter().find(|p| p.name == crate::workloads::CONCURRENT_PHASE) {
+    match run.phases.iter().find(|p| p.name == crate::results::CONCURRENT_PHASE) {
         Some(p) if run.batches.is_empty() => (p.rows, p.elapsed_ns, p.counters),
         _ => (run.rows_inserted(), run.insert_ns(), run.total_counters()),
     }

@@ -58,8 +58,9 @@ pub fn in_memory_fs(path: &Path) -> Option<bool> {
     const TMPFS_MAGIC: i64 = 0x0102_1994;
     const RAMFS_MAGIC: i64 = 0x8584_58f6;
     let path = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).ok()?;
-    // SAFETY: statfs fills the zeroed struct for a NUL-terminated path.
+    // SAFETY: statfs is plain old data, for which all zeroes is a valid value.
     let mut fs: libc::statfs = unsafe { std::mem::zeroed() };
+    // SAFETY: statfs fills the valid, writable struct for a NUL-terminated path.
     if unsafe { libc::statfs(path.as_ptr(), &mut fs) } != 0 {
         return None;
     }

@@ -23,6 +23,7 @@ use fallback as native;
 #[cfg(target_os = "linux")]
 use linux as native;
 
+use crate::Error;
 use std::path::Path;
 use std::process::Command;
 
@@ -72,8 +73,9 @@ pub fn memory_bytes() -> Option<u64> {
 
 /// The kernel's release (`uname -r`).
 pub fn kernel_release() -> Option<String> {
-    // SAFETY: uname fills the zeroed struct.
+    // SAFETY: utsname is plain old data, for which all zeroes is a valid value.
     let mut name: libc::utsname = unsafe { std::mem::zeroed() };
+    // SAFETY: uname fills the valid, writable struct it is given.
     if unsafe { libc::uname(&mut name) } != 0 {
         return None;
     }
@@ -84,15 +86,71 @@ pub fn kernel_release() -> Option<String> {
 
 /// Whether a process with this id exists (signal 0: nothing is sent).
 pub fn process_exists(pid: u32) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
+    let Ok(pid) = signallable_pid(pid) else { return false };
     // SAFETY: signal 0 only checks that the process exists and may be signalled.
     unsafe { libc::kill(pid, 0) == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM) }
 }
 
+/// Whether this process runs as root (effective user id 0).
+pub fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// Sends `signal` to the process `pid`.
+pub fn signal_process(pid: u32, signal: i32) -> Result<(), Error> {
+    let target = signallable_pid(pid)?;
+    // SAFETY: `target` is a positive pid, so kill addresses that one process and no group.
+    let rc = unsafe { libc::kill(target, signal) };
+    kill_result(rc, "process", pid, signal)
+}
+
+/// Sends `signal` to every process of the process group that `pid` leads.
+pub fn signal_process_group(pid: u32, signal: i32) -> Result<(), Error> {
+    let target = signallable_pid(pid)?;
+    // SAFETY: `target` is positive, so `-target` names exactly its process group: never 0 (this
+    // process's own group) nor -1 (every process this user may signal).
+    let rc = unsafe { libc::kill(-target, signal) };
+    kill_result(rc, "process group", pid, signal)
+}
+
+/// `pid` as the kernel's pid type, refusing what would make `kill` reach other processes: 0
+/// (the caller's own group) and ids beyond `pid_t` (negative once converted).
+fn signallable_pid(pid: u32) -> Result<libc::pid_t, Error> {
+    match libc::pid_t::try_from(pid) {
+        Ok(target) if target > 0 => Ok(target),
+        _ => Err(Error::InvalidInput(format!("{pid} is not a process id pkbench may signal"))),
+    }
+}
+
+fn kill_result(rc: i32, what: &str, pid: u32, signal: i32) -> Result<(), Error> {
+    if rc == 0 {
+        return Ok(());
+    }
+    let cause = std::io::Error::last_os_error();
+    Err(Error::InvalidInput(format!("could not send signal {signal} to {what} {pid}: {cause}")))
+}
+
+/// Reads one `SQLITE_DBSTATUS_*` counter of `conn` as (current, highwater), resetting it when
+/// `reset` is set (`sqlite3_db_status`).
+#[cfg(feature = "sqlite")]
+pub fn sqlite_db_status(conn: &rusqlite::Connection, op: i32, reset: bool) -> Result<(i32, i32), Error> {
+    use rusqlite::ffi;
+    let (mut current, mut highwater): (std::os::raw::c_int, std::os::raw::c_int) = (0, 0);
+    // SAFETY: `conn.handle()` is a live connection owned by `conn` for the whole call, the
+    // out-pointers are valid locals, and sqlite3_db_status only reads the connection's stats.
+    let rc = unsafe { ffi::sqlite3_db_status(conn.handle(), op, &mut current, &mut highwater, i32::from(reset)) };
+    if rc != ffi::SQLITE_OK {
+        return Err(Error::InvalidInput(format!("sqlite3_db_status({op}) failed with code {rc}")));
+    }
+    Ok((current, highwater))
+}
+
 /// The process's peak resident memory, bytes (`getrusage`).
 pub fn peak_rss_bytes() -> Option<u64> {
-    // SAFETY: getrusage fills the zeroed struct.
+    // SAFETY: rusage is plain old data, for which all zeroes is a valid value.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage fills the valid, writable struct it is given.
     if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
         return None;
     }
@@ -104,6 +162,7 @@ pub fn peak_rss_bytes() -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::process::CommandExt;
 
     #[test]
     fn the_posix_calls_answer_on_this_machine() {
@@ -112,8 +171,32 @@ mod tests {
         assert!(!kernel_release().unwrap().is_empty());
         assert!(process_exists(std::process::id()));
         assert!(!process_exists(u32::MAX >> 1), "no such pid");
+        assert!(!process_exists(0) && !process_exists(u32::MAX), "0 and ids beyond pid_t are no process");
         let peak = peak_rss_bytes().unwrap();
         assert!(peak > 1 << 20 && peak < memory, "{peak}");
+    }
+
+    #[test]
+    fn signals_never_reach_beyond_the_process_named() {
+        for pid in [0, u32::MAX, 1 << 31] {
+            let err = signal_process_group(pid, 0).unwrap_err().to_string();
+            assert_eq!(err, format!("{pid} is not a process id pkbench may signal"));
+            assert!(signal_process(pid, 0).is_err());
+        }
+        signal_process(std::process::id(), 0).unwrap();
+        let mut child = Command::new("sleep").arg("30").process_group(0).spawn().unwrap();
+        signal_process_group(child.id(), libc::SIGKILL).unwrap();
+        assert!(!child.wait().unwrap().success());
+    }
+
+    #[cfg(feature = "sqlite")]
+    #[test]
+    fn sqlite_db_status_reads_a_counter() {
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        conn.execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES (1);").unwrap();
+        let (current, _) = sqlite_db_status(&conn, rusqlite::ffi::SQLITE_DBSTATUS_CACHE_USED, false).unwrap();
+        assert!(current > 0, "{current}");
+        assert!(sqlite_db_status(&conn, -1, false).is_err());
     }
 
     /// The fallbacks other systems get, run here: each says "unknown" rather than guessing.

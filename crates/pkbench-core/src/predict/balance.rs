@@ -126,7 +126,22 @@ impl BTree {
         let leaf = pager.pages[old[0] as usize].is_leaf();
         let leaf_data = leaf && self.layout.kind == TreeKind::Table;
 
-        // The cell array (b.apCell / b.szCell) and, for interior pages, the child pointers.
+        let array = self.cell_array(pager, &old, &parent_keys[nx_div..], leaf, rowid);
+        let usable = pager.usable(leaf) as i64;
+        let Some(mut packing) = pack_left_to_right(&array, old.len(), usable, leaf_data) else {
+            return; // SQLite reports corruption here; cannot happen with valid sizes.
+        };
+        even_out_right(&mut packing, &array.sizes, leaf_data);
+        let CellArray { cells, kids, sizes, .. } = array;
+        let cnt_new = &packing.cnt_new[..packing.k];
+        self.write_siblings(pager, parent, nx_div, &old, &cells, &sizes, &kids, cnt_new, leaf, rowid);
+    }
+
+    /// The cells of the siblings `old`, in order, with the `dividers` from their parent between
+    /// them where the tree keeps dividers as cells (index trees and interior pages).
+    fn cell_array(&self, pager: &Pager, old: &[u32], dividers: &[u128], leaf: bool, rowid: i64) -> CellArray {
+        let n_old = old.len();
+        let leaf_data = leaf && self.layout.kind == TreeKind::Table;
         let mut cells: Vec<u128> = Vec::new();
         let mut kids: Vec<u32> = Vec::new();
         let mut cnt_old = [0usize; 3];
@@ -154,85 +169,12 @@ impl BTree {
             }
             cnt_old[i] = cells.len();
             if i + 1 < n_old && !leaf_data {
-                let divider = parent_keys[nx_div + i];
+                let divider = dividers[i];
                 cells.push(divider);
                 sizes.push(self.cell_size(leaf, divider, rowid));
             }
         }
-        let n_cell = cells.len();
-        let usable = pager.usable(leaf) as i64;
-        let mut sz_new = [0i64; MAX_NEW + 1];
-        let mut cnt_new = [0usize; MAX_NEW + 1];
-        let mut start = 0;
-        for i in 0..n_old {
-            sz_new[i] = sizes[start..cnt_old[i]].iter().map(|&s| i64::from(s)).sum();
-            cnt_new[i] = cnt_old[i];
-            start = cnt_old[i] + usize::from(!leaf_data);
-        }
-        let sz = |j: usize| i64::from(sizes[j]);
-        // Pack left to right.
-        let mut k = n_old;
-        let mut i = 0;
-        while i < k {
-            while sz_new[i] > usable {
-                if i + 1 >= k {
-                    k = i + 2;
-                    if k > MAX_NEW {
-                        return; // SQLite reports corruption here; cannot happen with valid sizes.
-                    }
-                    sz_new[k - 1] = 0;
-                    cnt_new[k - 1] = n_cell;
-                }
-                let mut s = sz(cnt_new[i] - 1);
-                sz_new[i] -= s;
-                if !leaf_data {
-                    s = if cnt_new[i] < n_cell { sz(cnt_new[i]) } else { 0 };
-                }
-                sz_new[i + 1] += s;
-                cnt_new[i] -= 1;
-            }
-            while cnt_new[i] < n_cell {
-                let mut s = sz(cnt_new[i]);
-                if sz_new[i] + s > usable {
-                    break;
-                }
-                sz_new[i] += s;
-                cnt_new[i] += 1;
-                if !leaf_data {
-                    s = if cnt_new[i] < n_cell { sz(cnt_new[i]) } else { 0 };
-                }
-                sz_new[i + 1] -= s;
-            }
-            if cnt_new[i] >= n_cell {
-                k = i + 1;
-            }
-            i += 1;
-        }
-        // Move cells right until each right page is no emptier than its left neighbour.
-        for i in (1..k).rev() {
-            let mut sz_right = sz_new[i];
-            let mut sz_left = sz_new[i - 1];
-            let mut r = cnt_new[i - 1] as i64 - 1;
-            let mut d = r + 1 - i64::from(leaf_data);
-            while r >= 0 {
-                // Sizes here include the 2-byte pointer; btree.c's szCell does not, hence the
-                // adjusted comparison (szRight+szD+2 > szLeft-(szR+2) for inner pairs).
-                let sz_r = sz(r as usize);
-                let sz_d = sz(d as usize);
-                let pad = if i == k - 1 { CELL_POINTER as i64 } else { 0 };
-                if sz_right != 0 && sz_right + sz_d > sz_left - sz_r + pad {
-                    break;
-                }
-                sz_right += sz_d;
-                sz_left -= sz_r;
-                cnt_new[i - 1] = r as usize;
-                r -= 1;
-                d -= 1;
-            }
-            sz_new[i] = sz_right;
-            sz_new[i - 1] = sz_left;
-        }
-        self.write_siblings(pager, parent, nx_div, &old, &cells, &sizes, &kids, &cnt_new[..k], leaf, rowid);
+        CellArray { cells, kids, sizes, cnt_old }
     }
 
     /// Writes the `cnt_new.len()` new siblings, their dividers into the parent, and frees or
@@ -313,5 +255,108 @@ fn spread(cells: &mut Vec<u128>, count: u32, lo: u128, hi: u128) {
                 *last = hi;
             }
         }
+    }
+}
+
+/// The cells of the siblings being balanced, in order, with the dividers between them where the
+/// tree keeps them as cells (SQLite's `b.apCell` / `b.szCell`), and interior pages' children.
+struct CellArray {
+    cells: Vec<u128>,
+    kids: Vec<u32>,
+    /// Each cell's size, with its 2-byte pointer.
+    sizes: Vec<u32>,
+    /// The cell count up to the end of each old sibling (its divider not included).
+    cnt_old: [usize; 3],
+}
+
+/// How the cells are shared out among the `k` new siblings: each one's bytes and end.
+struct Packing {
+    sz_new: [i64; MAX_NEW + 1],
+    cnt_new: [usize; MAX_NEW + 1],
+    k: usize,
+}
+
+/// Packs the cells into as few siblings as hold them, left to right (`None` where SQLite would
+/// report corruption: more than [`MAX_NEW`] siblings).
+fn pack_left_to_right(array: &CellArray, n_old: usize, usable: i64, leaf_data: bool) -> Option<Packing> {
+    let CellArray { cells, sizes, cnt_old, .. } = array;
+    let n_cell = cells.len();
+    let mut sz_new = [0i64; MAX_NEW + 1];
+    let mut cnt_new = [0usize; MAX_NEW + 1];
+    let mut start = 0;
+    for i in 0..n_old {
+        sz_new[i] = sizes[start..cnt_old[i]].iter().map(|&s| i64::from(s)).sum();
+        cnt_new[i] = cnt_old[i];
+        start = cnt_old[i] + usize::from(!leaf_data);
+    }
+    let sz = |j: usize| i64::from(sizes[j]);
+    // Pack left to right.
+    let mut k = n_old;
+    let mut i = 0;
+    while i < k {
+        while sz_new[i] > usable {
+            if i + 1 >= k {
+                k = i + 2;
+                if k > MAX_NEW {
+                    return None;
+                }
+                sz_new[k - 1] = 0;
+                cnt_new[k - 1] = n_cell;
+            }
+            let mut s = sz(cnt_new[i] - 1);
+            sz_new[i] -= s;
+            if !leaf_data {
+                s = if cnt_new[i] < n_cell { sz(cnt_new[i]) } else { 0 };
+            }
+            sz_new[i + 1] += s;
+            cnt_new[i] -= 1;
+        }
+        while cnt_new[i] < n_cell {
+            let mut s = sz(cnt_new[i]);
+            if sz_new[i] + s > usable {
+                break;
+            }
+            sz_new[i] += s;
+            cnt_new[i] += 1;
+            if !leaf_data {
+                s = if cnt_new[i] < n_cell { sz(cnt_new[i]) } else { 0 };
+            }
+            sz_new[i + 1] -= s;
+        }
+        if cnt_new[i] >= n_cell {
+            k = i + 1;
+        }
+        i += 1;
+    }
+    Some(Packing { sz_new, cnt_new, k })
+}
+
+/// Moves cells right until each right sibling is no emptier than its left neighbour.
+fn even_out_right(packing: &mut Packing, sizes: &[u32], leaf_data: bool) {
+    let Packing { sz_new, cnt_new, k } = packing;
+    let k = *k;
+    let sz = |j: usize| i64::from(sizes[j]);
+    for i in (1..k).rev() {
+        let mut sz_right = sz_new[i];
+        let mut sz_left = sz_new[i - 1];
+        let mut r = cnt_new[i - 1] as i64 - 1;
+        let mut d = r + 1 - i64::from(leaf_data);
+        while r >= 0 {
+            // Sizes here include the 2-byte pointer; btree.c's szCell does not, hence the
+            // adjusted comparison (szRight+szD+2 > szLeft-(szR+2) for inner pairs).
+            let sz_r = sz(r as usize);
+            let sz_d = sz(d as usize);
+            let pad = if i == k - 1 { CELL_POINTER as i64 } else { 0 };
+            if sz_right != 0 && sz_right + sz_d > sz_left - sz_r + pad {
+                break;
+            }
+            sz_right += sz_d;
+            sz_left -= sz_r;
+            cnt_new[i - 1] = r as usize;
+            r -= 1;
+            d -= 1;
+        }
+        sz_new[i] = sz_right;
+        sz_new[i - 1] = sz_left;
     }
 }

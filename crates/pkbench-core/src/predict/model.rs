@@ -5,9 +5,9 @@ use super::cache::CacheCounts;
 use super::layout::{Layout, TreeKey, bytes_key, int_key};
 use super::tree::{BTree, Pager};
 use crate::generators::Key;
+use crate::keys::KeyStream;
 use crate::results::BtreeStats;
 use crate::strategy::Strategy;
-use crate::workloads::KeyStream;
 
 /// What the model counted for one batch.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -18,11 +18,12 @@
 
 use super::range_split::SplitRanges;
 use crate::Error;
+use crate::keys::{KeySettings, KeyStream};
 use crate::sharding::bounds::{Bound, range_bounds, shard_of};
 use crate::sharding::skew::{SkewSummary, summarize};
 use crate::sharding::{ShardLayout, Sharding};
 use crate::strategy::{Storage, Strategy};
-use crate::workloads::{InsertGrowth, KeySettings, KeyStream};
+use crate::workloads::InsertGrowth;
 use serde::{Deserialize, Serialize};
 
 /// Routed keys per strategy above which keys are sampled.

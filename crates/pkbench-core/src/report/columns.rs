@@ -208,7 +208,7 @@ pub fn phases(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
 pub fn has_summary(doc: &ResultsDoc) -> bool {
     doc.runs
         .iter()
-        .any(|r| !r.batches.is_empty() || r.phases.iter().any(|p| p.name == crate::workloads::CONCURRENT_PHASE))
+        .any(|r| !r.batches.is_empty() || r.phases.iter().any(|p| p.name == crate::results::CONCURRENT_PHASE))
 }
 
 /// One line describing the run's settings (from the first run).

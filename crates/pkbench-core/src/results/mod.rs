@@ -7,7 +7,7 @@ mod environment;
 mod phases;
 
 pub use environment::Environment;
-pub use phases::{IntervalResult, LatencySummary, PhaseResult};
+pub use phases::{CONCURRENT_PHASE, IntervalResult, LatencySummary, PhaseResult};
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -5,6 +5,10 @@ use super::Counters;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// The phase the concurrent workload reports: a run of it has no batches, so summaries and
+/// reports read its rows, time and counters from this phase.
+pub const CONCURRENT_PHASE: &str = "concurrent-insert";
+
 /// One timed step of a workload (e.g. `point-select`, `concurrent-insert`, `write-per-row`).
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct PhaseResult {

@@ -119,7 +119,12 @@ fn key_bytes(storage: Storage, source: KeySource, engine: EngineKind, rows: u64)
                 8_388_608..=2_147_483_647 => 4.0,
                 _ => 6.0,
             },
-            _ => 8.0,
+            // An integer column: 8 bytes (so is SQLite's for a key the client generates).
+            EngineKind::Sqlite
+            | EngineKind::Postgres
+            | EngineKind::MariaDb
+            | EngineKind::Spider
+            | EngineKind::PostgresFdw => 8.0,
         },
         // Text keys: their characters and a length byte.
         s => match s.text_encoding() {

@@ -122,7 +122,9 @@ pub(super) fn qualified(engine: EngineKind, namespace: &str, t: &str) -> String 
     let dialect = engine.dialect();
     match engine {
         EngineKind::Sqlite => dialect.quote(t),
-        _ => dialect.qualify(namespace, &dialect.quote(t)),
+        EngineKind::Postgres | EngineKind::MariaDb | EngineKind::Spider | EngineKind::PostgresFdw => {
+            dialect.qualify(namespace, &dialect.quote(t))
+        }
     }
 }
 
@@ -136,10 +138,11 @@ fn index_column(engine: EngineKind, dialect: &dyn Dialect, table: &Table, column
     let unbounded = table.column(column).and_then(|c| c.sql_type).is_some_and(|t| {
         matches!(t, SqlType::Text { max_chars: None } | SqlType::Binary { max: None } | SqlType::Json)
     });
-    match engine {
-        EngineKind::MariaDb | EngineKind::Spider if unbounded => format!("{name}(255)"),
-        _ => name,
-    }
+    let by_prefix = match engine {
+        EngineKind::MariaDb | EngineKind::Spider => unbounded,
+        EngineKind::Sqlite | EngineKind::Postgres | EngineKind::PostgresFdw => false,
+    };
+    if by_prefix { format!("{name}(255)") } else { name }
 }
 
 /// The tables with every referenced table before the tables referencing it.

@@ -6,7 +6,7 @@
 //! with `RETURNING`). PostgreSQL binds parameters in binary, so its statements cast each one
 //! from the type pkbench binds (`$3::text::numeric`); MySQL and SQLite convert on insert.
 
-use super::plan::{Plan, Role, Source};
+use super::plan::{Fill, Plan, Role, Source};
 use super::render::{ext_column, qualified, render};
 use crate::Error;
 use crate::engines::EngineKind;
@@ -66,109 +66,162 @@ pub const INDEX_READ_LIMIT: u32 = 20;
 
 /// Renders `plan`'s statements for `strategy` on `engine`, in `namespace` (ignored by SQLite).
 pub fn run_sql(plan: &Plan, strategy: &Strategy, engine: EngineKind, namespace: &str) -> Result<RunSql, Error> {
-    let dialect = engine.dialect();
     let create = render(&plan.schema(), &plan.key_table().name, strategy, engine, namespace)?;
-    let qualify = |t: &str| qualified(engine, namespace, t);
-    let q = |c: &str| dialect.quote(c);
-    let pg = matches!(engine, EngineKind::Postgres | EngineKind::PostgresFdw);
-    let engine_key = !matches!(strategy.primary.source, KeySource::Client(_));
-    let mut inserts = Vec::new();
-    for fill in &plan.fills {
+    let dialect = engine.dialect();
+    let sql = Spelling {
+        plan,
+        engine,
+        dialect,
+        namespace,
+        casts: matches!(engine, EngineKind::Postgres | EngineKind::PostgresFdw),
+    };
+    let inserts = plan.fills.iter().map(|fill| sql.insert(fill, strategy)).collect();
+    let counts = plan.fills.iter().map(|f| format!("SELECT count(*) FROM {}", sql.qualify(&f.table.name))).collect();
+    let key = plan.key_table();
+    let key_name = sql.quote(&key.primary_key[0]);
+    // Rows are looked up by the key the application holds: a second key where there is one.
+    let lookup = if strategy.secondary.is_some() { sql.quote(&ext_column(key)) } else { key_name.clone() };
+    let by_key = format!("SELECT * FROM {} WHERE {lookup} = {}", sql.qualify(&key.name), dialect.placeholder(1));
+    Ok(RunSql {
+        create,
+        inserts,
+        counts,
+        orphans: sql.orphan_counts(),
+        by_key,
+        by_index: sql.index_reads(),
+        children_of: sql.children_reads(&key_name, &lookup),
+    })
+}
+
+/// How a run's statements are spelled: the plan, the engine's dialect and the namespace.
+struct Spelling<'a> {
+    plan: &'a Plan,
+    engine: EngineKind,
+    dialect: &'static dyn Dialect,
+    namespace: &'a str,
+    /// Whether parameters are cast to their column's type (PostgreSQL).
+    casts: bool,
+}
+
+impl Spelling<'_> {
+    fn quote(&self, name: &str) -> String {
+        self.dialect.quote(name)
+    }
+
+    fn qualify(&self, table: &str) -> String {
+        qualified(self.engine, self.namespace, table)
+    }
+
+    /// The `n`-th (1-based) placeholder, cast for a column filled from `source` where needed.
+    fn parameter(&self, n: usize, source: Source) -> String {
+        format!("{}{}", self.dialect.placeholder(n), if self.casts { cast(self.plan, source) } else { "" })
+    }
+
+    /// The INSERT of one filled table.
+    fn insert(&self, fill: &Fill, strategy: &Strategy) -> Insert {
         let t = &fill.table;
+        let engine_key = !matches!(strategy.primary.source, KeySource::Client(_));
         let columns: Vec<usize> = (0..t.columns.len())
             .filter(|&i| !(engine_key && fill.role == Role::Key && fill.sources[i] == Source::Key))
             .collect();
-        let mut names: Vec<String> = columns.iter().map(|&i| q(&t.columns[i].name)).collect();
-        let mut marks: Vec<String> = columns
-            .iter()
-            .enumerate()
-            .map(|(n, &i)| {
-                format!("{}{}", dialect.placeholder(n + 1), if pg { cast(plan, fill.sources[i]) } else { "" })
-            })
-            .collect();
+        let mut names: Vec<String> = columns.iter().map(|&i| self.quote(&t.columns[i].name)).collect();
+        let mut marks: Vec<String> =
+            columns.iter().enumerate().map(|(n, &i)| self.parameter(n + 1, fill.sources[i])).collect();
         let second_key = fill.role == Role::Key && strategy.secondary.is_some();
         if second_key {
-            names.push(q(&ext_column(t)));
-            marks.push(dialect.placeholder(columns.len() + 1));
+            names.push(self.quote(&ext_column(t)));
+            marks.push(self.dialect.placeholder(columns.len() + 1));
         }
         let returns_key = engine_key && fill.role == Role::Key;
-        let returning = if returns_key { format!(" RETURNING {}", q(&t.primary_key[0])) } else { String::new() };
-        inserts.push(Insert {
+        let returning =
+            if returns_key { format!(" RETURNING {}", self.quote(&t.primary_key[0])) } else { String::new() };
+        Insert {
             sql: format!(
                 "INSERT INTO {} ({}) VALUES ({}){returning}",
-                qualify(&t.name),
+                self.qualify(&t.name),
                 names.join(", "),
                 marks.join(", ")
             ),
             columns,
             returns_key,
             second_key,
-        });
+        }
     }
-    let counts = plan.fills.iter().map(|f| format!("SELECT count(*) FROM {}", qualify(&f.table.name))).collect();
-    let mut orphans = Vec::new();
-    for fill in &plan.fills {
-        for (i, source) in fill.sources.iter().enumerate() {
-            let Source::Parent(p) = *source else { continue };
-            let (child, parent) = (&fill.table, &plan.fills[p].table);
-            let (column, key) = (q(&child.columns[i].name), q(&parent.primary_key[0]));
-            orphans.push((
-                format!("{}.{} → {}", child.name, child.columns[i].name, parent.name),
+
+    /// Per foreign key filled: what it is, and a count of its rows whose parent is missing.
+    fn orphan_counts(&self) -> Vec<(String, String)> {
+        let mut orphans = Vec::new();
+        for fill in &self.plan.fills {
+            for (i, source) in fill.sources.iter().enumerate() {
+                let Source::Parent(p) = *source else { continue };
+                let (child, parent) = (&fill.table, &self.plan.fills[p].table);
+                let (column, key) = (self.quote(&child.columns[i].name), self.quote(&parent.primary_key[0]));
+                orphans.push((
+                    format!("{}.{} → {}", child.name, child.columns[i].name, parent.name),
+                    format!(
+                        "SELECT count(*) FROM {} c WHERE c.{column} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM {} p WHERE p.{key} = c.{column})",
+                        self.qualify(&child.name),
+                        self.qualify(&parent.name)
+                    ),
+                ));
+            }
+        }
+        orphans
+    }
+
+    /// Per secondary index of the key table: a read of at most [`INDEX_READ_LIMIT`] rows by all
+    /// of its columns.
+    fn index_reads(&self) -> Vec<IndexRead> {
+        let key = self.plan.key_table();
+        let key_fill = &self.plan.fills[self.plan.key];
+        let mut by_index = Vec::new();
+        for (n, index) in key.indexes.iter().enumerate() {
+            let columns: Vec<usize> = index
+                .columns
+                .iter()
+                .filter_map(|c| key.columns.iter().position(|k| k.name.eq_ignore_ascii_case(c)))
+                .collect();
+            let wheres: Vec<String> = columns
+                .iter()
+                .enumerate()
+                .map(|(j, &i)| {
+                    format!("{} = {}", self.quote(&key.columns[i].name), self.parameter(j + 1, key_fill.sources[i]))
+                })
+                .collect();
+            by_index.push(IndexRead {
+                name: index.name.clone().unwrap_or_else(|| format!("{}_idx{}", key.name, n + 1)),
+                columns,
+                sql: format!(
+                    "SELECT * FROM {} WHERE {} LIMIT {INDEX_READ_LIMIT}",
+                    self.qualify(&key.name),
+                    wheres.join(" AND ")
+                ),
+            });
+        }
+        by_index
+    }
+
+    /// Per child table of the key table: its rows with their parent's key, by the parent's
+    /// `lookup` column.
+    fn children_reads(&self, key_name: &str, lookup: &str) -> Vec<(usize, String)> {
+        let key = self.plan.key_table();
+        let p1 = self.dialect.placeholder(1);
+        let mut children_of = Vec::new();
+        for c in self.plan.children() {
+            let child = &self.plan.fills[c];
+            let Some(fk) = child.sources.iter().position(|s| *s == Source::Parent(self.plan.key)) else { continue };
+            children_of.push((
+                c,
                 format!(
-                    "SELECT count(*) FROM {} c WHERE c.{column} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM {} p WHERE p.{key} = c.{column})",
-                    qualify(&child.name),
-                    qualify(&parent.name)
+                    "SELECT p.{key_name}, c.* FROM {} p JOIN {} c ON c.{} = p.{key_name} WHERE p.{lookup} = {p1}",
+                    self.qualify(&key.name),
+                    self.qualify(&child.table.name),
+                    self.quote(&child.table.columns[fk].name)
                 ),
             ));
         }
+        children_of
     }
-    let key = plan.key_table();
-    let key_name = q(&key.primary_key[0]);
-    // Rows are looked up by the key the application holds: a second key where there is one.
-    let lookup = if strategy.secondary.is_some() { q(&ext_column(key)) } else { key_name.clone() };
-    let p1 = dialect.placeholder(1);
-    let by_key = format!("SELECT * FROM {} WHERE {lookup} = {p1}", qualify(&key.name));
-    let key_fill = &plan.fills[plan.key];
-    let mut by_index = Vec::new();
-    for (n, index) in key.indexes.iter().enumerate() {
-        let columns: Vec<usize> = index
-            .columns
-            .iter()
-            .filter_map(|c| key.columns.iter().position(|k| k.name.eq_ignore_ascii_case(c)))
-            .collect();
-        let wheres: Vec<String> = columns
-            .iter()
-            .enumerate()
-            .map(|(j, &i)| {
-                let cast = if pg { cast(plan, key_fill.sources[i]) } else { "" };
-                format!("{} = {}{cast}", q(&key.columns[i].name), dialect.placeholder(j + 1))
-            })
-            .collect();
-        by_index.push(IndexRead {
-            name: index.name.clone().unwrap_or_else(|| format!("{}_idx{}", key.name, n + 1)),
-            columns,
-            sql: format!(
-                "SELECT * FROM {} WHERE {} LIMIT {INDEX_READ_LIMIT}",
-                qualify(&key.name),
-                wheres.join(" AND ")
-            ),
-        });
-    }
-    let mut children_of = Vec::new();
-    for c in plan.children() {
-        let child = &plan.fills[c];
-        let Some(fk) = child.sources.iter().position(|s| *s == Source::Parent(plan.key)) else { continue };
-        children_of.push((
-            c,
-            format!(
-                "SELECT p.{key_name}, c.* FROM {} p JOIN {} c ON c.{} = p.{key_name} WHERE p.{lookup} = {p1}",
-                qualify(&key.name),
-                qualify(&child.table.name),
-                q(&child.table.columns[fk].name)
-            ),
-        ));
-    }
-    Ok(RunSql { create, inserts, counts, orphans, by_key, by_index, children_of })
 }
 
 /// PostgreSQL's cast of a parameter from the type pkbench binds for `source` to the column's.

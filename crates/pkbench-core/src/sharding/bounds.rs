@@ -7,8 +7,8 @@
 //! keys), sampled to at most [`MAX_SAMPLES`] keys and compared as the engine stores them.
 
 use crate::generators::{Key, TextEncoding};
+use crate::keys::{KeySettings, KeyStream};
 use crate::strategy::{Storage, Strategy};
-use crate::workloads::{KeySettings, KeyStream};
 
 /// Keys sorted to place the bounds: enough for quantiles within 0.1% of the true ones.
 pub const MAX_SAMPLES: u64 = 1 << 20;

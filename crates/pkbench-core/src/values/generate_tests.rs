@@ -2,7 +2,7 @@
 //! timestamps.
 
 use super::*;
-use crate::engines::wire::Param;
+use crate::values::Param;
 use proptest::prelude::*;
 use std::collections::{HashMap, HashSet};
 

@@ -12,6 +12,7 @@
 mod calendar;
 mod generate;
 mod json;
+mod param;
 mod parse;
 mod spec;
 
@@ -21,10 +22,9 @@ mod generate_tests;
 mod parse_tests;
 
 pub use generate::ColumnGenerator;
+pub use param::Param;
 pub use parse::{Sidecar, SpecOverrides, resolve};
 pub use spec::{Alphabet, ColumnSpec, Distinct, Lengths, MAX_VALUE_LEN, Skew, SqlType, ValueKind};
-
-use crate::engines::wire::Param;
 
 /// One generated value, borrowed from its [`ColumnGenerator`]'s buffers until the next row.
 ///

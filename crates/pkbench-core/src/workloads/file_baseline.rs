@@ -5,11 +5,12 @@
 //! `ratio_to_fastest` compares it with the fastest method of the run.
 
 use super::outcome::{SettingsBase, conclude, empty_result, verify};
-use super::{CaseContext, KeySettings, Workload};
+use super::{CaseContext, Workload};
 use crate::Error;
 use crate::control::RunControl;
 use crate::engines::Engine;
 use crate::engines::sqlite::{Synchronous, insert_log_lines};
+use crate::keys::KeySettings;
 use crate::results::{PhaseResult, RunResult};
 use crate::strategy::Strategy;
 use std::collections::BTreeMap;

@@ -6,19 +6,18 @@ mod concurrent;
 #[cfg(feature = "sqlite")]
 mod file_baseline;
 mod insert_growth;
-mod key_stream;
 pub(crate) mod outcome;
 mod own_schema;
 mod remedy;
 mod scale;
 
+pub use crate::keys::{KeySettings, KeyStream, generated_per_client, strategy_schemes};
 pub use app::{App, MAX_ORDERS_PER_USER, MAX_USERS, PAGE_ROWS};
 pub use churn::{Churn, TURNOVERS};
 pub use concurrent::{ConcurrentInsert, IntervalSeries, MAX_THREADS, PHASE as CONCURRENT_PHASE};
 #[cfg(feature = "sqlite")]
 pub use file_baseline::{FileBaseline, MAX_FILE_ROWS};
 pub use insert_growth::{InsertGrowth, MAX_BATCH_ROWS, MAX_PAYLOAD_BYTES, MAX_ROWS};
-pub use key_stream::{KeySettings, KeyStream, generated_per_client, strategy_schemes};
 pub use own_schema::{
     FkLocality, MAX_CHILDREN_PER_ROW, MAX_PARENT_ROWS, MAX_READS, OwnSchema, RECENT_SHARE, ReadLocality, SchemaSizes,
 };

@@ -3,7 +3,8 @@
 
 use super::{CaseContext, KeySettings, KeyStream};
 use crate::Error;
-use crate::engines::{CaseReport, EngineInfo, InsertCase, KeyRow};
+use crate::engines::{CaseReport, EngineInfo, InsertCase};
+use crate::keys::KeyRow;
 use crate::metrics::budget::{CostRate, CounterAccount};
 use crate::results::{BatchResult, Counters, RunResult, Settings};
 use crate::strategy::Strategy;

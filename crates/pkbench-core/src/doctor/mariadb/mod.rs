@@ -204,12 +204,37 @@ fn examine<'a>(
     } else {
         (t.table_rows, true)
     };
-    let data_type = |col: &str| t.columns.iter().find(|c| c.0 == col).map(|c| c.1.as_str()).unwrap_or("char");
-    // Insertion order: an auto-increment column, else the first timestamp column.
-    let auto = t.columns.iter().find(|c| c.2.contains("auto_increment")).map(|c| c.0.clone());
-    let stamp = t.columns.iter().find(|c| matches!(c.1.as_str(), "timestamp" | "datetime")).map(|c| c.0.clone());
     let mut key_bytes = Vec::new();
-    let mut key_report = |k: &KeySchema, c: &mut Conn| -> Result<KeyColumnReport, Error> {
+    let read = TableRead { table: t, from: &from, rows, options };
+    let primary_key = s.primary.as_ref().map(|k| read.key_report(k, c, &mut key_bytes)).transpose()?;
+    let unique_keys = s.unique.iter().map(|k| read.key_report(k, c, &mut key_bytes)).collect::<Result<Vec<_>, _>>()?;
+    let btrees = read.btree_estimates(c, page, &key_bytes, notes, stats_stale)?;
+    Ok(TableFacts { schema: s, rows, rows_estimated, primary_key, unique_keys, btrees })
+}
+
+/// The table being examined: its facts from the catalog, its row count and doctor's options.
+struct TableRead<'a> {
+    table: &'a MyTable,
+    /// The table, qualified and quoted.
+    from: &'a str,
+    rows: u64,
+    options: &'a DoctorOptions,
+}
+
+impl TableRead<'_> {
+    /// One key's report, sampled (single-column keys only); adds the key column's average size
+    /// to `key_bytes`.
+    fn key_report(
+        &self,
+        k: &KeySchema,
+        c: &mut Conn,
+        key_bytes: &mut Vec<(String, f64)>,
+    ) -> Result<KeyColumnReport, Error> {
+        let (t, from, rows, options) = (self.table, self.from, self.rows, self.options);
+        let data_type = |col: &str| t.columns.iter().find(|c| c.0 == col).map(|c| c.1.as_str()).unwrap_or("char");
+        // Insertion order: an auto-increment column, else the first timestamp column.
+        let auto = t.columns.iter().find(|c| c.2.contains("auto_increment")).map(|c| c.0.clone());
+        let stamp = t.columns.iter().find(|c| matches!(c.1.as_str(), "timestamp" | "datetime")).map(|c| c.0.clone());
         let column = &k.columns[0];
         let mut out = KeyColumnReport {
             columns: k.columns.clone(),
@@ -227,7 +252,7 @@ fn examine<'a>(
             _ => "NULL".into(),
         };
         let kind = Kind::of(data_type(column));
-        let samples = sample_key(c, &from, column, &insertion, kind, rows, options)?;
+        let samples = sample_key(c, from, column, &insertion, kind, rows, options)?;
         let avg = column_bytes_sql(column, data_type(column));
         let size: Option<f64> = c
             .query_first(format!("SELECT AVG({avg}) FROM (SELECT {} FROM {from} LIMIT 1000) s", quote(column)))
@@ -239,74 +264,88 @@ fn examine<'a>(
         out.order = Some(order::analyse(&samples.keys, insertion != "NULL"));
         out.scheme = Some(scheme);
         Ok(out)
-    };
-    let primary_key = s.primary.as_ref().map(|k| key_report(k, c)).transpose()?;
-    let unique_keys = s.unique.iter().map(|k| key_report(k, c)).collect::<Result<Vec<_>, _>>()?;
-    let bytes_of = |col: &str| key_bytes.iter().find(|k| k.0 == col).map(|k| k.1);
-    // Secondary entries carry the primary key (or the hidden 6-byte row id).
-    let pk_bytes = match &s.primary {
-        Some(k) => k.columns.iter().map(|col| bytes_of(col).unwrap_or(8.0)).sum(),
-        None => 6.0,
-    };
-    let row_sql: Vec<String> = t.columns.iter().map(|(col, ty, _)| column_bytes_sql(col, ty)).collect();
-    let row_bytes: Option<f64> = c
-        .query_first(format!("SELECT AVG({}) FROM (SELECT * FROM {from} LIMIT 1000) s", row_sql.join(" + ")))
-        .map_err(my("could not measure row sizes"))?
-        .flatten();
-    let index_stats: Vec<(String, String, u64)> = c
-        .exec(
-            "SELECT index_name, stat_name, stat_value FROM mysql.innodb_index_stats \
-             WHERE database_name = ? AND table_name = ? AND stat_name IN ('n_leaf_pages', 'size')",
-            (&t.db, &t.name),
-        )
-        .unwrap_or_default();
-    if index_stats.is_empty() {
-        *stats_stale = true;
     }
-    let stat = |index: &str, name: &str| index_stats.iter().find(|s| s.0 == index && s.1 == name).map(|s| s.2);
-    let usable = page as f64 - 200.0;
-    let mut btrees = Vec::new();
-    let clustered = if s.primary.is_some() { "PRIMARY" } else { "GEN_CLUST_INDEX" };
-    let pages = stat(clustered, "size").unwrap_or(t.data_bytes / page.max(1));
-    let leaves = stat(clustered, "n_leaf_pages").unwrap_or(pages);
-    let record = row_bytes.unwrap_or(0.0) + CLUSTERED_OVERHEAD + if s.primary.is_some() { 0.0 } else { 6.0 };
-    let how = format!(
-        "clustered index '{clustered}': fill estimated from {leaves} leaf pages, {rows} rows of ~{record:.0} bytes"
-    );
-    btrees.push(report(
-        &s.name,
-        "table",
-        pages,
-        leaves,
-        rows as f64 * record / (leaves.max(1) as f64 * usable),
-        page,
-        how,
-    ));
-    for (index, _, _) in &s.indexes {
-        let (Some(size), Some(leaves)) = (stat(index, "size"), stat(index, "n_leaf_pages")) else {
-            notes.push(format!("index '{index}' of '{}': no InnoDB statistics", s.name));
-            continue;
+
+    /// The clustered index's and each secondary index's fill, estimated from InnoDB's statistics
+    /// and the sampled sizes of rows and keys; notes what it cannot estimate.
+    fn btree_estimates(
+        &self,
+        c: &mut Conn,
+        page: u64,
+        key_bytes: &[(String, f64)],
+        notes: &mut Vec<String>,
+        stats_stale: &mut bool,
+    ) -> Result<Vec<BtreeReport>, Error> {
+        let (t, from, rows) = (self.table, self.from, self.rows);
+        let s = &t.schema;
+        let bytes_of = |col: &str| key_bytes.iter().find(|k| k.0 == col).map(|k| k.1);
+        // Secondary entries carry the primary key (or the hidden 6-byte row id).
+        let pk_bytes = match &s.primary {
+            Some(k) => k.columns.iter().map(|col| bytes_of(col).unwrap_or(8.0)).sum(),
+            None => 6.0,
         };
-        let column =
-            s.unique.iter().find(|u| u.index.as_deref() == Some(index.as_str())).map(|u| u.columns[0].as_str());
-        let Some(key) = column.and_then(bytes_of) else {
-            notes
-                .push(format!("index '{index}' of '{}': {size} pages, fill not estimated (not a sampled key)", s.name));
-            continue;
-        };
-        let record = key + pk_bytes + SECONDARY_OVERHEAD;
-        let how = format!("fill estimated from {leaves} leaf pages, {rows} entries of ~{record:.0} bytes");
+        let row_sql: Vec<String> = t.columns.iter().map(|(col, ty, _)| column_bytes_sql(col, ty)).collect();
+        let row_bytes: Option<f64> = c
+            .query_first(format!("SELECT AVG({}) FROM (SELECT * FROM {from} LIMIT 1000) s", row_sql.join(" + ")))
+            .map_err(my("could not measure row sizes"))?
+            .flatten();
+        let index_stats: Vec<(String, String, u64)> = c
+            .exec(
+                "SELECT index_name, stat_name, stat_value FROM mysql.innodb_index_stats \
+                 WHERE database_name = ? AND table_name = ? AND stat_name IN ('n_leaf_pages', 'size')",
+                (&t.db, &t.name),
+            )
+            .unwrap_or_default();
+        if index_stats.is_empty() {
+            *stats_stale = true;
+        }
+        let stat = |index: &str, name: &str| index_stats.iter().find(|s| s.0 == index && s.1 == name).map(|s| s.2);
+        let usable = page as f64 - 200.0;
+        let mut btrees = Vec::new();
+        let clustered = if s.primary.is_some() { "PRIMARY" } else { "GEN_CLUST_INDEX" };
+        let pages = stat(clustered, "size").unwrap_or(t.data_bytes / page.max(1));
+        let leaves = stat(clustered, "n_leaf_pages").unwrap_or(pages);
+        let record = row_bytes.unwrap_or(0.0) + CLUSTERED_OVERHEAD + if s.primary.is_some() { 0.0 } else { 6.0 };
+        let how = format!(
+            "clustered index '{clustered}': fill estimated from {leaves} leaf pages, {rows} rows of ~{record:.0} bytes"
+        );
         btrees.push(report(
-            index,
-            "index",
-            size,
+            &s.name,
+            "table",
+            pages,
             leaves,
             rows as f64 * record / (leaves.max(1) as f64 * usable),
             page,
             how,
         ));
+        for (index, _, _) in &s.indexes {
+            let (Some(size), Some(leaves)) = (stat(index, "size"), stat(index, "n_leaf_pages")) else {
+                notes.push(format!("index '{index}' of '{}': no InnoDB statistics", s.name));
+                continue;
+            };
+            let column =
+                s.unique.iter().find(|u| u.index.as_deref() == Some(index.as_str())).map(|u| u.columns[0].as_str());
+            let Some(key) = column.and_then(bytes_of) else {
+                notes.push(format!(
+                    "index '{index}' of '{}': {size} pages, fill not estimated (not a sampled key)",
+                    s.name
+                ));
+                continue;
+            };
+            let record = key + pk_bytes + SECONDARY_OVERHEAD;
+            let how = format!("fill estimated from {leaves} leaf pages, {rows} entries of ~{record:.0} bytes");
+            btrees.push(report(
+                index,
+                "index",
+                size,
+                leaves,
+                rows as f64 * record / (leaves.max(1) as f64 * usable),
+                page,
+                how,
+            ));
+        }
+        Ok(btrees)
     }
-    Ok(TableFacts { schema: s, rows, rows_estimated, primary_key, unique_keys, btrees })
 }
 
 fn report(name: &str, kind: &str, pages: u64, leaf_pages: u64, fill: f64, page: u64, how: String) -> BtreeReport {

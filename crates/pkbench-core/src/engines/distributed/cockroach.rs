@@ -92,18 +92,6 @@ impl Dialect for CockroachDialect {
         None
     }
 
-    fn binary_advice(&self) -> &'static str {
-        "the native 16-byte UUID type"
-    }
-
-    fn repack_advice(&self) -> &'static str {
-        "nothing to run: CockroachDB compacts its storage itself and collects old versions after gc.ttlseconds"
-    }
-
-    fn repack_needs(&self, _size: &str) -> String {
-        "no rebuild: space comes back as the storage engine compacts".into()
-    }
-
     fn set_isolation(&self, level: Isolation) -> String {
         PostgresDialect.set_isolation(level)
     }

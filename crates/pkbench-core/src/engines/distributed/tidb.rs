@@ -112,18 +112,6 @@ impl Dialect for TidbDialect {
         None
     }
 
-    fn binary_advice(&self) -> &'static str {
-        "BINARY(16) (TiDB has no UUID column type)"
-    }
-
-    fn repack_advice(&self) -> &'static str {
-        "nothing to run: TiKV compacts its storage itself after the GC life time"
-    }
-
-    fn repack_needs(&self, _size: &str) -> String {
-        "no rebuild: space comes back as TiKV compacts".into()
-    }
-
     fn set_isolation(&self, level: Isolation) -> String {
         INNODB.set_isolation(level)
     }

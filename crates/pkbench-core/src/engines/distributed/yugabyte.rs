@@ -87,18 +87,6 @@ impl Dialect for YugabyteDialect {
         }
     }
 
-    fn binary_advice(&self) -> &'static str {
-        "the native 16-byte uuid type"
-    }
-
-    fn repack_advice(&self) -> &'static str {
-        "nothing to run: DocDB compacts its tablets itself"
-    }
-
-    fn repack_needs(&self, _size: &str) -> String {
-        "no rebuild: space comes back as DocDB compacts".into()
-    }
-
     fn set_isolation(&self, level: Isolation) -> String {
         PostgresDialect.set_isolation(level)
     }

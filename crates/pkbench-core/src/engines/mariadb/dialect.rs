@@ -160,16 +160,4 @@ impl Dialect for MysqlDialect {
         // An unparsable version string is left to the server to refuse what it lacks.
         version_requirement(strategy, &ServerVersion::parse(version)?)
     }
-
-    fn binary_advice(&self) -> &'static str {
-        "BINARY(16) (or the 16-byte UUID type on MariaDB 10.7+)"
-    }
-
-    fn repack_advice(&self) -> &'static str {
-        "OPTIMIZE TABLE once to rebuild the table and its indexes"
-    }
-
-    fn repack_needs(&self, size: &str) -> String {
-        format!("copies the table: needs ~{size} free disk space while it runs")
-    }
 }

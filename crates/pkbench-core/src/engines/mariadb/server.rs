@@ -68,9 +68,11 @@ impl ManagedMariaDb {
         // tables during mariadb-install-db ("Could not remove temporary table").
         let tmp = dir.join("tmp");
         std::fs::create_dir(&tmp).map_err(|e| Error::io("create", &tmp, e))?;
-        // SAFETY: geteuid has no preconditions.
-        let as_root = unsafe { libc::geteuid() } == 0;
-        let user = if as_root { "root".to_string() } else { std::env::var("USER").unwrap_or_else(|_| "nobody".into()) };
+        let user = if crate::platform::is_root() {
+            "root".to_string()
+        } else {
+            std::env::var("USER").unwrap_or_else(|_| "nobody".into())
+        };
         let out = Command::new(&install)
             .arg("--no-defaults")
             .arg(format!("--user={user}"))

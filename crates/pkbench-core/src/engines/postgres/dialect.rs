@@ -190,16 +190,4 @@ impl Dialect for PostgresDialect {
     fn version_requirement(&self, strategy: &Strategy, version: &str) -> Option<String> {
         version_requirement(strategy, version_num(version)?)
     }
-
-    fn binary_advice(&self) -> &'static str {
-        "the native 16-byte uuid type"
-    }
-
-    fn repack_advice(&self) -> &'static str {
-        "REINDEX the sparse indexes once (REINDEX … CONCURRENTLY avoids blocking writes)"
-    }
-
-    fn repack_needs(&self, size: &str) -> String {
-        format!("needs room for a new copy of each index rebuilt, up to ~{size}")
-    }
 }

@@ -22,8 +22,7 @@ impl ServerUser {
     /// `None` when pkbench does not run as root (the server then runs as the current user);
     /// otherwise the system user `name`, which must exist.
     pub fn for_root(name: &str, package: &str) -> Result<Option<Self>, Error> {
-        // SAFETY: geteuid has no preconditions.
-        if unsafe { libc::geteuid() } != 0 {
+        if !crate::platform::is_root() {
             return Ok(None);
         }
         let passwd = std::fs::read_to_string("/etc/passwd").map_err(|e| Error::io("read", "/etc/passwd", e))?;
@@ -78,8 +77,8 @@ static LIVE: Mutex<Vec<(u32, PathBuf)>> = Mutex::new(Vec::new());
 pub fn abort_all() {
     let live = std::mem::take(&mut *LIVE.lock().unwrap_or_else(|e| e.into_inner()));
     for (pid, dir) in live {
-        // SAFETY: signalling a process group this process started.
-        unsafe { libc::kill(-(pid as libc::pid_t), libc::SIGKILL) };
+        // The group may be gone already; the folder goes either way.
+        let _ = crate::platform::signal_process_group(pid, libc::SIGKILL);
         // A killed child stays a zombie until reaped, so /proc cannot tell when it is gone.
         std::thread::sleep(Duration::from_millis(100));
         let _ = std::fs::remove_dir_all(dir);
@@ -231,19 +230,18 @@ impl ManagedProcess {
 
 impl Drop for ManagedProcess {
     fn drop(&mut self) {
+        let pid = self.child.id();
         if matches!(self.child.try_wait(), Ok(None)) {
-            let pid = self.child.id() as libc::pid_t;
-            // SAFETY: signalling our own child, which has not been reaped yet.
-            unsafe { libc::kill(pid, self.stop_signal) };
+            // Our own child, not reaped yet: a failed signal means it has just exited.
+            let _ = crate::platform::signal_process(pid, self.stop_signal);
             let stopped = wait_until(Duration::from_secs(20), || !matches!(self.child.try_wait(), Ok(None)));
             if !stopped {
-                // SAFETY: as above; kill the whole process group the server leads.
-                unsafe { libc::kill(-pid, libc::SIGKILL) };
+                // Kill the whole process group the server leads.
+                let _ = crate::platform::signal_process_group(pid, libc::SIGKILL);
                 let _ = self.child.wait();
             }
         }
         let _ = std::fs::remove_dir_all(&self.dir);
-        let pid = self.child.id();
         LIVE.lock().unwrap_or_else(|e| e.into_inner()).retain(|(p, _)| *p != pid);
     }
 }

@@ -19,52 +19,17 @@ pub mod postgres;
 pub mod postgres_target;
 pub mod tls;
 
-pub use value::{KeySlot, Param, Value};
+pub use value::{KeySlot, Value};
+// The concurrent workload still names it here.
+pub use crate::ServerErrorKind;
+// The own-schema files still name it here.
+pub use crate::values::Param;
 
+use crate::ServerError;
 use crate::control::RunControl;
-use crate::engines::KeyRow;
-use crate::engines::kind::EngineKind;
 use crate::generators::Key;
+use crate::keys::KeyRow;
 use crate::strategy::Storage;
-use std::fmt;
-
-/// What went wrong on a server, in terms pkbench can act on without reading driver types.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ServerErrorKind {
-    /// A unique or primary key already holds the value.
-    UniqueViolation,
-    /// The server refused the user name or password.
-    AuthenticationFailed,
-    /// No server answered at the address (refused, timed out, no such host or socket).
-    Unreachable,
-    /// The server's disk or a table's size limit is full.
-    DiskFull,
-    /// The connection was lost, or the server shut down.
-    ServerGone,
-    /// A transaction lost a serialization or deadlock conflict and may be retried.
-    Conflict,
-    /// The statement is not valid on this server (syntax, unknown object, missing right).
-    Rejected,
-    /// Anything else.
-    Other,
-}
-
-/// An error from a server or its client library: its kind and the message to show.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ServerError {
-    /// The engine whose wire reported it.
-    pub engine: EngineKind,
-    /// What kind of failure it is.
-    pub kind: ServerErrorKind,
-    /// The server's own message (severity, code and text) or the client library's.
-    pub message: String,
-}
-
-impl fmt::Display for ServerError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
 
 /// The SQL of a multi-row statement, rendered by the dialect for the wire that runs it:
 /// PostgreSQL binds each column as one array parameter, MySQL's wire appends literal rows.
@@ -160,11 +125,12 @@ pub trait Connection: Send + Sized {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::EngineKind;
 
     #[test]
     fn server_errors_show_their_message() {
         let e = ServerError {
-            engine: EngineKind::Postgres,
+            engine: EngineKind::Postgres.label(),
             kind: ServerErrorKind::UniqueViolation,
             message: "ERROR: duplicate key".into(),
         };
@@ -176,7 +142,11 @@ mod tests {
 
     #[test]
     fn a_full_disk_is_the_disk_full_error() {
-        let full = ServerError { engine: EngineKind::MariaDb, kind: ServerErrorKind::DiskFull, message: "1114".into() };
+        let full = ServerError {
+            engine: EngineKind::MariaDb.label(),
+            kind: ServerErrorKind::DiskFull,
+            message: "1114".into(),
+        };
         let e = crate::Error::server("INSERT failed", full);
         assert!(matches!(e, crate::Error::DiskFull { .. }), "{e:?}");
         assert_eq!(e.server_kind(), None);

@@ -4,13 +4,14 @@
 //! statement within `max_allowed_packet`, and driver errors mapped onto [`ServerErrorKind`]s by
 //! error code.
 
-use super::{BulkSql, Connection, KeyField, Param, ServerError, ServerErrorKind, Value, counted};
+use super::{BulkSql, Connection, KeyField, Param, Value, counted};
 use crate::Error;
 use crate::control::RunControl;
-use crate::engines::KeyRow;
 use crate::engines::kind::EngineKind;
 use crate::generators::Key;
+use crate::keys::KeyRow;
 use crate::strategy::Storage;
+use crate::{ServerError, ServerErrorKind};
 use mysql::prelude::Queryable;
 use std::fmt::Write;
 
@@ -46,7 +47,7 @@ pub fn server_error(e: &mysql::Error) -> ServerError {
         mysql::Error::DriverError(mysql::DriverError::ConnectTimeout) => (ServerErrorKind::Unreachable, e.to_string()),
         other => (ServerErrorKind::Other, other.to_string()),
     };
-    ServerError { engine: EngineKind::MariaDb, kind, message }
+    ServerError { engine: EngineKind::MariaDb.label(), kind, message }
 }
 
 fn kind_of(code: u16) -> ServerErrorKind {

@@ -2,13 +2,14 @@
 //! per row), multi-row statements as one array parameter per column (`unnest($1::uuid[])`,
 //! `= ANY($1)`), and driver errors mapped onto [`ServerErrorKind`]s by SQLSTATE.
 
-use super::{BulkSql, Connection, KeyField, Param, ServerError, ServerErrorKind, Value, counted};
+use super::{BulkSql, Connection, KeyField, Param, Value, counted};
 use crate::Error;
 use crate::control::RunControl;
-use crate::engines::KeyRow;
 use crate::engines::kind::EngineKind;
 use crate::generators::{Key, TextEncoding};
+use crate::keys::KeyRow;
 use crate::strategy::Storage;
+use crate::{ServerError, ServerErrorKind};
 use bytes::BytesMut;
 use postgres::error::SqlState;
 use postgres::types::{FromSql, IsNull, ToSql, Type, to_sql_checked};
@@ -62,7 +63,7 @@ pub fn server_error(e: &postgres::Error) -> ServerError {
             (kind, text)
         }
     };
-    ServerError { engine: EngineKind::Postgres, kind, message }
+    ServerError { engine: EngineKind::Postgres.label(), kind, message }
 }
 
 fn kind_of(code: &SqlState) -> ServerErrorKind {

@@ -231,7 +231,7 @@ impl PgTarget {
 
 /// A connection error that says the password was missing or wrong.
 fn asked_for_password(e: &Error) -> bool {
-    e.server_kind() == Some(super::ServerErrorKind::AuthenticationFailed) || e.to_string().contains("password missing")
+    e.server_kind() == Some(crate::ServerErrorKind::AuthenticationFailed) || e.to_string().contains("password missing")
 }
 
 /// The server asked for a password that was missing or wrong.

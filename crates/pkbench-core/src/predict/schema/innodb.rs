@@ -10,8 +10,8 @@
 use super::prefix::index_key;
 use super::{IndexShape, KeyRanks, KeyTable, Unbuffered, column_position, mean, value};
 use crate::Error;
-use crate::engines::KeyRow;
 use crate::engines::wire::Param;
+use crate::keys::KeyRow;
 use crate::predict::server::ServerKey;
 use crate::predict::server::innodb::{column, refuse};
 use crate::predict::server::innodb_page::{CHILD_POINTER, InnodbIndex, PAGE, RECORD_HEADER, SYSTEM_COLUMNS};

@@ -16,11 +16,11 @@ mod sqlite;
 
 use crate::Error;
 use crate::engines::EngineKind;
-use crate::engines::wire::Param;
 use crate::predict::server::tree::Buffers;
 use crate::results::BtreeStats;
 use crate::schema::{Plan, Source, Table, ext_index};
 use crate::strategy::{Storage, Strategy};
+use crate::values::Param;
 use crate::values::SqlType;
 use crate::workloads::OwnSchema;
 
@@ -42,9 +42,9 @@ pub fn predict_schema(
         EngineKind::Sqlite => sqlite::predict_sqlite(workload, strategy, page_size),
         EngineKind::Postgres => postgres::predict(workload, strategy),
         EngineKind::MariaDb => innodb::predict(workload, strategy),
-        other => Err(Error::InvalidInput(format!(
+        EngineKind::Spider | EngineKind::PostgresFdw => Err(Error::InvalidInput(format!(
             "predict --schema models sqlite, postgres and mariadb, not {}: use --engine with one of them",
-            other.name()
+            engine.name()
         ))),
     }
 }

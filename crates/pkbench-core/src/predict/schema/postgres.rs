@@ -12,8 +12,7 @@
 use super::prefix::index_key;
 use super::{KeyTable, Unbuffered, mean, value};
 use crate::Error;
-use crate::engines::KeyRow;
-use crate::engines::wire::Param;
+use crate::keys::KeyRow;
 use crate::predict::server::nbtree::{
     Composite, HEAP_TUPLE_HEADER, INDEX_TUPLE_HEADER, LINE_POINTER, Nbtree, ORDINAL_MAX_ITEM, PAGE, PAGE_HEADER,
     maxalign,
@@ -24,6 +23,7 @@ use crate::predict::server::tree::{Store, Tree};
 use crate::predict::server::{ServerKey, refuse_unmodelled};
 use crate::results::BtreeStats;
 use crate::strategy::{KeySource, Storage, Strategy};
+use crate::values::Param;
 use crate::values::SqlType;
 use std::rc::Rc;
 

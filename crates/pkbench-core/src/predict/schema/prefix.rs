@@ -1,7 +1,7 @@
 //! Index entries in an order-preserving form: the first 12 bytes of the indexed values, then a
 //! tie-breaker, in one `u128` the page models sort by.
 
-use crate::engines::wire::Param;
+use crate::values::Param;
 use crate::values::SqlType;
 
 /// The key of an index entry holding `columns` of a row (`value(c)`: column `c`'s parameter;

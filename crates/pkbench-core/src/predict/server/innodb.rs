@@ -9,10 +9,10 @@ use super::tree::{Buffers, Store, Tree};
 use super::{ServerKey, refuse_unmodelled};
 use crate::Error;
 use crate::engine_facts::innodb::{MIN_POOL_MB, lru_scan_depth};
+use crate::keys::KeyStream;
 use crate::predict::PageModel;
 use crate::results::{BtreeStats, Counters};
 use crate::strategy::{PrimaryIndex, SecondaryLookup, Storage, Strategy};
-use crate::workloads::KeyStream;
 use std::collections::BTreeMap;
 
 /// Engine name recorded in results.

@@ -14,8 +14,8 @@ pub mod tree;
 
 use crate::Error;
 use crate::engine_facts::innodb::uuid_sort_key;
-use crate::engines::KeyRow;
 use crate::generators::Key;
+use crate::keys::KeyRow;
 use crate::predict::layout::{bytes_key, int_key};
 use crate::strategy::{KeySource, SecondaryLookup, Storage, Strategy};
 

@@ -10,10 +10,10 @@ use super::pg_heap::{Heap, column};
 use super::tree::{Buffers, Node, Shape, Store, Tree};
 use super::{ServerKey, refuse_unmodelled};
 use crate::Error;
+use crate::keys::KeyStream;
 use crate::predict::PageModel;
 use crate::results::{BtreeStats, Counters};
 use crate::strategy::{KeySource, SecondaryLookup, Storage, Strategy};
-use crate::workloads::KeyStream;
 use std::collections::BTreeMap;
 
 /// Engine name recorded in results.

@@ -35,7 +35,7 @@ pub const INTERVAL: Duration = Duration::from_secs(1);
 /// Rows a thread takes from the shared key stream at a time.
 pub const KEY_CHUNK_ROWS: u64 = 16;
 /// Name of the phase this workload reports.
-pub const PHASE: &str = "concurrent-insert";
+pub use crate::results::CONCURRENT_PHASE as PHASE;
 /// Longest sleep of the coordinator between checks of the clock and Ctrl-C.
 const POLL: Duration = Duration::from_millis(5);
 

@@ -1,8 +1,8 @@
-//! The keys a strategy inserts: its primary and external key generators, seeded per run, and the
-//! settings that make them: seed, the virtual clock's key rate, and the schemes' parameters.
+//! The keys a strategy inserts: its primary and external key generators, seeded per run, the
+//! settings that make them (seed, the virtual clock's key rate, the schemes' parameters), and the
+//! rows of keys they give. Engines, sharded layouts and workloads all read them.
 
-use crate::engines::KeyRow;
-use crate::generators::{Clock, KeyGenerator, Scheme, SchemeParams, V7Method, VirtualClock};
+use crate::generators::{Clock, Key, KeyGenerator, Scheme, SchemeParams, V7Method, VirtualClock};
 use crate::strategy::Strategy;
 use std::collections::BTreeMap;
 
@@ -118,6 +118,16 @@ pub fn generated_per_client(strategy: &Strategy) -> bool {
 /// The client-side schemes of `strategy`'s keys (primary, then the external key beside it).
 pub fn strategy_schemes(strategy: &Strategy) -> impl Iterator<Item = Scheme> {
     strategy.client_primary().into_iter().chain(strategy.secondary.map(|s| s.scheme))
+}
+
+/// The keys of one row to insert. `None` where the engine assigns the value or the strategy has
+/// no such column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyRow {
+    /// The primary key, when the client generates it.
+    pub primary: Option<Key>,
+    /// The external key, when the strategy has one.
+    pub secondary: Option<Key>,
 }
 
 /// A strategy's key stream. The same strategy and settings give the same rows on every engine.
