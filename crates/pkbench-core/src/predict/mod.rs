@@ -190,55 +190,70 @@ pub fn predict_engine(
             engine.label()
         )));
     }
-    let k = config.scale;
     let started = std::time::Instant::now();
     let mut model = engine.build_model(strategy, config)?;
     let mut result = empty_result(engine, strategy, config, calibration);
     // Server models replace the SQLite entries with their own (again at the end, with totals).
     model.describe(&mut result.settings.workload_options);
-    let (mut total, mut simulated) = (0, 0);
-    let mut peak_model_bytes = 0;
-    let mut beyond: BTreeMap<terms::Term, (f64, u64)> = BTreeMap::new();
-    let mut regimes = memory::Regimes::default();
-    let cache_bytes = engine.cache_pages(config) * u64::from(config.page_size);
-    while total < config.rows {
+    let mut run = ModelRun {
+        engine,
+        strategy,
+        config,
+        calibration,
+        cache_bytes: engine.cache_pages(config) * u64::from(config.page_size),
+        total: 0,
+        simulated: 0,
+        peak_model_bytes: 0,
+        beyond: BTreeMap::new(),
+        regimes: memory::Regimes::default(),
+    };
+    while run.total < config.rows {
         if control.is_cancelled() {
             result.error = Some(Error::Interrupted.to_string());
             return Ok(result);
         }
-        let n = config.batch_rows.min(config.rows - total);
+        let batch = run.next_batch(model.as_mut(), result.batches.len() as u64);
+        control.set_rows(run.total);
+        on_batch(&batch);
+        result.batches.push(batch);
+        if result.batches.len() % 16 == 1 || run.total == config.rows {
+            run.peak_model_bytes = run.peak_model_bytes.max(model.memory_bytes());
+        }
+    }
+    run.finish(model.as_ref(), result, started)
+}
+
+/// One strategy's model run, batch by batch, and what it notes on the way.
+struct ModelRun<'a> {
+    engine: ModelEngine,
+    strategy: &'a Strategy,
+    config: &'a PredictConfig,
+    calibration: Option<&'a Calibration>,
+    /// The target's engine cache, bytes.
+    cache_bytes: u64,
+    /// Rows inserted, and rows the scale model simulated.
+    total: u64,
+    simulated: u64,
+    peak_model_bytes: u64,
+    /// Each cost term beyond the calibration's regimes: its worst ratio and where.
+    beyond: BTreeMap<terms::Term, (f64, u64)>,
+    regimes: memory::Regimes,
+}
+
+impl ModelRun<'_> {
+    /// Inserts the next batch into `model` and prices it.
+    fn next_batch(&mut self, model: &mut dyn PageModel, index: u64) -> BatchResult {
+        let (config, k) = (self.config, self.config.scale);
+        let n = config.batch_rows.min(config.rows - self.total);
         let counters = model.insert_batch(n.div_ceil(k)).scaled(k);
-        simulated += n.div_ceil(k);
-        total += n;
-        control.set_rows(total);
-        let mut predicted = calibration.map(|c| c.predict(strategy.name, &counters, n));
-        if let (Some(p), Some(m)) = (predicted.as_mut(), calibration.and_then(|c| c.memory)) {
-            let (misses, files) = (counters.reads(), model.size_bytes() * k);
-            // Misses the OS page cache serves cost more in larger files; the rest read the device.
-            let growth = calibration.and_then(|c| c.device).map_or(0.0, |d| d.read_growth_ms(engine, misses, files));
-            let below = m.device_ms(misses, files) + growth * (1.0 - m.device_share(files));
-            (p.ms, p.low, p.high) = (p.ms + below, p.low + below, p.high + below);
-            regimes.record(m.regime(n, misses, files), total, n);
-        }
-        if let (Some(p), Some(w)) = (predicted.as_mut(), calibration.and_then(|c| c.working_set.as_ref())) {
-            // A leaf jump costs more in the target's cache than in the calibration's smaller one.
-            let in_use = working_set::in_use(cache_bytes, model.size_bytes() * k);
-            let jumps = w.growth_ms(counters.leaf_jumps.unwrap_or(0), in_use);
-            (p.ms, p.low, p.high) = (p.ms + jumps, p.low + jumps, p.high + jumps);
-        }
-        if let Some(c) = calibration {
-            for (term, ratio) in c.beyond(strategy.name, &counters, n) {
-                let worst = beyond.entry(term).or_insert((ratio, total));
-                if ratio > worst.0 {
-                    *worst = (ratio, total);
-                }
-            }
-        }
+        self.simulated += n.div_ceil(k);
+        self.total += n;
+        let predicted = self.price(model, &counters, n);
         let ns = |ms: f64| (ms * 1e6).round() as u64;
-        let batch = BatchResult {
-            index: result.batches.len() as u64,
+        BatchResult {
+            index,
             rows: n,
-            rows_total: total,
+            rows_total: self.total,
             elapsed_ns: predicted.map_or(0, |p| ns(p.ms)),
             elapsed_ns_low: predicted.map(|p| ns(p.low)),
             elapsed_ns_high: predicted.map(|p| ns(p.high)),
@@ -249,52 +264,110 @@ pub fn predict_engine(
             db_size_bytes: Some(model.size_bytes() * k),
             shards: None,
             machine_ns: None,
-        };
-        on_batch(&batch);
-        result.batches.push(batch);
-        if result.batches.len() % 16 == 1 || total == config.rows {
-            peak_model_bytes = peak_model_bytes.max(model.memory_bytes());
         }
     }
-    let entries = model.entries();
-    let verified = entries.iter().copied().min().unwrap_or(0) * k;
-    let options = &mut result.settings.workload_options;
-    options.insert("model_seconds".into(), format!("{:.1}", started.elapsed().as_secs_f64()));
-    options.insert("model_memory_mib".into(), format!("{:.1}", peak_model_bytes as f64 / 1048576.0));
-    if let Some(hwm) = peak_rss_bytes() {
-        options.insert("process_peak_rss_mib".into(), format!("{:.1}", hwm as f64 / 1048576.0));
+
+    /// A batch's time from the calibration (none without one): its costs, the device's reads
+    /// below the engine's cache, and leaf jumps in the target's larger cache.
+    fn price(&mut self, model: &dyn PageModel, counters: &Counters, n: u64) -> Option<fit::Predicted> {
+        let (engine, k, calibration) = (self.engine, self.config.scale, self.calibration?);
+        let mut p = calibration.predict(self.strategy.name, counters, n);
+        if let Some(m) = calibration.memory {
+            let (misses, files) = (counters.reads(), model.size_bytes() * k);
+            // Misses the OS page cache serves cost more in larger files; the rest read the device.
+            let growth = calibration.device.map_or(0.0, |d| d.read_growth_ms(engine, misses, files));
+            let below = m.device_ms(misses, files) + growth * (1.0 - m.device_share(files));
+            (p.ms, p.low, p.high) = (p.ms + below, p.low + below, p.high + below);
+            self.regimes.record(m.regime(n, misses, files), self.total, n);
+        }
+        if let Some(w) = calibration.working_set.as_ref() {
+            // A leaf jump costs more in the target's cache than in the calibration's smaller one.
+            let in_use = working_set::in_use(self.cache_bytes, model.size_bytes() * k);
+            let jumps = w.growth_ms(counters.leaf_jumps.unwrap_or(0), in_use);
+            (p.ms, p.low, p.high) = (p.ms + jumps, p.low + jumps, p.high + jumps);
+        }
+        for (term, ratio) in calibration.beyond(self.strategy.name, counters, n) {
+            let worst = self.beyond.entry(term).or_insert((ratio, self.total));
+            if ratio > worst.0 {
+                *worst = (ratio, self.total);
+            }
+        }
+        Some(p)
     }
-    model.describe(options);
-    if !beyond.is_empty() {
-        let parts: Vec<String> = beyond
-            .iter()
-            .map(|(t, (ratio, at))| {
-                format!("{} per row up to {ratio:.1}× the calibration's most (at {at} rows)", t.unit())
-            })
-            .collect();
-        options.insert(
-            "extrapolation".into(),
-            format!("beyond the calibration's regimes: {}; read those batches' times with care", parts.join("; ")),
-        );
+
+    /// The model's totals, trees and notes in `result`, verified.
+    fn finish(
+        self,
+        model: &dyn PageModel,
+        mut result: RunResult,
+        started: std::time::Instant,
+    ) -> Result<RunResult, Error> {
+        let k = self.config.scale;
+        let entries = model.entries();
+        let verified = entries.iter().copied().min().unwrap_or(0) * k;
+        let options = &mut result.settings.workload_options;
+        options.insert("model_seconds".into(), format!("{:.1}", started.elapsed().as_secs_f64()));
+        options.insert("model_memory_mib".into(), format!("{:.1}", self.peak_model_bytes as f64 / 1048576.0));
+        if let Some(hwm) = peak_rss_bytes() {
+            options.insert("process_peak_rss_mib".into(), format!("{:.1}", hwm as f64 / 1048576.0));
+        }
+        model.describe(options);
+        self.notes(model, options);
+        result.verified_rows = Some(verified);
+        result.size_bytes = Some(model.size_bytes() * k);
+        result.wal_size_bytes = model.wal_size_bytes(k);
+        result.btrees = model.btree_stats().into_iter().map(|b| scale::btree(b, k)).collect();
+        if entries.iter().any(|&e| e != self.simulated) || verified < self.total {
+            return Err(Error::Verification {
+                strategy: self.strategy.name.into(),
+                expected: self.total,
+                found: verified,
+            });
+        }
+        result.complete = true;
+        Ok(result)
     }
-    if let Some(c) = calibration.filter(|c| c.working_set.is_none() && c.device.is_some()) {
-        let target = working_set::in_use(cache_bytes, model.size_bytes() * k);
-        let calibrated = c.plan.cache_pages() * u64::from(c.plan.page_size);
-        if target > 2 * calibrated {
+
+    /// What the reader of the times should know: extrapolation beyond the calibration, a leaf
+    /// jump priced at the calibration's cache, and the memory regimes the batches crossed.
+    fn notes(&self, model: &dyn PageModel, options: &mut BTreeMap<String, String>) {
+        if !self.beyond.is_empty() {
+            let parts: Vec<String> = self
+                .beyond
+                .iter()
+                .map(|(t, (ratio, at))| {
+                    format!("{} per row up to {ratio:.1}× the calibration's most (at {at} rows)", t.unit())
+                })
+                .collect();
             options.insert(
-                "working_set".into(),
-                format!(
-                    "not probed on {}: a leaf jump is priced as in the calibration's {:.1} MiB cache, not the target's {:.1} MiB, where the CPU goes further for it; random keys' times may be low",
-                    engine.label(),
-                    calibrated as f64 / 1048576.0,
-                    target as f64 / 1048576.0
-                ),
+                "extrapolation".into(),
+                format!("beyond the calibration's regimes: {}; read those batches' times with care", parts.join("; ")),
             );
         }
+        if let Some(c) = self.calibration.filter(|c| c.working_set.is_none() && c.device.is_some()) {
+            let target = working_set::in_use(self.cache_bytes, model.size_bytes() * self.config.scale);
+            let calibrated = c.plan.cache_pages() * u64::from(c.plan.page_size);
+            if target > 2 * calibrated {
+                options.insert(
+                    "working_set".into(),
+                    format!(
+                        "not probed on {}: a leaf jump is priced as in the calibration's {:.1} MiB cache, not the target's {:.1} MiB, where the CPU goes further for it; random keys' times may be low",
+                        self.engine.label(),
+                        calibrated as f64 / 1048576.0,
+                        target as f64 / 1048576.0
+                    ),
+                );
+            }
+        }
+        if let Some(m) = self.calibration.and_then(|c| c.memory) {
+            options.insert("memory_regimes".into(), self.memory_note(&m));
+        }
     }
-    if let Some(m) = calibration.and_then(|c| c.memory) {
+
+    /// The memory regimes the batches crossed, and how the device's reads were priced.
+    fn memory_note(&self, m: &memory::Memory) -> String {
         let gib = |b: u64| b as f64 / f64::from(1 << 30);
-        let device = match (regimes.reaches_device(), m.device_extra_ms) {
+        let device = match (self.regimes.reaches_device(), m.device_extra_ms) {
             (false, _) => String::new(),
             (true, _) if m.direct_io => {
                 "; the engine reads its files past the OS page cache (O_DIRECT), so every miss is a device read, as in the calibration".into()
@@ -307,27 +380,13 @@ pub fn predict_engine(
                 "; the device's reads are not priced: the probe could not bypass the OS cache in this folder".into()
             }
         };
-        options.insert(
-            "memory_regimes".into(),
-            format!(
-                "{} (--ram {:.2} GiB: {:.2} GiB for the OS page cache beside the engine's){device}",
-                regimes.describe(),
-                gib(m.ram_bytes),
-                gib(m.os_cache_bytes())
-            ),
-        );
+        format!(
+            "{} (--ram {:.2} GiB: {:.2} GiB for the OS page cache beside the engine's){device}",
+            self.regimes.describe(),
+            gib(m.ram_bytes),
+            gib(m.os_cache_bytes())
+        )
     }
-    result.verified_rows = Some(verified);
-    result.size_bytes = Some(model.size_bytes() * k);
-    result.wal_size_bytes = model.wal_size_bytes(k);
-    result.btrees = model.btree_stats().into_iter().map(|b| scale::btree(b, k)).collect();
-    if entries.iter().any(|&e| e != simulated) || verified < total {
-        let e = Error::Verification { strategy: strategy.name.into(), expected: total, found: verified };
-        result.error = Some(e.to_string());
-        return Err(e);
-    }
-    result.complete = true;
-    Ok(result)
 }
 
 fn empty_result(
