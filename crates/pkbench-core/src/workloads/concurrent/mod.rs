@@ -5,6 +5,7 @@
 
 mod intervals;
 mod per_second;
+mod totals;
 mod waits;
 mod worker;
 
@@ -23,6 +24,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
+use totals::Totals;
 use waits::WaitProbe;
 use worker::{Shared, ThreadOutcome};
 
@@ -174,22 +176,7 @@ impl ConcurrentInsert {
             clients.push(case.connect_with(&self.client)?);
         }
         let mut probe = WaitProbe::new(case.wait_sampler()?);
-        let shared = Shared {
-            keys: Mutex::new(KeyStream::new(strategy, self.keys)),
-            stop: AtomicBool::new(false),
-            measuring: AtomicBool::new(self.warmup.is_zero()),
-            measured_ops: AtomicU64::new(0),
-            control: ctx.control,
-            timer: ctx.timer,
-            per_second: per_second::IntervalLatency::new(self.threads as usize, INTERVAL.as_nanos() as u64),
-            txn: self.client.txn,
-            recent: Mutex::new(std::collections::VecDeque::new()),
-            pace: self.rate.map(|r| worker::Pace {
-                start_ns: ctx.timer.now_ns(),
-                gap_ns: (1_000_000_000 / r).max(1),
-                clients: u64::from(self.threads),
-            }),
-        };
+        let shared = self.shared(strategy, ctx);
         let key_time = SharedVirtualClock::new(self.keys.clock());
         let own = |i: usize| {
             let clock = || Box::new(key_time.clone()) as Box<dyn Clock>;
@@ -227,59 +214,83 @@ impl ConcurrentInsert {
         for (interval, latency) in intervals.iter_mut().zip(per_second) {
             interval.latency = latency;
         }
-        let (waits, wait_samples, wait_sampled, wait_stopped) = probe.finish();
-
-        let mut latency = LatencyRecorder::new();
-        let mut service = self.rate.map(|_| LatencyRecorder::new());
-        let (mut warmup_rows, mut measured_rows, mut errors) = (0, 0, 0);
-        let (mut conflicts, mut retries, mut gave_up) = (0, 0, 0);
-        let mut lock_wait: Option<u64> = None;
-        let mut first_error = None;
-        let mut panicked = false;
-        for outcome in outcomes {
-            let Some(o) = outcome else {
-                panicked = true;
-                continue;
-            };
-            latency.merge(&o.latency);
-            if let (Some(all), Some(own)) = (service.as_mut(), o.service.as_ref()) {
-                all.merge(own);
-            }
-            warmup_rows += o.warmup_rows;
-            measured_rows += o.measured_rows;
-            errors += o.errors;
-            conflicts += o.conflicts;
-            retries += o.retries;
-            gave_up += o.gave_up;
-            if let Some(w) = o.lock_wait_ns {
-                lock_wait = Some(lock_wait.unwrap_or(0) + w);
-            }
-            if first_error.is_none() {
-                first_error = o.error;
-            }
-        }
+        let waits = probe.finish();
+        let totals = Totals::of(outcomes, self.rate.is_some());
         let elapsed_ns = end_ns.saturating_sub(start_ns);
+        result.phases.push(self.phase(&totals, intervals, waits, elapsed_ns));
+        totals.conclude(measured_ops, ctx)
+    }
+
+    /// The state the clients and the coordinator share.
+    fn shared<'a>(&self, strategy: &Strategy, ctx: &CaseContext<'a>) -> Shared<'a> {
+        Shared {
+            keys: Mutex::new(KeyStream::new(strategy, self.keys)),
+            stop: AtomicBool::new(false),
+            measuring: AtomicBool::new(self.warmup.is_zero()),
+            measured_ops: AtomicU64::new(0),
+            control: ctx.control,
+            timer: ctx.timer,
+            per_second: per_second::IntervalLatency::new(self.threads as usize, INTERVAL.as_nanos() as u64),
+            txn: self.client.txn,
+            recent: Mutex::new(std::collections::VecDeque::new()),
+            pace: self.rate.map(|r| worker::Pace {
+                start_ns: ctx.timer.now_ns(),
+                gap_ns: (1_000_000_000 / r).max(1),
+                clients: u64::from(self.threads),
+            }),
+        }
+    }
+
+    /// The measured phase: its intervals, latency, counters, waits, figures and note.
+    fn phase(
+        &self,
+        totals: &Totals,
+        intervals: Vec<crate::results::IntervalResult>,
+        (waits, wait_samples, wait_sampled, wait_stopped): waits::Finished,
+        elapsed_ns: u64,
+    ) -> PhaseResult {
         let mut counters = crate::results::Counters::default();
         for i in &intervals {
             counters.accumulate(&i.counters);
         }
+        let (mut figures, behind) = self.figures(totals, elapsed_ns);
+        if wait_sampled {
+            figures.insert("wait_samples".into(), wait_samples as f64);
+            figures.insert("wait_sample_hz".into(), waits::SAMPLE_HZ as f64);
+        }
+        PhaseResult {
+            name: PHASE.to_string(),
+            operations: totals.measured_rows,
+            rows: totals.measured_rows,
+            elapsed_ns,
+            latency: totals.latency.summary(),
+            intervals,
+            counters,
+            waits,
+            figures,
+            note: Some(self.note(behind, wait_stopped)),
+        }
+    }
+
+    /// The phase's figures, and how far an open loop fell behind its rate, if it did.
+    fn figures(&self, totals: &Totals, elapsed_ns: u64) -> (BTreeMap<String, f64>, Option<String>) {
         let mut figures = BTreeMap::from([
             ("threads".to_string(), f64::from(self.threads)),
-            ("errors".to_string(), errors as f64),
-            ("warmup_rows".to_string(), warmup_rows as f64),
+            ("errors".to_string(), totals.errors as f64),
+            ("warmup_rows".to_string(), totals.warmup_rows as f64),
             ("warmup_ns".to_string(), self.warmup.as_nanos() as f64),
         ]);
         if self.client != ClientOptions::default() {
-            figures.insert("conflicts".into(), conflicts as f64);
-            figures.insert("retries".into(), retries as f64);
-            figures.insert("gave_up".into(), gave_up as f64);
+            figures.insert("conflicts".into(), totals.conflicts as f64);
+            figures.insert("retries".into(), totals.retries as f64);
+            figures.insert("gave_up".into(), totals.gave_up as f64);
         }
         let mut behind = None;
         if let Some(rate) = self.rate {
-            let achieved = stats::rate_per_sec(measured_rows, elapsed_ns).unwrap_or(0.0);
+            let achieved = stats::rate_per_sec(totals.measured_rows, elapsed_ns).unwrap_or(0.0);
             figures.insert("rate_target_per_s".into(), rate as f64);
             figures.insert("rate_achieved_per_s".into(), (achieved * 10.0).round() / 10.0);
-            if let Some(s) = service.as_ref().and_then(LatencyRecorder::summary) {
+            if let Some(s) = totals.service.as_ref().and_then(LatencyRecorder::summary) {
                 figures.insert("service_p50_ns".into(), s.p50_ns as f64);
                 figures.insert("service_p99_ns".into(), s.p99_ns as f64);
             }
@@ -287,11 +298,7 @@ impl ConcurrentInsert {
                 behind = Some(format!("; fell behind: {achieved:.0} of {rate} rows/s sent on schedule"));
             }
         }
-        if wait_sampled {
-            figures.insert("wait_samples".into(), wait_samples as f64);
-            figures.insert("wait_sample_hz".into(), waits::SAMPLE_HZ as f64);
-        }
-        if let Some(w) = lock_wait {
+        if let Some(w) = totals.lock_wait_ns {
             figures.insert("lock_wait_ns".into(), w as f64);
             // Share of the threads' measured time spent waiting for the lock.
             let busy_ns = elapsed_ns as f64 * f64::from(self.threads);
@@ -299,49 +306,30 @@ impl ConcurrentInsert {
                 figures.insert("lock_wait_share".into(), (w as f64 / busy_ns * 1e4).round() / 1e4);
             }
         }
-        result.phases.push(PhaseResult {
-            name: PHASE.to_string(),
-            operations: measured_rows,
-            rows: measured_rows,
-            elapsed_ns,
-            latency: latency.summary(),
-            intervals,
-            counters,
-            waits,
-            figures,
-            note: Some(format!(
-                "{} connections, {}, {}; warm-up excluded{}{}",
-                self.threads,
-                match (self.client.txn, self.client.isolation) {
-                    (TxnShape::Insert, None) => "one autocommit single-row INSERT per operation".to_string(),
-                    (txn, level) => format!(
-                        "one {} transaction per operation at {} (a lost conflict retried up to {} times)",
-                        txn.name(),
-                        level.map_or("the server's default isolation".to_string(), |l| l.to_string()),
-                        worker::MAX_RETRIES
-                    ),
-                },
-                match self.rate {
-                    Some(r) => format!("open loop at {r} rows/s, latency from each statement's due time"),
-                    None => "closed loop".into(),
-                },
-                behind.unwrap_or_default(),
-                wait_stopped.map(|why| format!("; wait sampling stopped: {why}")).unwrap_or_default()
-            )),
-        });
-        if panicked {
-            return Err(Error::InvalidInput("a client thread panicked; the results are incomplete".into()));
-        }
-        if measured_ops != measured_rows {
-            return Err(Error::InvalidInput(format!(
-                "internal count mismatch: {measured_ops} operations sampled, {measured_rows} counted by threads"
-            )));
-        }
-        match first_error {
-            Some(e) => Err(e),
-            None if ctx.control.is_cancelled() => Err(Error::Interrupted),
-            None => Ok(warmup_rows),
-        }
+        (figures, behind)
+    }
+
+    /// What the phase measured, in words.
+    fn note(&self, behind: Option<String>, wait_stopped: Option<String>) -> String {
+        format!(
+            "{} connections, {}, {}; warm-up excluded{}{}",
+            self.threads,
+            match (self.client.txn, self.client.isolation) {
+                (TxnShape::Insert, None) => "one autocommit single-row INSERT per operation".to_string(),
+                (txn, level) => format!(
+                    "one {} transaction per operation at {} (a lost conflict retried up to {} times)",
+                    txn.name(),
+                    level.map_or("the server's default isolation".to_string(), |l| l.to_string()),
+                    worker::MAX_RETRIES
+                ),
+            },
+            match self.rate {
+                Some(r) => format!("open loop at {r} rows/s, latency from each statement's due time"),
+                None => "closed loop".into(),
+            },
+            behind.unwrap_or_default(),
+            wait_stopped.map(|why| format!("; wait sampling stopped: {why}")).unwrap_or_default()
+        )
     }
 
     /// The coordinator: waits out the warm-up, then closes one interval per second until the

@@ -67,11 +67,15 @@ impl WaitProbe {
 
     /// Every wait seen (after [`WaitProbe::take_interval`] of the last interval), the number of
     /// samples, and whether the engine could be sampled at all.
-    pub fn finish(self) -> (BTreeMap<String, u64>, u64, bool, Option<String>) {
+    pub fn finish(self) -> Finished {
         let sampled = self.sampler.is_some() || self.stopped.is_some();
         (self.total, self.samples, sampled, self.stopped)
     }
 }
+
+/// What a probe saw: every wait, the samples taken, whether the engine could be sampled, and
+/// why sampling stopped, if it did.
+pub type Finished = (BTreeMap<String, u64>, u64, bool, Option<String>);
 
 fn one_line(e: &Error) -> String {
     e.to_string().lines().next().unwrap_or_default().to_string()

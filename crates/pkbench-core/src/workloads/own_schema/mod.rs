@@ -7,15 +7,15 @@
 //! secondary index, and each row's children, over rows chosen by `--read-locality`. At the end
 //! every table's rows are counted and every foreign key is checked to resolve.
 
+mod load;
 mod reads;
 mod rows;
 
 pub use reads::{RECENT_SHARE, ReadLocality};
 
-use super::outcome::{SettingsBase, conclude, empty_result, record_batch, verify};
+use super::outcome::{SettingsBase, conclude, empty_result, verify};
 use super::{CaseContext, KeySettings, KeyStream, Workload};
 use crate::Error;
-use crate::control::RunControl;
 use crate::engines::Engine;
 use crate::engines::EngineKind;
 use crate::engines::own_schema::{Read, SchemaCase};
@@ -23,12 +23,13 @@ use crate::engines::wire::{KeySlot, Param};
 use crate::generators::Key;
 use crate::metrics::LatencyRecorder;
 use crate::metrics::budget::{CounterAccount, CounterBudget};
-use crate::results::{BatchResult, PhaseResult, RunResult};
+use crate::results::{PhaseResult, RunResult};
 use crate::schema::{Plan, Role, Schema, Source, key_share};
 use crate::strategy::{Storage, Strategy};
 use crate::util::pick::Pick;
 use crate::values::{ColumnSpec, Sidecar, SpecOverrides, resolve};
-use reads::{Kept, Targets};
+use load::Loaded;
+use reads::Kept;
 use rows::{MAX_COLUMNS, Ref, TableRows};
 use std::collections::BTreeMap;
 
@@ -282,159 +283,7 @@ fn transaction(
     }
 }
 
-/// What the load leaves for the reads.
-struct Loaded {
-    targets: Targets,
-    /// Per tree (`table`, `table.index`), per 1,000 key-table rows during the load, where the
-    /// engine counts them per tree: blocks read into the cache, and index blocks touched.
-    per_tree: BTreeMap<String, (Option<f64>, Option<f64>)>,
-}
-
 impl OwnSchema {
-    /// The key table's rows in timed batches, each with its children.
-    fn load(
-        &self,
-        case: &mut dyn SchemaCase,
-        feeds: &mut [TableRows],
-        strategy: &Strategy,
-        pick: &mut Pick,
-        result: &mut RunResult,
-        ctx: &CaseContext<'_>,
-    ) -> Result<Loaded, Error> {
-        let sql = case.sql().clone();
-        let key_fill = self.plan.key;
-        let storage = strategy.primary.storage;
-        let children: Vec<usize> = self.plan.children().collect();
-        let joined: Vec<Option<usize>> =
-            children.iter().map(|c| sql.children_of.iter().position(|j| j.0 == *c)).collect();
-        let mut targets = Targets::choose(
-            self.sizes.rows,
-            self.sizes.reads,
-            self.sizes.read_locality,
-            self.keys.seed,
-            sql.children_of.len(),
-        );
-        // Parameter positions of the indexed columns, kept for the sampled rows.
-        let key_insert = &sql.inserts[key_fill];
-        let mut indexed: Vec<usize> = sql
-            .by_index
-            .iter()
-            .flat_map(|r| r.columns.iter().filter_map(|c| key_insert.columns.iter().position(|x| x == c)))
-            .collect();
-        indexed.sort_unstable();
-        indexed.dedup();
-        // A second key beside the key (`int+uuid4`): the last parameter, and what reads look up.
-        let second = strategy.secondary.filter(|_| key_insert.second_key);
-        let mut second_slot = KeySlot::default();
-        let (parent_rows, per_row) = (self.sizes.parent_rows as usize, self.sizes.children_per_row);
-        let mut keys: Vec<Key> = Vec::with_capacity(self.sizes.rows as usize);
-        let mut stream = KeyStream::new(strategy, self.keys);
-        let mut batch = Vec::with_capacity(self.sizes.batch_rows as usize);
-        let mut account = CounterAccount::new(ctx.counter_budget);
-        let before = case.tree_counters()?;
-        while (keys.len() as u64) < self.sizes.rows {
-            let start = keys.len();
-            let n = self.sizes.batch_rows.min(self.sizes.rows - start as u64);
-            let t0 = ctx.timer.now_ns();
-            stream.fill(&mut batch, n);
-            let t1 = ctx.timer.now_ns();
-            transaction(case, |case| {
-                for (i, row) in batch.iter().enumerate() {
-                    let mut params = [Param::Null; MAX_COLUMNS];
-                    let mut k = feeds[key_fill].next(
-                        row.primary,
-                        storage,
-                        &mut |_| Ref::Row(pick.below(parent_rows) as u64),
-                        &mut params,
-                    )?;
-                    if let Some(s) = second {
-                        let ext = row.secondary.ok_or_else(|| Error::InvalidInput("a second key is missing".into()))?;
-                        params[k] = second_slot.bind(ext, s.storage);
-                        k += 1;
-                    }
-                    let assigned = case.insert(key_fill, &params[..k])?;
-                    let key = row.primary.or(assigned).ok_or_else(|| Error::InvalidInput("a key is missing".into()))?;
-                    if let Some(s) = targets.rows.get_mut(&((start + i) as u64)) {
-                        s.key = if second.is_some() { row.secondary } else { Some(key) };
-                        for &p in &indexed {
-                            s.values.insert(p, Kept::of(&params[p]));
-                        }
-                    }
-                    keys.push(key);
-                    if (i + 1) % RunControl::PROGRESS_STEP == 0 {
-                        ctx.control.add_rows(RunControl::PROGRESS_STEP as u64);
-                        if ctx.control.is_cancelled() {
-                            return Err(Error::Interrupted);
-                        }
-                    }
-                }
-                for (c, join) in children.iter().zip(&joined) {
-                    for _ in 0..n * per_row {
-                        let mut counted = false;
-                        let mut parent = |p: usize| {
-                            if p != key_fill {
-                                return Ref::Row(pick.below(parent_rows) as u64);
-                            }
-                            let j = match self.sizes.fk_locality {
-                                FkLocality::Recent => start + pick.below(n as usize),
-                                FkLocality::Uniform => pick.below(keys.len()),
-                            };
-                            if let (false, Some(join), Some(s)) = (counted, join, targets.rows.get_mut(&(j as u64))) {
-                                s.children[*join] += 1;
-                            }
-                            counted = true;
-                            Ref::Key(keys[j])
-                        };
-                        let mut params = [Param::Null; MAX_COLUMNS];
-                        let k = feeds[*c].next(None, storage, &mut parent, &mut params)?;
-                        case.insert(*c, &params[..k])?;
-                    }
-                }
-                Ok(())
-            })?;
-            let t2 = ctx.timer.now_ns();
-            ctx.control.add_rows(n % RunControl::PROGRESS_STEP as u64);
-            account.earn(t2 - t1);
-            let counters = case.take_counters(&account)?;
-            let counters_ns = ctx.timer.now_ns() - t2;
-            account.spend(counters_ns);
-            let b = BatchResult {
-                index: result.batches.len() as u64,
-                rows: n,
-                rows_total: keys.len() as u64,
-                elapsed_ns: t2 - t1,
-                elapsed_ns_low: None,
-                elapsed_ns_high: None,
-                keygen_ns: t1 - t0,
-                counters,
-                counters_ns,
-                counters_span: 1,
-                db_size_bytes: None,
-                shards: None,
-                machine_ns: None,
-            };
-            record_batch(result, b, ctx, strategy.name);
-        }
-        let rows = keys.len().max(1) as f64;
-        // Touched blocks are read within the counter budget: per the rows of the batches read.
-        let touched_rows: u64 =
-            result.batches.iter().filter(|b| b.counters.index_blocks_touched.is_some()).map(|b| b.rows).sum();
-        let per_1k = |after: Option<u64>, before: Option<u64>, rows: f64| {
-            after.filter(|_| rows > 0.0).map(|a| a.saturating_sub(before.unwrap_or(0)) as f64 * 1000.0 / rows)
-        };
-        let per_tree = case
-            .tree_counters()?
-            .into_iter()
-            .map(|(tree, after)| {
-                let b = before.get(&tree).copied().unwrap_or_default();
-                let misses = per_1k(after.misses, b.misses, rows);
-                let touched = per_1k(after.index_blocks_touched, b.index_blocks_touched, touched_rows as f64);
-                (tree, (misses, touched))
-            })
-            .collect();
-        Ok(Loaded { targets, per_tree })
-    }
-
     /// One timed read phase: `op(case, target)` for every target, returning rows read and the
     /// rows expected (`None`: at least one).
     fn read_phase(
