@@ -79,6 +79,9 @@ pub enum Error {
         /// Rows found.
         found: u64,
     },
+    /// A broken invariant inside pkbench: a bug, not the user's input or the engine's answer.
+    #[error("internal error: {0} (a bug in pkbench: please report it with the command that ran)")]
+    Internal(String),
     /// The user interrupted the run (Ctrl-C).
     #[error("interrupted")]
     Interrupted,

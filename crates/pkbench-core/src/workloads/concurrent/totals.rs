@@ -68,11 +68,11 @@ impl Totals {
     /// disagree with the `measured_ops` sampled, a client's error, or Ctrl-C.
     pub fn conclude(self, measured_ops: u64, ctx: &CaseContext<'_>) -> Result<u64, Error> {
         if self.panicked {
-            return Err(Error::InvalidInput("a client thread panicked; the results are incomplete".into()));
+            return Err(Error::Internal("a client thread panicked; the results are incomplete".into()));
         }
         if measured_ops != self.measured_rows {
-            return Err(Error::InvalidInput(format!(
-                "internal count mismatch: {measured_ops} operations sampled, {} counted by threads",
+            return Err(Error::Internal(format!(
+                "count mismatch: {measured_ops} operations sampled, {} counted by threads",
                 self.measured_rows
             )));
         }

@@ -151,12 +151,12 @@ impl<'a> Rows<'a> {
                 &mut params,
             )?;
             if let Some(s) = self.second {
-                let ext = row.secondary.ok_or_else(|| Error::InvalidInput("a second key is missing".into()))?;
+                let ext = row.secondary.ok_or_else(|| Error::Internal("a second key is missing".into()))?;
                 params[k] = self.second_slot.bind(ext, s.storage);
                 k += 1;
             }
             let assigned = case.insert(self.key_fill, &params[..k])?;
-            let key = row.primary.or(assigned).ok_or_else(|| Error::InvalidInput("a key is missing".into()))?;
+            let key = row.primary.or(assigned).ok_or_else(|| Error::Internal("a key is missing".into()))?;
             if let Some(s) = self.targets.rows.get_mut(&((start + i) as u64)) {
                 s.key = if self.second.is_some() { row.secondary } else { Some(key) };
                 for &p in &self.indexed {

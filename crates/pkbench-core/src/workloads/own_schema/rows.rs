@@ -114,7 +114,7 @@ impl TableRows {
         for (slot, c) in params.iter_mut().zip(self.columns.iter_mut()) {
             *slot = match c.source {
                 Source::Key => {
-                    let key = key.ok_or_else(|| Error::InvalidInput("a client-generated key is missing".into()))?;
+                    let key = key.ok_or_else(|| Error::Internal("a client-generated key is missing".into()))?;
                     c.slot.bind(key, storage)
                 }
                 Source::Sequence(ty) => sequence(ty, row, &mut c.text, &mut c.bytes),
