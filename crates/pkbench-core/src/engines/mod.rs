@@ -195,22 +195,14 @@ pub trait InsertCase {
     }
 
     /// Opens one more connection to this case's database for a concurrent workload: each
-    /// client inserts one row per autocommit statement through a prepared statement. Engines
-    /// without extra connections return an error saying so.
+    /// client inserts one row per autocommit statement through a prepared statement.
     fn connect(&mut self) -> Result<Box<dyn InsertClient + Send>, Error> {
-        Err(Error::InvalidInput("this engine cannot open concurrent connections".into()))
+        self.connect_with(&txn::ClientOptions::default())
     }
 
     /// Opens one more connection whose transactions follow `options` (`--txn`, `--isolation`).
     /// Engines that only run single-row autocommit inserts refuse other options in one line.
-    fn connect_with(&mut self, options: &txn::ClientOptions) -> Result<Box<dyn InsertClient + Send>, Error> {
-        if *options != txn::ClientOptions::default() {
-            return Err(Error::InvalidInput(
-                "--txn and --isolation need a server engine (--engine postgres or mariadb): SQLite runs one writer at a time, always serializable".into(),
-            ));
-        }
-        self.connect()
-    }
+    fn connect_with(&mut self, options: &txn::ClientOptions) -> Result<Box<dyn InsertClient + Send>, Error>;
 
     /// Opens a connection that samples what this case's sessions wait for (the concurrent
     /// workload's wait evidence); `None` on engines without such a view (SQLite reports its lock
@@ -219,38 +211,43 @@ pub trait InsertCase {
         Ok(None)
     }
 
+    /// Deleting, compacting and measuring mid-case (churn, remedy), on engines that can.
+    fn maintenance(&mut self) -> Option<&mut dyn Maintenance> {
+        None
+    }
+
     /// Counts the rows, measures size and B-tree state, and removes or keeps the database.
     fn finish(self: Box<Self>) -> Result<CaseReport, Error>;
+}
 
+/// What a case can do besides inserting, on engines that implement it: measure itself,
+/// delete rows and compact (the churn and remedy workloads).
+pub trait Maintenance {
     /// Size on disk and B-tree state now, without ending the case (remedy, churn).
-    fn physical(&mut self) -> Result<Physical, Error> {
-        Err(not_yet("reading size and leaf fill during a case"))
-    }
+    fn physical(&mut self) -> Result<Physical, Error>;
 
     /// Deletes the rows with these primary keys in one transaction; returns rows deleted (churn).
     /// Engine-assigned keys are passed as the integers the engine gave them (1, 2, … in a fresh
     /// table).
-    fn delete_by_primary(&mut self, _keys: &[Key], _control: &RunControl) -> Result<u64, Error> {
-        Err(not_yet("deleting rows"))
-    }
+    fn delete_by_primary(&mut self, keys: &[Key], control: &RunControl) -> Result<u64, Error>;
 
     /// What else [`delete_by_primary`](Self::delete_by_primary) runs besides the DELETE (e.g. a
     /// plain VACUUM where autovacuum is off), for the churn phases' note; `None` if nothing.
-    fn delete_note(&self) -> Option<&'static str> {
-        None
-    }
+    fn delete_note(&self) -> Option<&'static str>;
 
     /// Rebuilds the database to give free pages back (SQLite `VACUUM`, PostgreSQL `VACUUM FULL`,
     /// MariaDB `OPTIMIZE TABLE`; remedy). Returns a note saying which command ran and what
     /// free space it needs.
-    fn compact(&mut self) -> Result<&'static str, Error> {
-        Err(not_yet("compacting (VACUUM)"))
-    }
+    fn compact(&mut self) -> Result<&'static str, Error>;
 }
 
-/// The error of an [`InsertCase`] method an engine does not implement yet.
-fn not_yet(what: &str) -> Error {
-    Error::InvalidInput(format!("{what} is not implemented for this engine; use --engine sqlite, postgres or mariadb"))
+/// `case`'s [`Maintenance`], or the error of `workload`, which needs it, on an engine without it.
+pub fn maintained<'a>(case: &'a mut dyn InsertCase, workload: &str) -> Result<&'a mut dyn Maintenance, Error> {
+    case.maintenance().ok_or_else(|| {
+        Error::InvalidInput(format!(
+            "the {workload} workload deletes, compacts and measures mid-run, which this engine cannot do; use --engine sqlite, postgres or mariadb"
+        ))
+    })
 }
 
 /// A case's size on disk and B-tree state at one moment.
