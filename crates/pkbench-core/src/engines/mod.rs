@@ -9,8 +9,12 @@
 //!   calls and mapping driver errors onto [`wire::ServerErrorKind`]s.
 //! - [`distributed`]: CockroachDB, YugabyteDB and TiDB as flavours of the PostgreSQL and
 //!   MariaDB engines (recognised from their version text), with their dialects and catalogs.
-//! - [`server`]: the server engine written once ([`server::ServerEngine`]) over a
-//!   [`server::Backend`] — what one server truly has of its own.
+//! - [`server`]: the engine core, written once ([`server::ServerEngine`]) over a
+//!   [`server::Backend`] — what one engine truly has of its own: SQLite's (`sqlite/`) provisions a
+//!   file per case, reads `sqlite3_db_status` and `dbstat`; each server's starts or reaches its
+//!   server, reads its statistics views and measures its trees.
+//! - Optional operations are capabilities the types say: [`InsertCase::maintenance`] (churn,
+//!   remedy), [`Engine::app`], [`Engine::own_schema`].
 //!
 //! A new PostgreSQL-wire or MySQL-wire engine adds one [`EngineKind`] variant and one folder
 //! like `postgres/`: `mod.rs`, `dialect.rs`, `backend.rs`, `server.rs` (plus `counters.rs` and
@@ -150,7 +154,7 @@ pub trait Engine {
     /// Creates a fresh database holding `spec.strategy`'s empty tables.
     fn create_case(&mut self, spec: &CaseSpec<'_>) -> Result<Box<dyn InsertCase + '_>, Error>;
 
-    /// The application workload's SQL for this engine, if it has one yet.
+    /// The application workload on this engine, if the engine runs it.
     fn app(&mut self) -> Option<&mut dyn app::AppEngine> {
         None
     }

@@ -124,6 +124,7 @@ impl Workload for Churn {
                 )));
             }
             let mut case = engine.create_case(&spec)?;
+            maintained(case.as_mut(), "churn")?; // refused before any row is written
             result.settings.engine = case.effective_settings()?;
             let mut ins = Inserter {
                 batches: Batches::new(KeyStream::new(strategy, self.keys), self.batch_rows, false),

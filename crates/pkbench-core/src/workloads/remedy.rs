@@ -170,6 +170,7 @@ impl Workload for Remedy {
         let outcome = (|| -> Result<(), Error> {
             let after = Remedy::switched(strategy)?;
             let mut case = engine.create_case(&spec)?;
+            maintained(case.as_mut(), "remedy")?; // refused before any row is written
             result.settings.engine = case.effective_settings()?;
             let mut batches = Batches::new(KeyStream::new(strategy, self.keys), self.batch_rows, false);
             let mut phase =
