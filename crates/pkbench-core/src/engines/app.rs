@@ -1,7 +1,6 @@
 //! The small-SaaS application of seed 001 (`users` and their `orders`, both keyed by the
-//! strategy) as an engine extension: each engine renders its own SQL behind [`AppCase`].
-//! SQLite implements it; a server engine follows by implementing [`AppEngine`] and returning it
-//! from [`super::Engine::app`].
+//! strategy) as an engine extension: each engine's SQL ([`AppSql`]) behind [`AppCase`]. The
+//! engine core ([`super::server::ServerEngine`]) implements it once for SQLite and every server.
 
 use super::KeyRow;
 use crate::Error;

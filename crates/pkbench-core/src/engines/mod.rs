@@ -9,8 +9,12 @@
 //!   calls and mapping driver errors onto [`ServerErrorKind`](crate::ServerErrorKind)s.
 //! - [`distributed`]: CockroachDB, YugabyteDB and TiDB as flavours of the PostgreSQL and
 //!   MariaDB engines (recognised from their version text), with their dialects and catalogs.
-//! - [`server`]: the server engine written once ([`server::ServerEngine`]) over a
-//!   [`server::Backend`] — what one server truly has of its own.
+//! - [`server`]: the engine core, written once ([`server::ServerEngine`]) over a
+//!   [`server::Backend`] — what one engine truly has of its own: SQLite's (`sqlite/`) provisions a
+//!   file per case, reads `sqlite3_db_status` and `dbstat`; each server's starts or reaches its
+//!   server, reads its statistics views and measures its trees.
+//! - Optional operations are capabilities the types say: [`InsertCase::maintenance`] (churn,
+//!   remedy), [`Engine::app`], [`Engine::own_schema`].
 //!
 //! A new PostgreSQL-wire or MySQL-wire engine adds one [`EngineKind`] variant and one folder
 //! like `postgres/`: `mod.rs`, `dialect.rs`, `backend.rs`, `server.rs` (plus `counters.rs` and
@@ -143,7 +147,7 @@ pub trait Engine {
     /// Creates a fresh database holding `spec.strategy`'s empty tables.
     fn create_case(&mut self, spec: &CaseSpec<'_>) -> Result<Box<dyn InsertCase + '_>, Error>;
 
-    /// The application workload's SQL for this engine, if it has one yet.
+    /// The application workload on this engine, if the engine runs it.
     fn app(&mut self) -> Option<&mut dyn app::AppEngine> {
         None
     }
@@ -188,22 +192,14 @@ pub trait InsertCase {
     }
 
     /// Opens one more connection to this case's database for a concurrent workload: each
-    /// client inserts one row per autocommit statement through a prepared statement. Engines
-    /// without extra connections return an error saying so.
+    /// client inserts one row per autocommit statement through a prepared statement.
     fn connect(&mut self) -> Result<Box<dyn InsertClient + Send>, Error> {
-        Err(Error::InvalidInput("this engine cannot open concurrent connections".into()))
+        self.connect_with(&txn::ClientOptions::default())
     }
 
     /// Opens one more connection whose transactions follow `options` (`--txn`, `--isolation`).
     /// Engines that only run single-row autocommit inserts refuse other options in one line.
-    fn connect_with(&mut self, options: &txn::ClientOptions) -> Result<Box<dyn InsertClient + Send>, Error> {
-        if *options != txn::ClientOptions::default() {
-            return Err(Error::InvalidInput(
-                "--txn and --isolation need a server engine (--engine postgres or mariadb): SQLite runs one writer at a time, always serializable".into(),
-            ));
-        }
-        self.connect()
-    }
+    fn connect_with(&mut self, options: &txn::ClientOptions) -> Result<Box<dyn InsertClient + Send>, Error>;
 
     /// Opens a connection that samples what this case's sessions wait for (the concurrent
     /// workload's wait evidence); `None` on engines without such a view (SQLite reports its lock
@@ -212,38 +208,43 @@ pub trait InsertCase {
         Ok(None)
     }
 
+    /// Deleting, compacting and measuring mid-case (churn, remedy), on engines that can.
+    fn maintenance(&mut self) -> Option<&mut dyn Maintenance> {
+        None
+    }
+
     /// Counts the rows, measures size and B-tree state, and removes or keeps the database.
     fn finish(self: Box<Self>) -> Result<CaseReport, Error>;
+}
 
+/// What a case can do besides inserting, on engines that implement it: measure itself,
+/// delete rows and compact (the churn and remedy workloads).
+pub trait Maintenance {
     /// Size on disk and B-tree state now, without ending the case (remedy, churn).
-    fn physical(&mut self) -> Result<Physical, Error> {
-        Err(not_yet("reading size and leaf fill during a case"))
-    }
+    fn physical(&mut self) -> Result<Physical, Error>;
 
     /// Deletes the rows with these primary keys in one transaction; returns rows deleted (churn).
     /// Engine-assigned keys are passed as the integers the engine gave them (1, 2, … in a fresh
     /// table).
-    fn delete_by_primary(&mut self, _keys: &[Key], _control: &RunControl) -> Result<u64, Error> {
-        Err(not_yet("deleting rows"))
-    }
+    fn delete_by_primary(&mut self, keys: &[Key], control: &RunControl) -> Result<u64, Error>;
 
     /// What else [`delete_by_primary`](Self::delete_by_primary) runs besides the DELETE (e.g. a
     /// plain VACUUM where autovacuum is off), for the churn phases' note; `None` if nothing.
-    fn delete_note(&self) -> Option<&'static str> {
-        None
-    }
+    fn delete_note(&self) -> Option<&'static str>;
 
     /// Rebuilds the database to give free pages back (SQLite `VACUUM`, PostgreSQL `VACUUM FULL`,
     /// MariaDB `OPTIMIZE TABLE`; remedy). Returns a note saying which command ran and what
     /// free space it needs.
-    fn compact(&mut self) -> Result<&'static str, Error> {
-        Err(not_yet("compacting (VACUUM)"))
-    }
+    fn compact(&mut self) -> Result<&'static str, Error>;
 }
 
-/// The error of an [`InsertCase`] method an engine does not implement yet.
-fn not_yet(what: &str) -> Error {
-    Error::InvalidInput(format!("{what} is not implemented for this engine; use --engine sqlite, postgres or mariadb"))
+/// `case`'s [`Maintenance`], or the error of `workload`, which needs it, on an engine without it.
+pub fn maintained<'a>(case: &'a mut dyn InsertCase, workload: &str) -> Result<&'a mut dyn Maintenance, Error> {
+    case.maintenance().ok_or_else(|| {
+        Error::InvalidInput(format!(
+            "the {workload} workload deletes, compacts and measures mid-run, which this engine cannot do; use --engine sqlite, postgres or mariadb"
+        ))
+    })
 }
 
 /// A case's size on disk and B-tree state at one moment.

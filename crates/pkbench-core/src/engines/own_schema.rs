@@ -1,7 +1,7 @@
 //! A user's own schema as an engine extension (`run --schema`): the workload renders every
 //! statement ([`crate::schema::run_sql`]) and makes every row; the engine creates the tables in
 //! a fresh database, runs the prepared statements it is handed by position, and verifies and
-//! measures at the end. SQLite and the one-server engines implement it.
+//! measures at the end. The engine core implements it once for SQLite and the one-server engines.
 
 use crate::Error;
 use crate::engines::wire::Param;

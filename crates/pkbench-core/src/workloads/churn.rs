@@ -6,7 +6,7 @@
 use super::outcome::{Batches, SettingsBase, conclude, empty_result, record_report, verify};
 use super::{CaseContext, KeySettings, KeyStream, Workload};
 use crate::Error;
-use crate::engines::{CaseSpec, Engine, InsertCase, Physical};
+use crate::engines::{CaseSpec, Engine, InsertCase, Physical, maintained};
 use crate::generators::Key;
 use crate::results::{PhaseResult, RunResult};
 use crate::strategy::{KeySource, Strategy};
@@ -124,6 +124,7 @@ impl Workload for Churn {
                 )));
             }
             let mut case = engine.create_case(&spec)?;
+            maintained(case.as_mut(), "churn")?; // refused before any row is written
             result.settings.engine = case.effective_settings()?;
             let mut ins = Inserter {
                 batches: Batches::new(KeyStream::new(strategy, self.keys), self.batch_rows, false),
@@ -143,7 +144,7 @@ impl Workload for Churn {
                 elapsed_ns: fill_ns,
                 ..PhaseResult::default()
             };
-            state_figures(&case.physical()?, &mut fill.figures);
+            state_figures(&maintained(case.as_mut(), "churn")?.physical()?, &mut fill.figures);
             result.phases.push(fill);
             let mut doomed: Vec<Key> = Vec::with_capacity(self.batch_rows as usize);
             for step in 1..=self.steps() {
@@ -153,7 +154,7 @@ impl Workload for Churn {
                 doomed.clear();
                 doomed.extend(ins.live.drain(..self.batch_rows as usize));
                 let t0 = ctx.timer.now_ns();
-                let deleted = case.delete_by_primary(&doomed, ctx.control)?;
+                let deleted = maintained(case.as_mut(), "churn")?.delete_by_primary(&doomed, ctx.control)?;
                 let delete_ns = ctx.timer.now_ns() - t0;
                 verify(strategy.name, doomed.len() as u64, deleted)?;
                 let insert_ns = ins.insert(case.as_mut(), self.batch_rows, true, &mut result, ctx, strategy.name)?;
@@ -163,13 +164,17 @@ impl Workload for Churn {
                     rows: 2 * self.batch_rows,
                     elapsed_ns: delete_ns + insert_ns,
                     // Said once: the same maintenance runs after every delete.
-                    note: if step == 1 { case.delete_note().map(str::to_string) } else { None },
+                    note: if step == 1 {
+                        maintained(case.as_mut(), "churn")?.delete_note().map(str::to_string)
+                    } else {
+                        None
+                    },
                     ..PhaseResult::default()
                 };
                 phase.counters = result.batches.last().map(|b| b.counters).unwrap_or_default();
                 phase.figures.insert("delete_ms".into(), delete_ns as f64 / 1e6);
                 phase.figures.insert("insert_ms".into(), insert_ns as f64 / 1e6);
-                state_figures(&case.physical()?, &mut phase.figures);
+                state_figures(&maintained(case.as_mut(), "churn")?.physical()?, &mut phase.figures);
                 result.phases.push(phase);
             }
             let report = case.finish()?;

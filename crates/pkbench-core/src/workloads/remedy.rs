@@ -6,7 +6,7 @@
 use super::outcome::{Batches, SettingsBase, conclude, empty_result, record_report};
 use super::{CaseContext, KeySettings, KeyStream, Workload};
 use crate::Error;
-use crate::engines::{CaseSpec, Engine, InsertCase, Physical};
+use crate::engines::{CaseSpec, Engine, InsertCase, Physical, maintained};
 use crate::generators::Scheme;
 use crate::results::{BatchResult, Counters, PhaseResult, RunResult};
 use crate::strategy::{KeySource, SecondaryKey, Storage, Strategy};
@@ -99,6 +99,7 @@ impl Remedy {
 }
 
 fn vacuum(case: &mut dyn InsertCase, ctx: &CaseContext<'_>) -> Result<PhaseResult, Error> {
+    let case = maintained(case, "remedy")?;
     let before = case.physical()?;
     let t0 = ctx.timer.now_ns();
     let note = case.compact()?;
@@ -169,6 +170,7 @@ impl Workload for Remedy {
         let outcome = (|| -> Result<(), Error> {
             let after = Remedy::switched(strategy)?;
             let mut case = engine.create_case(&spec)?;
+            maintained(case.as_mut(), "remedy")?; // refused before any row is written
             result.settings.engine = case.effective_settings()?;
             let mut batches = Batches::new(KeyStream::new(strategy, self.keys), self.batch_rows, false);
             let mut phase =

@@ -48,6 +48,7 @@ impl MariaDbBackend {
 }
 
 impl Backend for MariaDbBackend {
+    type Settings = ServerSettings;
     type Conn = MyConnection;
     type Managed = ManagedMariaDb;
     type Snapshot = counters::Snapshot;
@@ -57,7 +58,9 @@ impl Backend for MariaDbBackend {
     // On a server other sessions use, every InnoDB counter includes their work too.
     const COUNTER_SCOPE: &'static str =
         "server-wide: buffer pool, pages written, redo, doublewrite and index_page_* counters count every session";
-    const DELETE_NOTE: &'static str = "MariaDB: multi-row DELETE … WHERE id IN (…) in one transaction (1,000 keys per statement), delete_ms is the DELETE and COMMIT; before each size and leaf-fill reading on a managed server, SET GLOBAL innodb_max_purge_lag_wait = 0 waits until InnoDB's purge has removed the delete-marked records";
+    const DELETE_NOTE: Option<&'static str> = Some(
+        "MariaDB: multi-row DELETE … WHERE id IN (…) in one transaction (1,000 keys per statement), delete_ms is the DELETE and COMMIT; before each size and leaf-fill reading on a managed server, SET GLOBAL innodb_max_purge_lag_wait = 0 waits until InnoDB's purge has removed the delete-marked records",
+    );
     const COMPACT_NOTE: &'static str = "MariaDB: OPTIMIZE TABLE, which InnoDB runs as a rebuild (recreate + analyze) into a new .ibd file; free_space_needed_bytes = the new copy, at most the size before (redo log not counted)";
 
     fn dialect(&self) -> &'static dyn Dialect {
@@ -139,7 +142,7 @@ impl Backend for MariaDbBackend {
                     "character_set_server",
                 ],
             ),
-            SettingsFor::App => (
+            SettingsFor::App | SettingsFor::Schema => (
                 "",
                 &[
                     "innodb_buffer_pool_size",

@@ -60,6 +60,7 @@ impl PostgresBackend {
 }
 
 impl Backend for PostgresBackend {
+    type Settings = ServerSettings;
     type Conn = PgConnection;
     type Managed = ManagedPostgres;
     type Snapshot = counters::Snapshot;
@@ -68,7 +69,9 @@ impl Backend for PostgresBackend {
     const INSERT_PATH: &'static str = "multi-row INSERT … SELECT FROM unnest($arrays) (generate_series for engine-assigned keys), 1,000 rows per statement, one transaction per batch";
     const COUNTER_SCOPE: &'static str = "WAL counters (wal_bytes, wal_records, wal_fpi, wal_fpi_bytes, page_splits) are server-wide; \
 cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_touched is this case's indexes";
-    const DELETE_NOTE: &'static str = "PostgreSQL: DELETE … WHERE id = ANY($1) in one transaction, then a plain VACUUM of the case's tables (autovacuum is off on them), so freed space and emptied index pages can be reused as autovacuum would let them; delete_ms includes that VACUUM";
+    const DELETE_NOTE: Option<&'static str> = Some(
+        "PostgreSQL: DELETE … WHERE id = ANY($1) in one transaction, then a plain VACUUM of the case's tables (autovacuum is off on them), so freed space and emptied index pages can be reused as autovacuum would let them; delete_ms includes that VACUUM",
+    );
     const COMPACT_NOTE: &'static str = "PostgreSQL: VACUUM FULL (outside a transaction) rewrites the heap and rebuilds every index into new files; free_space_needed_bytes = the new copy, at most the size before (its WAL is not counted)";
 
     fn dialect(&self) -> &'static dyn Dialect {
@@ -212,7 +215,9 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
                 "autovacuum",
                 "fsync",
             ],
-            SettingsFor::App => &["shared_buffers", "synchronous_commit", "full_page_writes", "autovacuum", "fsync"],
+            SettingsFor::App | SettingsFor::Schema => {
+                &["shared_buffers", "synchronous_commit", "full_page_writes", "autovacuum", "fsync"]
+            }
         };
         let mut out = BTreeMap::new();
         for name in names.iter().copied().chain(self.user_settings.iter().map(String::as_str)) {

@@ -1,5 +1,5 @@
-//! The application workload on any server: its tables in pkbench's namespace, one prepared
-//! single-row statement per operation.
+//! The application workload on any engine: its tables in pkbench's namespace (or SQLite's
+//! file of the case's own), one prepared single-row statement per operation.
 
 use super::backend::{Backend, SettingsFor};
 use super::engine::ServerEngine;
@@ -7,7 +7,6 @@ use crate::Error;
 use crate::control::RunControl;
 use crate::engines::KeyRow;
 use crate::engines::app::{AppCase, AppEngine, AppReport, AppSql, OrderRow, UserRow, load_rows};
-use crate::engines::sql;
 use crate::engines::wire::{Connection, KeySlot, Param, Value};
 use crate::generators::Key;
 use crate::metrics::budget::{CounterAccount, CounterBudget};
@@ -20,14 +19,17 @@ impl<B: Backend> AppEngine for ServerEngine<B> {
     fn create_app(&mut self, strategy: &Strategy) -> Result<Box<dyn AppCase + '_>, Error> {
         use crate::engines::Engine;
         self.check(strategy)?;
-        let sql = sql::app::render(self.dialect(), strategy, &self.namespace)?;
-        for stmt in &sql.create {
-            self.run(stmt, || format!("could not create the application's tables ({stmt})"))?;
-        }
-        let stmts = Statements::prepare(&mut self.conn, &sql)?;
+        let sql = self.backend.app_sql(strategy, &self.namespace)?;
+        let tables: Vec<&'static str> = sql.counted.iter().map(|(t, _)| *t).collect();
+        let stmts = self.open_case(SettingsFor::App, strategy.name, (&tables, TABLES), |engine| {
+            for stmt in &sql.create {
+                engine.run(stmt, || format!("could not create the application's tables ({stmt})"))?;
+            }
+            Statements::prepare(&mut engine.conn, &sql)
+        })?;
         let mut case = ServerApp {
             engine: self,
-            tables: sql.counted.iter().map(|(t, _)| *t).collect(),
+            tables,
             sql,
             stmts,
             primary: strategy.primary.storage,
@@ -37,7 +39,7 @@ impl<B: Backend> AppEngine for ServerEngine<B> {
             email: String::with_capacity(48),
             cursor: Cursor::Start,
             last: B::Snapshot::default(),
-            dropped: false,
+            closed: false,
         };
         case.last = case.snapshot()?;
         Ok(Box::new(case))
@@ -94,6 +96,9 @@ const PK: usize = 0;
 const EXT: usize = 1;
 const USER: usize = 2;
 
+/// What the application's tables are called in errors.
+const TABLES: &str = "application's tables";
+
 /// One strategy's application tables.
 struct ServerApp<'a, B: Backend> {
     engine: &'a mut ServerEngine<B>,
@@ -107,7 +112,7 @@ struct ServerApp<'a, B: Backend> {
     email: String,
     cursor: Cursor,
     last: B::Snapshot,
-    dropped: bool,
+    closed: bool,
 }
 
 fn missing() -> Error {
@@ -200,11 +205,12 @@ impl<B: Backend> ServerApp<'_, B> {
         self.engine.end(result)
     }
 
-    fn drop_tables(&mut self) -> Result<(), Error> {
-        if !self.dropped {
-            self.dropped = true;
+    /// Drops the tables (or removes SQLite's file: an application database is never kept), once.
+    fn close(&mut self) -> Result<(), Error> {
+        if !self.closed {
+            self.closed = true;
             let tables = self.tables.clone();
-            self.engine.drop_tables(&tables, "application's tables")?;
+            self.engine.close_case(&tables, TABLES, false)?;
         }
         Ok(())
     }
@@ -353,16 +359,17 @@ impl<B: Backend> AppCase for ServerApp<'_, B> {
             let entry = counts.entry(of).or_insert(n);
             *entry = (*entry).min(n);
         }
-        let (size_bytes, btrees) = {
+        let (size_bytes, btrees, wal_size_bytes) = {
             let ServerEngine { conn, namespace, backend } = &mut *self.engine;
-            backend.measure(conn, namespace, &self.tables)?
+            let (size, btrees) = backend.measure(conn, namespace, &self.tables)?;
+            (size, btrees, backend.wal_size_bytes())
         };
-        self.drop_tables()?;
+        self.close()?;
         Ok(AppReport {
             users: counts.get("users").copied().unwrap_or(0),
             orders: counts.get("orders").copied().unwrap_or(0),
             size_bytes,
-            wal_size_bytes: None,
+            wal_size_bytes,
             btrees,
         })
     }
@@ -370,6 +377,6 @@ impl<B: Backend> AppCase for ServerApp<'_, B> {
 
 impl<B: Backend> Drop for ServerApp<'_, B> {
     fn drop(&mut self) {
-        let _ = self.drop_tables();
+        let _ = self.close();
     }
 }

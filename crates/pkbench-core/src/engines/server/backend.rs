@@ -1,34 +1,41 @@
-//! The extension point of a server engine: what is truly one server's own. Everything else —
-//! the insert case, concurrent clients, the application workload, verification and cleanup — is
-//! written once in [`super::ServerEngine`] over a [`Backend`], its wire [`Connection`] and its
-//! [`Dialect`].
+//! The extension point of an engine: what is truly one engine's own. Everything else — the
+//! insert case, concurrent clients, the application workload, a user's own schema,
+//! verification and cleanup — is written once in [`super::ServerEngine`] over a [`Backend`],
+//! its [`Connection`] and its [`Dialect`]. A server backend starts or reaches its server and
+//! works in one namespace; SQLite's opens a fresh database file per case.
 
-use super::ServerSettings;
 use crate::Error;
 use crate::engines::CaseSpec;
+use crate::engines::app::AppSql;
 use crate::engines::dialect::Dialect;
 use crate::engines::kind::EngineKind;
 use crate::engines::own_schema::TreeCounters;
 use crate::engines::sql::BenchSql;
+use crate::engines::txn::ClientOptions;
 use crate::engines::wire::Connection;
 use crate::metrics::budget::CounterAccount;
 use crate::results::{BtreeStats, Counters, ShardCounters};
 use crate::strategy::Strategy;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// Which settings a case reports.
+/// What a case is for: which settings it reports, and (on SQLite) which file and settings its
+/// database gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SettingsFor {
     /// An insert case (insert-growth, concurrent, remedy, churn, scale).
     Insert,
     /// The application workload.
     App,
+    /// A user's own schema (`run --schema`).
+    Schema,
 }
 
-/// One server engine's own parts.
+/// One engine's own parts.
 pub trait Backend: Sized + Send + 'static {
-    /// The wire connection it speaks.
+    /// What [`open`](Self::open) takes.
+    type Settings;
+    /// The connection it speaks through.
     type Conn: Connection;
     /// The throwaway server it starts itself.
     type Managed;
@@ -41,8 +48,8 @@ pub trait Backend: Sized + Send + 'static {
     const INSERT_PATH: &'static str;
     /// What each counter covers, recorded with the settings.
     const COUNTER_SCOPE: &'static str;
-    /// What the churn phases say happens after each DELETE.
-    const DELETE_NOTE: &'static str;
+    /// What the churn phases say happens besides each DELETE, if anything.
+    const DELETE_NOTE: Option<&'static str>;
     /// What remedy's compaction phase says ran.
     const COMPACT_NOTE: &'static str;
 
@@ -51,7 +58,7 @@ pub trait Backend: Sized + Send + 'static {
 
     /// Starts a managed server or connects to the user's (`settings.target`), checks the
     /// server's version and sets the session up. Returns the backend and its first connection.
-    fn open(settings: &ServerSettings) -> Result<(Self, Self::Conn), Error>;
+    fn open(settings: &Self::Settings) -> Result<(Self, Self::Conn), Error>;
 
     /// Opens one more session with the run's settings (a concurrent client).
     fn connect(&self) -> Result<Self::Conn, Error>;
@@ -71,6 +78,83 @@ pub trait Backend: Sized + Send + 'static {
 
     /// Server settings worth recording, by name.
     fn settings(&self, conn: &mut Self::Conn, purpose: SettingsFor) -> Result<BTreeMap<String, String>, Error>;
+
+    /// Adds to a case's settings where the server is, its version and (for an insert case)
+    /// what its counters cover.
+    fn settings_context(&self, purpose: SettingsFor, out: &mut BTreeMap<String, String>) {
+        out.insert("server".into(), self.target().to_string());
+        out.insert("server_version".into(), self.version().to_string());
+        if purpose == SettingsFor::Insert {
+            // Server-wide counters are exact on a server only pkbench uses, not on a shared one.
+            let scope = match self.managed() {
+                Some(_) => {
+                    format!("{}; exact here: the managed server runs only this case's statements", Self::COUNTER_SCOPE)
+                }
+                None => format!("{}; on this shared server they include other sessions' work", Self::COUNTER_SCOPE),
+            };
+            out.insert("counter_scope".into(), scope);
+        }
+    }
+
+    /// The insert-growth tables' SQL for `strategy` in `namespace`: the shared renderer over
+    /// the engine's dialect, unless the engine lays its tables out itself.
+    fn bench_sql(&self, strategy: &Strategy, namespace: &str) -> Result<BenchSql, Error> {
+        crate::engines::sql::bench::render(self.dialect(), strategy, namespace)
+    }
+
+    /// The application's SQL for `strategy` in `namespace` (likewise).
+    fn app_sql(&self, strategy: &Strategy, namespace: &str) -> Result<AppSql, Error> {
+        crate::engines::sql::app::render(self.dialect(), strategy, namespace)
+    }
+
+    /// Why this engine's concurrent clients cannot run with `options`, if they cannot.
+    fn client_refusal(&self, _options: &ClientOptions) -> Option<String> {
+        None
+    }
+
+    /// Creates pkbench's namespace on the server `open` connected to; creating fails if the name
+    /// exists, so pkbench never works in a namespace it did not create.
+    fn create_namespace(&self, conn: &mut Self::Conn, namespace: &str) -> Result<(), Error> {
+        let dialect = self.dialect();
+        conn.execute(&dialect.create_namespace(namespace)).map_err(|e| {
+            let word = dialect.namespace_word();
+            Error::server(
+                format!("could not create {word} '{namespace}' (pkbench only works in a {word} it creates)"),
+                e,
+            )
+        })?;
+        self.namespace_created(namespace)
+    }
+
+    /// Drops pkbench's namespace, when the engine closes.
+    fn drop_namespace(&self, conn: &mut Self::Conn, namespace: &str) {
+        let _ = conn.execute(&self.dialect().drop_namespace(namespace));
+    }
+
+    /// Readies the database a case of `purpose` for `strategy` works in: nothing on a server
+    /// (its namespace holds every case's tables); a fresh file on SQLite, which `conn` then
+    /// reaches.
+    fn open_case(&mut self, _conn: &mut Self::Conn, _purpose: SettingsFor, _strategy: &str) -> Result<(), Error> {
+        Ok(())
+    }
+
+    /// Ends a case: drops its `tables` (unqualified, last first; `what` names them in errors)
+    /// on a server; closes the file on SQLite, keeping it if asked and the case `finished`.
+    /// Returns where the database was kept, if it was.
+    fn close_case(
+        &mut self,
+        conn: &mut Self::Conn,
+        namespace: &str,
+        tables: &[&str],
+        what: &str,
+        _finished: bool,
+    ) -> Result<Option<PathBuf>, Error> {
+        let dialect = self.dialect();
+        let list: Vec<String> = tables.iter().rev().map(|t| dialect.qualify(namespace, t)).collect();
+        let sql = format!("DROP TABLE IF EXISTS {}", list.join(", "));
+        conn.execute(&sql).map_err(|e| Error::server(format!("could not drop the {what}"), e))?;
+        Ok(None)
+    }
 
     /// The counters now; `tables` (unqualified, in `namespace`) are the case's tables.
     fn snapshot(&self, conn: &mut Self::Conn, namespace: &str, tables: &[&str]) -> Result<Self::Snapshot, Error>;
@@ -100,6 +184,37 @@ pub trait Backend: Sized + Send + 'static {
     /// pkbench read them, rather than zeros).
     fn measure(&self, conn: &mut Self::Conn, namespace: &str, tables: &[&str])
     -> Result<(u64, Vec<BtreeStats>), Error>;
+
+    /// Of the size [`measure`](Self::measure) reports, the write-ahead log's share, where the
+    /// engine keeps it in a file of the case's own.
+    fn wal_size_bytes(&self) -> Option<u64> {
+        None
+    }
+
+    /// Like [`measure`](Self::measure) for a user's schema: every tree named `table` or
+    /// `table.index`.
+    fn measure_schema(
+        &self,
+        conn: &mut Self::Conn,
+        namespace: &str,
+        tables: &[&str],
+    ) -> Result<(u64, Vec<BtreeStats>), Error> {
+        let (mut size_bytes, mut btrees) = (0, Vec::new());
+        for &table in tables {
+            let (size, trees) = self.measure(conn, namespace, &[table])?;
+            size_bytes += size;
+            btrees.extend(trees.into_iter().map(|mut b| {
+                if b.kind == "index" && !b.name.starts_with(&format!("{table}.")) {
+                    b.name = format!("{table}.{}", b.name);
+                } else if b.kind == "table" {
+                    // InnoDB names its clustered index PRIMARY.
+                    b.name = table.to_string();
+                }
+                b
+            }));
+        }
+        Ok((size_bytes, btrees))
+    }
 
     /// Each tree's counters of `tables` so far (`table`, `table.index`), where the server
     /// counts them per tree; empty where it does not.

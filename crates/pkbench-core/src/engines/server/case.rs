@@ -1,14 +1,15 @@
-//! One strategy's tables on a server while a workload inserts into them, and the extra
-//! connections of a concurrent workload.
+//! One strategy's tables (on a server, or in SQLite's file of the case's own) while a workload
+//! inserts into them, and the extra connections of a concurrent workload.
 
 use super::backend::{Backend, SettingsFor};
 use super::engine::ServerEngine;
 use crate::Error;
 use crate::control::RunControl;
-use crate::engines::sql::{self, BenchSql};
+use crate::engines::dialect::Dialect;
+use crate::engines::sql::BenchSql;
 use crate::engines::txn::{ClientOptions, TxnShape};
 use crate::engines::wire::{Connection, KeyField, KeySlot, Param};
-use crate::engines::{CaseReport, CaseSpec, InsertCase, InsertClient, KeyRow, Physical, WaitSampler};
+use crate::engines::{CaseReport, CaseSpec, InsertCase, InsertClient, KeyRow, Maintenance, Physical, WaitSampler};
 use crate::generators::Key;
 use crate::metrics::budget::{CounterAccount, CounterBudget};
 use crate::results::Counters;
@@ -20,7 +21,10 @@ struct Deletes<C: Connection> {
     map: Option<C::Bulk>,
 }
 
-/// An insert case on a server.
+/// What the case's tables are called in errors.
+const TABLES: &str = "benchmark table";
+
+/// An insert case on any engine.
 pub(super) struct ServerCase<'a, B: Backend> {
     engine: &'a mut ServerEngine<B>,
     /// The strategy's name, for errors.
@@ -31,24 +35,31 @@ pub(super) struct ServerCase<'a, B: Backend> {
     deletes: Option<Deletes<B::Conn>>,
     payload_bytes: usize,
     last: B::Snapshot,
-    dropped: bool,
+    closed: bool,
 }
 
-impl<'a, B: Backend> ServerCase<'a, B> {
-    /// Creates `spec.strategy`'s tables and prepares its statements.
-    pub(super) fn create(engine: &'a mut ServerEngine<B>, spec: &CaseSpec<'_>) -> Result<Self, Error> {
-        let dialect = engine.dialect();
-        let sql = sql::bench::render(dialect, spec.strategy, &engine.namespace)?;
-        engine.backend.create_tables(&mut engine.conn, &sql, spec)?;
-        let payload = spec.payload_bytes;
-        let conn = &mut engine.conn;
+/// A case's prepared statements: the bulk INSERTs, and the DELETEs where pkbench knows the keys.
+struct Prepared<C: Connection> {
+    insert: C::Bulk,
+    insert_map: Option<C::Bulk>,
+    deletes: Option<Deletes<C>>,
+}
+
+impl<C: Connection> Prepared<C> {
+    fn prepare(
+        conn: &mut C,
+        dialect: &dyn Dialect,
+        namespace: &str,
+        sql: &BenchSql,
+        payload: usize,
+    ) -> Result<Self, Error> {
         let prepare = |e| Error::server("could not prepare INSERT", e);
         let insert = conn.bulk(&sql.insert, payload).map_err(prepare)?;
         let insert_map = sql.insert_map.as_ref().map(|m| conn.bulk(m, payload)).transpose().map_err(prepare)?;
         let deletes = match sql.delete_storage {
             Some(storage) => {
                 let mut delete = |table: &str| {
-                    let bulk = dialect.bulk_delete(&dialect.qualify(&engine.namespace, table), storage);
+                    let bulk = dialect.bulk_delete(&dialect.qualify(namespace, table), storage);
                     conn.bulk(&bulk, 0).map_err(|e| Error::server("could not prepare DELETE", e))
                 };
                 let bench = delete("bench")?;
@@ -57,6 +68,22 @@ impl<'a, B: Backend> ServerCase<'a, B> {
             }
             None => None,
         };
+        Ok(Prepared { insert, insert_map, deletes })
+    }
+}
+
+impl<'a, B: Backend> ServerCase<'a, B> {
+    /// Readies the case's database, creates `spec.strategy`'s tables and prepares its statements.
+    pub(super) fn create(engine: &'a mut ServerEngine<B>, spec: &CaseSpec<'_>) -> Result<Self, Error> {
+        let sql = engine.backend.bench_sql(spec.strategy, &engine.namespace)?;
+        let payload = spec.payload_bytes;
+        let tables = sql.tables.clone();
+        let prepared = engine.open_case(SettingsFor::Insert, spec.strategy.name, (&tables, TABLES), |engine| {
+            let dialect = engine.dialect();
+            engine.backend.create_tables(&mut engine.conn, &sql, spec)?;
+            Prepared::prepare(&mut engine.conn, dialect, &engine.namespace, &sql, payload)
+        })?;
+        let Prepared { insert, insert_map, deletes } = prepared;
         let mut case = ServerCase {
             engine,
             strategy: spec.strategy.name,
@@ -66,7 +93,7 @@ impl<'a, B: Backend> ServerCase<'a, B> {
             deletes,
             payload_bytes: payload,
             last: B::Snapshot::default(),
-            dropped: false,
+            closed: false,
         };
         case.last = case.snapshot()?;
         Ok(case)
@@ -83,32 +110,28 @@ impl<'a, B: Backend> ServerCase<'a, B> {
         list.join(", ")
     }
 
-    fn drop_tables(&mut self) -> Result<(), Error> {
-        if !self.dropped {
-            self.dropped = true;
-            let tables = self.sql.tables.clone();
-            self.engine.drop_tables(&tables, "benchmark table")?;
-            self.engine.backend.tables_dropped(&self.engine.namespace, &tables)?;
+    /// Drops the case's tables (or closes its database), once; returns where it was kept.
+    fn close(&mut self, finished: bool) -> Result<Option<std::path::PathBuf>, Error> {
+        if self.closed {
+            return Ok(None);
         }
-        Ok(())
+        self.closed = true;
+        let tables = self.sql.tables.clone();
+        let kept = self.engine.close_case(&tables, TABLES, finished)?;
+        self.engine.backend.tables_dropped(&self.engine.namespace, &tables)?;
+        Ok(kept)
     }
 
-    fn measure(&mut self) -> Result<(u64, Vec<crate::results::BtreeStats>), Error> {
+    fn measure(&mut self) -> Result<Physical, Error> {
         let ServerEngine { conn, namespace, backend } = &mut *self.engine;
-        backend.measure(conn, namespace, &self.sql.tables)
+        let (size_bytes, btrees) = backend.measure(conn, namespace, &self.sql.tables)?;
+        Ok(Physical { size_bytes, wal_size_bytes: backend.wal_size_bytes(), btrees })
     }
 }
 
 impl<B: Backend> InsertCase for ServerCase<'_, B> {
     fn effective_settings(&mut self) -> Result<BTreeMap<String, String>, Error> {
-        let mut out = self.engine.case_settings(SettingsFor::Insert)?;
-        // Server-wide counters are exact on a server only pkbench uses, not on a shared one.
-        let scope = match self.engine.backend.managed() {
-            Some(_) => format!("{}; exact here: the managed server runs only this case's statements", B::COUNTER_SCOPE),
-            None => format!("{}; on this shared server they include other sessions' work", B::COUNTER_SCOPE),
-        };
-        out.insert("counter_scope".into(), scope);
-        Ok(out)
+        self.engine.case_settings(SettingsFor::Insert)
     }
 
     fn insert_batch(&mut self, rows: &[KeyRow], control: &RunControl) -> Result<(), Error> {
@@ -147,11 +170,10 @@ impl<B: Backend> InsertCase for ServerCase<'_, B> {
         B::KIND.is_sharded()
     }
 
-    fn connect(&mut self) -> Result<Box<dyn InsertClient + Send>, Error> {
-        self.connect_with(&ClientOptions::default())
-    }
-
     fn connect_with(&mut self, options: &ClientOptions) -> Result<Box<dyn InsertClient + Send>, Error> {
+        if let Some(reason) = self.engine.backend.client_refusal(options) {
+            return Err(Error::InvalidInput(reason));
+        }
         if self.insert_map.is_some() {
             return Err(Error::InvalidInput(
                 "a concurrent client inserts one row per statement; mapping-table strategies need two".into(),
@@ -202,9 +224,25 @@ impl<B: Backend> InsertCase for ServerCase<'_, B> {
         Ok(Some(Box::new(ServerWaitSampler::<B::Conn> { conn, query })))
     }
 
+    fn maintenance(&mut self) -> Option<&mut dyn Maintenance> {
+        Some(self)
+    }
+
+    fn finish(mut self: Box<Self>) -> Result<CaseReport, Error> {
+        let mut verified_rows: Option<u64> = None;
+        for table in self.sql.tables.clone() {
+            let n = self.engine.count_rows(table)?;
+            verified_rows = Some(verified_rows.map_or(n, |v| v.min(n)));
+        }
+        let Physical { size_bytes, wal_size_bytes, btrees } = self.measure()?;
+        let kept = self.close(true)?;
+        Ok(CaseReport { verified_rows: verified_rows.unwrap_or(0), size_bytes, wal_size_bytes, btrees, kept })
+    }
+}
+
+impl<B: Backend> Maintenance for ServerCase<'_, B> {
     fn physical(&mut self) -> Result<Physical, Error> {
-        let (size_bytes, btrees) = self.measure()?;
-        Ok(Physical { size_bytes, wal_size_bytes: None, btrees })
+        self.measure()
     }
 
     fn delete_by_primary(&mut self, keys: &[Key], control: &RunControl) -> Result<u64, Error> {
@@ -236,7 +274,7 @@ impl<B: Backend> InsertCase for ServerCase<'_, B> {
     }
 
     fn delete_note(&self) -> Option<&'static str> {
-        Some(B::DELETE_NOTE)
+        B::DELETE_NOTE
     }
 
     fn compact(&mut self) -> Result<&'static str, Error> {
@@ -245,28 +283,11 @@ impl<B: Backend> InsertCase for ServerCase<'_, B> {
         backend.compact(conn, &tables)?;
         Ok(B::COMPACT_NOTE)
     }
-
-    fn finish(mut self: Box<Self>) -> Result<CaseReport, Error> {
-        let mut verified_rows: Option<u64> = None;
-        for table in self.sql.tables.clone() {
-            let n = self.engine.count_rows(table)?;
-            verified_rows = Some(verified_rows.map_or(n, |v| v.min(n)));
-        }
-        let (size_bytes, btrees) = self.measure()?;
-        self.drop_tables()?;
-        Ok(CaseReport {
-            verified_rows: verified_rows.unwrap_or(0),
-            size_bytes,
-            wal_size_bytes: None,
-            btrees,
-            kept: None,
-        })
-    }
 }
 
 impl<B: Backend> Drop for ServerCase<'_, B> {
     fn drop(&mut self) {
-        let _ = self.drop_tables();
+        let _ = self.close(false);
     }
 }
 
@@ -337,6 +358,10 @@ impl<C: Connection> InsertClient for ServerClient<C> {
         params[n] = Param::Bytes(payload);
         conn.exec(insert, &params[..=n]).map_err(|e| Error::server("INSERT failed", e))?;
         Ok(())
+    }
+
+    fn lock_wait_ns(&self) -> Option<u64> {
+        self.conn.lock_wait_ns()
     }
 }
 

@@ -1,18 +1,19 @@
-//! [`ServerEngine`]: the [`Engine`] of every server, written once over a [`Backend`]. It works
-//! only in a namespace it creates itself (`pkbench` on a managed server, a fresh `pkbench_…` on
-//! the user's), and drops it when done.
+//! [`ServerEngine`]: the [`Engine`] of every server and of SQLite, written once over a
+//! [`Backend`]. On a server it works only in a namespace it creates itself (`pkbench` on a
+//! managed server, a fresh `pkbench_…` on the user's), and drops it when done; SQLite gives
+//! every case a database file of its own instead.
 
-use super::backend::Backend;
+use super::backend::{Backend, SettingsFor};
 use super::case::ServerCase;
-use super::{ServerSettings, unique_suffix};
+use super::unique_suffix;
 use crate::Error;
 use crate::engines::dialect::Dialect;
-use crate::engines::sql;
 use crate::engines::wire::Connection;
 use crate::engines::{CaseSpec, Engine, EngineInfo, InsertCase};
 use crate::strategy::Strategy;
+use std::path::PathBuf;
 
-/// A server engine. Field order matters: the connection closes before the managed server (in
+/// An engine written once over its [`Backend`]. Field order matters: the connection closes before the managed server (in
 /// the backend) stops.
 pub struct ServerEngine<B: Backend> {
     pub(super) conn: B::Conn,
@@ -31,23 +32,15 @@ impl<B: Backend> std::fmt::Debug for ServerEngine<B> {
 }
 
 impl<B: Backend> ServerEngine<B> {
-    /// Starts a managed server or connects to the user's, and creates pkbench's namespace.
-    pub fn open(settings: &ServerSettings) -> Result<Self, Error> {
+    /// Starts a managed server or connects to the user's (or readies SQLite's folder), and
+    /// creates pkbench's namespace.
+    pub fn open(settings: &B::Settings) -> Result<Self, Error> {
         let (backend, mut conn) = B::open(settings)?;
         let namespace = match backend.managed_dir() {
             Some(_) => "pkbench".to_string(),
             None => format!("pkbench_{}_{}", std::process::id(), unique_suffix() % 1_000_000),
         };
-        let dialect = backend.dialect();
-        // Creating fails if the name exists: pkbench never works in a namespace it did not create.
-        conn.execute(&dialect.create_namespace(&namespace)).map_err(|e| {
-            let word = dialect.namespace_word();
-            Error::server(
-                format!("could not create {word} '{namespace}' (pkbench only works in a {word} it creates)"),
-                e,
-            )
-        })?;
-        backend.namespace_created(&namespace)?;
+        backend.create_namespace(&mut conn, &namespace)?;
         Ok(ServerEngine { conn, namespace, backend })
     }
 
@@ -81,25 +74,42 @@ impl<B: Backend> ServerEngine<B> {
         self.dialect().qualify(&self.namespace, table)
     }
 
-    /// Drops `tables` (unqualified), last first.
-    pub(super) fn drop_tables(&mut self, tables: &[&str], what: &str) -> Result<(), Error> {
-        let list: Vec<String> = tables.iter().rev().map(|t| self.qualify(t)).collect();
-        let sql = format!("DROP TABLE IF EXISTS {}", list.join(", "));
-        self.run(&sql, || format!("could not drop the {what}"))
+    /// Readies the database of a case of `purpose` for `strategy`, then runs `create` in it;
+    /// if `create` fails, ends the case again (`tables` and `what` as in
+    /// [`close_case`](Self::close_case)).
+    pub(super) fn open_case<T>(
+        &mut self,
+        purpose: SettingsFor,
+        strategy: &str,
+        (tables, what): (&[&str], &str),
+        create: impl FnOnce(&mut Self) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        self.backend.open_case(&mut self.conn, purpose, strategy)?;
+        let created = create(self);
+        if created.is_err() {
+            let _ = self.close_case(tables, what, false);
+        }
+        created
     }
 
-    /// Rows in `table` (unqualified).
+    /// Ends a case: drops its `tables` (unqualified, last first) or closes its file, keeping it
+    /// where asked if the case `finished`; returns where it was kept.
+    pub(super) fn close_case(&mut self, tables: &[&str], what: &str, finished: bool) -> Result<Option<PathBuf>, Error> {
+        let ServerEngine { conn, namespace, backend } = self;
+        backend.close_case(conn, namespace, tables, what, finished)
+    }
+
     /// The settings a case reports for `purpose`, with where the server is and its version.
     pub(super) fn case_settings(
         &mut self,
-        purpose: super::SettingsFor,
+        purpose: SettingsFor,
     ) -> Result<std::collections::BTreeMap<String, String>, Error> {
         let mut out = self.backend.settings(&mut self.conn, purpose)?;
-        out.insert("server".into(), self.backend.target().to_string());
-        out.insert("server_version".into(), self.backend.version().to_string());
+        self.backend.settings_context(purpose, &mut out);
         Ok(out)
     }
 
+    /// Rows in `table` (unqualified).
     pub(super) fn count_rows(&mut self, table: &str) -> Result<u64, Error> {
         let sql = format!("SELECT count(*) FROM {}", self.qualify(table));
         let n = self.conn.query_one_text(&sql).map_err(|e| Error::server("could not count rows", e))?;
@@ -130,7 +140,7 @@ impl<B: Backend> ServerEngine<B> {
     /// Checks `strategy` renders and the server is new enough for it.
     fn check_strategy(&self, strategy: &Strategy) -> Result<(), Error> {
         let dialect = self.dialect();
-        sql::bench::render(dialect, strategy, &self.namespace)?;
+        self.backend.bench_sql(strategy, &self.namespace)?;
         if let Some(reason) = self.backend.refusal(strategy) {
             return Err(Error::Unsupported { strategy: strategy.name.into(), engine: B::KIND.name().into(), reason });
         }
@@ -143,8 +153,7 @@ impl<B: Backend> ServerEngine<B> {
 
 impl<B: Backend> Drop for ServerEngine<B> {
     fn drop(&mut self) {
-        let sql = self.dialect().drop_namespace(&self.namespace);
-        let _ = self.conn.execute(&sql);
+        self.backend.drop_namespace(&mut self.conn, &self.namespace);
     }
 }
 

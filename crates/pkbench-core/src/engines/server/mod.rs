@@ -1,7 +1,8 @@
-//! What the server engines share: the engine itself, written once over a [`Backend`]
-//! ([`ServerEngine`]: insert cases, concurrent clients, the application workload, verification
-//! and cleanup), finding server binaries, running a throwaway server in a temporary directory,
-//! and keeping passwords out of every message.
+//! The engine core, and what the server engines share. The engine itself is written once over
+//! a [`Backend`] ([`ServerEngine`]: insert cases, concurrent clients, the application workload,
+//! a user's own schema, verification and cleanup) for every engine, SQLite's included; besides
+//! it: finding server binaries, running a throwaway server in a temporary directory, and
+//! keeping passwords out of every message.
 
 mod app;
 mod backend;

@@ -1,5 +1,5 @@
-//! A user's own schema on any one-server engine: its tables in pkbench's namespace, one
-//! prepared statement per insert and read.
+//! A user's own schema on any one-server engine and SQLite: its tables in pkbench's namespace
+//! (or SQLite's file of the case's own), one prepared statement per insert and read.
 
 use super::backend::{Backend, SettingsFor};
 use super::engine::ServerEngine;
@@ -25,29 +25,37 @@ impl<B: Backend> SchemaEngine for ServerEngine<B> {
         self.check(strategy)?;
         crate::schema::check_strategy(strategy, self.dialect())?;
         let sql = run_sql(plan, strategy, B::KIND, &self.namespace)?;
-        let tables = plan.fills.iter().map(|f| f.table.name.clone()).collect();
-        // From here on the case owns the tables: dropping it drops them, even half made.
-        let mut case =
-            ServerSchema { engine: self, sql, tables, stmts: Vec::new(), last: B::Snapshot::default(), dropped: false };
-        for stmt in case.sql.create.clone() {
-            case.engine.run(&stmt, || format!("could not create the schema's tables ({stmt})"))?;
-        }
-        let conn = &mut case.engine.conn;
-        let mut one = |s: &str| conn.prepare(s).map_err(|e| Error::server(format!("could not prepare '{s}'"), e));
-        let mut stmts = Vec::new();
-        for s in case.sql.inserts.iter().map(|i| i.sql.as_str()) {
-            stmts.push(one(s)?);
-        }
-        stmts.push(one(&case.sql.by_key)?);
-        for s in
-            case.sql.by_index.iter().map(|r| r.sql.as_str()).chain(case.sql.children_of.iter().map(|c| c.1.as_str()))
-        {
-            stmts.push(one(s)?);
-        }
-        case.stmts = stmts;
+        let tables: Vec<String> = plan.fills.iter().map(|f| f.table.name.clone()).collect();
+        let names: Vec<&str> = tables.iter().map(String::as_str).collect();
+        let stmts = self.open_case(SettingsFor::Schema, strategy.name, (&names, TABLES), |engine| {
+            for stmt in &sql.create {
+                engine.run(stmt, || format!("could not create the schema's tables ({stmt})"))?;
+            }
+            prepare(&mut engine.conn, &sql)
+        })?;
+        // From here on the case owns the tables: dropping it drops them.
+        let mut case = ServerSchema { engine: self, sql, tables, stmts, last: B::Snapshot::default(), closed: false };
         case.last = case.snapshot()?;
         Ok(Box::new(case))
     }
+}
+
+/// What the schema's tables are called in errors.
+const TABLES: &str = "schema's tables";
+
+/// Prepares the inserts (one per table), then the reads by key, by each index and of the
+/// children of each child table.
+fn prepare<C: Connection>(conn: &mut C, sql: &RunSql) -> Result<Vec<C::Statement>, Error> {
+    let mut one = |s: &str| conn.prepare(s).map_err(|e| Error::server(format!("could not prepare '{s}'"), e));
+    let mut stmts = Vec::new();
+    for s in sql.inserts.iter().map(|i| i.sql.as_str()) {
+        stmts.push(one(s)?);
+    }
+    stmts.push(one(&sql.by_key)?);
+    for s in sql.by_index.iter().map(|r| r.sql.as_str()).chain(sql.children_of.iter().map(|c| c.1.as_str())) {
+        stmts.push(one(s)?);
+    }
+    Ok(stmts)
 }
 
 /// One strategy's copy of the user's tables.
@@ -58,7 +66,7 @@ struct ServerSchema<'a, B: Backend> {
     /// Inserts (one per table), then by key, by each index, children of each child table.
     stmts: Vec<<B::Conn as Connection>::Statement>,
     last: B::Snapshot,
-    dropped: bool,
+    closed: bool,
 }
 
 impl<B: Backend> ServerSchema<'_, B> {
@@ -75,14 +83,16 @@ impl<B: Backend> ServerSchema<'_, B> {
         Ok(n.and_then(|v| v.as_u64()).unwrap_or(0))
     }
 
-    fn drop_tables(&mut self) -> Result<(), Error> {
-        if !self.dropped {
-            self.dropped = true;
-            let tables = self.tables.clone();
-            let names: Vec<&str> = tables.iter().map(String::as_str).collect();
-            self.engine.drop_tables(&names, "schema's tables")?;
+    /// Drops the tables (or closes SQLite's file, keeping it if asked and `finished`), once;
+    /// returns where the database was kept.
+    fn close(&mut self, finished: bool) -> Result<Option<std::path::PathBuf>, Error> {
+        if self.closed {
+            return Ok(None);
         }
-        Ok(())
+        self.closed = true;
+        let tables = self.tables.clone();
+        let names: Vec<&str> = tables.iter().map(String::as_str).collect();
+        self.engine.close_case(&names, TABLES, finished)
     }
 }
 
@@ -92,7 +102,7 @@ impl<B: Backend> SchemaCase for ServerSchema<'_, B> {
     }
 
     fn effective_settings(&mut self) -> Result<BTreeMap<String, String>, Error> {
-        self.engine.case_settings(SettingsFor::App)
+        self.engine.case_settings(SettingsFor::Schema)
     }
 
     fn begin(&mut self) -> Result<(), Error> {
@@ -163,28 +173,20 @@ impl<B: Backend> SchemaCase for ServerSchema<'_, B> {
         for (_, sql) in self.sql.orphans.clone() {
             orphans.push(self.count(&sql)?);
         }
-        let (mut size_bytes, mut btrees) = (0, Vec::new());
-        for table in self.tables.clone() {
+        let tables = self.tables.clone();
+        let names: Vec<&str> = tables.iter().map(String::as_str).collect();
+        let (size_bytes, btrees, wal_size_bytes) = {
             let ServerEngine { conn, namespace, backend } = &mut *self.engine;
-            let (size, trees) = backend.measure(conn, namespace, &[&table])?;
-            size_bytes += size;
-            btrees.extend(trees.into_iter().map(|mut b| {
-                if b.kind == "index" && !b.name.starts_with(&format!("{table}.")) {
-                    b.name = format!("{table}.{}", b.name);
-                } else if b.kind == "table" {
-                    // InnoDB names its clustered index PRIMARY.
-                    b.name = table.clone();
-                }
-                b
-            }));
-        }
-        self.drop_tables()?;
-        Ok(SchemaReport { rows, orphans, size_bytes, wal_size_bytes: None, btrees, kept: None })
+            let (size, btrees) = backend.measure_schema(conn, namespace, &names)?;
+            (size, btrees, backend.wal_size_bytes())
+        };
+        let kept = self.close(true)?;
+        Ok(SchemaReport { rows, orphans, size_bytes, wal_size_bytes, btrees, kept })
     }
 }
 
 impl<B: Backend> Drop for ServerSchema<'_, B> {
     fn drop(&mut self) {
-        let _ = self.drop_tables();
+        let _ = self.close(false);
     }
 }

@@ -19,7 +19,7 @@ use std::path::Path;
 use std::sync::Mutex;
 
 /// What one sharded engine adds to its base engine's [`Backend`].
-pub trait ShardFamily: Backend {
+pub trait ShardFamily: Backend<Settings = ServerSettings> {
     /// The sharded engine.
     const SHARDED: EngineKind;
     /// How rows reach the shards, for results.
@@ -135,6 +135,7 @@ fn role_settings(settings: &ServerSettings, add: fn(&mut ManagedOptions)) -> Res
 }
 
 impl<F: ShardFamily> Backend for ShardedBackend<F> {
+    type Settings = ServerSettings;
     type Conn = F::Conn;
     type Managed = F::Managed;
     type Snapshot = Vec<ShardSnapshot<F::Snapshot>>;
@@ -143,7 +144,7 @@ impl<F: ShardFamily> Backend for ShardedBackend<F> {
     const INSERT_PATH: &'static str = F::SHARDED_INSERT_PATH;
     const COUNTER_SCOPE: &'static str =
         "the shard servers' counters, summed (per shard in each batch's `shards`); the head's own work is not counted";
-    const DELETE_NOTE: &'static str = F::DELETE_NOTE;
+    const DELETE_NOTE: Option<&'static str> = F::DELETE_NOTE;
     const COMPACT_NOTE: &'static str = F::COMPACT_NOTE;
 
     fn dialect(&self) -> &'static dyn Dialect {

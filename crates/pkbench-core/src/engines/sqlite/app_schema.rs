@@ -1,29 +1,30 @@
-//! SQLite SQL of the application workload: `users` and `orders` keyed by the strategy, with
-//! seed 001's foreign key and an index on `orders(user_id)`.
+//! SQLite's tables of the application workload: `users` and `orders` keyed by the strategy in
+//! the rowid or `WITHOUT ROWID` layout its benchmark table has, with seed 001's foreign key and
+//! the keyset index `orders(user_id, id)`. The statements are the shared renderer's
+//! ([`crate::engines::sql::app`]) in SQLite's dialect.
 
+use super::dialect::SqliteDialect;
 use super::schema::column_type;
 use crate::Error;
 use crate::engines::app::AppSql;
-use crate::strategy::{KeySource, PrimaryIndex, SecondaryLookup, Storage, Strategy};
+use crate::strategy::{PrimaryIndex, SecondaryLookup, Storage, Strategy};
 
 /// Renders the application schema for `strategy`, with numbered `?N` placeholders in the order
 /// [`AppSql`] lists its parameters.
 pub fn render(strategy: &Strategy) -> Result<AppSql, Error> {
     super::schema::render(strategy)?; // same refusals as the benchmark table
+    let mut sql = crate::engines::sql::app::render(&SqliteDialect, strategy, "")?;
     let pk_type = column_type(strategy.primary.storage);
     let integer_pk = strategy.primary.storage == Storage::Integer;
-    let client_primary = matches!(strategy.primary.source, KeySource::Client(_));
     let pk_column =
         if integer_pk { "id INTEGER PRIMARY KEY".to_string() } else { format!("id {pk_type} NOT NULL PRIMARY KEY") };
     let without_rowid = if strategy.index == PrimaryIndex::Clustered && !integer_pk { " WITHOUT ROWID" } else { "" };
     let sec = strategy.secondary;
-    let ext_column = sec.map(|s| {
+    let ext = sec.map_or(String::new(), |s| {
         let unique = if s.lookup == SecondaryLookup::UniqueIndex { " UNIQUE" } else { "" };
         format!("ext_id {} NOT NULL{unique}, ", column_type(s.storage))
     });
-    let ext = ext_column.clone().unwrap_or_default();
-    let mapping = sec.is_some_and(|s| s.lookup == SecondaryLookup::MappingTable);
-    let mut create = vec![
+    sql.create = vec![
         format!(
             "CREATE TABLE users ({pk_column}, {ext}name TEXT NOT NULL, email TEXT NOT NULL, age INTEGER NOT NULL, created_at INTEGER NOT NULL){without_rowid}"
         ),
@@ -33,62 +34,15 @@ pub fn render(strategy: &Strategy) -> Result<AppSql, Error> {
         // (user_id, id): a user's orders in key order, so keyset pages need no sort.
         "CREATE INDEX orders_user_id ON orders(user_id, id)".to_string(),
     ];
-    let mut counted = vec![("users", "users"), ("orders", "orders")];
-    let (mut map_users, mut map_orders, mut delete_order_map) = (None, None, None);
-    if let (true, Some(s)) = (mapping, sec) {
+    if let Some(s) = sec.filter(|s| s.lookup == SecondaryLookup::MappingTable) {
         let ty = column_type(s.storage);
-        let id_value = if client_primary { "?2" } else { "last_insert_rowid()" };
-        for (table, slot) in [("users", &mut map_users), ("orders", &mut map_orders)] {
-            create.push(format!(
+        for table in ["users", "orders"] {
+            sql.create.push(format!(
                 "CREATE TABLE {table}_map (ext_id {ty} NOT NULL PRIMARY KEY, id {pk_type} NOT NULL) WITHOUT ROWID"
             ));
-            *slot = Some(format!("INSERT INTO {table}_map (ext_id, id) VALUES (?1, {id_value})"));
         }
-        delete_order_map = Some("DELETE FROM orders_map WHERE ext_id = ?1".to_string());
-        counted.extend([("users_map", "users"), ("orders_map", "orders")]);
     }
-    let mut key_cols = Vec::new();
-    if client_primary {
-        key_cols.push("id");
-    }
-    if sec.is_some() {
-        key_cols.push("ext_id");
-    }
-    let insert = |table: &str, rest: &[&str]| {
-        let cols: Vec<&str> = key_cols.iter().copied().chain(rest.iter().copied()).collect();
-        let params: Vec<String> = (1..=cols.len()).map(|i| format!("?{i}")).collect();
-        format!("INSERT INTO {table} ({}) VALUES ({})", cols.join(", "), params.join(", "))
-    };
-    // How the application finds a user's primary key from its public id (`?1`).
-    let (user_where, user_pk) = match sec.map(|s| s.lookup) {
-        None => ("id = ?1".to_string(), "?1".to_string()),
-        Some(SecondaryLookup::MappingTable) => {
-            let pk = "(SELECT id FROM users_map WHERE ext_id = ?1)".to_string();
-            (format!("id = {pk}"), pk)
-        }
-        Some(_) => ("ext_id = ?1".to_string(), "(SELECT id FROM users WHERE ext_id = ?1)".to_string()),
-    };
-    let join = "SELECT o.user_id, u.name, o.id, o.amount FROM orders o JOIN users u ON u.id = o.user_id";
-    Ok(AppSql {
-        create,
-        insert_user: insert("users", &["name", "email", "age", "created_at"]),
-        insert_order: insert("orders", &["user_id", "amount", "created_at"]),
-        map_users,
-        map_orders,
-        client_primary,
-        average_age: "SELECT avg(age) FROM users".to_string(),
-        user_by_public: format!("SELECT id, name, email, age, created_at FROM users WHERE {user_where}"),
-        user_by_id: sec
-            .is_some()
-            .then(|| "SELECT id, name, email, age, created_at FROM users WHERE id = ?1".to_string()),
-        orders_of_user: format!("SELECT id, amount, created_at FROM orders WHERE user_id = {user_pk}"),
-        join_first: format!("{join} ORDER BY o.user_id, o.id LIMIT ?1"),
-        join_next: format!("{join} WHERE (o.user_id, o.id) > (?1, ?2) ORDER BY o.user_id, o.id LIMIT ?3"),
-        touch_user: format!("UPDATE users SET created_at = ?2 WHERE {user_where}"),
-        delete_order: "DELETE FROM orders WHERE id = ?1".to_string(),
-        delete_order_map,
-        counted,
-    })
+    Ok(sql)
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! How SQLite spells SQL. The SQLite engine renders its own tables (rowid and `WITHOUT ROWID`
-//! layouts, in `schema.rs`); this dialect gives the registry, doctor's advice and the generic
-//! renderers SQLite's spellings.
+//! layouts, in `schema.rs` and `app_schema.rs`); this dialect gives the registry, doctor's
+//! advice, the shared statement renderers and the engine core SQLite's spellings.
 
 use super::schema::{column_type, unsupported_reason};
 use crate::engines::dialect::Dialect;
@@ -93,6 +93,11 @@ impl Dialect for SqliteDialect {
 
     fn begin(&self) -> &'static str {
         "BEGIN IMMEDIATE"
+    }
+
+    /// `table` itself: every case has a database file of its own, so there is no namespace.
+    fn qualify(&self, _namespace: &str, table: &str) -> String {
+        table.to_string()
     }
 
     fn create_namespace(&self, name: &str) -> String {

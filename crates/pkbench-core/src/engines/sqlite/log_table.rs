@@ -1,7 +1,8 @@
 //! Seed 004's SQLite side: `N` short text rows (`test{i}`) into a rowid table
 //! `log(logline TEXT)` in one transaction, WAL, a chosen `synchronous` level.
 
-use super::{Synchronous, file_len, shm_path, wal_path};
+use super::Synchronous;
+use super::backend::{file_len, shm_path, wal_path};
 use crate::Error;
 use crate::control::{RunControl, Timer};
 use rusqlite::Connection;

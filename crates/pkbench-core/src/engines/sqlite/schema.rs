@@ -1,6 +1,8 @@
 //! SQLite DDL and INSERT statements for a strategy.
 
 use crate::Error;
+use crate::engines::sql::BenchSql;
+use crate::engines::wire::{BulkSql, KeyField};
 use crate::strategy::{KeySource, PrimaryIndex, SecondaryLookup, Storage, Strategy};
 
 /// Name of the benchmark table.
@@ -21,10 +23,41 @@ pub struct SqliteSchema {
     pub params: Params,
     /// Tables whose row counts must equal the rows inserted.
     pub tables: Vec<&'static str>,
-    /// Deletes one row by primary key (`?1`).
-    pub delete: String,
-    /// Deletes a row's mapping entry by its primary key (`?1`), if the strategy has one.
-    pub delete_map: Option<String>,
+}
+
+impl SqliteSchema {
+    /// The statements as the engine core runs them (its single-row INSERTs stepped once per
+    /// row); `strategy` is the one this schema was rendered for.
+    pub fn bench_sql(&self, strategy: &Strategy) -> BenchSql {
+        let primary = (KeyField::Primary, strategy.primary.storage);
+        let mut keys = Vec::new();
+        if self.params.primary.is_some() {
+            keys.push(primary);
+        }
+        let secondary = strategy.secondary.map(|s| (KeyField::Secondary, s.storage));
+        if let (Some(_), Some(secondary)) = (self.params.secondary, secondary) {
+            keys.push(secondary);
+        }
+        let insert_map = self.insert_map.as_ref().map(|sql| BulkSql {
+            sql: sql.clone(),
+            keys: secondary.into_iter().chain([primary]).collect(),
+            payload: false,
+        });
+        BenchSql {
+            create: self.create.clone(),
+            insert: BulkSql { sql: self.insert.clone(), keys, payload: true },
+            insert_map,
+            insert_one: self.insert.clone(),
+            read_after: format!("SELECT id FROM {TABLE} WHERE id > ?1 ORDER BY id LIMIT 1"),
+            update_payload: format!("UPDATE {TABLE} SET payload = ?1 WHERE id = ?2"),
+            tables: self.tables.clone(),
+            delete_storage: match strategy.primary.source {
+                KeySource::Server(_) => None,
+                KeySource::EngineAssigned => Some(Storage::Integer),
+                KeySource::Client(_) => Some(strategy.primary.storage),
+            },
+        }
+    }
 }
 
 /// 1-based parameter positions of the main INSERT.
@@ -57,6 +90,11 @@ pub fn unsupported_reason(strategy: &Strategy) -> Option<&'static str> {
         return Some(
             "SQLite has no built-in UUID function to generate keys on insert (use the client-generated strategy)",
         );
+    }
+    if strategy.secondary.is_some_and(|s| s.lookup == SecondaryLookup::MappingTable)
+        && strategy.client_primary().is_none()
+    {
+        return Some("a mapping table needs a client-generated primary key");
     }
     (strategy.primary.storage == Storage::MariaDbUuid).then_some(
         "the UUID column type is MariaDB's (10.7+); SQLite stores UUIDs as BLOB or TEXT (use uuid4, uuid4-text)",
@@ -98,8 +136,7 @@ pub fn render(strategy: &Strategy) -> Result<SqliteSchema, Error> {
             create.push(format!(
                 "CREATE TABLE {MAP_TABLE} (ext_id {ty} NOT NULL PRIMARY KEY, id {pk_type} NOT NULL) WITHOUT ROWID"
             ));
-            let id_value = if params.primary.is_some() { "?2" } else { "last_insert_rowid()" };
-            insert_map = Some(format!("INSERT INTO {MAP_TABLE} (ext_id, id) VALUES (?1, {id_value})"));
+            insert_map = Some(format!("INSERT INTO {MAP_TABLE} (ext_id, id) VALUES (?1, ?2)"));
             tables.push(MAP_TABLE);
         }
     }
@@ -110,9 +147,7 @@ pub fn render(strategy: &Strategy) -> Result<SqliteSchema, Error> {
     create.insert(0, format!("CREATE TABLE {TABLE} ({}){without_rowid}", columns.join(", ")));
     let placeholders: Vec<String> = (1..=insert_cols.len()).map(|i| format!("?{i}")).collect();
     let insert = format!("INSERT INTO {TABLE} ({}) VALUES ({})", insert_cols.join(", "), placeholders.join(", "));
-    let delete = format!("DELETE FROM {TABLE} WHERE id = ?1");
-    let delete_map = insert_map.as_ref().map(|_| format!("DELETE FROM {MAP_TABLE} WHERE id = ?1"));
-    Ok(SqliteSchema { create, insert, insert_map, params, tables, delete, delete_map })
+    Ok(SqliteSchema { create, insert, insert_map, params, tables })
 }
 
 #[cfg(test)]

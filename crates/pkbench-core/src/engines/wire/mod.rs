@@ -1,7 +1,7 @@
-//! One connection layer per wire protocol. Each protocol's file owns its driver's calls and
-//! maps the driver's errors onto [`ServerErrorKind`]s, so the rest of pkbench — the server
-//! engine core, doctor, calibration — runs SQL without naming a driver (as sqlx's `Database`
-//! backends do).
+//! One connection layer per wire protocol (and one for SQLite, linked in). Each file owns its
+//! driver's calls and maps the driver's errors onto [`ServerErrorKind`]s, so the rest of
+//! pkbench — the engine core, doctor, calibration — runs SQL without naming a driver (as sqlx's
+//! `Database` backends do).
 //!
 //! Parameters go in as [`Param`]s borrowed from the caller's buffers (no allocation per row on
 //! PostgreSQL's wire), rows come back as [`Value`]s.
@@ -17,6 +17,8 @@ pub mod mysql_target;
 pub mod postgres;
 #[cfg(feature = "postgres")]
 pub mod postgres_target;
+#[cfg(feature = "sqlite")]
+pub mod sqlite;
 pub mod tls;
 
 pub use value::{KeySlot, Value};
@@ -66,7 +68,7 @@ impl KeyField {
 }
 
 /// Adds a statement's `rows` to `control`'s counter; `false` once the run is cancelled.
-#[cfg_attr(not(any(feature = "postgres", feature = "mysql")), allow(dead_code))]
+#[cfg_attr(not(any(feature = "postgres", feature = "mysql", feature = "sqlite")), allow(dead_code))]
 fn counted(control: &RunControl, rows: usize) -> bool {
     control.add_rows(rows as u64);
     !control.is_cancelled()
@@ -115,6 +117,13 @@ pub trait Connection: Send + Sized {
     ) -> Result<Option<u64>, ServerError>;
     /// Most bytes one statement may carry (MySQL's `max_allowed_packet`); `None` for no limit.
     fn max_statement_bytes(&mut self) -> Result<Option<u64>, ServerError>;
+
+    /// Nanoseconds this connection has spent waiting for the database's write lock so far,
+    /// where writers serialise on one lock and the connection times it (SQLite's clients);
+    /// `None` where there is no such lock to time.
+    fn lock_wait_ns(&self) -> Option<u64> {
+        None
+    }
 
     /// The first column of the first row of `sql`, if any.
     fn query_one_text(&mut self, sql: &str) -> Result<Option<Value>, ServerError> {

@@ -59,3 +59,18 @@ pub fn btree_stats(conn: &Connection) -> rusqlite::Result<Vec<BtreeStats>> {
     }
     Ok(out)
 }
+
+/// [`btree_stats`] of a user's schema: each index named `table.index`.
+pub fn schema_trees(conn: &Connection) -> rusqlite::Result<Vec<BtreeStats>> {
+    let owners: std::collections::BTreeMap<String, String> = conn
+        .prepare("SELECT name, tbl_name FROM sqlite_schema WHERE type = 'index'")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut trees = btree_stats(conn)?;
+    for t in &mut trees {
+        if let Some(table) = owners.get(&t.name) {
+            t.name = format!("{table}.{}", t.name);
+        }
+    }
+    Ok(trees)
+}
