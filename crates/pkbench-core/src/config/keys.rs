@@ -5,8 +5,8 @@ use super::settings::{RunSettings, Setting};
 use super::workload_kind::{Scope, scope};
 use crate::Error;
 use crate::generators::{Scheme, SchemeParams, VirtualClock};
+use crate::keys::{KeySettings, strategy_schemes};
 use crate::strategy::Strategy;
-use crate::workloads::{KeySettings, strategy_schemes};
 
 /// The schemes a key setting shapes; `None` for a setting that is not a key setting.
 pub fn shaped_by(setting: Setting) -> Option<fn(Scheme) -> bool> {

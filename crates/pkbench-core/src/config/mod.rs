@@ -17,10 +17,11 @@ pub use workload_kind::{DEFAULT_STRATEGIES, SHARDED_STRATEGIES, Scope, WorkloadK
 
 use crate::Error;
 use crate::engines::EngineKind;
+use crate::keys::KeySettings;
 use crate::metrics::budget::CounterBudget;
 use crate::report::Format;
 use crate::strategy::{Strategy, parse_list};
-use crate::workloads::{KeySettings, Remedy, Workload};
+use crate::workloads::{Remedy, Workload};
 use std::path::{Path, PathBuf};
 
 /// Largest `--repeat` accepted.

@@ -9,11 +9,12 @@ use crate::doctor::export_target;
 use crate::engines::EngineKind;
 use crate::engines::server::redact_url;
 use crate::engines::txn::ClientOptions;
+use crate::keys::KeySettings;
 use crate::schema::parse as parse_schema;
 use crate::strategy::Strategy;
 use crate::values::Sidecar;
 use crate::workloads::{
-    App, Churn, ConcurrentInsert, InsertGrowth, KeySettings, MemoryCap, OwnSchema, Remedy, Scale, SchemaSizes, Workload,
+    App, Churn, ConcurrentInsert, InsertGrowth, MemoryCap, OwnSchema, Remedy, Scale, SchemaSizes, Workload,
 };
 use std::path::Path;
 use std::time::Duration;

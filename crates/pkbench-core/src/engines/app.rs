@@ -2,10 +2,10 @@
 //! strategy) as an engine extension: each engine's SQL ([`AppSql`]) behind [`AppCase`]. The
 //! engine core ([`super::server::ServerEngine`]) implements it once for SQLite and every server.
 
-use super::KeyRow;
 use crate::Error;
 use crate::control::RunControl;
 use crate::generators::Key;
+use crate::keys::KeyRow;
 use crate::results::{BtreeStats, Counters};
 use crate::strategy::Strategy;
 use std::collections::BTreeMap;

@@ -180,22 +180,6 @@ pub trait Dialect: Sync {
     /// renders (a key function newer than the server), if it cannot.
     fn version_requirement(&self, strategy: &Strategy, version: &str) -> Option<String>;
 
-    /// Not read: doctor words its advice itself (`doctor::remedies`). Kept until the SQLite
-    /// dialect drops its implementation of it.
-    fn binary_advice(&self) -> &'static str {
-        ""
-    }
-
-    /// Not read: see [`Dialect::binary_advice`].
-    fn repack_advice(&self) -> &'static str {
-        ""
-    }
-
-    /// Not read: see [`Dialect::binary_advice`].
-    fn repack_needs(&self, _size: &str) -> String {
-        String::new()
-    }
-
     /// `name` quoted as an identifier (standard SQL's double quotes by default).
     fn quote(&self, name: &str) -> String {
         format!("\"{}\"", name.replace('"', "\"\""))

@@ -39,8 +39,9 @@ pub mod txn;
 pub mod wire;
 
 pub use kind::EngineKind;
+
+use crate::keys::KeyRow;
 // The engines' own files still name it here.
-pub use crate::keys::KeyRow;
 
 use crate::Error;
 use crate::control::RunControl;

@@ -4,12 +4,12 @@
 //! measures at the end. The engine core implements it once for SQLite and the one-server engines.
 
 use crate::Error;
-use crate::engines::wire::Param;
 use crate::generators::Key;
 use crate::metrics::budget::CounterAccount;
 use crate::results::{BtreeStats, Counters};
 use crate::schema::{Plan, RunSql};
 use crate::strategy::Strategy;
+use crate::values::Param;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 

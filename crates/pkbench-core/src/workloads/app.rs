@@ -3,11 +3,12 @@
 //! keyset-paginated join, all orders of one user, and a mixed CRUD load — one phase each.
 
 use super::outcome::{SettingsBase, conclude, empty_result, verify};
-use super::{CaseContext, KeySettings, KeyStream, Workload};
+use super::{CaseContext, Workload};
 use crate::Error;
 use crate::engines::Engine;
 use crate::engines::app::{AppCase, OrderRow, UserRow};
 use crate::generators::Key;
+use crate::keys::{KeySettings, KeyStream};
 use crate::metrics::LatencyRecorder;
 use crate::results::{PhaseResult, RunResult};
 use crate::strategy::Strategy;

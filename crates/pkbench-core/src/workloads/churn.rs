@@ -4,10 +4,11 @@
 //! size on disk and leaf fill after it, so ordered and random keys can be compared over time.
 
 use super::outcome::{Batches, SettingsBase, conclude, empty_result, record_report, verify};
-use super::{CaseContext, KeySettings, KeyStream, Workload};
+use super::{CaseContext, Workload};
 use crate::Error;
 use crate::engines::{CaseSpec, Engine, InsertCase, Physical, maintained};
 use crate::generators::Key;
+use crate::keys::{KeySettings, KeyStream};
 use crate::results::{PhaseResult, RunResult};
 use crate::strategy::{KeySource, Strategy};
 use std::collections::{BTreeMap, VecDeque};

@@ -2,9 +2,10 @@
 //! grows — the experiment of seed 000.
 
 use super::outcome::{Batches, SettingsBase, conclude, empty_result, record_report};
-use super::{CaseContext, KeySettings, KeyStream, Workload};
+use super::{CaseContext, Workload};
 use crate::Error;
 use crate::engines::{CaseSpec, Engine, InsertCase};
+use crate::keys::{KeySettings, KeyStream};
 use crate::results::RunResult;
 use crate::strategy::Strategy;
 

@@ -11,7 +11,6 @@ mod own_schema;
 mod remedy;
 mod scale;
 
-pub use crate::keys::{KeySettings, KeyStream, generated_per_client, strategy_schemes};
 pub use app::{App, MAX_ORDERS_PER_USER, MAX_USERS, PAGE_ROWS};
 pub use churn::{Churn, TURNOVERS};
 pub use concurrent::{ConcurrentInsert, IntervalSeries, MAX_THREADS, PHASE as CONCURRENT_PHASE};

@@ -1,10 +1,11 @@
 //! The result skeleton every workload fills, how a timed insert batch and a case's outcome are
 //! recorded.
 
-use super::{CaseContext, KeySettings, KeyStream};
+use super::CaseContext;
 use crate::Error;
 use crate::engines::{CaseReport, EngineInfo, InsertCase};
 use crate::keys::KeyRow;
+use crate::keys::{KeySettings, KeyStream};
 use crate::metrics::budget::{CostRate, CounterAccount};
 use crate::results::{BatchResult, Counters, RunResult, Settings};
 use crate::strategy::Strategy;

@@ -4,10 +4,11 @@
 //! `batches`; phases `insert-uuid4`, `insert-uuid7` and `vacuum` summarise the three steps.
 
 use super::outcome::{Batches, SettingsBase, conclude, empty_result, record_report};
-use super::{CaseContext, KeySettings, KeyStream, Workload};
+use super::{CaseContext, Workload};
 use crate::Error;
 use crate::engines::{CaseSpec, Engine, InsertCase, Physical, maintained};
 use crate::generators::Scheme;
+use crate::keys::{KeySettings, KeyStream};
 use crate::results::{BatchResult, Counters, PhaseResult, RunResult};
 use crate::strategy::{KeySource, SecondaryKey, Storage, Strategy};
 use std::collections::BTreeMap;

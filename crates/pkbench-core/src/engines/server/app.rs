@@ -5,13 +5,14 @@ use super::backend::{Backend, SettingsFor};
 use super::engine::ServerEngine;
 use crate::Error;
 use crate::control::RunControl;
-use crate::engines::KeyRow;
 use crate::engines::app::{AppCase, AppEngine, AppReport, AppSql, OrderRow, UserRow, load_rows};
-use crate::engines::wire::{Connection, KeySlot, Param, Value};
+use crate::engines::wire::{Connection, KeySlot, Value};
 use crate::generators::Key;
+use crate::keys::KeyRow;
 use crate::metrics::budget::{CounterAccount, CounterBudget};
 use crate::results::Counters;
 use crate::strategy::{Storage, Strategy};
+use crate::values::Param;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 

@@ -8,11 +8,13 @@ use crate::control::RunControl;
 use crate::engines::dialect::Dialect;
 use crate::engines::sql::BenchSql;
 use crate::engines::txn::{ClientOptions, TxnShape};
-use crate::engines::wire::{Connection, KeyField, KeySlot, Param};
-use crate::engines::{CaseReport, CaseSpec, InsertCase, InsertClient, KeyRow, Maintenance, Physical, WaitSampler};
+use crate::engines::wire::{Connection, KeyField, KeySlot};
+use crate::engines::{CaseReport, CaseSpec, InsertCase, InsertClient, Maintenance, Physical, WaitSampler};
 use crate::generators::Key;
+use crate::keys::KeyRow;
 use crate::metrics::budget::{CounterAccount, CounterBudget};
 use crate::results::Counters;
+use crate::values::Param;
 use std::collections::BTreeMap;
 
 /// The bulk DELETEs of a case whose primary keys pkbench knows: `bench`, then the mapping table.

@@ -6,12 +6,13 @@ use super::engine::ServerEngine;
 use crate::Error;
 use crate::engines::Engine;
 use crate::engines::own_schema::{Read, SchemaCase, SchemaEngine, SchemaReport, TreeCounters};
-use crate::engines::wire::{Connection, Param, Value};
+use crate::engines::wire::{Connection, Value};
 use crate::generators::Key;
 use crate::metrics::budget::CounterAccount;
 use crate::results::Counters;
 use crate::schema::{Plan, RunSql, run_sql};
 use crate::strategy::Strategy;
+use crate::values::Param;
 use std::collections::BTreeMap;
 
 impl<B: Backend> SchemaEngine for ServerEngine<B> {

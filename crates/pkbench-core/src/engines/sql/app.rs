@@ -91,19 +91,7 @@ pub fn render(dialect: &dyn Dialect, strategy: &Strategy, namespace: &str) -> Re
         Some(_) => (format!("ext_id = {}", p(n)), format!("(SELECT id FROM {} WHERE ext_id = {})", t("users"), p(n))),
     };
     let (user_where, user_pk) = lookup(1);
-    let join = format!("SELECT o.user_id, u.name, o.id, o.amount {}", dialect.ordered_join(&t("orders"), &t("users")));
-    let order = "ORDER BY o.user_id, o.id";
-    let join_next = if dialect.row_comparison() {
-        format!("{join} WHERE (o.user_id, o.id) > ({}, {}) {order} LIMIT {}", p(1), p(2), p(3))
-    } else {
-        format!(
-            "{join} WHERE o.user_id > {} OR (o.user_id = {} AND o.id > {}) {order} LIMIT {}",
-            p(1),
-            p(2),
-            p(3),
-            p(4)
-        )
-    };
+    let (join_first, join_next) = join_pages(dialect, &t("orders"), &t("users"));
     Ok(AppSql {
         create,
         insert_user: insert("users", &["name", "email", "age", "created_at"]),
@@ -117,13 +105,33 @@ pub fn render(dialect: &dyn Dialect, strategy: &Strategy, namespace: &str) -> Re
             .is_some()
             .then(|| format!("SELECT id, name, email, age, created_at FROM {} WHERE id = {}", t("users"), p(1))),
         orders_of_user: format!("SELECT id, amount, created_at FROM {} WHERE user_id = {user_pk}", t("orders")),
-        join_first: format!("{join} {order} LIMIT {}", p(1)),
+        join_first,
         join_next,
         touch_user: format!("UPDATE {} SET created_at = {} WHERE {}", t("users"), p(1), lookup(2).0),
         delete_order: format!("DELETE FROM {} WHERE id = {}", t("orders"), p(1)),
         delete_order_map,
         counted,
     })
+}
+
+/// The paginated join of `orders` and `users`: its first page, and the page after the last
+/// `(user_id, id)` seen.
+fn join_pages(dialect: &dyn Dialect, orders: &str, users: &str) -> (String, String) {
+    let p = |n: usize| dialect.placeholder(n);
+    let join = format!("SELECT o.user_id, u.name, o.id, o.amount {}", dialect.ordered_join(orders, users));
+    let order = "ORDER BY o.user_id, o.id";
+    let next = if dialect.row_comparison() {
+        format!("{join} WHERE (o.user_id, o.id) > ({}, {}) {order} LIMIT {}", p(1), p(2), p(3))
+    } else {
+        format!(
+            "{join} WHERE o.user_id > {} OR (o.user_id = {} AND o.id > {}) {order} LIMIT {}",
+            p(1),
+            p(2),
+            p(3),
+            p(4)
+        )
+    };
+    (format!("{join} {order} LIMIT {}", p(1)), next)
 }
 
 #[cfg(test)]

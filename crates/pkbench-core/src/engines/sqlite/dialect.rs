@@ -119,16 +119,4 @@ impl Dialect for SqliteDialect {
     fn version_requirement(&self, _strategy: &Strategy, _version: &str) -> Option<String> {
         None
     }
-
-    fn binary_advice(&self) -> &'static str {
-        "a 16-byte BLOB"
-    }
-
-    fn repack_advice(&self) -> &'static str {
-        "VACUUM once to repack"
-    }
-
-    fn repack_needs(&self, size: &str) -> String {
-        format!("needs ~{size} free disk space while it runs")
-    }
 }

@@ -1,5 +1,5 @@
 //! One connection layer per wire protocol (and one for SQLite, linked in). Each file owns its
-//! driver's calls and maps the driver's errors onto [`ServerErrorKind`]s, so the rest of
+//! driver's calls and maps the driver's errors onto [`crate::ServerErrorKind`]s, so the rest of
 //! pkbench — the engine core, doctor, calibration — runs SQL without naming a driver (as sqlx's
 //! `Database` backends do).
 //!
@@ -22,10 +22,10 @@ pub mod sqlite;
 pub mod tls;
 
 pub use value::{KeySlot, Value};
+
+use crate::values::Param;
 // The concurrent workload still names it here.
-pub use crate::ServerErrorKind;
 // The own-schema files still name it here.
-pub use crate::values::Param;
 
 use crate::ServerError;
 use crate::control::RunControl;
@@ -134,6 +134,7 @@ pub trait Connection: Send + Sized {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ServerErrorKind;
     use crate::engines::EngineKind;
 
     #[test]

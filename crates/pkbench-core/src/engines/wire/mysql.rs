@@ -4,13 +4,14 @@
 //! statement within `max_allowed_packet`, and driver errors mapped onto [`ServerErrorKind`]s by
 //! error code.
 
-use super::{BulkSql, Connection, KeyField, Param, Value, counted};
+use super::{BulkSql, Connection, KeyField, Value, counted};
 use crate::Error;
 use crate::control::RunControl;
 use crate::engines::kind::EngineKind;
 use crate::generators::Key;
 use crate::keys::KeyRow;
 use crate::strategy::Storage;
+use crate::values::Param;
 use crate::{ServerError, ServerErrorKind};
 use mysql::prelude::Queryable;
 use std::fmt::Write;

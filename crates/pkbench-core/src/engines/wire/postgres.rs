@@ -2,13 +2,14 @@
 //! per row), multi-row statements as one array parameter per column (`unnest($1::uuid[])`,
 //! `= ANY($1)`), and driver errors mapped onto [`ServerErrorKind`]s by SQLSTATE.
 
-use super::{BulkSql, Connection, KeyField, Param, Value, counted};
+use super::{BulkSql, Connection, KeyField, Value, counted};
 use crate::Error;
 use crate::control::RunControl;
 use crate::engines::kind::EngineKind;
 use crate::generators::{Key, TextEncoding};
 use crate::keys::KeyRow;
 use crate::strategy::Storage;
+use crate::values::Param;
 use crate::{ServerError, ServerErrorKind};
 use bytes::BytesMut;
 use postgres::error::SqlState;

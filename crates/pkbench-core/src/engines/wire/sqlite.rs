@@ -4,12 +4,14 @@
 //! read into reused buffers (no allocation per row); a multi-row statement is the single-row
 //! one stepped once per row. A client connection can time its waits for the write lock.
 
-use super::{BulkSql, Connection, KeyField, KeySlot, Param, ServerError, ServerErrorKind, Value, counted};
+use super::{BulkSql, Connection, KeyField, KeySlot, ServerError, Value, counted};
+use crate::ServerErrorKind;
 use crate::control::RunControl;
-use crate::engines::KeyRow;
 use crate::engines::kind::EngineKind;
 use crate::generators::Key;
+use crate::keys::KeyRow;
 use crate::strategy::Storage;
+use crate::values::Param;
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{CachedStatement, ErrorCode, OpenFlags, ToSql, ffi};
 use std::cell::Cell;
@@ -109,7 +111,7 @@ pub fn server_error(e: &rusqlite::Error) -> ServerError {
         rusqlite::Error::SqlInputError { .. } => ServerErrorKind::Rejected,
         _ => ServerErrorKind::Other,
     };
-    ServerError { engine: EngineKind::Sqlite, kind, message: e.to_string() }
+    ServerError { engine: EngineKind::Sqlite.label(), kind, message: e.to_string() }
 }
 
 fn error(e: rusqlite::Error) -> ServerError {

@@ -10,7 +10,6 @@
 use super::prefix::index_key;
 use super::{IndexShape, KeyRanks, KeyTable, Unbuffered, column_position, mean, value};
 use crate::Error;
-use crate::engines::wire::Param;
 use crate::keys::KeyRow;
 use crate::predict::server::ServerKey;
 use crate::predict::server::innodb::{column, refuse};
@@ -18,6 +17,7 @@ use crate::predict::server::innodb_page::{CHILD_POINTER, InnodbIndex, PAGE, RECO
 use crate::predict::server::tree::{Store, Tree};
 use crate::results::BtreeStats;
 use crate::strategy::Strategy;
+use crate::values::Param;
 use crate::values::SqlType;
 
 /// Characters of an unbounded text column an index keeps (`schema::render`'s `(255)` prefix).

@@ -6,12 +6,13 @@
 use super::prefix::index_key;
 use super::{KeyRanks, KeyTable, mean, value};
 use crate::Error;
-use crate::engines::wire::{KeySlot, Param};
+use crate::engines::wire::KeySlot;
 use crate::generators::Key;
 use crate::predict::layout::{TreeKind, TreeLayout, bytes_key, int_body_len, int_key, varint_len};
 use crate::predict::tree::{BTree, Pager};
 use crate::results::BtreeStats;
 use crate::strategy::{PrimaryIndex, Storage, Strategy};
+use crate::values::Param;
 use crate::values::SqlType;
 use crate::workloads::OwnSchema;
 

@@ -5,11 +5,11 @@ use super::event::{PredictEvent, PredictObserver};
 use super::request::{CalibrationSource, CheckSource, Format, PredictRequest};
 use crate::Error;
 use crate::engines::EngineKind;
+use crate::keys::KeySettings;
 use crate::predict::Mode;
 use crate::predict::sharded::{self, ShardedConfig, ShardedPrediction};
 use crate::sharding::{ShardLayout, Sharding};
 use crate::strategy::{Strategy, parse_list};
-use crate::workloads::KeySettings;
 
 /// A validated sharded forecast.
 #[derive(Clone, Debug)]

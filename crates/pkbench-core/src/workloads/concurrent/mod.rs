@@ -12,11 +12,12 @@ mod worker;
 pub use intervals::IntervalSeries;
 
 use super::outcome::{SettingsBase, conclude, empty_result, record_report};
-use super::{CaseContext, KeySettings, KeyStream, Workload, generated_per_client};
+use super::{CaseContext, Workload};
 use crate::Error;
 use crate::engines::txn::{ClientOptions, TxnShape};
 use crate::engines::{CaseSpec, Engine, InsertCase, InsertClient};
 use crate::generators::{Clock, SharedVirtualClock};
+use crate::keys::{KeySettings, KeyStream, generated_per_client};
 use crate::metrics::{LatencyRecorder, stats};
 use crate::results::{PhaseResult, RunResult};
 use crate::strategy::{SecondaryLookup, Strategy};

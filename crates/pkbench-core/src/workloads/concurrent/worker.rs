@@ -4,13 +4,14 @@
 use super::KEY_CHUNK_ROWS;
 use super::per_second::IntervalLatency;
 use crate::Error;
+use crate::ServerErrorKind;
 use crate::control::{RunControl, Timer};
+use crate::engines::InsertClient;
 use crate::engines::txn::TxnShape;
-use crate::engines::wire::ServerErrorKind;
-use crate::engines::{InsertClient, KeyRow};
 use crate::generators::Key;
+use crate::keys::KeyRow;
+use crate::keys::KeyStream;
 use crate::metrics::LatencyRecorder;
-use crate::workloads::KeyStream;
 use std::collections::VecDeque;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

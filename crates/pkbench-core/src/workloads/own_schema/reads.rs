@@ -2,9 +2,9 @@
 //! before the load so the load can keep exactly those rows' keys and indexed values (never
 //! every row's), and how many children each has.
 
-use crate::engines::wire::Param;
 use crate::generators::Key;
 use crate::util::pick::Pick;
+use crate::values::Param;
 use std::collections::HashMap;
 
 /// Share of the rows, from the newest, that `recent` reads choose among.
