@@ -196,6 +196,9 @@ run_settings! {
     ReadLocality read_locality: ReadLocality = parse::choice, "read-locality", default "recent";
     /// schema: reads per kind of read (accepts 10k, …; 0: no reads).
     Reads reads: u64 = parse_count, "reads", default "10k";
+    /// scale: the memory cap that places batches in the third regime, MiB [default: the cgroup
+    /// memory limit of this process, else RAM].
+    MemoryCapMb memory_cap_mb: u64 = parse::number, "memory-cap-mb";
     /// Run each strategy's case this many times, each in a fresh database; the table adds the
     /// median and a 95% bootstrap confidence interval of every figure.
     Repeat repeat: u32 = parse::number, "repeat", default "1";

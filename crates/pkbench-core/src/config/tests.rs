@@ -84,3 +84,26 @@ fn engine_settings_are_checked_before_anything_starts() {
     assert!(refusal(&[(Setting::Shards, "4")]).contains("--shards applies to the sharded engines"));
     assert!(refusal(&[(Setting::Like, "postgres://u@h/d")]).contains("--like needs --table"));
 }
+
+#[cfg(feature = "sqlite")]
+#[test]
+fn a_memory_cap_is_read_by_the_scale_workload_only() {
+    use crate::control::{MonotonicTimer, RunControl};
+    use crate::workloads::{CaseContext, Silent};
+    let dir = tempfile::tempdir().unwrap();
+    let pairs =
+        [(Setting::Workload, "scale"), (Setting::MemoryCapMb, "64"), (Setting::Rows, "2k"), (Setting::Batch, "1k")];
+    let config = RunConfig::new(settings(&pairs), dir.path()).unwrap();
+    let (mut engine, _) = config.engine_plan.clone().open().unwrap();
+    let (control, timer) = (RunControl::new(), MonotonicTimer::default());
+    let ctx =
+        CaseContext { control: &control, timer: &timer, observer: &Silent, counter_budget: config.counter_budget };
+    let (result, error) = config.workload.run_case(engine.as_mut(), config.strategies[0], &ctx);
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(result.settings.workload_options["memory_cap_bytes"], (64u64 << 20).to_string());
+    assert!(result.settings.workload_options["memory_cap"].starts_with("--memory-cap-mb 64"));
+    assert_eq!(
+        refusal(&[(Setting::MemoryCapMb, "64")]),
+        "--memory-cap-mb does not apply to --workload insert-growth (it is for scale); remove it"
+    );
+}

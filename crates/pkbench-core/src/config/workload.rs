@@ -110,7 +110,7 @@ fn workload(
         WorkloadKind::Scale => Box::new(Scale::new(
             InsertGrowth::new(s.rows(), s.batch(), s.payload(), keys)?,
             s.cache_mb() * 1024 * 1024,
-            MemoryCap::detect(),
+            s.memory_cap_mb.map_or_else(MemoryCap::detect, MemoryCap::given),
         )),
         WorkloadKind::Churn => Box::new(Churn::new(s.rows(), s.batch(), s.payload(), keys)?),
         WorkloadKind::App => Box::new(App::new(s.users(), s.orders_per_user(), s.batch(), keys)?.with_warmup(s.warmup)),

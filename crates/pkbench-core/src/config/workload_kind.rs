@@ -184,6 +184,7 @@ pub fn scope(setting: Setting) -> Scope {
         Setting::Payload => Scope::Workloads(&[InsertGrowth, Concurrent, Remedy, Scale, Churn]),
         Setting::Warmup => Scope::Workloads(&[Concurrent, App]),
         Setting::Presort => Scope::Workloads(&[InsertGrowth]),
+        Setting::MemoryCapMb => Scope::Workloads(&[Scale]),
         Setting::KeepDb => Scope::Workloads(&[InsertGrowth, Remedy, Churn, Scale, Concurrent, Schema]),
         Setting::Strategies => Scope::Strategies,
         Setting::KeyRate => Scope::Keys(Scheme::is_time_based),

@@ -39,6 +39,14 @@ impl MemoryCap {
     }
 }
 
+impl MemoryCap {
+    /// A cap of `mib` MiB given by the user (`--memory-cap-mb`): where a production machine's
+    /// memory would end, on a machine with more.
+    pub fn given(mib: u64) -> Self {
+        MemoryCap { bytes: mib << 20, source: format!("--memory-cap-mb {mib} ({} bytes)", mib << 20) }
+    }
+}
+
 /// The scale workload: insert-growth plus regimes.
 pub struct Scale {
     growth: InsertGrowth,
