@@ -5,7 +5,7 @@
 //! real ~/.pgpass and ~/.my.cnf are never read.
 
 use assert_cmd::Command;
-#[path = "../../pkbench-core/tests/common/certs.rs"]
+#[path = "../../../pkbench-core/tests/it/common/certs.rs"]
 mod certs;
 
 use certs::certificates;

@@ -14,7 +14,7 @@ fn doctor_json(db: &Path) -> Value {
     let out = pkbench().args(["doctor", "--format", "json"]).arg(db).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let schema: Value = serde_json::from_str(include_str!("../../../schema/doctor.schema.json")).unwrap();
+    let schema: Value = serde_json::from_str(include_str!("../../../../schema/doctor.schema.json")).unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();
     let errors: Vec<String> = validator.iter_errors(&report).map(|e| e.to_string()).collect();
     assert!(errors.is_empty(), "{errors:#?}");
@@ -100,34 +100,40 @@ fn servers_and_bad_files_get_one_line_errors() {
         .stderr(predicate::str::contains("not a database").and(predicate::str::contains("panicked").not()));
 }
 
-#[test]
-fn doctor_reads_a_postgres_url_read_only() {
-    use pkbench_core::engines::postgres::ManagedPostgres;
-    let server =
-        ManagedPostgres::start(&Default::default(), 16).unwrap_or_else(|e| panic!("could not start PostgreSQL: {e}"));
-    let mut client = server.config().connect(postgres::NoTls).unwrap();
-    client
-        .batch_execute(
-            "CREATE TABLE orders (id char(36) PRIMARY KEY, note text);
-             INSERT INTO orders SELECT gen_random_uuid()::text, 'x' FROM generate_series(1, 3000);",
-        )
-        .unwrap();
-    let url = format!("postgresql://postgres@/postgres?host={}&port={}", server.dir().display(), server.port());
-    let out = pkbench().args(["doctor", "--format", "json", &url]).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let schema: Value = serde_json::from_str(include_str!("../../../schema/doctor.schema.json")).unwrap();
-    let validator = jsonschema::validator_for(&schema).unwrap();
-    let errors: Vec<String> = validator.iter_errors(&report).map(|e| e.to_string()).collect();
-    assert!(errors.is_empty(), "{errors:#?}");
-    let t = &report["tables"][0];
-    assert_eq!(t["layout"], "heap-with-key-index");
-    assert_eq!(t["primary_key"]["scheme"]["storage"], "text36");
-    assert_eq!(t["advice"][0]["kind"], "time-ordered-key");
-    assert!(report["read_only"].as_str().unwrap().contains("transaction_read_only = on"));
-    pkbench()
-        .args(["doctor", "--sql", "--format", "md", "--table", "orders", &url])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("ALTER COLUMN \"id\" TYPE uuid USING \"id\"::uuid"));
+/// Doctor on a managed PostgreSQL server (tier two).
+#[cfg(feature = "server-tests")]
+mod servers {
+    use super::*;
+
+    #[test]
+    fn doctor_reads_a_postgres_url_read_only() {
+        use pkbench_core::engines::postgres::ManagedPostgres;
+        let server =
+            ManagedPostgres::start(&Default::default(), 16).unwrap_or_else(|e| panic!("could not start PostgreSQL: {e}"));
+        let mut client = server.config().connect(postgres::NoTls).unwrap();
+        client
+            .batch_execute(
+                "CREATE TABLE orders (id char(36) PRIMARY KEY, note text);
+                 INSERT INTO orders SELECT gen_random_uuid()::text, 'x' FROM generate_series(1, 3000);",
+            )
+            .unwrap();
+        let url = format!("postgresql://postgres@/postgres?host={}&port={}", server.dir().display(), server.port());
+        let out = pkbench().args(["doctor", "--format", "json", &url]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let schema: Value = serde_json::from_str(include_str!("../../../../schema/doctor.schema.json")).unwrap();
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let errors: Vec<String> = validator.iter_errors(&report).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:#?}");
+        let t = &report["tables"][0];
+        assert_eq!(t["layout"], "heap-with-key-index");
+        assert_eq!(t["primary_key"]["scheme"]["storage"], "text36");
+        assert_eq!(t["advice"][0]["kind"], "time-ordered-key");
+        assert!(report["read_only"].as_str().unwrap().contains("transaction_read_only = on"));
+        pkbench()
+            .args(["doctor", "--sql", "--format", "md", "--table", "orders", &url])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("ALTER COLUMN \"id\" TYPE uuid USING \"id\"::uuid"));
+    }
 }

@@ -5,13 +5,10 @@
 //! measured; InnoDB's secondary indexes carry the key and PostgreSQL's do not; recent reads miss
 //! the cache far more with uuid4 than with uuid7. A missing server binary fails the test.
 
-mod common;
+use crate::common;
 
 use pkbench_core::engines::Engine;
 use pkbench_core::engines::EngineKind;
-use pkbench_core::engines::mariadb::MariaDbEngine;
-use pkbench_core::engines::postgres::PostgresEngine;
-use pkbench_core::engines::server::{ServerSettings, ServerTarget};
 use pkbench_core::engines::sqlite::{SqliteEngine, SqliteSettings};
 use pkbench_core::results::RunResult;
 use pkbench_core::schema::parse;
@@ -19,7 +16,7 @@ use pkbench_core::strategy::find;
 use pkbench_core::values::Sidecar;
 use pkbench_core::workloads::{FkLocality, OwnSchema, ReadLocality, SchemaSizes};
 
-const SCHEMA: &str = include_str!("fixtures/schema/plans_accounts_orders.pg.sql");
+const SCHEMA: &str = include_str!("../fixtures/schema/plans_accounts_orders.pg.sql");
 /// NULLs in the TEXT and JSON columns.
 const VALUES: &str = "[accounts.name]\nnulls = 0.2\n[accounts.profile]\nnulls = 0.3\n";
 const STRATEGIES: [&str; 4] = ["int", "uuid7", "uuid4", "uuid4-text"];
@@ -95,18 +92,8 @@ fn check(result: &RunResult, strategy: &str, rows: u64, children: u64) {
     }
 }
 
-/// Bytes of the key table's secondary indexes.
-fn secondary_bytes(result: &RunResult) -> u64 {
-    let indexes = ["accounts.accounts_email", "accounts.accounts_country_created", "accounts.accounts_created"];
-    result.btrees.iter().filter(|b| indexes.contains(&b.name.as_str())).map(|b| b.size_bytes).sum()
-}
-
 fn misses_per_read(result: &RunResult) -> f64 {
     result.phases.iter().find(|p| p.name == "read-by-key").unwrap().figures["cache_misses_per_read"]
-}
-
-fn server_settings() -> ServerSettings {
-    ServerSettings { target: ServerTarget::managed(), cache_mb: 8, durable_commits: false, shards: None }
 }
 
 #[test]
@@ -118,37 +105,6 @@ fn the_test_schema_runs_on_sqlite_for_every_strategy() {
     for s in STRATEGIES.into_iter().chain([SECOND_KEY]) {
         check(&run(&w, &mut engine, s), s, 2_000, 2);
     }
-}
-
-#[test]
-fn the_test_schema_runs_on_postgres_for_every_strategy() {
-    let mut engine = PostgresEngine::open(&server_settings()).expect("could not start a managed PostgreSQL server");
-    let w = workload(EngineKind::Postgres, 2_000, 2, 300);
-    for s in STRATEGIES.into_iter().chain([SECOND_KEY]) {
-        check(&run(&w, &mut engine, s), s, 2_000, 2);
-    }
-    // PostgreSQL's secondary indexes point at heap tuples: the key is not in them.
-    let w = workload(EngineKind::Postgres, 20_000, 0, 0);
-    let sizes: Vec<u64> =
-        ["int", "uuid4", "uuid4-text"].iter().map(|s| secondary_bytes(&run(&w, &mut engine, s))).collect();
-    let (lo, hi) = (*sizes.iter().min().unwrap() as f64, *sizes.iter().max().unwrap() as f64);
-    assert!(hi / lo < 1.05, "PostgreSQL's secondary indexes should not depend on the key: {sizes:?}");
-}
-
-#[test]
-fn the_test_schema_runs_on_mariadb_for_every_strategy() {
-    let mut engine = MariaDbEngine::open(&server_settings()).expect("could not start a managed MariaDB server");
-    let w = workload(EngineKind::MariaDb, 2_000, 2, 300);
-    for s in STRATEGIES.into_iter().chain([SECOND_KEY]) {
-        check(&run(&w, &mut engine, s), s, 2_000, 2);
-    }
-    // Every InnoDB secondary index entry carries the primary key.
-    let w = workload(EngineKind::MariaDb, 20_000, 0, 0);
-    let [int, uuid4, text] = ["int", "uuid4", "uuid4-text"].map(|s| secondary_bytes(&run(&w, &mut engine, s)));
-    assert!(
-        text > uuid4 && uuid4 > int,
-        "InnoDB's secondary indexes carry the key: int {int}, uuid4 {uuid4}, uuid4-text {text}"
-    );
 }
 
 #[test]
@@ -222,46 +178,96 @@ fn the_sqlite_page_model_matches_every_tree_of_the_key_table() {
     assert!(runs.iter().flat_map(|r| &r.btrees).all(|b| b.misses_per_1k_rows.is_none()));
 }
 
-#[test]
-fn the_postgres_page_model_matches_every_tree_of_the_key_table() {
-    let mut engine = PostgresEngine::open(&server_settings()).expect("could not start a managed PostgreSQL server");
-    let runs =
-        the_page_model_matches(EngineKind::Postgres, &mut engine, &["int", "uuid7", "uuid4", "uuid4-text", SECOND_KEY]);
-    // Per-tree cache misses: every tree of the key table has them, and the random key's own
-    // index misses far more than the ordered key's (8 MiB of shared buffers).
-    let pkey = |r: &RunResult| {
-        let b = r.btrees.iter().find(|b| b.name == "accounts.accounts_pkey").unwrap();
-        b.misses_per_1k_rows.unwrap()
-    };
-    for r in &runs {
-        for b in r.btrees.iter().filter(|b| b.name.starts_with("accounts")) {
-            assert!(b.misses_per_1k_rows.is_some(), "{}: {} has no misses", r.strategy, b.name);
-        }
-    }
-    let (int, uuid4) = (pkey(&runs[0]), pkey(&runs[2]));
-    println!("accounts_pkey misses per 1k rows: int {int:.1}, uuid4 {uuid4:.1}");
-    assert!(uuid4 > 5.0 * int.max(1.0), "accounts_pkey misses per 1k rows: int {int}, uuid4 {uuid4}");
-    // And index pages modified per batch: every index has them, the random key's several times
-    // more (each 25k-row batch of uuid4 modifies most of the index's pages).
-    let touched = |r: &RunResult, name: &str| {
-        let b = r.btrees.iter().find(|b| b.name == name).unwrap();
-        b.index_blocks_touched_per_1k_rows.unwrap_or_else(|| panic!("{}: {name} has no pages touched", r.strategy))
-    };
-    for r in &runs {
-        for b in r.btrees.iter().filter(|b| b.name.starts_with("accounts.")) {
-            touched(r, &b.name);
-        }
-    }
-    let (int, uuid4) = (touched(&runs[0], "accounts.accounts_pkey"), touched(&runs[2], "accounts.accounts_pkey"));
-    println!("accounts_pkey pages touched per 1k rows: int {int:.1}, uuid4 {uuid4:.1}");
-    assert!(uuid4 > 3.0 * int.max(1.0), "accounts_pkey pages touched per 1k rows: int {int}, uuid4 {uuid4}");
-}
+/// The same schema on managed PostgreSQL and MariaDB servers (tier two).
+#[cfg(feature = "server-tests")]
+mod servers {
+    use super::*;
+    use pkbench_core::engines::mariadb::MariaDbEngine;
+    use pkbench_core::engines::postgres::PostgresEngine;
+    use pkbench_core::engines::server::{ServerSettings, ServerTarget};
 
-#[test]
-fn the_innodb_page_model_matches_every_tree_of_the_key_table() {
-    let mut engine = MariaDbEngine::open(&server_settings()).expect("could not start a managed MariaDB server");
-    let runs =
-        the_page_model_matches(EngineKind::MariaDb, &mut engine, &["int", "uuid7", "uuid4", "uuid4-text", SECOND_KEY]);
-    // InnoDB counts buffer pool reads per server, not per index.
-    assert!(runs.iter().flat_map(|r| &r.btrees).all(|b| b.misses_per_1k_rows.is_none()));
+    /// Bytes of the key table's secondary indexes.
+    fn secondary_bytes(result: &RunResult) -> u64 {
+        let indexes = ["accounts.accounts_email", "accounts.accounts_country_created", "accounts.accounts_created"];
+        result.btrees.iter().filter(|b| indexes.contains(&b.name.as_str())).map(|b| b.size_bytes).sum()
+    }
+
+    fn server_settings() -> ServerSettings {
+        ServerSettings { target: ServerTarget::managed(), cache_mb: 8, durable_commits: false, shards: None }
+    }
+
+    #[test]
+    fn the_test_schema_runs_on_postgres_for_every_strategy() {
+        let mut engine = PostgresEngine::open(&server_settings()).expect("could not start a managed PostgreSQL server");
+        let w = workload(EngineKind::Postgres, 2_000, 2, 300);
+        for s in STRATEGIES.into_iter().chain([SECOND_KEY]) {
+            check(&run(&w, &mut engine, s), s, 2_000, 2);
+        }
+        // PostgreSQL's secondary indexes point at heap tuples: the key is not in them.
+        let w = workload(EngineKind::Postgres, 20_000, 0, 0);
+        let sizes: Vec<u64> =
+            ["int", "uuid4", "uuid4-text"].iter().map(|s| secondary_bytes(&run(&w, &mut engine, s))).collect();
+        let (lo, hi) = (*sizes.iter().min().unwrap() as f64, *sizes.iter().max().unwrap() as f64);
+        assert!(hi / lo < 1.05, "PostgreSQL's secondary indexes should not depend on the key: {sizes:?}");
+    }
+
+    #[test]
+    fn the_test_schema_runs_on_mariadb_for_every_strategy() {
+        let mut engine = MariaDbEngine::open(&server_settings()).expect("could not start a managed MariaDB server");
+        let w = workload(EngineKind::MariaDb, 2_000, 2, 300);
+        for s in STRATEGIES.into_iter().chain([SECOND_KEY]) {
+            check(&run(&w, &mut engine, s), s, 2_000, 2);
+        }
+        // Every InnoDB secondary index entry carries the primary key.
+        let w = workload(EngineKind::MariaDb, 20_000, 0, 0);
+        let [int, uuid4, text] = ["int", "uuid4", "uuid4-text"].map(|s| secondary_bytes(&run(&w, &mut engine, s)));
+        assert!(
+            text > uuid4 && uuid4 > int,
+            "InnoDB's secondary indexes carry the key: int {int}, uuid4 {uuid4}, uuid4-text {text}"
+        );
+    }
+
+    #[test]
+    fn the_postgres_page_model_matches_every_tree_of_the_key_table() {
+        let mut engine = PostgresEngine::open(&server_settings()).expect("could not start a managed PostgreSQL server");
+        let runs =
+            the_page_model_matches(EngineKind::Postgres, &mut engine, &["int", "uuid7", "uuid4", "uuid4-text", SECOND_KEY]);
+        // Per-tree cache misses: every tree of the key table has them, and the random key's own
+        // index misses far more than the ordered key's (8 MiB of shared buffers).
+        let pkey = |r: &RunResult| {
+            let b = r.btrees.iter().find(|b| b.name == "accounts.accounts_pkey").unwrap();
+            b.misses_per_1k_rows.unwrap()
+        };
+        for r in &runs {
+            for b in r.btrees.iter().filter(|b| b.name.starts_with("accounts")) {
+                assert!(b.misses_per_1k_rows.is_some(), "{}: {} has no misses", r.strategy, b.name);
+            }
+        }
+        let (int, uuid4) = (pkey(&runs[0]), pkey(&runs[2]));
+        println!("accounts_pkey misses per 1k rows: int {int:.1}, uuid4 {uuid4:.1}");
+        assert!(uuid4 > 5.0 * int.max(1.0), "accounts_pkey misses per 1k rows: int {int}, uuid4 {uuid4}");
+        // And index pages modified per batch: every index has them, the random key's several times
+        // more (each 25k-row batch of uuid4 modifies most of the index's pages).
+        let touched = |r: &RunResult, name: &str| {
+            let b = r.btrees.iter().find(|b| b.name == name).unwrap();
+            b.index_blocks_touched_per_1k_rows.unwrap_or_else(|| panic!("{}: {name} has no pages touched", r.strategy))
+        };
+        for r in &runs {
+            for b in r.btrees.iter().filter(|b| b.name.starts_with("accounts.")) {
+                touched(r, &b.name);
+            }
+        }
+        let (int, uuid4) = (touched(&runs[0], "accounts.accounts_pkey"), touched(&runs[2], "accounts.accounts_pkey"));
+        println!("accounts_pkey pages touched per 1k rows: int {int:.1}, uuid4 {uuid4:.1}");
+        assert!(uuid4 > 3.0 * int.max(1.0), "accounts_pkey pages touched per 1k rows: int {int}, uuid4 {uuid4}");
+    }
+
+    #[test]
+    fn the_innodb_page_model_matches_every_tree_of_the_key_table() {
+        let mut engine = MariaDbEngine::open(&server_settings()).expect("could not start a managed MariaDB server");
+        let runs =
+            the_page_model_matches(EngineKind::MariaDb, &mut engine, &["int", "uuid7", "uuid4", "uuid4-text", SECOND_KEY]);
+        // InnoDB counts buffer pool reads per server, not per index.
+        assert!(runs.iter().flat_map(|r| &r.btrees).all(|b| b.misses_per_1k_rows.is_none()));
+    }
 }

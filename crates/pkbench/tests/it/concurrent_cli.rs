@@ -36,7 +36,7 @@ fn concurrent_run_writes_a_phase_with_intervals_and_latency() {
     let intervals = phase["intervals"].as_array().unwrap();
     assert_eq!(intervals.iter().map(|i| i["operations"].as_u64().unwrap()).sum::<u64>(), ops);
     assert!(phase["latency"]["p99_ns"].as_u64().unwrap() > 0);
-    let schema: Value = serde_json::from_str(include_str!("../../../schema/results.schema.json")).unwrap();
+    let schema: Value = serde_json::from_str(include_str!("../../../../schema/results.schema.json")).unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();
     assert!(validator.is_valid(&doc), "results.json follows the committed schema");
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();

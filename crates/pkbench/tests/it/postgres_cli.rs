@@ -2,7 +2,7 @@
 //! (wrong password, unreachable URL, a database holding a table named like ours, the password
 //! never shown). A throwaway cluster with password authentication is started by the test.
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use pkbench_core::engines::postgres::ManagedPostgres;

@@ -1,7 +1,7 @@
 //! `pkbench run --engine spider | postgres-fdw`: the sharded engines end to end, their flags'
 //! errors, and Ctrl-C during a run leaving no server and no folder (head and every shard).
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use predicates::str::contains;
@@ -59,7 +59,7 @@ fn a_sharded_run_writes_every_shards_rows_and_the_skew_table() {
             .stdout(contains("Where each batch's rows landed, by shard"))
             .stdout(contains("hottest shard's share"));
         let doc: Value = serde_json::from_slice(&std::fs::read(dir.path().join("results.json")).unwrap()).unwrap();
-        let schema: Value = serde_json::from_str(include_str!("../../../schema/results.schema.json")).unwrap();
+        let schema: Value = serde_json::from_str(include_str!("../../../../schema/results.schema.json")).unwrap();
         let validator = jsonschema::validator_for(&schema).unwrap();
         let errors: Vec<String> =
             validator.iter_errors(&doc).map(|e| format!("{e} at {}", e.instance_path())).collect();

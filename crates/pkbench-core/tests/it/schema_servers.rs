@@ -9,7 +9,7 @@ use pkbench_core::engines::postgres::ManagedPostgres;
 use pkbench_core::schema::{parse, render};
 use pkbench_core::strategy::find;
 
-const SCHEMA: &str = include_str!("fixtures/schema/accounts_orders.pg.sql");
+const SCHEMA: &str = include_str!("../fixtures/schema/accounts_orders.pg.sql");
 const STRATEGIES: [&str; 4] = ["int", "uuid7", "uuid4", "uuid4-text"];
 
 #[test]

@@ -1,7 +1,7 @@
 //! Engine tests against real SQLite: every strategy inserts a few thousand rows; the table must
 //! hold exactly the generated keys, unique, and in key order where the strategy promises it.
 
-mod common;
+use crate::common;
 
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::Engine;

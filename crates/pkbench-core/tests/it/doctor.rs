@@ -40,7 +40,7 @@ fn kinds(t: &TableReport) -> Vec<AdviceKind> {
 
 fn validate(report: &DoctorReport) {
     let schema: serde_json::Value =
-        serde_json::from_str(include_str!("../../../schema/doctor.schema.json")).expect("schema parses");
+        serde_json::from_str(include_str!("../../../../schema/doctor.schema.json")).expect("schema parses");
     let validator = jsonschema::validator_for(&schema).expect("valid schema");
     let value: serde_json::Value = serde_json::from_str(&to_json(report)).unwrap();
     let errors: Vec<String> = validator.iter_errors(&value).map(|e| format!("{e} at {}", e.instance_path())).collect();

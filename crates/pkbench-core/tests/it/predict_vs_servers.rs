@@ -4,7 +4,7 @@
 //! and its cache misses what the server counted, where the table is well above the cache.
 //! A missing server binary fails the test, it never skips.
 
-mod common;
+use crate::common;
 
 use pkbench_core::control::RunControl;
 use pkbench_core::engines::Engine;

@@ -4,11 +4,8 @@
 
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::Engine;
-use pkbench_core::engines::mariadb::MariaDbEngine;
-use pkbench_core::engines::postgres::PostgresEngine;
-use pkbench_core::engines::server::{ServerSettings, ServerTarget};
 use pkbench_core::engines::sqlite::{SqliteEngine, SqliteSettings};
-use pkbench_core::engines::txn::{ClientOptions, Isolation, TxnShape};
+use pkbench_core::engines::txn::{ClientOptions, TxnShape};
 use pkbench_core::generators::Key;
 use pkbench_core::results::{PhaseResult, RunResult};
 use pkbench_core::strategy::find;
@@ -132,56 +129,6 @@ fn stored_ids(path: &std::path::Path) -> Vec<Vec<u8>> {
     stmt.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap()
 }
 
-fn server_settings() -> ServerSettings {
-    ServerSettings { target: ServerTarget::managed(), cache_mb: 16, durable_commits: true, shards: None }
-}
-
-#[test]
-fn postgres_clients_insert_concurrently_and_wal_is_counted() {
-    let mut engine = PostgresEngine::open(&server_settings())
-        .unwrap_or_else(|e| panic!("could not start a managed PostgreSQL server: {e}"));
-    for strategy in ["int", "uuid4-text", "uuid7+uuid4"] {
-        let result = run(&mut engine, strategy);
-        let phase = check(&result);
-        assert!(!phase.figures.contains_key("lock_wait_ns"), "PostgreSQL writers do not serialise on one lock");
-        assert!(phase.counters.wal_bytes.unwrap() > 0, "{strategy}: {:?}", phase.counters);
-        assert!(phase.intervals.iter().all(|i| i.counters.wal_bytes.unwrap_or(0) > 0));
-        check_waits(phase, &["CPU", "LWLock:", "IO:", "Lock:", "Client:", "IPC:"]);
-    }
-}
-
-/// The wait evidence: samples were taken, the sessions seen are this case's clients (at most
-/// THREADS busy per sample), every name is one the engine uses, and the intervals add up.
-fn check_waits(phase: &PhaseResult, prefixes: &[&str]) {
-    let samples = phase.figures["wait_samples"];
-    assert!(samples >= 10.0, "2 s at 50 Hz sampled only {samples} times");
-    assert_eq!(phase.figures["wait_sample_hz"], 50.0);
-    let busy: u64 = phase.waits.values().sum();
-    assert!(busy > 0 && busy as f64 <= samples * f64::from(THREADS), "{busy} busy sessions in {samples} samples");
-    for event in phase.waits.keys() {
-        assert!(prefixes.iter().any(|p| event.starts_with(p)), "unexpected wait {event:?}: {:?}", phase.waits);
-    }
-    let mut summed = std::collections::BTreeMap::new();
-    for i in &phase.intervals {
-        for (e, n) in &i.waits {
-            *summed.entry(e.clone()).or_insert(0) += n;
-        }
-    }
-    assert_eq!(summed, phase.waits, "the per-second waits add up to the phase's");
-}
-
-#[test]
-fn mariadb_clients_insert_concurrently_and_redo_is_counted() {
-    let mut engine = MariaDbEngine::open(&server_settings())
-        .unwrap_or_else(|e| panic!("could not start a managed MariaDB server: {e}"));
-    for strategy in ["int", "uuid4", "uuid4-text"] {
-        let result = run(&mut engine, strategy);
-        let phase = check(&result);
-        assert!(phase.counters.wal_bytes.unwrap() > 0, "{strategy}: {:?}", phase.counters);
-        check_waits(phase, &["Execute:", "Query:"]);
-    }
-}
-
 #[test]
 fn an_open_loop_sends_on_schedule_and_says_when_it_falls_behind() {
     let dir = tempfile::tempdir().unwrap();
@@ -206,52 +153,6 @@ fn an_open_loop_sends_on_schedule_and_says_when_it_falls_behind() {
     assert!(phase.latency.unwrap().p50_ns as f64 > phase.figures["service_p50_ns"], "queueing shows in latency");
 }
 
-/// Conflicts, retries and give-ups add up, and only committed transactions are rows.
-fn conflicts(phase: &PhaseResult) -> f64 {
-    let (c, r, g) = (phase.figures["conflicts"], phase.figures["retries"], phase.figures["gave_up"]);
-    assert_eq!(c, r + g, "every lost conflict is retried or given up: {:?}", phase.figures);
-    c
-}
-
-#[test]
-fn serializable_reads_at_the_right_edge_conflict_for_ordered_keys_and_are_retried() {
-    let mut engine = PostgresEngine::open(&server_settings())
-        .unwrap_or_else(|e| panic!("could not start a managed PostgreSQL server: {e}"));
-    let options = ClientOptions { txn: TxnShape::InsertReadRecent, isolation: Some(Isolation::Serializable) };
-    let mut seen = Vec::new();
-    for strategy in ["int-client", "uuid4"] {
-        let result = run_with(&mut engine, strategy, None, options).unwrap();
-        let phase = check(&result);
-        assert!(
-            phase.note.as_deref().unwrap().contains("insert-read-recent transaction per operation at serializable")
-        );
-        assert_eq!(result.settings.workload_options["isolation"], "serializable");
-        seen.push(conflicts(phase));
-        assert!(phase.counters.deadlocks.is_some(), "pg_stat_database.deadlocks is read");
-    }
-    // Each transaction reads the row after a key just committed: with ordered keys that is the
-    // right edge where every client inserts, so SSI finds read/write conflicts among them.
-    assert!(seen[0] > 0.0, "int-client: no serialization conflict at the right edge");
-    assert!(seen[0] > seen[1], "ordered keys conflict more than random ones: {seen:?}");
-    // Engine-assigned keys cannot be read back by key.
-    let err = run_with(&mut engine, "int", None, options).unwrap_err();
-    assert!(err.contains("--txn insert-read-recent") && err.contains("int-client"), "{err}");
-}
-
-#[test]
-fn mariadb_updates_of_recent_rows_run_and_add_up() {
-    let mut engine = MariaDbEngine::open(&server_settings())
-        .unwrap_or_else(|e| panic!("could not start a managed MariaDB server: {e}"));
-    let options = ClientOptions { txn: TxnShape::InsertUpdateRecent, isolation: Some(Isolation::RepeatableRead) };
-    let result = run_with(&mut engine, "uuid7", None, options).unwrap();
-    let phase = check(&result);
-    conflicts(phase);
-    assert_eq!(result.settings.workload_options["txn"], "insert-update-recent");
-    // InnoDB's lock counters are read (4 clients updating the newest rows wait for each other).
-    let c = phase.counters;
-    assert!(c.row_lock_waits.is_some() && c.row_lock_wait_ms.is_some() && c.deadlocks.is_some(), "{c:?}");
-}
-
 #[test]
 fn sqlite_refuses_transaction_shapes_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
@@ -261,37 +162,143 @@ fn sqlite_refuses_transaction_shapes_in_one_line() {
     assert!(err.contains("need a server engine") && !err.contains('\n'), "{err}");
 }
 
-#[test]
-fn an_open_loop_shows_a_stall_that_a_closed_loop_hides() {
-    let mut engine = PostgresEngine::open(&server_settings())
-        .unwrap_or_else(|e| panic!("could not start a managed PostgreSQL server: {e}"));
-    let config = engine.managed().unwrap().config().clone();
-    // 1 s into the run (0.5 s into the measured part), another session holds the table for 500 ms.
-    let stall = || {
-        let mut config = config.clone();
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(1_000));
-            let mut client = config.application_name("stall").connect(postgres::NoTls).unwrap();
-            client
-                .batch_execute(
-                    "BEGIN; LOCK TABLE pkbench.bench IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(0.5); COMMIT;",
-                )
-                .unwrap();
-        })
-    };
-    let mut p99 = Vec::new();
-    for rate in [None, Some(400)] {
-        let holder = stall();
-        let result = run_at(&mut engine, "uuid7", rate);
-        holder.join().unwrap();
-        let phase = check(&result);
-        let l = phase.latency.unwrap();
-        assert!(l.max_ns >= 300_000_000, "{rate:?}: the 500 ms stall held some statement: {l:?}");
-        p99.push(l.p99_ns);
+/// The same workload on managed PostgreSQL and MariaDB servers (tier two).
+#[cfg(feature = "server-tests")]
+mod servers {
+    use super::*;
+    use pkbench_core::engines::mariadb::MariaDbEngine;
+    use pkbench_core::engines::postgres::PostgresEngine;
+    use pkbench_core::engines::server::{ServerSettings, ServerTarget};
+    use pkbench_core::engines::txn::Isolation;
+
+    fn server_settings() -> ServerSettings {
+        ServerSettings { target: ServerTarget::managed(), cache_mb: 16, durable_commits: true, shards: None }
     }
-    eprintln!("p99 with a 500 ms stall: closed loop {} ms, open loop {} ms", p99[0] / 1_000_000, p99[1] / 1_000_000);
-    // Closed: each of the 4 clients waits once, 4 statements of thousands — the p99 misses it.
-    // Open: every statement due during the stall queues behind it — a fifth of the run.
-    assert!(p99[1] >= 250_000_000, "open-loop p99 {} ms should include the stall", p99[1] / 1_000_000);
-    assert!(p99[0] * 2 < p99[1], "closed-loop p99 {} ms hides it", p99[0] / 1_000_000);
+
+    #[test]
+    fn postgres_clients_insert_concurrently_and_wal_is_counted() {
+        let mut engine = PostgresEngine::open(&server_settings())
+            .unwrap_or_else(|e| panic!("could not start a managed PostgreSQL server: {e}"));
+        for strategy in ["int", "uuid4-text", "uuid7+uuid4"] {
+            let result = run(&mut engine, strategy);
+            let phase = check(&result);
+            assert!(!phase.figures.contains_key("lock_wait_ns"), "PostgreSQL writers do not serialise on one lock");
+            assert!(phase.counters.wal_bytes.unwrap() > 0, "{strategy}: {:?}", phase.counters);
+            assert!(phase.intervals.iter().all(|i| i.counters.wal_bytes.unwrap_or(0) > 0));
+            check_waits(phase, &["CPU", "LWLock:", "IO:", "Lock:", "Client:", "IPC:"]);
+        }
+    }
+
+    /// The wait evidence: samples were taken, the sessions seen are this case's clients (at most
+    /// THREADS busy per sample), every name is one the engine uses, and the intervals add up.
+    fn check_waits(phase: &PhaseResult, prefixes: &[&str]) {
+        let samples = phase.figures["wait_samples"];
+        assert!(samples >= 10.0, "2 s at 50 Hz sampled only {samples} times");
+        assert_eq!(phase.figures["wait_sample_hz"], 50.0);
+        let busy: u64 = phase.waits.values().sum();
+        assert!(busy > 0 && busy as f64 <= samples * f64::from(THREADS), "{busy} busy sessions in {samples} samples");
+        for event in phase.waits.keys() {
+            assert!(prefixes.iter().any(|p| event.starts_with(p)), "unexpected wait {event:?}: {:?}", phase.waits);
+        }
+        let mut summed = std::collections::BTreeMap::new();
+        for i in &phase.intervals {
+            for (e, n) in &i.waits {
+                *summed.entry(e.clone()).or_insert(0) += n;
+            }
+        }
+        assert_eq!(summed, phase.waits, "the per-second waits add up to the phase's");
+    }
+
+    #[test]
+    fn mariadb_clients_insert_concurrently_and_redo_is_counted() {
+        let mut engine = MariaDbEngine::open(&server_settings())
+            .unwrap_or_else(|e| panic!("could not start a managed MariaDB server: {e}"));
+        for strategy in ["int", "uuid4", "uuid4-text"] {
+            let result = run(&mut engine, strategy);
+            let phase = check(&result);
+            assert!(phase.counters.wal_bytes.unwrap() > 0, "{strategy}: {:?}", phase.counters);
+            check_waits(phase, &["Execute:", "Query:"]);
+        }
+    }
+
+    /// Conflicts, retries and give-ups add up, and only committed transactions are rows.
+    fn conflicts(phase: &PhaseResult) -> f64 {
+        let (c, r, g) = (phase.figures["conflicts"], phase.figures["retries"], phase.figures["gave_up"]);
+        assert_eq!(c, r + g, "every lost conflict is retried or given up: {:?}", phase.figures);
+        c
+    }
+
+    #[test]
+    fn serializable_reads_at_the_right_edge_conflict_for_ordered_keys_and_are_retried() {
+        let mut engine = PostgresEngine::open(&server_settings())
+            .unwrap_or_else(|e| panic!("could not start a managed PostgreSQL server: {e}"));
+        let options = ClientOptions { txn: TxnShape::InsertReadRecent, isolation: Some(Isolation::Serializable) };
+        let mut seen = Vec::new();
+        for strategy in ["int-client", "uuid4"] {
+            let result = run_with(&mut engine, strategy, None, options).unwrap();
+            let phase = check(&result);
+            assert!(
+                phase.note.as_deref().unwrap().contains("insert-read-recent transaction per operation at serializable")
+            );
+            assert_eq!(result.settings.workload_options["isolation"], "serializable");
+            seen.push(conflicts(phase));
+            assert!(phase.counters.deadlocks.is_some(), "pg_stat_database.deadlocks is read");
+        }
+        // Each transaction reads the row after a key just committed: with ordered keys that is the
+        // right edge where every client inserts, so SSI finds read/write conflicts among them.
+        assert!(seen[0] > 0.0, "int-client: no serialization conflict at the right edge");
+        assert!(seen[0] > seen[1], "ordered keys conflict more than random ones: {seen:?}");
+        // Engine-assigned keys cannot be read back by key.
+        let err = run_with(&mut engine, "int", None, options).unwrap_err();
+        assert!(err.contains("--txn insert-read-recent") && err.contains("int-client"), "{err}");
+    }
+
+    #[test]
+    fn mariadb_updates_of_recent_rows_run_and_add_up() {
+        let mut engine = MariaDbEngine::open(&server_settings())
+            .unwrap_or_else(|e| panic!("could not start a managed MariaDB server: {e}"));
+        let options = ClientOptions { txn: TxnShape::InsertUpdateRecent, isolation: Some(Isolation::RepeatableRead) };
+        let result = run_with(&mut engine, "uuid7", None, options).unwrap();
+        let phase = check(&result);
+        conflicts(phase);
+        assert_eq!(result.settings.workload_options["txn"], "insert-update-recent");
+        // InnoDB's lock counters are read (4 clients updating the newest rows wait for each other).
+        let c = phase.counters;
+        assert!(c.row_lock_waits.is_some() && c.row_lock_wait_ms.is_some() && c.deadlocks.is_some(), "{c:?}");
+    }
+
+    #[test]
+    fn an_open_loop_shows_a_stall_that_a_closed_loop_hides() {
+        let mut engine = PostgresEngine::open(&server_settings())
+            .unwrap_or_else(|e| panic!("could not start a managed PostgreSQL server: {e}"));
+        let config = engine.managed().unwrap().config().clone();
+        // 1 s into the run (0.5 s into the measured part), another session holds the table for 500 ms.
+        let stall = || {
+            let mut config = config.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(1_000));
+                let mut client = config.application_name("stall").connect(postgres::NoTls).unwrap();
+                client
+                    .batch_execute(
+                        "BEGIN; LOCK TABLE pkbench.bench IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(0.5); COMMIT;",
+                    )
+                    .unwrap();
+            })
+        };
+        let mut p99 = Vec::new();
+        for rate in [None, Some(400)] {
+            let holder = stall();
+            let result = run_at(&mut engine, "uuid7", rate);
+            holder.join().unwrap();
+            let phase = check(&result);
+            let l = phase.latency.unwrap();
+            assert!(l.max_ns >= 300_000_000, "{rate:?}: the 500 ms stall held some statement: {l:?}");
+            p99.push(l.p99_ns);
+        }
+        eprintln!("p99 with a 500 ms stall: closed loop {} ms, open loop {} ms", p99[0] / 1_000_000, p99[1] / 1_000_000);
+        // Closed: each of the 4 clients waits once, 4 statements of thousands — the p99 misses it.
+        // Open: every statement due during the stall queues behind it — a fifth of the run.
+        assert!(p99[1] >= 250_000_000, "open-loop p99 {} ms should include the stall", p99[1] / 1_000_000);
+        assert!(p99[0] * 2 < p99[1], "closed-loop p99 {} ms hides it", p99[0] / 1_000_000);
+    }
 }

@@ -1,7 +1,7 @@
 //! Engine tests against a real, managed MariaDB server started by the test itself (free port,
 //! temporary directory). A missing server binary fails the test, it never skips.
 
-mod common;
+use crate::common;
 
 use common::run;
 use mysql::prelude::Queryable;

@@ -6,7 +6,7 @@
 //! int's, not uuid4's). Every row is verified, per shard and in total, and no server folder is
 //! left behind. A missing server binary fails the test, it never skips.
 
-mod common;
+use crate::common;
 
 use common::run;
 use pkbench_core::control::{MonotonicTimer, RunControl};

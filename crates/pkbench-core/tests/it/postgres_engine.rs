@@ -1,7 +1,7 @@
 //! Engine tests against a real, managed PostgreSQL cluster started by the test itself (on a free
 //! port, in a temporary directory). A missing server binary fails the test, it never skips.
 
-mod common;
+use crate::common;
 
 use common::run;
 use pkbench_core::control::RunControl;

@@ -36,41 +36,47 @@ fn every_shell_gets_a_script() {
     }
 }
 
-#[test]
-fn the_man_page_renders_with_every_subcommand() {
-    let page = pkbench(&["man"]);
-    let mut man = Command::new("man")
-        .args(["-l", "-"])
-        .env("MANWIDTH", "100")
-        .env("MAN_KEEP_FORMATTING", "0")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("man is installed (scripts/setup-test-deps installs man-db)");
-    man.stdin.take().unwrap().write_all(page.as_bytes()).unwrap();
-    let out = man.wait_with_output().unwrap();
-    let text = plain(&String::from_utf8_lossy(&out.stdout));
-    assert!(out.status.success(), "man -l: {}", String::from_utf8_lossy(&out.stderr));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).trim().is_empty(),
-        "man warned: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    for section in ["NAME", "SYNOPSIS", "PKBENCH RUN", "PKBENCH DOCTOR", "PKBENCH PREDICT", "--engine"] {
-        assert!(text.contains(section), "no '{section}' in the rendered page:\n{text}");
-    }
-}
+/// The man page test (tier two: it needs man-db).
+#[cfg(feature = "server-tests")]
+mod man_page {
+    use super::*;
 
-/// Text without man's overstrike formatting (`N\x08N` for bold, `_\x08x` for underline).
-fn plain(text: &str) -> String {
-    let mut out: Vec<char> = Vec::with_capacity(text.len());
-    for c in text.chars() {
-        if c == '\x08' {
-            out.pop();
-        } else {
-            out.push(c);
+    #[test]
+    fn the_man_page_renders_with_every_subcommand() {
+        let page = pkbench(&["man"]);
+        let mut man = Command::new("man")
+            .args(["-l", "-"])
+            .env("MANWIDTH", "100")
+            .env("MAN_KEEP_FORMATTING", "0")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("man is installed (scripts/setup-test-deps installs man-db)");
+        man.stdin.take().unwrap().write_all(page.as_bytes()).unwrap();
+        let out = man.wait_with_output().unwrap();
+        let text = plain(&String::from_utf8_lossy(&out.stdout));
+        assert!(out.status.success(), "man -l: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).trim().is_empty(),
+            "man warned: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for section in ["NAME", "SYNOPSIS", "PKBENCH RUN", "PKBENCH DOCTOR", "PKBENCH PREDICT", "--engine"] {
+            assert!(text.contains(section), "no '{section}' in the rendered page:\n{text}");
         }
     }
-    out.into_iter().collect()
+
+    /// Text without man's overstrike formatting (`N\x08N` for bold, `_\x08x` for underline).
+    fn plain(text: &str) -> String {
+        let mut out: Vec<char> = Vec::with_capacity(text.len());
+        for c in text.chars() {
+            if c == '\x08' {
+                out.pop();
+            } else {
+                out.push(c);
+            }
+        }
+        out.into_iter().collect()
+    }
 }

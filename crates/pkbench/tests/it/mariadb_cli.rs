@@ -1,6 +1,6 @@
 //! `pkbench run --engine mariadb`: a managed server end to end, and the refusals a user can hit.
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! Command-line tests: `run` end to end with small sizes, `list`, and every error path the user
 //! can hit (one line, non-zero exit, results kept).
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -151,47 +151,53 @@ fn an_unwritable_output_folder_is_a_clear_error() {
     assert_one_line_error(&output, "could not create the results folder");
 }
 
-/// A small tmpfs, unmounted on drop. Mounting needs root (CAP_SYS_ADMIN), which CI and the
-/// development machines have; without it the test fails and says so rather than skipping.
-struct Tmpfs(std::path::PathBuf);
+/// The disk-full test (tier two: it mounts a tmpfs, which needs root).
+#[cfg(feature = "server-tests")]
+mod full_disk {
+    use super::*;
 
-impl Tmpfs {
-    fn mount(dir: &Path, size: &str) -> Self {
-        let status = std::process::Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-            .arg(dir)
-            .status()
-            .expect("run mount");
-        assert!(status.success(), "the disk-full test mounts a {size} tmpfs and needs root (CAP_SYS_ADMIN)");
-        Tmpfs(dir.to_path_buf())
+    /// A small tmpfs, unmounted on drop. Mounting needs root (CAP_SYS_ADMIN), which CI and the
+    /// development machines have; without it the test fails and says so rather than skipping.
+    struct Tmpfs(std::path::PathBuf);
+
+    impl Tmpfs {
+        fn mount(dir: &Path, size: &str) -> Self {
+            let status = std::process::Command::new("mount")
+                .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+                .arg(dir)
+                .status()
+                .expect("run mount");
+            assert!(status.success(), "the disk-full test mounts a {size} tmpfs and needs root (CAP_SYS_ADMIN)");
+            Tmpfs(dir.to_path_buf())
+        }
     }
-}
 
-impl Drop for Tmpfs {
-    fn drop(&mut self) {
-        let _ = std::process::Command::new("umount").arg(&self.0).status();
+    impl Drop for Tmpfs {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("umount").arg(&self.0).status();
+        }
     }
-}
 
-#[test]
-fn a_full_disk_stops_the_run_with_partial_results_kept() {
-    let dir = tempfile::tempdir().unwrap();
-    let _fs = Tmpfs::mount(dir.path(), "3m");
-    let out = dir.path().join("out");
-    // `int` fits in 3 MiB; `uuid4-text` (bigger keys, half-full pages) does not.
-    let output = pkbench()
-        .args(["run", "-s", "int,uuid4-text", "-n", "25k", "-b", "5k", "--payload", "40", "-q", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert_one_line_error(&output, "disk full");
-    let doc = read_json(&out.join("results.json"));
-    let runs = doc["runs"].as_array().unwrap();
-    assert_eq!(runs.len(), 2, "{doc:#}");
-    assert_eq!(runs[0]["complete"], true);
-    assert_eq!(runs[1]["complete"], false);
-    assert!(runs[1]["error"].as_str().unwrap().contains("disk full"));
-    assert!(!out.join("uuid4-text.sqlite").exists(), "the failed database must be removed");
+    #[test]
+    fn a_full_disk_stops_the_run_with_partial_results_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let _fs = Tmpfs::mount(dir.path(), "3m");
+        let out = dir.path().join("out");
+        // `int` fits in 3 MiB; `uuid4-text` (bigger keys, half-full pages) does not.
+        let output = pkbench()
+            .args(["run", "-s", "int,uuid4-text", "-n", "25k", "-b", "5k", "--payload", "40", "-q", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_one_line_error(&output, "disk full");
+        let doc = read_json(&out.join("results.json"));
+        let runs = doc["runs"].as_array().unwrap();
+        assert_eq!(runs.len(), 2, "{doc:#}");
+        assert_eq!(runs[0]["complete"], true);
+        assert_eq!(runs[1]["complete"], false);
+        assert!(runs[1]["error"].as_str().unwrap().contains("disk full"));
+        assert!(!out.join("uuid4-text.sqlite").exists(), "the failed database must be removed");
+    }
 }
 
 /// Sends `signal` to a SQLite run mid-way and checks it stops with `code`, keeping every batch

@@ -22,7 +22,7 @@ fn predict_writes_valid_results_and_prints_the_table() {
         .stderr(predicate::str::contains("Results written to"));
     let text = std::fs::read_to_string(out.join("results.json")).unwrap();
     let doc: Value = serde_json::from_str(&text).unwrap();
-    let schema: Value = serde_json::from_str(include_str!("../../../schema/results.schema.json")).unwrap();
+    let schema: Value = serde_json::from_str(include_str!("../../../../schema/results.schema.json")).unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();
     let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
     assert!(errors.is_empty(), "{errors:?}");
@@ -263,67 +263,73 @@ fn sharded_model_bad_values_are_one_line_errors() {
     }
 }
 
-/// `--calibrate` and `--check` on the servers start a managed server (the calibration's with a
-/// scaled cache, the check's with the prediction's), fit the engine's own terms and print the
-/// comparison; every batch gets a time and an interval.
-#[test]
-fn server_models_calibrate_and_check_on_managed_servers() {
-    for (engine, cache, terms) in [("postgres", "8", "WAL byte"), ("mariadb", "16", "page dirtied")] {
-        let dir = tempfile::tempdir().unwrap();
-        let out = dir.path().join("out");
-        let output = pkbench()
-            .env_remove("PKBENCH_PG_URL")
-            .env_remove("PKBENCH_MYSQL_URL")
-            .args(["predict", "--engine", engine, "-s", "int,uuid4", "-n", "120k", "-b", "10k", "--cache-mb", cache])
-            .args(["--calibrate", "--calibrate-rows", "30k", "--check", "120k", "-o"])
-            .arg(&out)
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        assert!(output.status.success(), "{engine}: {}", String::from_utf8_lossy(&output.stderr));
-        assert!(stdout.contains("Predicted against measured"), "{engine}: {stdout}");
-        // The servers' batches are held to issue 16's 30%, SQLite's to 25%.
-        assert!(stdout.contains("within 30%"), "{engine}: {stdout}");
-        let doc: Value = serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
-        for run in doc["runs"].as_array().unwrap() {
-            let timing = run["settings"]["workload_options"]["timing"].as_str().unwrap();
-            assert!(timing.contains("calibrated on a real run") && timing.contains(terms), "{engine}: {timing}");
-            for b in run["batches"].as_array().unwrap() {
-                let (ns, lo, hi) =
-                    (b["elapsed_ns"].as_u64().unwrap(), b["elapsed_ns_low"].as_u64(), b["elapsed_ns_high"].as_u64());
-                assert!(ns > 0 && lo.unwrap() <= ns && ns <= hi.unwrap(), "{engine}: {b}");
+/// Calibration and checks on managed servers (tier two).
+#[cfg(feature = "server-tests")]
+mod servers {
+    use super::*;
+
+    /// `--calibrate` and `--check` on the servers start a managed server (the calibration's with a
+    /// scaled cache, the check's with the prediction's), fit the engine's own terms and print the
+    /// comparison; every batch gets a time and an interval.
+    #[test]
+    fn server_models_calibrate_and_check_on_managed_servers() {
+        for (engine, cache, terms) in [("postgres", "8", "WAL byte"), ("mariadb", "16", "page dirtied")] {
+            let dir = tempfile::tempdir().unwrap();
+            let out = dir.path().join("out");
+            let output = pkbench()
+                .env_remove("PKBENCH_PG_URL")
+                .env_remove("PKBENCH_MYSQL_URL")
+                .args(["predict", "--engine", engine, "-s", "int,uuid4", "-n", "120k", "-b", "10k", "--cache-mb", cache])
+                .args(["--calibrate", "--calibrate-rows", "30k", "--check", "120k", "-o"])
+                .arg(&out)
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            assert!(output.status.success(), "{engine}: {}", String::from_utf8_lossy(&output.stderr));
+            assert!(stdout.contains("Predicted against measured"), "{engine}: {stdout}");
+            // The servers' batches are held to issue 16's 30%, SQLite's to 25%.
+            assert!(stdout.contains("within 30%"), "{engine}: {stdout}");
+            let doc: Value = serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+            for run in doc["runs"].as_array().unwrap() {
+                let timing = run["settings"]["workload_options"]["timing"].as_str().unwrap();
+                assert!(timing.contains("calibrated on a real run") && timing.contains(terms), "{engine}: {timing}");
+                for b in run["batches"].as_array().unwrap() {
+                    let (ns, lo, hi) =
+                        (b["elapsed_ns"].as_u64().unwrap(), b["elapsed_ns_low"].as_u64(), b["elapsed_ns_high"].as_u64());
+                    assert!(ns > 0 && lo.unwrap() <= ns && ns <= hi.unwrap(), "{engine}: {b}");
+                }
             }
+            let real: Value =
+                serde_json::from_str(&std::fs::read_to_string(out.join("check/results.json")).unwrap()).unwrap();
+            assert_eq!(real["runs"][1]["verified_rows"], 120_000, "{engine}");
+            let calibration: Value =
+                serde_json::from_str(&std::fs::read_to_string(out.join("calibration/results.json")).unwrap()).unwrap();
+            assert_eq!(calibration["runs"][0]["engine"], engine);
+            // The same fit again from the saved runs: the plan (cache, batch) is read from them.
+            let again = pkbench()
+                .args(["predict", "--engine", engine, "-s", "int,uuid4", "-n", "120k", "-b", "10k", "--cache-mb", cache])
+                .args(["--calibrate-rows", "30k", "--calibrate-from"])
+                .arg(out.join("calibration/results.json"))
+                .arg("--check-from")
+                .arg(out.join("check/results.json"))
+                .arg("-o")
+                .arg(dir.path().join("again"))
+                .output()
+                .unwrap();
+            assert!(again.status.success(), "{engine}: {}", String::from_utf8_lossy(&again.stderr));
+            let again: Value =
+                serde_json::from_str(&std::fs::read_to_string(dir.path().join("again/results.json")).unwrap()).unwrap();
+            let timing = |d: &Value| d["runs"][0]["settings"]["workload_options"]["timing"].as_str().unwrap().to_string();
+            let plan = |t: String| t.split(';').next().unwrap().to_string();
+            assert_eq!(plan(timing(&again)), plan(timing(&doc)), "{engine}: the plan read back");
+            // A SQLite run is not this engine's calibration.
+            let wrong = pkbench()
+                .args(["predict", "-n", "120k", "-s", "int", "--calibrate-from"])
+                .arg(out.join("calibration/results.json"))
+                .output()
+                .unwrap();
+            assert!(!wrong.status.success());
+            assert!(String::from_utf8_lossy(&wrong.stderr).contains("no SQLite batches"), "{engine}");
         }
-        let real: Value =
-            serde_json::from_str(&std::fs::read_to_string(out.join("check/results.json")).unwrap()).unwrap();
-        assert_eq!(real["runs"][1]["verified_rows"], 120_000, "{engine}");
-        let calibration: Value =
-            serde_json::from_str(&std::fs::read_to_string(out.join("calibration/results.json")).unwrap()).unwrap();
-        assert_eq!(calibration["runs"][0]["engine"], engine);
-        // The same fit again from the saved runs: the plan (cache, batch) is read from them.
-        let again = pkbench()
-            .args(["predict", "--engine", engine, "-s", "int,uuid4", "-n", "120k", "-b", "10k", "--cache-mb", cache])
-            .args(["--calibrate-rows", "30k", "--calibrate-from"])
-            .arg(out.join("calibration/results.json"))
-            .arg("--check-from")
-            .arg(out.join("check/results.json"))
-            .arg("-o")
-            .arg(dir.path().join("again"))
-            .output()
-            .unwrap();
-        assert!(again.status.success(), "{engine}: {}", String::from_utf8_lossy(&again.stderr));
-        let again: Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.path().join("again/results.json")).unwrap()).unwrap();
-        let timing = |d: &Value| d["runs"][0]["settings"]["workload_options"]["timing"].as_str().unwrap().to_string();
-        let plan = |t: String| t.split(';').next().unwrap().to_string();
-        assert_eq!(plan(timing(&again)), plan(timing(&doc)), "{engine}: the plan read back");
-        // A SQLite run is not this engine's calibration.
-        let wrong = pkbench()
-            .args(["predict", "-n", "120k", "-s", "int", "--calibrate-from"])
-            .arg(out.join("calibration/results.json"))
-            .output()
-            .unwrap();
-        assert!(!wrong.status.success());
-        assert!(String::from_utf8_lossy(&wrong.stderr).contains("no SQLite batches"), "{engine}");
     }
 }

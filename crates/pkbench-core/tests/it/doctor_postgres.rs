@@ -85,7 +85,7 @@ fn bench<'a>(report: &'a DoctorReport, schema: &str) -> &'a TableReport {
 }
 
 fn validate(report: &DoctorReport) {
-    let schema: serde_json::Value = serde_json::from_str(include_str!("../../../schema/doctor.schema.json")).unwrap();
+    let schema: serde_json::Value = serde_json::from_str(include_str!("../../../../schema/doctor.schema.json")).unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();
     let value: serde_json::Value = serde_json::from_str(&to_json(report)).unwrap();
     let errors: Vec<String> = validator.iter_errors(&value).map(|e| format!("{e} at {}", e.instance_path())).collect();

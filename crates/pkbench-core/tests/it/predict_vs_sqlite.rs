@@ -2,7 +2,7 @@
 //! model's leaf pages, leaf fill, cache misses and pages written must match what SQLite's
 //! `dbstat` and `sqlite3_db_status` report.
 
-mod common;
+use crate::common;
 
 use pkbench_core::control::RunControl;
 use pkbench_core::engines::sqlite::{SqliteEngine, SqliteSettings};
