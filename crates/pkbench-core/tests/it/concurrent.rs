@@ -168,7 +168,7 @@ mod servers {
     use super::*;
     use pkbench_core::engines::mariadb::MariaDbEngine;
     use pkbench_core::engines::postgres::PostgresEngine;
-    use pkbench_core::engines::server::{ServerSettings, ServerTarget};
+    use pkbench_core::engines::server::{ServerSettings, ServerTarget, wait_until};
     use pkbench_core::engines::txn::Isolation;
 
     fn server_settings() -> ServerSettings {
@@ -272,12 +272,17 @@ mod servers {
         let mut engine = PostgresEngine::open(&server_settings())
             .unwrap_or_else(|e| panic!("could not start a managed PostgreSQL server: {e}"));
         let config = engine.managed().unwrap().config().clone();
-        // 1 s into the run (0.5 s into the measured part), another session holds the table for 500 ms.
+        // 1 s after rows start to flow (0.5 s into the measured part), another session holds the
+        // table for 500 ms.
         let stall = || {
             let mut config = config.clone();
             std::thread::spawn(move || {
-                std::thread::sleep(Duration::from_millis(1_000));
                 let mut client = config.application_name("stall").connect(postgres::NoTls).unwrap();
+                let mut rows = || {
+                    client.query_one("SELECT count(*) FROM pkbench.bench", &[]).map_or(0, |r| r.get::<_, i64>(0))
+                };
+                assert!(wait_until(Duration::from_secs(60), || rows() > 0), "the run inserted no rows");
+                std::thread::sleep(Duration::from_millis(1_000));
                 client
                     .batch_execute(
                         "BEGIN; LOCK TABLE pkbench.bench IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(0.5); COMMIT;",

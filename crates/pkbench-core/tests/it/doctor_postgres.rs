@@ -8,11 +8,12 @@ use pkbench_core::doctor::{
     AdviceKind, DoctorOptions, DoctorReport, KeyScheme, KeyStorage, Layout, TableReport, migration_sql_for, to_json,
 };
 use pkbench_core::engines::postgres::{ManagedPostgres, bin_dir_for_version, render_schema};
-use pkbench_core::engines::server::ManagedOptions;
+use pkbench_core::engines::server::{ManagedOptions, wait_until};
 use pkbench_core::generators::Key;
 use pkbench_core::strategy::find;
 use pkbench_core::workloads::KeyStream;
 use postgres::types::ToSql;
+use std::time::Duration;
 
 const ROWS: u64 = 20_000;
 const PAYLOAD: usize = 50;
@@ -236,9 +237,14 @@ fn read_only_edge_cases_and_one_line_errors() {
             "SELECT pg_reload_conf(); CREATE ROLE doc LOGIN PASSWORD 'Right-Pw-1'; GRANT SELECT ON ALL TABLES IN SCHEMA public TO doc;",
         )
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(300));
     let with =
         |pw: &str| format!("postgresql://doc:{pw}@/postgres?host={}&port={}", server.dir().display(), server.port());
+    // The server reads pg_hba.conf again a moment after the reload is asked for.
+    let asks_for_a_password = || {
+        diagnose(&with("Wrong-Secret-9"), &DoctorOptions::default())
+            .is_err_and(|e| e.to_string().contains("password authentication failed"))
+    };
+    assert!(wait_until(Duration::from_secs(30), asks_for_a_password), "pg_hba.conf was not reloaded");
     let err = diagnose(&with("Wrong-Secret-9"), &DoctorOptions::default()).unwrap_err().to_string();
     assert!(!err.contains("Wrong-Secret-9") && !err.contains('\n') && err.contains("doc:***@"), "{err}");
     assert!(err.contains("password authentication failed"), "{err}");

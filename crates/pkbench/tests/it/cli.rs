@@ -344,8 +344,7 @@ fn a_sigkilled_run_keeps_every_committed_batch_in_its_journal_and_report_renders
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    common::wait_for_a_batch(&out);
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    common::wait_for_batches(&out, 2);
     child.kill().unwrap(); // SIGKILL: no handler runs, nothing is written on the way out
     child.wait().unwrap();
     assert!(!out.join("results.json").exists(), "the first case never finished");

@@ -1,5 +1,7 @@
 //! `pkbench run --workload concurrent` end to end on SQLite, its flag errors, and `list`.
 
+use crate::common;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
@@ -89,7 +91,14 @@ fn ctrl_c_stops_every_thread_promptly_and_keeps_the_verified_phase() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(2500));
+    // Rows committed after the warm-up are measured: wait for the first row, then for the
+    // warm-up (0.5 s, with as much again for the clients' head start on its clock), then for
+    // more rows than there were at that point.
+    let rows = || stored_rows(&out.join("uuid4.sqlite"));
+    common::wait_until("the first row", Duration::from_secs(120), || rows() > 0);
+    std::thread::sleep(Duration::from_secs(1));
+    let warm = rows();
+    common::wait_until("a row after the warm-up", Duration::from_secs(120), || rows() > warm);
     let status = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     assert!(status.success());
     let started = std::time::Instant::now();
@@ -114,6 +123,14 @@ fn ctrl_c_stops_every_thread_promptly_and_keeps_the_verified_phase() {
     let warmup = phase["figures"]["warmup_rows"].as_f64().unwrap() as u64;
     assert_eq!(run["verified_rows"].as_u64(), Some(ops + warmup), "and verified");
     assert!(!out.join("uuid4.sqlite").exists(), "database left behind");
+}
+
+/// Rows in the `bench` table of the SQLite database at `path` that a run is writing (0 while
+/// there is no database or no table yet).
+fn stored_rows(path: &std::path::Path) -> i64 {
+    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+    let Ok(conn) = rusqlite::Connection::open_with_flags(path, flags) else { return 0 };
+    conn.query_row("SELECT count(*) FROM bench", [], |r| r.get(0)).unwrap_or(0)
 }
 
 #[test]

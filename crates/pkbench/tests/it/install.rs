@@ -1,8 +1,7 @@
 //! What an installer puts beside the binary: completion scripts that load in their shell and
 //! complete subcommands and engine names, and a man page that `man -l` renders.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 fn pkbench(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_pkbench")).args(args).output().expect("pkbench runs");
@@ -40,6 +39,8 @@ fn every_shell_gets_a_script() {
 #[cfg(feature = "server-tests")]
 mod man_page {
     use super::*;
+    use std::io::Write;
+    use std::process::Stdio;
 
     #[test]
     fn the_man_page_renders_with_every_subcommand() {

@@ -4,6 +4,7 @@ use crate::common;
 
 use assert_cmd::Command;
 use serde_json::Value;
+use std::time::Duration;
 
 fn pkbench() -> Command {
     let mut cmd = Command::cargo_bin("pkbench").expect("pkbench binary");
@@ -147,8 +148,10 @@ fn sigkill_keeps_the_journal_and_the_next_run_removes_the_server_folder() {
     common::wait_for_a_batch(&killed);
     child.kill().unwrap(); // SIGKILL: no handler runs
     child.wait().unwrap();
-    // The server dies with its parent (parent-death signal); give it a moment to go.
-    std::thread::sleep(std::time::Duration::from_secs(3));
+    // The server dies with its parent (parent-death signal).
+    common::wait_until("the managed servers of a killed run stop", Duration::from_secs(30), || {
+        servers_left(child.id()).is_empty()
+    });
     assert_eq!(servers_left(child.id()), Vec::<String>::new(), "managed servers left running");
     assert!(folder_left(dir.path(), child.id()), "a SIGKILLed run cannot remove its server folder itself");
     let report = pkbench()

@@ -7,6 +7,7 @@ use crate::common;
 use assert_cmd::Command;
 use pkbench_core::engines::postgres::ManagedPostgres;
 use serde_json::Value;
+use std::time::Duration;
 
 fn pkbench() -> Command {
     let mut cmd = Command::cargo_bin("pkbench").expect("pkbench binary");
@@ -17,11 +18,33 @@ fn pkbench() -> Command {
 
 /// No PostgreSQL server started by pkbench process `pid` is left running.
 fn assert_no_managed_server_left(pid: u32) {
+    let left = managed_servers_left(pid);
+    assert!(left.is_empty(), "managed servers left running: {left:?}");
+}
+
+/// The command lines of the PostgreSQL servers pkbench process `pid` started that still run.
+fn managed_servers_left(pid: u32) -> Vec<String> {
     let ps = std::process::Command::new("ps").args(["-eo", "args"]).output().unwrap();
     let text = String::from_utf8_lossy(&ps.stdout);
     let mark = format!("pkbench-postgres-{pid}-");
-    let left: Vec<&str> = text.lines().filter(|l| l.contains(&mark) && !l.contains("ps -eo")).collect();
-    assert!(left.is_empty(), "managed servers left running: {left:?}");
+    text.lines().filter(|l| l.contains(&mark) && !l.contains("ps -eo")).map(String::from).collect()
+}
+
+/// Rows in `pkbench.bench` on the managed cluster that pkbench process `pid` runs in `data_dir`
+/// (through its Unix socket there); 0 while there is no cluster or no table yet.
+fn managed_rows(data_dir: &std::path::Path, pid: u32) -> i64 {
+    let mark = format!("pkbench-postgres-{pid}-");
+    let Some(server) = std::fs::read_dir(data_dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .find(|e| e.file_name().to_string_lossy().starts_with(&mark))
+    else {
+        return 0;
+    };
+    let mut config = postgres::Config::new();
+    config.host_path(server.path()).port(5432).user("postgres").dbname("postgres");
+    let Ok(mut client) = config.connect(postgres::NoTls) else { return 0 };
+    client.query_one("SELECT count(*) FROM pkbench.bench", &[]).map_or(0, |r| r.get(0))
 }
 
 /// Whether a managed-server directory of process `pid` is left in the temp folder.
@@ -250,8 +273,10 @@ fn sigkill_leaves_no_server_and_the_next_run_removes_its_folder_and_says_so() {
     common::wait_for_a_batch(&dir.path().join("killed"));
     child.kill().unwrap(); // SIGKILL: no handler runs
     assert_eq!(child.wait().unwrap().code(), None, "killed by a signal");
-    // The server dies with its parent (parent-death signal); give it a moment to go.
-    std::thread::sleep(std::time::Duration::from_secs(2));
+    // The server dies with its parent (parent-death signal).
+    common::wait_until("the managed server of a killed run stops", Duration::from_secs(30), || {
+        managed_servers_left(child.id()).is_empty()
+    });
     assert_no_managed_server_left(child.id());
     assert!(server_dir_left(dir.path(), child.id()), "a SIGKILLed run cannot remove its server folder itself");
     let md = dir.path().join("killed.md");
@@ -401,7 +426,11 @@ fn ctrl_c_during_an_open_loop_serializable_run_leaves_nothing_running_and_keeps_
         .spawn()
         .unwrap();
     let pid = child.id();
-    std::thread::sleep(std::time::Duration::from_secs(4));
+    // The 0.5 s warm-up at 500 rows/s sends about 250 statements (the schedule starts a moment
+    // before the warm-up's clock): 400 rows means statements due after the warm-up committed.
+    common::wait_until("rows measured after the warm-up", Duration::from_secs(120), || {
+        managed_rows(dir.path(), pid) > 400
+    });
     let status = std::process::Command::new("kill").args(["-INT", &pid.to_string()]).status().unwrap();
     assert!(status.success());
     let output = child.wait_with_output().unwrap();
