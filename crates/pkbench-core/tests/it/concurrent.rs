@@ -278,9 +278,8 @@ mod servers {
             let mut config = config.clone();
             std::thread::spawn(move || {
                 let mut client = config.application_name("stall").connect(postgres::NoTls).unwrap();
-                let mut rows = || {
-                    client.query_one("SELECT count(*) FROM pkbench.bench", &[]).map_or(0, |r| r.get::<_, i64>(0))
-                };
+                let mut rows =
+                    || client.query_one("SELECT count(*) FROM pkbench.bench", &[]).map_or(0, |r| r.get::<_, i64>(0));
                 assert!(wait_until(Duration::from_secs(60), || rows() > 0), "the run inserted no rows");
                 std::thread::sleep(Duration::from_millis(1_000));
                 client
@@ -300,7 +299,11 @@ mod servers {
             assert!(l.max_ns >= 300_000_000, "{rate:?}: the 500 ms stall held some statement: {l:?}");
             p99.push(l.p99_ns);
         }
-        eprintln!("p99 with a 500 ms stall: closed loop {} ms, open loop {} ms", p99[0] / 1_000_000, p99[1] / 1_000_000);
+        eprintln!(
+            "p99 with a 500 ms stall: closed loop {} ms, open loop {} ms",
+            p99[0] / 1_000_000,
+            p99[1] / 1_000_000
+        );
         // Closed: each of the 4 clients waits once, 4 statements of thousands — the p99 misses it.
         // Open: every statement due during the stall queues behind it — a fifth of the run.
         assert!(p99[1] >= 250_000_000, "open-loop p99 {} ms should include the stall", p99[1] / 1_000_000);

@@ -1,15 +1,14 @@
-//! `doctor --export-schema` on managed PostgreSQL and MariaDB servers the test starts itself: a
+//! `doctor --export-schema` on the shared managed PostgreSQL and MariaDB servers (a database each): a
 //! parent (three secondary indexes, TEXT and JSON columns with NULLs) and a child with a foreign
 //! key, filled with rows of known lengths and one marker value. The exported files must parse
 //! back to the same tables, indexes and foreign keys; values generated from them must have the
 //! source's mean widths within 10% and its NULL shares; and no row value may appear in them.
 
+use crate::common::shared;
 use mysql::prelude::Queryable;
 use pkbench_core::doctor::export::{EXPORT_SAMPLE_ROWS, render};
 use pkbench_core::doctor::export_target;
 use pkbench_core::engines::EngineKind;
-use pkbench_core::engines::mariadb::ManagedMariaDb;
-use pkbench_core::engines::postgres::ManagedPostgres;
 use pkbench_core::schema::parse;
 use pkbench_core::values::{ColumnGenerator, Sidecar, resolve};
 
@@ -71,8 +70,8 @@ fn check(engine: EngineKind, schema_text: &str, values_text: &str, truths: &[Tru
 
 #[test]
 fn postgres_export_reproduces_the_shape_and_widths_without_values() {
-    let server = ManagedPostgres::start(&Default::default(), 16).expect("could not start a managed PostgreSQL server");
-    let mut db = server.config().connect(postgres::NoTls).unwrap();
+    let config = shared::postgres_database("export_pg");
+    let mut db = config.connect(postgres::NoTls).unwrap();
     db.batch_execute(&format!(
         "CREATE SCHEMA app;
          CREATE TABLE app.plans (id integer PRIMARY KEY, name varchar(20) NOT NULL);
@@ -102,7 +101,7 @@ fn postgres_export_reproduces_the_shape_and_widths_without_values() {
             nulls: truth("SELECT avg((name IS NULL)::int)::float8 FROM app.accounts"),
         },
     ];
-    let url = format!("postgresql://postgres@/postgres?host={}&port={}", server.dir().display(), server.port());
+    let url = shared::postgres_url(&config, "postgres");
     let (engine, version, tables) = export_target(&url, Some("app"), "accounts", EXPORT_SAMPLE_ROWS).unwrap();
     assert_eq!(engine, EngineKind::Postgres);
     let accounts = tables.iter().find(|t| t.name == "accounts").unwrap();
@@ -113,15 +112,13 @@ fn postgres_export_reproduces_the_shape_and_widths_without_values() {
 
 #[test]
 fn mariadb_export_reproduces_the_shape_and_widths_without_values() {
-    let server =
-        ManagedMariaDb::start(&Default::default(), 32, false).expect("could not start a managed MariaDB server");
-    let socket = server.dir().join("mariadb.sock");
-    let url = format!("mysql://root@localhost/app?socket={}", socket.display());
+    let (_, socket) = shared::mariadb_database("export_app");
+    let url = format!("mysql://root@localhost/export_app?socket={}", socket.display());
     let mut db =
         mysql::Conn::new(mysql::OptsBuilder::new().user(Some("root")).socket(Some(socket.display().to_string())))
             .unwrap();
     db.query_drop(
-        "CREATE DATABASE app; USE app;
+        "USE export_app;
          CREATE TABLE plans (id int PRIMARY KEY, name varchar(20) NOT NULL);
          CREATE TABLE accounts (id bigint PRIMARY KEY, plan_id int NOT NULL, email varchar(120) NOT NULL, name text,
              country char(2) NOT NULL, created_at datetime(6) NOT NULL, profile json,

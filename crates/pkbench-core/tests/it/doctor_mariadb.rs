@@ -1,9 +1,11 @@
 //! `doctor` on a managed throwaway MariaDB server: tables built with pkbench's own DDL and key
-//! streams for int, uuid4, uuid4-text and uuid7 (one database each), plus edge cases. Doctor must
+//! streams for int, uuid4, uuid4-text and uuid7 (one database each), plus edge cases (in a
+//! database of their own on the binary's shared MariaDB server). Doctor must
 //! name each scheme and the clustered layout, give the right top advice, read InnoDB's page
 //! counts, stay inside a read-only transaction, and fail on bad URLs with one line that hides
 //! the password.
 
+use crate::common::shared;
 use mysql::prelude::Queryable;
 use pkbench_core::doctor::mariadb::{ReadOnlySession, diagnose, diagnose_session};
 use pkbench_core::doctor::{
@@ -61,7 +63,8 @@ fn fixture(conn: &mut mysql::Conn, strategy: &str, db: &str) {
 }
 
 fn validate(report: &DoctorReport) {
-    let schema: serde_json::Value = serde_json::from_str(include_str!("../../../../schema/doctor.schema.json")).unwrap();
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../../../../schema/doctor.schema.json")).unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();
     let value: serde_json::Value = serde_json::from_str(&to_json(report)).unwrap();
     let errors: Vec<String> = validator.iter_errors(&value).map(|e| format!("{e} at {}", e.instance_path())).collect();
@@ -148,16 +151,17 @@ fn names_schemes_layouts_advice_and_reads_innodb_pages() {
 
 #[test]
 fn read_only_edge_cases_and_one_line_errors() {
-    let server = start();
-    let mut conn = mysql::Conn::new(server.opts()).unwrap();
+    // Its own database on the shared server.
+    let (opts, socket) = shared::mariadb_database("edge");
+    let mut conn = mysql::Conn::new(opts).unwrap();
     conn.query_drop(
-        "CREATE DATABASE edge; USE edge;
+        "USE edge;
          CREATE TABLE nokey (v TEXT) ENGINE=InnoDB; INSERT INTO nokey VALUES ('x'), ('y');
          CREATE TABLE pair (a INT, b INT, PRIMARY KEY (a, b)) ENGINE=InnoDB; INSERT INTO pair VALUES (1, 2), (2, 1);
          CREATE TABLE empty (id BINARY(16) PRIMARY KEY) ENGINE=InnoDB;",
     )
     .unwrap();
-    let u = url(&server, "root", "edge");
+    let u = format!("mysql://root@localhost/edge?socket={}", socket.display());
     let mut session = ReadOnlySession::connect(&u).unwrap();
     let err = session.conn().query_drop("INSERT INTO pair VALUES (3, 3)").unwrap_err().to_string();
     assert!(err.contains("READ ONLY") || err.contains("read-only") || err.contains("read only"), "{err}");
@@ -178,8 +182,7 @@ fn read_only_edge_cases_and_one_line_errors() {
 
     conn.query_drop("CREATE USER doc@localhost IDENTIFIED BY 'Right-Pw-1'; GRANT SELECT ON edge.* TO doc@localhost")
         .unwrap();
-    let with =
-        |pw: &str| format!("mariadb://doc:{pw}@localhost/edge?socket={}", server.dir().join("mariadb.sock").display());
+    let with = |pw: &str| format!("mariadb://doc:{pw}@localhost/edge?socket={}", socket.display());
     let err = diagnose(&with("Wrong-Secret-9"), &DoctorOptions::default()).unwrap_err().to_string();
     assert!(!err.contains("Wrong-Secret-9") && !err.contains('\n') && err.contains("doc:***@"), "{err}");
     assert!(err.contains("Access denied"), "{err}");

@@ -1,8 +1,10 @@
-//! `doctor` on a managed throwaway PostgreSQL cluster: tables built with pkbench's own DDL and key
+//! `doctor` on managed throwaway PostgreSQL clusters (the default version's tables in a database
+//! of their own on the binary's shared cluster): tables built with pkbench's own DDL and key
 //! streams for int, uuid4, uuid4-text and uuid7 (one schema each), plus edge cases. Doctor must
 //! name each scheme and layout, give the right top advice, match `pgstatindex`, stay inside a
 //! read-only transaction, and fail on bad URLs with one line that hides the password.
 
+use crate::common::shared;
 use pkbench_core::doctor::postgres::{ReadOnlySession, diagnose, diagnose_session};
 use pkbench_core::doctor::{
     AdviceKind, DoctorOptions, DoctorReport, KeyScheme, KeyStorage, Layout, TableReport, migration_sql_for, to_json,
@@ -86,7 +88,8 @@ fn bench<'a>(report: &'a DoctorReport, schema: &str) -> &'a TableReport {
 }
 
 fn validate(report: &DoctorReport) {
-    let schema: serde_json::Value = serde_json::from_str(include_str!("../../../../schema/doctor.schema.json")).unwrap();
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../../../../schema/doctor.schema.json")).unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();
     let value: serde_json::Value = serde_json::from_str(&to_json(report)).unwrap();
     let errors: Vec<String> = validator.iter_errors(&value).map(|e| format!("{e} at {}", e.instance_path())).collect();
@@ -95,19 +98,32 @@ fn validate(report: &DoctorReport) {
 
 #[test]
 fn names_schemes_layouts_advice_and_matches_pgstatindex() {
-    names_schemes_layouts_advice_and_matches_pgstatindex_on(None, "15.");
+    names_schemes_layouts_advice_and_matches_pgstatindex_on(None);
 }
 
 #[test]
 fn names_schemes_layouts_advice_and_matches_pgstatindex_on_postgresql_18() {
-    names_schemes_layouts_advice_and_matches_pgstatindex_on(Some(18), "18.");
+    names_schemes_layouts_advice_and_matches_pgstatindex_on(Some(18));
 }
 
-/// Doctor on a cluster of PostgreSQL `major` (`None`: the default), whose version must start with
-/// `version`.
-fn names_schemes_layouts_advice_and_matches_pgstatindex_on(major: Option<u32>, version: &str) {
-    let server = start_version(major);
-    let mut client = server.config().connect(postgres::NoTls).unwrap();
+/// Doctor on a cluster of PostgreSQL `major` (`None`: the default), whose major version the
+/// report must name.
+fn names_schemes_layouts_advice_and_matches_pgstatindex_on(major: Option<u32>) {
+    // The default version's tables go in a database of their own on the shared cluster; another
+    // version gets a cluster of its own.
+    let own = major.map(|m| start_version(Some(m)));
+    let config = match &own {
+        Some(server) => server.config(),
+        None => shared::postgres_database("doctor_names"),
+    };
+    let url = |user: &str| shared::postgres_url(&config, user);
+    let mut client = config.connect(postgres::NoTls).unwrap();
+    let num: String = client.query_one("SHOW server_version_num", &[]).unwrap().get(0);
+    let reported = num.parse::<u32>().unwrap() / 10_000;
+    if let Some(major) = major {
+        assert_eq!(reported, major, "the cluster started is PostgreSQL {major}");
+    }
+    let version = format!("{reported}.");
     client.batch_execute("CREATE EXTENSION pgstattuple").unwrap();
     let cases: &[(&str, &str, KeyScheme, KeyStorage, &[AdviceKind])] = &[
         ("int", "s_int", KeyScheme::Sequence, KeyStorage::Integer, &[]),
@@ -124,10 +140,10 @@ fn names_schemes_layouts_advice_and_matches_pgstatindex_on(major: Option<u32>, v
     for (strategy, schema, ..) in cases {
         fixture(&mut client, strategy, schema);
     }
-    let report = diagnose(&url(&server, "postgres"), &DoctorOptions::default()).unwrap();
+    let report = diagnose(&url("postgres"), &DoctorOptions::default()).unwrap();
     validate(&report);
     assert_eq!(report.engine, "postgres");
-    assert!(report.engine_version.starts_with(version), "the server found: {}", report.engine_version);
+    assert!(report.engine_version.starts_with(&version), "the server found: {}", report.engine_version);
     // The report says how it connected: here a local Unix socket, which TLS does not apply to.
     assert!(report.notes[0].starts_with("connection not encrypted"), "{:?}", report.notes);
     assert!(report.read_only.as_deref().unwrap().contains("transaction_read_only = on"), "{:?}", report.read_only);
@@ -165,16 +181,16 @@ fn names_schemes_layouts_advice_and_matches_pgstatindex_on(major: Option<u32>, v
     assert!(ordered > random + 0.1, "v7 {ordered} vs v4 {random}");
     // The script for uuid4-text converts the key to uuid, and runs.
     let only = DoctorOptions { schema: Some("s_uuid4_text".into()), ..DoctorOptions::default() };
-    let text = diagnose(&url(&server, "postgres"), &only).unwrap();
+    let text = diagnose(&url("postgres"), &only).unwrap();
     assert_eq!(text.tables.len(), 1);
-    let script = migration_sql_for(&url(&server, "postgres"), &text).unwrap();
+    let script = migration_sql_for(&url("postgres"), &text).unwrap();
     assert!(script.contains("TYPE uuid USING \"id\"::uuid"), "{script}");
-    if version == "18." {
+    if reported >= 18 {
         assert!(script.contains("after the conversion below, run\n-- ALTER TABLE \"s_uuid4_text\".\"bench\" ALTER COLUMN \"id\" SET DEFAULT uuidv7();"), "{script}");
         // And for a native uuid key the default is set at once, and runs.
         let native = DoctorOptions { schema: Some("s_uuid4".into()), ..DoctorOptions::default() };
-        let uuid4 = diagnose(&url(&server, "postgres"), &native).unwrap();
-        let script = migration_sql_for(&url(&server, "postgres"), &uuid4).unwrap();
+        let uuid4 = diagnose(&url("postgres"), &native).unwrap();
+        let script = migration_sql_for(&url("postgres"), &uuid4).unwrap();
         assert!(
             script.contains("ALTER TABLE \"s_uuid4\".\"bench\" ALTER COLUMN \"id\" SET DEFAULT uuidv7();"),
             "{script}"
@@ -184,7 +200,7 @@ fn names_schemes_layouts_advice_and_matches_pgstatindex_on(major: Option<u32>, v
         assert!(script.contains("no uuidv7()"), "{script}");
     }
     client.batch_execute(&script).unwrap();
-    let after = diagnose(&url(&server, "postgres"), &only).unwrap();
+    let after = diagnose(&url("postgres"), &only).unwrap();
     let s = after.tables[0].primary_key.as_ref().unwrap().scheme.as_ref().unwrap();
     assert_eq!(s.storage, KeyStorage::NativeUuid);
 }

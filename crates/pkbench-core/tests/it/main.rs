@@ -4,7 +4,9 @@
 //! Tier one runs on any machine with Rust: unit-level, snapshot, property, mock-engine and SQLite
 //! tests. Tier two (the `server-tests` feature, which `scripts/test` and CI turn on) starts real
 //! PostgreSQL and MariaDB servers — TLS, sharded and version tests among them. A tier-two test
-//! that cannot start its server fails and says why; it never skips.
+//! that cannot start its server fails and says why; it never skips. Tests that need *a* server,
+//! not one of their own, share one cluster of each per binary ([`common::shared`]), each in a
+//! database of its own.
 
 mod common;
 

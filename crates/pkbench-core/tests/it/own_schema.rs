@@ -230,8 +230,11 @@ mod servers {
     #[test]
     fn the_postgres_page_model_matches_every_tree_of_the_key_table() {
         let mut engine = PostgresEngine::open(&server_settings()).expect("could not start a managed PostgreSQL server");
-        let runs =
-            the_page_model_matches(EngineKind::Postgres, &mut engine, &["int", "uuid7", "uuid4", "uuid4-text", SECOND_KEY]);
+        let runs = the_page_model_matches(
+            EngineKind::Postgres,
+            &mut engine,
+            &["int", "uuid7", "uuid4", "uuid4-text", SECOND_KEY],
+        );
         // Per-tree cache misses: every tree of the key table has them, and the random key's own
         // index misses far more than the ordered key's (8 MiB of shared buffers).
         let pkey = |r: &RunResult| {
@@ -265,8 +268,11 @@ mod servers {
     #[test]
     fn the_innodb_page_model_matches_every_tree_of_the_key_table() {
         let mut engine = MariaDbEngine::open(&server_settings()).expect("could not start a managed MariaDB server");
-        let runs =
-            the_page_model_matches(EngineKind::MariaDb, &mut engine, &["int", "uuid7", "uuid4", "uuid4-text", SECOND_KEY]);
+        let runs = the_page_model_matches(
+            EngineKind::MariaDb,
+            &mut engine,
+            &["int", "uuid7", "uuid4", "uuid4-text", SECOND_KEY],
+        );
         // InnoDB counts buffer pool reads per server, not per index.
         assert!(runs.iter().flat_map(|r| &r.btrees).all(|b| b.misses_per_1k_rows.is_none()));
     }

@@ -1,11 +1,11 @@
 //! A user's schema file rendered for each strategy runs on real PostgreSQL and MariaDB servers
-//! the test starts itself: every statement is accepted, rows go in, and a child row whose parent
-//! does not exist is refused by the foreign key. A missing server binary fails the test.
+//! (the shared managed ones, in databases of this test's own): every statement is accepted, rows
+//! go in, and a child row whose parent does not exist is refused by the foreign key. A missing
+//! server binary fails the test.
 
+use crate::common::shared;
 use mysql::prelude::Queryable;
 use pkbench_core::engines::EngineKind;
-use pkbench_core::engines::mariadb::ManagedMariaDb;
-use pkbench_core::engines::postgres::ManagedPostgres;
 use pkbench_core::schema::{parse, render};
 use pkbench_core::strategy::find;
 
@@ -15,8 +15,7 @@ const STRATEGIES: [&str; 4] = ["int", "uuid7", "uuid4", "uuid4-text"];
 #[test]
 fn the_test_schema_runs_on_postgres_for_every_strategy() {
     let schema = parse(SCHEMA, Some(EngineKind::Postgres)).unwrap();
-    let server = ManagedPostgres::start(&Default::default(), 16).expect("could not start a managed PostgreSQL server");
-    let mut db = server.config().connect(postgres::NoTls).unwrap();
+    let mut db = shared::postgres_database("schema_servers").connect(postgres::NoTls).unwrap();
     for (i, name) in STRATEGIES.iter().enumerate() {
         let ns = format!("s{i}");
         db.batch_execute(&format!("CREATE SCHEMA {ns}")).unwrap();
@@ -53,11 +52,11 @@ fn the_test_schema_runs_on_postgres_for_every_strategy() {
 #[test]
 fn the_test_schema_runs_on_mariadb_for_every_strategy() {
     let schema = parse(SCHEMA, Some(EngineKind::Postgres)).unwrap();
-    let server =
-        ManagedMariaDb::start(&Default::default(), 16, false).expect("could not start a managed MariaDB server");
-    let mut db = mysql::Conn::new(server.opts()).unwrap();
+    let (opts, _) = shared::mariadb_database("schema_servers");
+    let mut db = mysql::Conn::new(opts).unwrap();
     for (i, name) in STRATEGIES.iter().enumerate() {
-        let ns = format!("s{i}");
+        // A database per strategy, named apart from other tests' on the shared server.
+        let ns = format!("schema_s{i}");
         db.query_drop(format!("CREATE DATABASE {ns}")).unwrap();
         for stmt in render(&schema, "accounts", find(name).unwrap(), EngineKind::MariaDb, &ns).unwrap() {
             db.query_drop(&stmt).unwrap_or_else(|e| panic!("{name}: {stmt}: {e}"));

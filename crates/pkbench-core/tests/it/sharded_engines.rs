@@ -11,7 +11,7 @@ use crate::common;
 use common::run;
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::postgres_fdw::PostgresFdwEngine;
-use pkbench_core::engines::server::{ServerSettings, ServerTarget};
+use pkbench_core::engines::server::{ManagedOptions, ServerSettings, ServerTarget};
 use pkbench_core::engines::spider::SpiderEngine;
 use pkbench_core::engines::{Engine, EngineKind, schema_of};
 use pkbench_core::predict::sharded::{ShardedConfig, forecast};
@@ -20,14 +20,18 @@ use pkbench_core::sharding::skew::{SkewSummary, summarize};
 use pkbench_core::sharding::{ShardLayout, Sharding};
 use pkbench_core::strategy::find;
 use pkbench_core::workloads::{CaseContext, ConcurrentInsert, KeySettings, Silent, Workload};
+use std::path::Path;
 use std::time::Duration;
 
 const ROWS: u64 = 100_000;
 const BATCH: u64 = 10_000;
 
-fn settings(sharding: Sharding) -> ServerSettings {
+/// Servers in a folder of the test's own (`data_dir`), so that what is left there is theirs alone:
+/// other tests of the binary run servers of their own meanwhile.
+fn settings(sharding: Sharding, data_dir: &Path) -> ServerSettings {
+    let options = ManagedOptions { data_dir: Some(data_dir.to_path_buf()), ..Default::default() };
     ServerSettings {
-        target: ServerTarget::managed(),
+        target: ServerTarget::Managed(options),
         cache_mb: 16,
         durable_commits: false,
         shards: Some(ShardLayout::new(4, sharding).unwrap()),
@@ -155,9 +159,10 @@ fn check_concurrent(engine: &mut dyn Engine) {
     }
 }
 
-fn managed_dirs() -> Vec<String> {
+/// The managed servers' folders of this process in `data_dir`.
+fn managed_dirs(data_dir: &Path) -> Vec<String> {
     let me = format!("-{}-", std::process::id());
-    std::fs::read_dir(std::env::temp_dir())
+    std::fs::read_dir(data_dir)
         .unwrap()
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())
@@ -167,32 +172,36 @@ fn managed_dirs() -> Vec<String> {
 
 #[test]
 fn spider_by_range_and_by_hash() {
+    let dir = tempfile::tempdir().unwrap();
     {
-        let mut engine = SpiderEngine::open(&settings(Sharding::Range))
+        let mut engine = SpiderEngine::open(&settings(Sharding::Range, dir.path()))
             .unwrap_or_else(|e| panic!("could not start a managed Spider set-up: {e}"));
         check_range(&mut engine);
         check_concurrent(&mut engine);
     }
     {
-        let mut engine = SpiderEngine::open(&settings(Sharding::Hash)).unwrap();
+        let mut engine = SpiderEngine::open(&settings(Sharding::Hash, dir.path())).unwrap();
         check_hash(&mut engine);
     }
-    assert!(managed_dirs().iter().all(|d| !d.starts_with("pkbench-mariadb-")), "{:?}", managed_dirs());
+    let left = managed_dirs(dir.path());
+    assert!(left.iter().all(|d| !d.starts_with("pkbench-mariadb-")), "{left:?}");
 }
 
 #[test]
 fn postgres_fdw_by_range_and_by_hash() {
+    let dir = tempfile::tempdir().unwrap();
     {
-        let mut engine = PostgresFdwEngine::open(&settings(Sharding::Range))
+        let mut engine = PostgresFdwEngine::open(&settings(Sharding::Range, dir.path()))
             .unwrap_or_else(|e| panic!("could not start a managed postgres_fdw set-up: {e}"));
         check_range(&mut engine);
         check_concurrent(&mut engine);
     }
     {
-        let mut engine = PostgresFdwEngine::open(&settings(Sharding::Hash)).unwrap();
+        let mut engine = PostgresFdwEngine::open(&settings(Sharding::Hash, dir.path())).unwrap();
         check_hash(&mut engine);
     }
-    assert!(managed_dirs().iter().all(|d| !d.starts_with("pkbench-postgres")), "{:?}", managed_dirs());
+    let left = managed_dirs(dir.path());
+    assert!(left.iter().all(|d| !d.starts_with("pkbench-postgres")), "{left:?}");
 }
 
 #[test]

@@ -108,8 +108,8 @@ mod servers {
     #[test]
     fn doctor_reads_a_postgres_url_read_only() {
         use pkbench_core::engines::postgres::ManagedPostgres;
-        let server =
-            ManagedPostgres::start(&Default::default(), 16).unwrap_or_else(|e| panic!("could not start PostgreSQL: {e}"));
+        let server = ManagedPostgres::start(&Default::default(), 16)
+            .unwrap_or_else(|e| panic!("could not start PostgreSQL: {e}"));
         let mut client = server.config().connect(postgres::NoTls).unwrap();
         client
             .batch_execute(

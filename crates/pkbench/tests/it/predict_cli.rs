@@ -279,7 +279,19 @@ mod servers {
             let output = pkbench()
                 .env_remove("PKBENCH_PG_URL")
                 .env_remove("PKBENCH_MYSQL_URL")
-                .args(["predict", "--engine", engine, "-s", "int,uuid4", "-n", "120k", "-b", "10k", "--cache-mb", cache])
+                .args([
+                    "predict",
+                    "--engine",
+                    engine,
+                    "-s",
+                    "int,uuid4",
+                    "-n",
+                    "120k",
+                    "-b",
+                    "10k",
+                    "--cache-mb",
+                    cache,
+                ])
                 .args(["--calibrate", "--calibrate-rows", "30k", "--check", "120k", "-o"])
                 .arg(&out)
                 .output()
@@ -294,8 +306,11 @@ mod servers {
                 let timing = run["settings"]["workload_options"]["timing"].as_str().unwrap();
                 assert!(timing.contains("calibrated on a real run") && timing.contains(terms), "{engine}: {timing}");
                 for b in run["batches"].as_array().unwrap() {
-                    let (ns, lo, hi) =
-                        (b["elapsed_ns"].as_u64().unwrap(), b["elapsed_ns_low"].as_u64(), b["elapsed_ns_high"].as_u64());
+                    let (ns, lo, hi) = (
+                        b["elapsed_ns"].as_u64().unwrap(),
+                        b["elapsed_ns_low"].as_u64(),
+                        b["elapsed_ns_high"].as_u64(),
+                    );
                     assert!(ns > 0 && lo.unwrap() <= ns && ns <= hi.unwrap(), "{engine}: {b}");
                 }
             }
@@ -307,7 +322,19 @@ mod servers {
             assert_eq!(calibration["runs"][0]["engine"], engine);
             // The same fit again from the saved runs: the plan (cache, batch) is read from them.
             let again = pkbench()
-                .args(["predict", "--engine", engine, "-s", "int,uuid4", "-n", "120k", "-b", "10k", "--cache-mb", cache])
+                .args([
+                    "predict",
+                    "--engine",
+                    engine,
+                    "-s",
+                    "int,uuid4",
+                    "-n",
+                    "120k",
+                    "-b",
+                    "10k",
+                    "--cache-mb",
+                    cache,
+                ])
                 .args(["--calibrate-rows", "30k", "--calibrate-from"])
                 .arg(out.join("calibration/results.json"))
                 .arg("--check-from")
@@ -319,7 +346,8 @@ mod servers {
             assert!(again.status.success(), "{engine}: {}", String::from_utf8_lossy(&again.stderr));
             let again: Value =
                 serde_json::from_str(&std::fs::read_to_string(dir.path().join("again/results.json")).unwrap()).unwrap();
-            let timing = |d: &Value| d["runs"][0]["settings"]["workload_options"]["timing"].as_str().unwrap().to_string();
+            let timing =
+                |d: &Value| d["runs"][0]["settings"]["workload_options"]["timing"].as_str().unwrap().to_string();
             let plan = |t: String| t.split(';').next().unwrap().to_string();
             assert_eq!(plan(timing(&again)), plan(timing(&doc)), "{engine}: the plan read back");
             // A SQLite run is not this engine's calibration.

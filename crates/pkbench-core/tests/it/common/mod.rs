@@ -31,3 +31,6 @@ pub fn run_workload(workload: &dyn Workload, engine: &mut dyn Engine, strategy: 
     assert!(result.complete, "{}", strategy.name);
     result
 }
+
+#[cfg(feature = "server-tests")]
+pub mod shared;
