@@ -1,0 +1,694 @@
+//! Command-line tests: `run` end to end with small sizes, `list`, and every error path the user
+//! can hit (one line, non-zero exit, results kept).
+
+use crate::common;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+use std::path::Path;
+
+fn pkbench() -> Command {
+    Command::cargo_bin("pkbench").expect("pkbench binary")
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).unwrap()
+}
+
+/// The run failed with exactly one line on stderr, starting with `Error:`, containing `needle`.
+fn assert_one_line_error(output: &std::process::Output, needle: &str) {
+    assert!(!output.status.success(), "expected failure, got {:?}", output.status);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    let last = lines.last().copied().unwrap_or_default();
+    assert!(last.starts_with("Error: ") && last.contains(needle), "stderr: {stderr}");
+    assert!(lines.iter().filter(|l| l.starts_with("Error")).count() == 1, "stderr: {stderr}");
+}
+
+#[test]
+fn run_writes_results_and_prints_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    pkbench()
+        .args(["run", "--strategies", "int,uuid4,int+uuid4", "--rows", "3k", "--batch", "1k", "--quiet", "--out"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("last/first").and(predicate::str::contains("int+uuid4")))
+        .stderr(predicate::str::contains("Results written to"));
+    let doc = read_json(&out.join("results.json"));
+    let runs = doc["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 3);
+    for run in runs {
+        assert_eq!(run["verified_rows"], 3000);
+        assert_eq!(run["complete"], true);
+        assert_eq!(run["batches"].as_array().unwrap().len(), 3);
+    }
+    assert_eq!(doc["environment"]["engine"], "sqlite");
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 9);
+    assert!(std::fs::read_to_string(out.join("results.md")).unwrap().contains("## Milliseconds per batch"));
+    let leftovers: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains("sqlite"))
+        .collect();
+    assert!(leftovers.is_empty(), "databases left behind: {leftovers:?}");
+}
+
+#[test]
+fn keep_db_keeps_each_database_and_aliases_work() {
+    let dir = tempfile::tempdir().unwrap();
+    pkbench()
+        .args([
+            "run",
+            "--strategies",
+            "Integer,Uuid7WithoutRowid",
+            "--rows",
+            "500",
+            "--batch",
+            "250",
+            "-q",
+            "--keep-db",
+        ])
+        .arg("--out")
+        .arg(dir.path())
+        .assert()
+        .success();
+    assert!(dir.path().join("int.sqlite").exists());
+    assert!(dir.path().join("uuid7.sqlite").exists());
+}
+
+#[test]
+fn every_format_prints() {
+    let dir = tempfile::tempdir().unwrap();
+    for (format, check) in [("json", "\"schema_version\""), ("csv", "engine,workload,strategy"), ("md", "| strategy |")]
+    {
+        let out = dir.path().join(format);
+        let assert = pkbench()
+            .args(["run", "-s", "uuid7", "-n", "200", "-b", "100", "-q", "--format", format, "--out"])
+            .arg(&out)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(check));
+        if format == "json" {
+            let v: Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+            assert_eq!(v["runs"][0]["verified_rows"], 200);
+        }
+    }
+}
+
+#[test]
+fn list_shows_every_strategy_and_alias() {
+    pkbench()
+        .arg("list")
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("uuid7+uuid4-map").and(predicate::str::contains("Uuid7WithUuid4ToUuid7Mapping")),
+        )
+        .stdout(predicate::str::contains("hash-seq").and(predicate::str::contains("snowflake-workers")))
+        .stdout(predicate::str::contains("WITHOUT ROWID"))
+        // Server-only variants: each engine's DDL, or its one-line refusal.
+        .stdout(predicate::str::contains("id uuid NOT NULL DEFAULT gen_random_uuid() PRIMARY KEY"))
+        .stdout(predicate::str::contains("id UUID NOT NULL DEFAULT (UUID()) PRIMARY KEY"))
+        .stdout(predicate::str::contains("SQLite has no built-in UUID function"));
+}
+
+#[test]
+fn unknown_strategy_suggests_the_nearest_and_creates_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("never");
+    let output = pkbench().args(["run", "--strategies", "int,uuidv4", "--out"]).arg(&out).output().unwrap();
+    assert_one_line_error(&output, "unknown strategy 'uuidv4' (did you mean 'uuid4'?)");
+    assert!(!out.exists());
+}
+
+#[test]
+fn bad_sizes_are_rejected_with_the_allowed_range() {
+    for (args, needle) in [
+        (vec!["--rows", "0"], "--rows 0 is out of range"),
+        (vec!["--rows", "100G"], "--rows 100000000000 is out of range"),
+        (vec!["--batch", "0"], "--batch 0 is out of range"),
+        (vec!["--payload", "10M"], "--payload 10000000 is too large"),
+        (vec!["--page-size", "1000"], "--page-size 1000 is not valid"),
+        (vec!["--cache-mb", "0"], "--cache-mb 0 is out of range"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let output = pkbench().arg("run").args(&args).arg("--out").arg(dir.path().join("o")).output().unwrap();
+        assert_one_line_error(&output, needle);
+    }
+    pkbench().args(["run", "--rows", "lots"]).assert().failure().stderr(predicate::str::contains("is not a count"));
+}
+
+#[test]
+fn an_unwritable_output_folder_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, b"").unwrap();
+    let output = pkbench().args(["run", "-n", "10", "--out"]).arg(file.join("sub")).output().unwrap();
+    assert_one_line_error(&output, "could not create the results folder");
+}
+
+/// The disk-full test (tier two: it mounts a tmpfs, which needs root).
+#[cfg(feature = "server-tests")]
+mod full_disk {
+    use super::*;
+
+    /// A small tmpfs, unmounted on drop. Mounting needs root (CAP_SYS_ADMIN), which CI and the
+    /// development machines have; without it the test fails and says so rather than skipping.
+    struct Tmpfs(std::path::PathBuf);
+
+    impl Tmpfs {
+        fn mount(dir: &Path, size: &str) -> Self {
+            let status = std::process::Command::new("mount")
+                .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+                .arg(dir)
+                .status()
+                .expect("run mount");
+            assert!(status.success(), "the disk-full test mounts a {size} tmpfs and needs root (CAP_SYS_ADMIN)");
+            Tmpfs(dir.to_path_buf())
+        }
+    }
+
+    impl Drop for Tmpfs {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("umount").arg(&self.0).status();
+        }
+    }
+
+    #[test]
+    fn a_full_disk_stops_the_run_with_partial_results_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let _fs = Tmpfs::mount(dir.path(), "3m");
+        let out = dir.path().join("out");
+        // `int` fits in 3 MiB; `uuid4-text` (bigger keys, half-full pages) does not.
+        let output = pkbench()
+            .args(["run", "-s", "int,uuid4-text", "-n", "25k", "-b", "5k", "--payload", "40", "-q", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_one_line_error(&output, "disk full");
+        let doc = read_json(&out.join("results.json"));
+        let runs = doc["runs"].as_array().unwrap();
+        assert_eq!(runs.len(), 2, "{doc:#}");
+        assert_eq!(runs[0]["complete"], true);
+        assert_eq!(runs[1]["complete"], false);
+        assert!(runs[1]["error"].as_str().unwrap().contains("disk full"));
+        assert!(!out.join("uuid4-text.sqlite").exists(), "the failed database must be removed");
+    }
+}
+
+/// Sends `signal` to a SQLite run mid-way and checks it stops with `code`, keeping every batch
+/// measured so far and leaving no database behind.
+fn a_signal_stops_cleanly_and_keeps_results(signal: &str, code: i32) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
+        .args(["run", "-s", "int,uuid4", "-n", "50M", "-b", "20k", "--cache-mb", "1", "-q", "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    common::wait_for_a_batch(&out);
+    let status = std::process::Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let started = std::time::Instant::now();
+    let output = loop {
+        if let Some(_status) = child.try_wait().unwrap() {
+            break child.wait_with_output().unwrap();
+        }
+        assert!(started.elapsed().as_secs() < 20, "pkbench did not stop after {signal}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert_eq!(output.status.code(), Some(code), "stderr: {}", String::from_utf8_lossy(&output.stderr));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("Interrupted"));
+    let doc = read_json(&out.join("results.json"));
+    let run = &doc["runs"][0];
+    assert_eq!(run["strategy"], "int");
+    assert_eq!(run["complete"], false);
+    let batches = run["batches"].as_array().unwrap();
+    assert!(!batches.is_empty(), "batches measured before {signal} are kept");
+    assert!(batches.iter().enumerate().all(|(i, b)| b["index"] == i), "every batch up to the signal, in order");
+    pkbench().arg("report").arg(&out).args(["--format", "md", "-o"]).arg(dir.path().join("r.md")).assert().success();
+    assert!(!out.join("int.sqlite").exists() && !out.join("int.sqlite-wal").exists(), "database left behind");
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_and_keeps_results() {
+    a_signal_stops_cleanly_and_keeps_results("-INT", 130);
+}
+
+#[test]
+fn sigterm_and_sighup_stop_like_ctrl_c() {
+    a_signal_stops_cleanly_and_keeps_results("-TERM", 143);
+    a_signal_stops_cleanly_and_keeps_results("-HUP", 129);
+}
+
+#[test]
+fn negative_and_overflowing_numbers_get_their_own_words() {
+    let out = pkbench().args(["run", "-n", "-5"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'-5' is negative"), "{out:?}");
+    let out = pkbench().args(["run", "--seed", "-1"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'-1' is negative"), "{out:?}");
+    let out = pkbench().args(["predict", "-n", "99999999999999999999"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is too large"), "{out:?}");
+}
+
+#[test]
+fn doctor_says_what_is_missing_and_refuses_what_it_would_ignore() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such.sqlite");
+    assert_one_line_error(&pkbench().arg("doctor").arg(&missing).output().unwrap(), "does not exist");
+    let empty = dir.path().join("empty.sqlite");
+    std::fs::write(&empty, b"").unwrap();
+    assert_one_line_error(&pkbench().arg("doctor").arg(&empty).output().unwrap(), "is empty (0 bytes)");
+    // A real database without tables: run one case, keep it, then ask for a schema it lacks.
+    let out = dir.path().join("run");
+    pkbench().args(["run", "-s", "int", "-n", "1k", "-b", "1k", "--keep-db", "-q", "-o"]).arg(&out).assert().success();
+    let db = std::fs::read_dir(&out)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|x| x == "sqlite"))
+        .unwrap();
+    let output = pkbench().arg("doctor").arg(&db).args(["--table", "nope"]).output().unwrap();
+    assert!(!output.status.success(), "{output:?}");
+    let output = pkbench().arg("doctor").arg(&db).args(["--schema", "nope"]).output().unwrap();
+    assert_one_line_error(&output, "a SQLite file has only 'main'");
+}
+
+#[test]
+fn report_takes_a_results_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    pkbench().args(["run", "-s", "int", "-n", "1k", "-b", "1k", "-q", "-o"]).arg(&out).assert().success();
+    let html = dir.path().join("r.html");
+    pkbench().arg("report").arg(&out).arg("-o").arg(&html).assert().success();
+    assert!(std::fs::read_to_string(&html).unwrap().contains("<svg"));
+    assert_one_line_error(&pkbench().arg("report").arg(dir.path()).output().unwrap(), "without a results.json");
+}
+
+#[test]
+fn flags_a_workload_would_ignore_are_refused() {
+    for (args, needle) in [
+        (vec!["--threads", "4"], "--threads does not apply to --workload insert-growth"),
+        (vec!["--duration", "10s"], "--duration does not apply to --workload insert-growth"),
+        (vec!["--rate", "2k"], "--rate does not apply to --workload insert-growth"),
+        (vec!["--users", "1k"], "--users does not apply to --workload insert-growth"),
+        (vec!["--workload", "concurrent", "-n", "1k"], "--rows does not apply to --workload concurrent"),
+        (vec!["--workload", "app", "--payload", "10"], "--payload does not apply to --workload app"),
+    ] {
+        let output = pkbench().arg("run").args(&args).output().unwrap();
+        assert_one_line_error(&output, needle);
+    }
+}
+
+#[test]
+fn an_existing_results_folder_is_never_mixed_into() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let run = |extra: &[&str]| {
+        pkbench().args(["run", "-s", "int", "-n", "1k", "-b", "1k", "-q", "-o"]).arg(&out).args(extra).output().unwrap()
+    };
+    assert!(run(&[]).status.success());
+    std::fs::write(out.join("stale.csv"), "from an earlier run").unwrap();
+    assert_one_line_error(&run(&[]), "already holds files");
+    assert!(out.join("stale.csv").exists(), "a refused run touches nothing");
+    assert!(run(&["--force"]).status.success());
+    assert!(!out.join("stale.csv").exists(), "--force replaces the folder wholly");
+    assert!(out.join("results.json").is_file());
+    let other = dir.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::write(other.join("notes.txt"), "mine").unwrap();
+    let output = pkbench()
+        .args(["run", "-s", "int", "-n", "1k", "-b", "1k", "-q", "--force", "-o"])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert_one_line_error(&output, "not a pkbench results folder");
+    assert!(other.join("notes.txt").exists());
+}
+
+#[test]
+fn a_sigkilled_run_keeps_every_committed_batch_in_its_journal_and_report_renders_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
+        .args(["run", "-s", "int,uuid4", "-n", "50M", "-b", "20k", "--cache-mb", "1", "-q", "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    common::wait_for_batches(&out, 2);
+    child.kill().unwrap(); // SIGKILL: no handler runs, nothing is written on the way out
+    child.wait().unwrap();
+    assert!(!out.join("results.json").exists(), "the first case never finished");
+    let journal = std::fs::read_to_string(out.join("journal.jsonl")).unwrap();
+    let batches = journal.lines().filter(|l| l.starts_with("{\"batch\"")).count();
+    assert!(batches >= 2, "committed batches are journaled as they commit: {batches}");
+    let md = dir.path().join("killed.md");
+    let output = pkbench().arg("report").arg(&out).args(["--format", "md", "-o"]).arg(&md).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("batches of 'int' recovered"));
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(text.contains("int"), "{text}");
+}
+
+#[test]
+fn a_finished_run_leaves_no_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    pkbench().args(["run", "-s", "int", "-n", "2k", "-b", "1k", "-q", "-o"]).arg(&out).assert().success();
+    assert!(out.join("results.json").is_file());
+    assert!(!out.join("journal.jsonl").exists());
+    assert!(!std::fs::read_dir(&out).unwrap().any(|e| e.unwrap().file_name().to_string_lossy().ends_with(".tmp")));
+}
+
+#[test]
+fn key_parameters_reach_run_are_recorded_and_refused_where_unused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    pkbench()
+        .args(["run", "-s", "seq-uuid,time-uuid,int", "-n", "4k", "-b", "2k", "-q"])
+        .args(["--block-size", "256", "--block-count", "4", "--interval", "1", "--key-rate", "500", "-o"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("Time-based keys (time-uuid) are stamped as if inserted at 500 rows/s"));
+    let doc = read_json(&out.join("results.json"));
+    let params = |i: usize| doc["runs"][i]["settings"]["key_parameters"].clone();
+    assert_eq!(params(0), serde_json::json!({"block_size": "256", "block_count": "4"}));
+    assert_eq!(params(1), serde_json::json!({"key_rate": "500", "interval": "1", "interval_count": "65536"}));
+    assert!(params(2).is_null(), "int's keys take no parameter: {}", params(2));
+    assert!(doc["runs"][1]["settings"]["key_clock"].as_str().unwrap().contains("500 keys per second"));
+
+    for (args, needle) in [
+        (
+            vec!["-s", "int,uuid4", "--block-size", "256"],
+            "--block-size shapes seq-uuid keys, and none of -s int,uuid4 uses them",
+        ),
+        (
+            vec!["-s", "uuid4", "--key-rate", "1000"],
+            "--key-rate shapes snowflake, snowflake-workers, uuid1, uuid6, uuid7, ulid, time-uuid, comb, comb-mssql keys",
+        ),
+        (vec!["-s", "uuid7", "--key-rate", "0"], "--key-rate 0 stops time"),
+        (vec!["-s", "snowflake", "--worker", "5000"], "snowflake worker 5000 does not fit in 10 bits"),
+        (vec!["-s", "int,bitrev-seq", "--hash-buckets", "8"], "--hash-buckets shapes hash-seq keys"),
+        (vec!["-s", "shard-bits-seq", "--shard-bits", "20"], "use 1-15"),
+    ] {
+        let output = pkbench().arg("run").args(&args).args(["-n", "10"]).output().unwrap();
+        assert_one_line_error(&output, needle);
+    }
+
+    // The shard-aware keys' parameters, by their flags.
+    let out = dir.path().join("shard-aware");
+    pkbench()
+        .args(["run", "-s", "hash-seq,bitrev-seq,shard-bits-seq,snowflake-workers", "-n", "2k", "-b", "1k", "-q"])
+        .args(["--hash-buckets", "8", "--shard-bits", "2", "--worker-count", "3", "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let doc = read_json(&out.join("results.json"));
+    let params = |i: usize| doc["runs"][i]["settings"]["key_parameters"].clone();
+    assert_eq!(params(0), serde_json::json!({"hash_buckets": "8"}));
+    assert!(params(1).is_null(), "bitrev-seq takes no parameter: {}", params(1));
+    assert_eq!(params(2), serde_json::json!({"shard_bits": "2"}));
+    assert_eq!(params(3), serde_json::json!({"worker_count": "3", "epoch": "1288834974657", "key_rate": "1000"}));
+}
+
+#[test]
+fn ids_gen_paces_a_seeded_stream_at_the_key_rate() {
+    let ms = |rate: &str| -> Vec<u64> {
+        let out =
+            pkbench().args(["ids", "gen", "uuid7", "-n", "2", "--seed", "1", "--key-rate", rate]).output().unwrap();
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| u64::from_str_radix(&l.replace('-', "")[..12], 16).unwrap())
+            .collect()
+    };
+    assert_eq!(ms("2")[1] - ms("2")[0], 500, "2 keys per second: 500 ms apart");
+    assert_eq!(ms("1M")[1] - ms("1M")[0], 0, "a million per second: the same millisecond");
+    let output = pkbench().args(["ids", "gen", "uuid7", "--key-rate", "10"]).output().unwrap();
+    assert_one_line_error(&output, "--key-rate paces the virtual clock of a seeded stream: add --seed");
+}
+
+#[test]
+fn a_sigkilled_app_run_keeps_its_finished_phases_in_the_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
+        .args(["run", "-w", "app", "-s", "uuid4", "--users", "20k", "--orders-per-user", "5", "-q", "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !std::fs::read_to_string(out.join("journal.jsonl")).unwrap_or_default().contains("{\"phase\"") {
+        assert!(started.elapsed().as_secs() < 120, "no phase journaled");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let output =
+        pkbench().arg("report").arg(&out).args(["--format", "md", "-o"]).arg(dir.path().join("r.md")).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("phases of 'uuid4' recovered"), "{stderr}");
+}
+
+#[test]
+fn compare_gives_each_case_a_change_an_interval_and_a_verdict_and_fails_above_a_threshold() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, strategies: &str| {
+        let out = dir.path().join(name);
+        pkbench().args(["run", "-s", strategies, "-n", "20k", "-b", "1k", "-q", "-o"]).arg(&out).assert().success();
+        out
+    };
+    let (base, other) = (run("base", "int,uuid4"), run("other", "int"));
+    // The same run with every batch made twice as slow: a regression beyond doubt.
+    let slow = dir.path().join("slow.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(base.join("results.json")).unwrap()).unwrap();
+    for run in doc["runs"].as_array_mut().unwrap() {
+        for b in run["batches"].as_array_mut().unwrap() {
+            b["elapsed_ns"] = serde_json::json!(b["elapsed_ns"].as_u64().unwrap() * 2);
+        }
+    }
+    std::fs::write(&slow, serde_json::to_vec(&doc).unwrap()).unwrap();
+    let out = pkbench().arg("compare").arg(&base).arg(&slow).args(["--format", "md"]).output().unwrap();
+    assert!(out.status.success(), "no --fail-above: a report, not a failure");
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        md.contains("| sqlite | insert-growth | uuid4 |") && md.contains("+100.0%") && md.contains("slower"),
+        "{md}"
+    );
+    assert!(md.contains("compare runs made with --repeat N"), "the within-run caveat is stated: {md}");
+    let out = pkbench().arg("compare").arg(&base).arg(&slow).args(["--fail-above", "5%"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Regression above +5.0%: int +100.0%, uuid4 +100.0%"));
+    // A run against itself: no change.
+    let out = pkbench()
+        .arg("compare")
+        .arg(&base)
+        .arg(&base)
+        .args(["--format", "json", "--fail-above", "5%"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let changes: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(changes.as_array().unwrap().iter().all(|c| c["verdict"] == "no detectable change" && c["ratio"] == 1.0));
+    // Different cases: refused in one line that names them.
+    let out = pkbench().arg("compare").arg(&base).arg(&other).output().unwrap();
+    assert_one_line_error(&out, "missing from NEW: sqlite insert-growth uuid4");
+}
+
+#[test]
+fn a_plan_expands_into_checked_cases_each_run_into_its_own_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan.toml");
+    std::fs::write(
+        &plan,
+        "[run]\nrows = \"2k\"\nbatch = \"1k\"\n\n[axes]\nstrategies = [\"int,uuid4\", \"uuid7\"]\ncache_mb = [1, 8]\n\n[[exclude]]\nstrategies = \"uuid7\"\ncache_mb = 1\n",
+    )
+    .unwrap();
+    let show = pkbench().args(["plan", "show"]).arg(&plan).output().unwrap();
+    assert!(show.status.success());
+    let text = String::from_utf8_lossy(&show.stdout);
+    assert!(text.starts_with("3 cases in "), "{text}");
+    assert!(text.contains("pkbench run --rows 2k --batch 1k --strategies uuid7 --cache-mb 8"), "{text}");
+    let out = dir.path().join("out");
+    pkbench().args(["run", "-q", "--plan"]).arg(&plan).arg("-o").arg(&out).assert().success();
+    for case in 1..=3 {
+        let doc: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join(format!("case-{case:03}/results.json"))).unwrap()).unwrap();
+        assert_eq!(doc["runs"][0]["settings"]["rows"], 2000);
+    }
+    assert!(out.join("plan.toml").is_file(), "the plan is kept with its results");
+    // Bad plans: one line, with file:line:column, before anything runs.
+    for (body, needle) in [
+        ("[run]\nrows = \n", "plan.toml:2:8: invalid string"),
+        (
+            "[run]\nrows = \"2k\"\nbogus = 3\n",
+            "plan.toml:3:1: case 1 (the [run] settings): unexpected argument '--bogus'",
+        ),
+        ("[axes]\ncache_mb = [8, \"lots\"]\n", "plan.toml:2:1: case 2 (cache-mb=lots): invalid value 'lots'"),
+        ("[axes]\nrows = []\n", "plan.toml:2:1: axis 'rows' is empty"),
+        (
+            "[axes]\nstrategies = [\"int\", \"uuid4-mariadb-uuid\"]\n",
+            "plan.toml:2:1: case 2 (strategies=uuid4-mariadb-uuid): strategy 'uuid4-mariadb-uuid' is not supported on sqlite",
+        ),
+    ] {
+        std::fs::write(&plan, body).unwrap();
+        let never = dir.path().join("never");
+        let output = pkbench().args(["run", "--plan"]).arg(&plan).arg("-o").arg(&never).output().unwrap();
+        assert_one_line_error(&output, needle);
+        assert!(!never.exists(), "nothing runs for a bad plan");
+    }
+    let output = pkbench().args(["run", "--rows", "5", "--plan"]).arg(&plan).output().unwrap();
+    assert_one_line_error(&output, "--rows cannot be given beside --plan");
+}
+
+#[test]
+fn shards_of_a_plan_run_every_case_exactly_once_between_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan.toml");
+    std::fs::write(
+        &plan,
+        "[run]\nbatch = \"1k\"\n\n[axes]\nrows = [\"1k\", \"2k\", \"3k\"]\nstrategies = [\"int\", \"uuid4\"]\n",
+    )
+    .unwrap();
+    let mut ran: Vec<String> = Vec::new();
+    for k in 1..=2 {
+        let out = dir.path().join(format!("shard{k}"));
+        pkbench()
+            .args(["run", "-q", "--shard", &format!("{k}/2"), "--plan"])
+            .arg(&plan)
+            .arg("-o")
+            .arg(&out)
+            .assert()
+            .success();
+        let cases: Vec<String> = std::fs::read_dir(&out)
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().to_string()))
+            .filter(|n| n.starts_with("case-"))
+            .collect();
+        assert!(!cases.is_empty(), "shard {k} ran nothing");
+        ran.extend(cases);
+    }
+    ran.sort();
+    assert_eq!(ran, (1..=6).map(|i| format!("case-{i:03}")).collect::<Vec<_>>(), "each case once");
+    // The shards' folders merge into one results folder, every case once.
+    let merged = dir.path().join("merged");
+    let (s1, s2) = (dir.path().join("shard1"), dir.path().join("shard2"));
+    pkbench().args(["plan", "merge"]).arg(&s1).arg(&s2).arg("-o").arg(&merged).assert().success();
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(merged.join("results.json")).unwrap()).unwrap();
+    assert_eq!(doc["runs"].as_array().unwrap().len(), 6);
+    assert!(merged.join("report.html").is_file());
+    let output = pkbench().args(["plan", "merge"]).arg(&s1).arg("-o").arg(dir.path().join("m2")).output().unwrap();
+    assert_one_line_error(&output, "have no finished results in these folders");
+    let output =
+        pkbench().args(["plan", "merge"]).arg(&s1).arg(&s1).arg("-o").arg(dir.path().join("m3")).output().unwrap();
+    assert_one_line_error(&output, "is in both");
+    // A seeded shuffle, and the first case run again at the end to show drift.
+    let out = dir.path().join("shuffled");
+    let output = pkbench()
+        .args(["run", "-q", "--order", "shuffle:3", "--drift-check", "--plan"])
+        .arg(&plan)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let order = stderr.lines().find(|l| l.starts_with("Cases in shuffled order: ")).unwrap().to_string();
+    assert_ne!(order, "Cases in shuffled order: 1, 2, 3, 4, 5, 6", "shuffled");
+    let first = order.trim_start_matches("Cases in shuffled order: ").split(", ").next().unwrap().to_string();
+    assert!(stderr.contains(&format!("Drift check: case {first} again")), "{stderr}");
+    let md = std::fs::read_to_string(out.join("drift-check.md")).unwrap();
+    assert!(md.starts_with("| engine | workload | strategy |"), "{md}");
+    let output = pkbench().args(["run", "--shard", "3/2", "--plan"]).arg(&plan).output().unwrap();
+    assert!(String::from_utf8_lossy(&output.stderr).contains("give K/N with 1 ≤ K ≤ N"));
+}
+
+#[test]
+fn a_plan_resumes_where_it_stopped_and_never_mixes_plans() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan.toml");
+    std::fs::write(
+        &plan,
+        "[run]\nrows = \"1k\"\nbatch = \"1k\"\n\n[axes]\nstrategies = [\"int\", \"uuid4\", \"uuid7\"]\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = |extra: &[&str]| {
+        pkbench().arg("run").args(extra).arg("--plan").arg(&plan).arg("-o").arg(&out).output().unwrap()
+    };
+    assert!(run(&["-q"]).status.success());
+    // As if the machine was lost during case 2: its folder has no results.
+    std::fs::remove_file(out.join("case-002/results.json")).unwrap();
+    assert_one_line_error(&run(&["-q"]), "add --resume to finish it");
+    let resumed = run(&["-q", "--resume"]);
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(
+        stderr.contains("Plan case 1 (1 of 3): done before, skipped")
+            && stderr.contains("Plan case 3 (3 of 3): done before, skipped"),
+        "{stderr}"
+    );
+    assert!(out.join("case-002/results.json").is_file(), "case 2 ran again");
+    std::fs::write(&plan, "[run]\nrows = \"2k\"\n").unwrap();
+    assert_one_line_error(&run(&["--resume"]), "holds the results of another plan");
+}
+
+#[test]
+fn a_plan_killed_mid_case_resumes_without_running_a_finished_case_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan.toml");
+    // Case 2 is long enough to be killed in the middle of.
+    std::fs::write(
+        &plan,
+        "[run]\nbatch = \"10k\"\nstrategies = \"uuid4\"\n\n[axes]\nrows = [\"1k\", \"300k\", \"1k\"]\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
+        .args(["run", "-q", "--plan"])
+        .arg(&plan)
+        .arg("-o")
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let journal = out.join("case-002/journal.jsonl");
+    let started = std::time::Instant::now();
+    while !journal.is_file() {
+        assert!(started.elapsed() < std::time::Duration::from_secs(60), "case 2 never started");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.kill().unwrap(); // SIGKILL: no handler runs
+    child.wait().unwrap();
+    assert!(!out.join("case-003").exists(), "killed before case 3");
+    let first = std::fs::read(out.join("case-001/results.json")).unwrap();
+    let resumed = pkbench().args(["run", "-q", "--resume", "--plan"]).arg(&plan).arg("-o").arg(&out).output().unwrap();
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    // Executions, counted: case 1 skipped, cases 2 and 3 run once each.
+    let ran = |n: u32| {
+        stderr.lines().filter(|l| l.starts_with(&format!("Plan case {n} (")) && !l.ends_with("skipped")).count()
+    };
+    assert_eq!((ran(1), ran(2), ran(3)), (0, 1, 1), "{stderr}");
+    assert_eq!(std::fs::read(out.join("case-001/results.json")).unwrap(), first, "case 1 untouched");
+    for n in 2..=3 {
+        let doc: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join(format!("case-{n:03}/results.json"))).unwrap()).unwrap();
+        assert_eq!(doc["runs"][0]["complete"], true);
+    }
+}

@@ -1,0 +1,28 @@
+//! Helpers shared by the CLI tests.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Polls `ready` every 50 ms until it holds; panics saying what did not happen if it still does
+/// not after `timeout` (generous: a loaded machine is slow, a broken one never gets there).
+pub fn wait_until(what: &str, timeout: Duration, mut ready: impl FnMut() -> bool) {
+    let started = Instant::now();
+    while !ready() {
+        assert!(started.elapsed() < timeout, "{what}: not within {timeout:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Waits (up to 120 s, for a loaded machine) until the run writing to `out` has committed a
+/// batch — its journal holds one — so a signal sent next finds measured rows to keep.
+pub fn wait_for_a_batch(out: &Path) {
+    wait_for_batches(out, 1);
+}
+
+/// Waits (up to 120 s) until the run writing to `out` has journaled `n` committed batches.
+pub fn wait_for_batches(out: &Path, n: usize) {
+    wait_until(&format!("{n} batches committed in {}", out.display()), Duration::from_secs(120), || {
+        let journal = std::fs::read_to_string(out.join("journal.jsonl")).unwrap_or_default();
+        journal.lines().filter(|l| l.starts_with("{\"batch\"")).count() >= n
+    });
+}

@@ -1,0 +1,139 @@
+//! `pkbench doctor` end to end: databases kept by `pkbench run`, read back by doctor, with the
+//! JSON checked against the committed schema and the files checked unchanged.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+use std::path::Path;
+
+fn pkbench() -> Command {
+    Command::cargo_bin("pkbench").unwrap()
+}
+
+fn doctor_json(db: &Path) -> Value {
+    let out = pkbench().args(["doctor", "--format", "json"]).arg(db).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let schema: Value = serde_json::from_str(include_str!("../../../../schema/doctor.schema.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&report).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    report
+}
+
+#[test]
+fn doctor_reads_what_run_kept_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results");
+    pkbench()
+        .args([
+            "run",
+            "-s",
+            "int,uuid4,uuid4-text,uuid7",
+            "-n",
+            "3000",
+            "-b",
+            "1000",
+            "--keep-db",
+            "--sync",
+            "off",
+            "-q",
+        ])
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    let expected = [
+        ("int", "sequence", "integer", "rowid-alias", None),
+        ("uuid4", "uuid-v4", "blob16", "without-rowid", Some("time-ordered-key")),
+        ("uuid4-text", "uuid-v4", "text36", "without-rowid", Some("time-ordered-key")),
+        ("uuid7", "uuid-v7", "blob16", "without-rowid", None),
+    ];
+    for (strategy, scheme, storage, layout, top) in expected {
+        let db = out.join(format!("{strategy}.sqlite"));
+        let before = std::fs::read(&db).unwrap();
+        let mtime = std::fs::metadata(&db).unwrap().modified().unwrap();
+        let report = doctor_json(&db);
+        let t = &report["tables"][0];
+        assert_eq!(t["layout"], layout, "{strategy}");
+        assert_eq!(t["primary_key"]["scheme"]["scheme"], scheme, "{strategy}");
+        assert_eq!(t["primary_key"]["scheme"]["storage"], storage, "{strategy}");
+        assert_eq!(t["advice"][0]["kind"].as_str(), top, "{strategy}: {t:#}");
+        if strategy == "uuid4-text" {
+            assert_eq!(t["advice"][1]["kind"], "binary-storage");
+        }
+        assert_eq!(std::fs::read(&db).unwrap(), before, "{strategy}: file changed");
+        assert_eq!(std::fs::metadata(&db).unwrap().modified().unwrap(), mtime, "{strategy}: mtime changed");
+    }
+    pkbench()
+        .args(["doctor", "--sql"])
+        .arg(out.join("uuid4-text.sqlite"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("switch new keys to UUIDv7"))
+        .stdout(predicate::str::contains("unhex(replace(\"id\", '-', ''))"));
+    pkbench()
+        .args(["doctor", "--format", "md", "--table", "bench"])
+        .arg(out.join("int.sqlite"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("The key is fine"));
+}
+
+#[test]
+fn servers_and_bad_files_get_one_line_errors() {
+    for url in ["postgres://user:Pw-Hidden-3@127.0.0.1:1/db", "mariadb://user:Pw-Hidden-3@127.0.0.1:1/db"] {
+        let out = pkbench().args(["doctor", url]).output().unwrap();
+        assert!(!out.status.success());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("could not connect to") && stderr.contains("user:***@127.0.0.1:1"), "{stderr}");
+        assert!(!stderr.contains("Pw-Hidden-3") && stderr.trim().lines().count() == 1, "{stderr}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let junk = dir.path().join("junk.db");
+    std::fs::write(&junk, vec![b'x'; 4096]).unwrap();
+    pkbench()
+        .arg("doctor")
+        .arg(&junk)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("not a database").and(predicate::str::contains("panicked").not()));
+}
+
+/// Doctor on a managed PostgreSQL server (tier two).
+#[cfg(feature = "server-tests")]
+mod servers {
+    use super::*;
+
+    #[test]
+    fn doctor_reads_a_postgres_url_read_only() {
+        use pkbench_core::engines::postgres::ManagedPostgres;
+        let server = ManagedPostgres::start(&Default::default(), 16)
+            .unwrap_or_else(|e| panic!("could not start PostgreSQL: {e}"));
+        let mut client = server.config().connect(postgres::NoTls).unwrap();
+        client
+            .batch_execute(
+                "CREATE TABLE orders (id char(36) PRIMARY KEY, note text);
+                 INSERT INTO orders SELECT gen_random_uuid()::text, 'x' FROM generate_series(1, 3000);",
+            )
+            .unwrap();
+        let url = format!("postgresql://postgres@/postgres?host={}&port={}", server.dir().display(), server.port());
+        let out = pkbench().args(["doctor", "--format", "json", &url]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let schema: Value = serde_json::from_str(include_str!("../../../../schema/doctor.schema.json")).unwrap();
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let errors: Vec<String> = validator.iter_errors(&report).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:#?}");
+        let t = &report["tables"][0];
+        assert_eq!(t["layout"], "heap-with-key-index");
+        assert_eq!(t["primary_key"]["scheme"]["storage"], "text36");
+        assert_eq!(t["advice"][0]["kind"], "time-ordered-key");
+        assert!(report["read_only"].as_str().unwrap().contains("transaction_read_only = on"));
+        pkbench()
+            .args(["doctor", "--sql", "--format", "md", "--table", "orders", &url])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("ALTER COLUMN \"id\" TYPE uuid USING \"id\"::uuid"));
+    }
+}
