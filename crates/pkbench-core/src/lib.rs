@@ -10,6 +10,7 @@ pub mod config;
 pub mod control;
 pub mod doctor;
 pub mod engine_facts;
+pub mod engine_kind;
 pub mod engines;
 mod error;
 pub mod generators;

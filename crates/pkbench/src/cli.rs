@@ -100,7 +100,7 @@ impl FromArgMatches for RunArgs {
 }
 
 /// `pkbench run`'s flags that are not run settings: the results folder, the terminal, plans.
-#[derive(Debug, Default, Args)]
+#[derive(Debug, Default, Clone, Args)]
 pub struct RunOptions {
     /// Run every case of a plan file (its [run] settings, the product of its [axes], less its
     /// [[exclude]]s), each into its own folder under --out; see `pkbench plan show`. Other flags

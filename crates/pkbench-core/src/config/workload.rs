@@ -116,7 +116,7 @@ fn workload(
         WorkloadKind::App => Box::new(App::new(s.users(), s.orders_per_user(), s.batch(), keys)?.with_warmup(s.warmup)),
         WorkloadKind::Schema => {
             for strategy in strategies {
-                crate::schema::check_strategy(strategy, engine.dialect())?;
+                crate::engines::schema_sql::check_strategy(strategy, engine.dialect())?;
             }
             Box::new(own_schema(s, engine, keys)?)
         }

@@ -7,9 +7,9 @@
 //!
 //! Dialects need no driver, so `pkbench list`, doctor and `predict` have them in every build.
 
-use super::kind::EngineKind;
 use super::wire::{BulkSql, KeyField};
 use crate::Error;
+use crate::engine_kind::EngineKind;
 use crate::generators::Scheme;
 use crate::strategy::{PrimaryIndex, Storage, Strategy};
 
@@ -213,4 +213,11 @@ pub fn of(kind: EngineKind) -> &'static dyn Dialect {
 pub fn values_list(dialect: &dyn Dialect, first: usize, count: usize) -> String {
     let marks: Vec<String> = (first..first + count).map(|n| dialect.placeholder(n)).collect();
     marks.join(", ")
+}
+
+impl EngineKind {
+    /// How this engine spells SQL.
+    pub fn dialect(self) -> &'static dyn Dialect {
+        of(self)
+    }
 }

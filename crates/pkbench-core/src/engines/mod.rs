@@ -24,12 +24,12 @@
 pub mod app;
 pub mod dialect;
 pub mod distributed;
-pub mod kind;
 pub mod mariadb;
 pub mod mock;
 pub mod own_schema;
 pub mod postgres;
 pub mod postgres_fdw;
+pub mod schema_sql;
 pub mod server;
 pub mod sharded;
 pub mod spider;
@@ -38,7 +38,10 @@ pub mod sqlite;
 pub mod txn;
 pub mod wire;
 
-pub use kind::EngineKind;
+/// The registry of engines (the crate's [`crate::engine_kind`]), under the engines.
+pub use crate::engine_kind as kind;
+pub use crate::engine_kind::EngineKind;
+use crate::engine_kind::Wire;
 
 use crate::keys::KeyRow;
 // The engines' own files still name it here.
@@ -318,4 +321,57 @@ pub struct CaseReport {
     pub btrees: Vec<BtreeStats>,
     /// Where the database was kept, if it was.
     pub kept: Option<PathBuf>,
+}
+
+impl EngineKind {
+    /// The engine a server on `wire` is, from the version text it reports (PostgreSQL's
+    /// `version()`, MySQL's `VERSION()`), or why pkbench does not support it: a server that
+    /// speaks PostgreSQL's or MySQL's protocol is not always PostgreSQL or MySQL, and its
+    /// catalogs, counters and storage differ. CockroachDB, YugabyteDB and TiDB are accepted as
+    /// flavours of the engine whose wire they speak ([`distributed`]).
+    pub fn identify(wire: Wire, version: &str) -> Result<EngineKind, String> {
+        // Distributed SQL systems pkbench has dialects for are flavours of these engines.
+        if let Some(system) = distributed::DistributedSql::recognise(wire, version) {
+            return Ok(system.kind());
+        }
+        let lower = version.to_ascii_lowercase();
+        let other = |names: &[(&'static str, &'static str)]| -> Option<&'static str> {
+            names.iter().find(|(mark, _)| lower.contains(mark)).map(|(_, name)| *name)
+        };
+        match wire {
+            Wire::Embedded => Ok(EngineKind::Sqlite),
+            Wire::Postgres => {
+                let foreign = other(&[
+                    ("cockroachdb", "CockroachDB"),
+                    ("yugabyte", "YugabyteDB"),
+                    ("redshift", "Amazon Redshift"),
+                    ("greenplum", "Greenplum"),
+                    ("materialize", "Materialize"),
+                ]);
+                match foreign {
+                    None if lower.starts_with("postgresql") => Ok(EngineKind::Postgres),
+                    found => Err(format!(
+                        "the server speaks PostgreSQL's protocol but is {} ('{version}'); pkbench supports PostgreSQL itself",
+                        found.unwrap_or("not PostgreSQL")
+                    )),
+                }
+            }
+            Wire::Mysql => {
+                let foreign = other(&[
+                    ("tidb", "TiDB"),
+                    ("vitess", "Vitess"),
+                    ("singlestore", "SingleStore"),
+                    ("memsql", "SingleStore"),
+                    ("clickhouse", "ClickHouse"),
+                    ("manticore", "Manticore"),
+                ]);
+                match foreign {
+                    None => Ok(EngineKind::MariaDb),
+                    Some(found) => Err(format!(
+                        "the server speaks MySQL's protocol but is {found} ('{version}'); pkbench supports MariaDB and MySQL with InnoDB"
+                    )),
+                }
+            }
+        }
+    }
 }

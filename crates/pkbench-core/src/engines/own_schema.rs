@@ -1,13 +1,14 @@
 //! A user's own schema as an engine extension (`run --schema`): the workload renders every
-//! statement ([`crate::schema::run_sql`]) and makes every row; the engine creates the tables in
+//! statement ([`crate::engines::schema_sql::run_sql`]) and makes every row; the engine creates the tables in
 //! a fresh database, runs the prepared statements it is handed by position, and verifies and
 //! measures at the end. The engine core implements it once for SQLite and the one-server engines.
 
 use crate::Error;
+use crate::engines::schema_sql::RunSql;
 use crate::generators::Key;
 use crate::metrics::budget::CounterAccount;
 use crate::results::{BtreeStats, Counters};
-use crate::schema::{Plan, RunSql};
+use crate::schema::Plan;
 use crate::strategy::Strategy;
 use crate::values::Param;
 use std::collections::BTreeMap;
@@ -16,7 +17,7 @@ use std::path::PathBuf;
 /// An engine that can host a user's schema.
 pub trait SchemaEngine {
     /// Creates a fresh database holding `plan`'s empty tables keyed by `strategy`, and prepares
-    /// their statements ([`crate::schema::run_sql`] in the engine's dialect and namespace).
+    /// their statements ([`crate::engines::schema_sql::run_sql`] in the engine's dialect and namespace).
     fn create_schema_case(&mut self, strategy: &Strategy, plan: &Plan) -> Result<Box<dyn SchemaCase + '_>, Error>;
 }
 

@@ -9,9 +9,9 @@
 //! * SQLite's rowid tables are clustered by rowid, and index entries carry the rowid; a
 //!   `WITHOUT ROWID` table is clustered by its key, and its index entries carry the key.
 
+use super::names::{ext_column, ext_index};
 use super::plan::{Plan, Role, Source};
-use super::render::{ext_column, ext_index};
-use crate::engines::EngineKind;
+use crate::engine_kind::EngineKind;
 use crate::results::BtreeStats;
 use crate::strategy::{KeySource, PrimaryIndex, Storage, Strategy};
 

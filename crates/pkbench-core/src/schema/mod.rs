@@ -9,18 +9,16 @@
 mod carried;
 mod comments;
 mod model;
+mod names;
 mod parse;
 mod plan;
-mod render;
-mod statements;
 mod types;
 
 pub use carried::{carried_note, key_share};
 pub use model::{Column, ForeignKey, Index, Schema, Skipped, Table};
+pub use names::{ext_column, ext_index};
 pub use parse::parse;
 pub use plan::{Fill, Plan, Role, Source};
-pub use render::{column_type, ext_column, ext_index, render};
-pub use statements::{INDEX_READ_LIMIT, IndexRead, Insert, RunSql, check_strategy, run_sql};
 pub use types::sql_type;
 
 #[cfg(test)]

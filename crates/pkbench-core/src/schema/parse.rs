@@ -7,7 +7,7 @@ use super::comments;
 use super::model::{Column, ForeignKey, Index, Schema, Skipped, Table};
 use super::types::sql_type;
 use crate::Error;
-use crate::engines::EngineKind;
+use crate::engine_kind::EngineKind;
 use sqlparser::ast::{
     AlterTable, AlterTableOperation, ColumnOption, CreateIndex, CreateTable, ObjectName, Statement, TableConstraint,
 };

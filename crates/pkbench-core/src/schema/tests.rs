@@ -1,5 +1,6 @@
 use super::*;
 use crate::engines::EngineKind;
+use crate::engines::schema_sql::render;
 use crate::values::SqlType;
 
 /// Issue 18's test schema in PostgreSQL syntax: a parent with three secondary indexes (one

@@ -6,7 +6,8 @@
 use crate::common::shared;
 use mysql::prelude::Queryable;
 use pkbench_core::engines::EngineKind;
-use pkbench_core::schema::{parse, render};
+use pkbench_core::engines::schema_sql::render;
+use pkbench_core::schema::parse;
 use pkbench_core::strategy::find;
 
 const SCHEMA: &str = include_str!("../fixtures/schema/accounts_orders.pg.sql");

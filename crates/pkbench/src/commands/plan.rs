@@ -70,6 +70,11 @@ fn load(file: &Path, out: &Path) -> anyhow::Result<Vec<(Case, RunConfig)>> {
 fn case_settings(case: &Case) -> Result<RunSettings, (String, String)> {
     let mut settings = RunSettings::default();
     for (key, value) in &case.settings {
+        if key == "quiet" {
+            // A plan may quieten its cases: `quiet = true` is `-q` for each (see `case_options`).
+            crate::settings_args::switch(key, value).map_err(|e| (key.clone(), e))?;
+            continue;
+        }
         let Some(setting) = Setting::from_key(key) else {
             let message = if RunOptions::BESIDE_A_PLAN.contains(&key.as_str()) {
                 format!("'{key}' is given on the command line beside --plan (--{key}), not in the plan")
@@ -83,6 +88,12 @@ fn case_settings(case: &Case) -> Result<RunSettings, (String, String)> {
             .map_err(|e| (key.clone(), format!("invalid value '{value}' for '{}': {e}", setting.flag())))?;
     }
     Ok(settings)
+}
+
+/// The run options of a case: the command line's, quiet also where the plan says `quiet = true`.
+fn case_options(args: &RunOptions, case: &Case) -> RunOptions {
+    let quiet = case.settings.iter().any(|(k, v)| k == "quiet" && v == "true");
+    RunOptions { quiet: args.quiet || quiet, ..args.clone() }
 }
 
 /// A case's results folder under the plan's.
@@ -174,7 +185,7 @@ pub fn run_plan(RunArgs { settings, options: args }: RunArgs) -> anyhow::Result<
             // files) is pkbench's: the case starts over.
             std::fs::remove_dir_all(&out).with_context(|| format!("could not clear {}", out.display()))?;
         }
-        let code = super::run::execute(config, &args)?;
+        let code = super::run::execute(config, &case_options(&args, &case))?;
         if code != ExitCode::SUCCESS {
             return Ok(code);
         }
@@ -197,7 +208,7 @@ fn drift_check(dir: &Path, case: &Case, options: &RunOptions) -> anyhow::Result<
     }
     eprintln!("Drift check: case {} again", case.number);
     let again = case_settings(case).map_err(|(_, message)| anyhow::anyhow!(message))?;
-    let code = super::run::execute(RunConfig::new(again, &second)?, options)?;
+    let code = super::run::execute(RunConfig::new(again, &second)?, &case_options(options, case))?;
     if code != ExitCode::SUCCESS {
         anyhow::bail!("the drift check's run of case {} failed", case.number);
     }

@@ -6,11 +6,12 @@ use super::engine::ServerEngine;
 use crate::Error;
 use crate::engines::Engine;
 use crate::engines::own_schema::{Read, SchemaCase, SchemaEngine, SchemaReport, TreeCounters};
+use crate::engines::schema_sql::{RunSql, run_sql};
 use crate::engines::wire::{Connection, Value};
 use crate::generators::Key;
 use crate::metrics::budget::CounterAccount;
 use crate::results::Counters;
-use crate::schema::{Plan, RunSql, run_sql};
+use crate::schema::Plan;
 use crate::strategy::Strategy;
 use crate::values::Param;
 use std::collections::BTreeMap;
@@ -24,7 +25,7 @@ impl<B: Backend> SchemaEngine for ServerEngine<B> {
             )));
         }
         self.check(strategy)?;
-        crate::schema::check_strategy(strategy, self.dialect())?;
+        crate::engines::schema_sql::check_strategy(strategy, self.dialect())?;
         let sql = run_sql(plan, strategy, B::KIND, &self.namespace)?;
         let tables: Vec<String> = plan.fills.iter().map(|f| f.table.name.clone()).collect();
         let names: Vec<&str> = tables.iter().map(String::as_str).collect();

@@ -104,7 +104,7 @@ impl SchemaPlan {
         let strategies = crate::strategy::parse_list(&self.strategies)?;
         let mut trees = Vec::new();
         for s in strategies {
-            crate::schema::check_strategy(s, engine.dialect())?;
+            crate::engines::schema_sql::check_strategy(s, engine.dialect())?;
             trees.push((s.name, predict_schema(&workload, s, engine, self.page_size)?));
         }
         Ok(SchemaForecast {

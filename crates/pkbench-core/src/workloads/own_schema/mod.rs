@@ -157,7 +157,7 @@ impl OwnSchema {
     /// `each(rowid, key, columns, params)` gets the row's rowid (1, 2, …), its client key (`None`
     /// where the engine assigns it) and its parameters, `params[i]` for column `columns[i]`.
     pub fn key_rows(&self, strategy: &Strategy, each: &mut KeyRowVisitor<'_>) -> Result<(), Error> {
-        let sql = crate::schema::run_sql(&self.plan, strategy, EngineKind::Sqlite, "")?;
+        let sql = crate::engines::schema_sql::run_sql(&self.plan, strategy, EngineKind::Sqlite, "")?;
         let insert = &sql.inserts[self.plan.key];
         let second = strategy.secondary.filter(|_| insert.second_key);
         let mut columns = insert.columns.clone();

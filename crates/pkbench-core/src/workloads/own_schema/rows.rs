@@ -3,9 +3,10 @@
 //! Buffers are reused from row to row.
 
 use crate::Error;
+use crate::engines::schema_sql::Insert;
 use crate::engines::wire::KeySlot;
 use crate::generators::{Key, derive_seed};
-use crate::schema::{Fill, Insert, Plan, Source};
+use crate::schema::{Fill, Plan, Source};
 use crate::strategy::Storage;
 use crate::values::Param;
 use crate::values::{ColumnGenerator, ColumnSpec, SqlType};

@@ -25,11 +25,10 @@ fn cli_sources() -> Vec<SourceFile> {
 /// one (remove it from here once it has none).
 const CATCH_ALLS_BEING_REWRITTEN: &[&str] = &[];
 
-/// Uses that still point up the layers, each closing cycles through the rest (`from`, `to`):
-/// the user's schema renders its SQL with the engines' registry and dialects while the engines'
-/// own-schema cases run that SQL. Each must still be there (remove it from here once it is
-/// gone); no other use may close a cycle.
-const UPWARD_USES: &[(&str, &str)] = &[("schema", "engines")];
+/// Uses that still point up the layers, each closing cycles through the rest (`from`, `to`);
+/// each must still be there (remove it from here once it is gone); no other use may close a
+/// cycle.
+const UPWARD_USES: &[(&str, &str)] = &[];
 
 #[test]
 fn no_match_on_an_engine_kind_has_a_catch_all_arm() {

@@ -4,11 +4,11 @@
 //! columns the engine's type for what they hold, and the indexes and foreign keys are made
 //! again. Referenced tables come first.
 
-use super::model::{Schema, Table};
 use crate::Error;
 use crate::engines::EngineKind;
 use crate::engines::dialect::Dialect;
 use crate::engines::sql::primary_key;
+use crate::schema::{Schema, Table, ext_column, ext_index};
 use crate::strategy::{KeySource, PrimaryIndex, Storage, Strategy};
 use crate::values::SqlType;
 
@@ -103,18 +103,6 @@ pub fn render(
         }
     }
     Ok(out)
-}
-
-/// The column of the key table holding a strategy's second key (`int+uuid4`'s UUID beside the
-/// integer key): `ext_id`, as in pkbench's own tables, or `pkbench_ext_id` where the table
-/// already has an `ext_id`.
-pub fn ext_column(table: &Table) -> String {
-    if table.column("ext_id").is_some() { "pkbench_ext_id".into() } else { "ext_id".into() }
-}
-
-/// The unique index on [`ext_column`]: `<table>_ext_id_key`.
-pub fn ext_index(table: &Table) -> String {
-    format!("{}_ext_id_key", table.name)
 }
 
 /// Table `t` quoted, in `namespace` on a server (SQLite has one database per case).

@@ -208,11 +208,6 @@ impl EngineKind {
         }
     }
 
-    /// How this engine spells SQL.
-    pub fn dialect(self) -> &'static dyn super::dialect::Dialect {
-        super::dialect::of(self)
-    }
-
     /// Whether the engine is a server reached over a wire protocol.
     pub fn is_server(self) -> bool {
         self.wire() != Wire::Embedded
@@ -239,57 +234,6 @@ impl EngineKind {
     pub fn from_url(url: &str) -> Option<EngineKind> {
         let (scheme, _) = url.trim_start().split_once("://")?;
         Self::ALL.into_iter().find(|k| k.url_schemes().iter().any(|s| s.eq_ignore_ascii_case(scheme)))
-    }
-
-    /// The engine a server on `wire` is, from the version text it reports (PostgreSQL's
-    /// `version()`, MySQL's `VERSION()`), or why pkbench does not support it: a server that
-    /// speaks PostgreSQL's or MySQL's protocol is not always PostgreSQL or MySQL, and its
-    /// catalogs, counters and storage differ. CockroachDB, YugabyteDB and TiDB are accepted as
-    /// flavours of the engine whose wire they speak ([`super::distributed`]).
-    pub fn identify(wire: Wire, version: &str) -> Result<EngineKind, String> {
-        // Distributed SQL systems pkbench has dialects for are flavours of these engines.
-        if let Some(system) = super::distributed::DistributedSql::recognise(wire, version) {
-            return Ok(system.kind());
-        }
-        let lower = version.to_ascii_lowercase();
-        let other = |names: &[(&'static str, &'static str)]| -> Option<&'static str> {
-            names.iter().find(|(mark, _)| lower.contains(mark)).map(|(_, name)| *name)
-        };
-        match wire {
-            Wire::Embedded => Ok(EngineKind::Sqlite),
-            Wire::Postgres => {
-                let foreign = other(&[
-                    ("cockroachdb", "CockroachDB"),
-                    ("yugabyte", "YugabyteDB"),
-                    ("redshift", "Amazon Redshift"),
-                    ("greenplum", "Greenplum"),
-                    ("materialize", "Materialize"),
-                ]);
-                match foreign {
-                    None if lower.starts_with("postgresql") => Ok(EngineKind::Postgres),
-                    found => Err(format!(
-                        "the server speaks PostgreSQL's protocol but is {} ('{version}'); pkbench supports PostgreSQL itself",
-                        found.unwrap_or("not PostgreSQL")
-                    )),
-                }
-            }
-            Wire::Mysql => {
-                let foreign = other(&[
-                    ("tidb", "TiDB"),
-                    ("vitess", "Vitess"),
-                    ("singlestore", "SingleStore"),
-                    ("memsql", "SingleStore"),
-                    ("clickhouse", "ClickHouse"),
-                    ("manticore", "Manticore"),
-                ]);
-                match foreign {
-                    None => Ok(EngineKind::MariaDb),
-                    Some(found) => Err(format!(
-                        "the server speaks MySQL's protocol but is {found} ('{version}'); pkbench supports MariaDB and MySQL with InnoDB"
-                    )),
-                }
-            }
-        }
     }
 
     /// Every name and alias, for shell completion and help.
@@ -332,7 +276,7 @@ mod tests {
     #[test]
     fn the_doctor_schema_lists_every_engine() {
         let schema: serde_json::Value =
-            serde_json::from_str(include_str!("../../../../schema/doctor.schema.json")).expect("doctor schema is JSON");
+            serde_json::from_str(include_str!("../../../schema/doctor.schema.json")).expect("doctor schema is JSON");
         let listed: Vec<&str> = schema["properties"]["engine"]["enum"]
             .as_array()
             .expect("the engine property is an enum")

@@ -1,4 +1,4 @@
-//! The statements of a `run --schema` on one engine: the DDL ([`super::render`]), one INSERT
+//! The statements of a `run --schema` on one engine: the DDL ([`super::render()`]), one INSERT
 //! per filled table, the reads of the workload mix, and the counts and foreign-key checks that
 //! verify the rows.
 //!
@@ -6,11 +6,11 @@
 //! with `RETURNING`). PostgreSQL binds parameters in binary, so its statements cast each one
 //! from the type pkbench binds (`$3::text::numeric`); MySQL and SQLite convert on insert.
 
-use super::plan::{Fill, Plan, Role, Source};
-use super::render::{ext_column, qualified, render};
+use super::render::{qualified, render};
 use crate::Error;
 use crate::engines::EngineKind;
 use crate::engines::dialect::Dialect;
+use crate::schema::{Fill, Plan, Role, Source, ext_column};
 use crate::strategy::{KeySource, SecondaryLookup, Strategy};
 use crate::values::SqlType;
 
