@@ -61,12 +61,3 @@ fn arg(setting: Setting) -> Arg {
     let values = names.into_iter().map(|v| PossibleValue::new(v.name).help(v.help).aliases(v.aliases.iter().copied()));
     arg.value_parser(PossibleValuesParser::new(values).try_map(check))
 }
-
-/// A switch's value in a plan file: `true` or `false`.
-pub fn switch(key: &str, value: &str) -> Result<bool, String> {
-    match value {
-        "true" => Ok(true),
-        "false" => Ok(false),
-        _ => Err(format!("invalid value '{value}' for '--{key}': use true or false")),
-    }
-}

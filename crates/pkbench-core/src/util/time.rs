@@ -41,6 +41,20 @@ pub fn folder_stamp_now() -> String {
     format!("{}{}{}-{}{}{}", &s[0..4], &s[5..7], &s[8..10], &s[11..13], &s[14..16], &s[17..19])
 }
 
+/// A results folder that does not exist yet: `pkbench-results/<prefix><stamp>`, with `-2`,
+/// `-3`, … added when a folder of that second is already there.
+pub fn new_results_dir(prefix: &str) -> std::path::PathBuf {
+    let base = std::path::PathBuf::from("pkbench-results");
+    let stamp = format!("{prefix}{}", folder_stamp_now());
+    let mut dir = base.join(&stamp);
+    let mut n = 2;
+    while dir.exists() {
+        dir = base.join(format!("{stamp}-{n}"));
+        n += 1;
+    }
+    dir
+}
+
 /// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian calendar).
 pub(crate) fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let z = z + 719_468;

@@ -7,6 +7,7 @@ use crate::output::out;
 use anyhow::Context;
 use clap::Args;
 use pkbench_core::compare::{compare, percent, render};
+use pkbench_core::config::setting::parse;
 use pkbench_core::config::{RunConfig, RunSettings, Setting};
 use pkbench_core::plan::{Case, Plan, key_position, shard};
 use pkbench_core::report::{ResultsWriter, load_results};
@@ -72,7 +73,7 @@ fn case_settings(case: &Case) -> Result<RunSettings, (String, String)> {
     for (key, value) in &case.settings {
         if key == "quiet" {
             // A plan may quieten its cases: `quiet = true` is `-q` for each (see `case_options`).
-            crate::settings_args::switch(key, value).map_err(|e| (key.clone(), e))?;
+            parse::switch(value).map_err(|e| (key.clone(), format!("invalid value '{value}' for '--{key}': {e}")))?;
             continue;
         }
         let Some(setting) = Setting::from_key(key) else {

@@ -5,30 +5,23 @@ use crate::output::out;
 use crate::progress::Progress;
 use anyhow::Context;
 use pkbench_core::Error;
-use pkbench_core::config::{RunConfig, RunSettings};
+use pkbench_core::config::RunConfig;
 use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::server::{redact_url, remove_stale_server_dirs, server_dirs_in_memory};
 use pkbench_core::keys::strategy_schemes;
 use pkbench_core::report::{Format, ResultsWriter, render_repeats};
 use pkbench_core::results::Environment;
 use pkbench_core::run::{RunPlan, run as run_plan};
-use pkbench_core::util::time::folder_stamp_now;
+use pkbench_core::util::time::new_results_dir;
 use pkbench_core::workloads::CaseContext;
 use std::io::IsTerminal;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-/// The checks `run` makes before it creates any file: strategies, workload settings, and what
-/// the engine can run (a plan checks every case with them before its first case runs).
-pub fn check(settings: &RunSettings, out: Option<PathBuf>) -> Result<RunConfig, Error> {
-    RunConfig::new(settings.clone(), &out.unwrap_or_else(default_out_dir))
-}
-
-pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
-    // Validate everything before creating any file.
-    let config = check(&args.settings, args.options.out.clone())?;
-    execute(config, &args.options)
+pub fn run(RunArgs { settings, options }: RunArgs) -> anyhow::Result<ExitCode> {
+    // Every setting is checked before any file is created (a plan checks each case the same way).
+    let out = options.out.clone().unwrap_or_else(|| new_results_dir(""));
+    execute(RunConfig::new(settings, &out)?, &options)
 }
 
 /// Runs a checked configuration into its results folder.
@@ -112,16 +105,4 @@ pub fn execute(config: RunConfig, options: &RunOptions) -> anyhow::Result<ExitCo
             Err(anyhow::Error::new(e)).with_context(|| format!("the run stopped{saved}"))
         }
     }
-}
-
-fn default_out_dir() -> PathBuf {
-    let base = PathBuf::from("pkbench-results");
-    let stamp = folder_stamp_now();
-    let mut dir = base.join(&stamp);
-    let mut n = 2;
-    while dir.exists() {
-        dir = base.join(format!("{stamp}-{n}"));
-        n += 1;
-    }
-    dir
 }

@@ -9,7 +9,7 @@ use crate::engines::EngineKind;
 use crate::predict::{self, CalibrationPlan, Mode, ModelEngine, PredictConfig};
 use crate::results::ResultsDoc;
 use crate::strategy::{Strategy, parse_list};
-use crate::util::time::folder_stamp_now;
+use crate::util::time::new_results_dir;
 use std::path::PathBuf;
 
 /// Above this many rows SQLite's default mode is bounded (exact mode holds every key).
@@ -215,7 +215,7 @@ impl PagePlan {
             calibration,
             ram_bytes: request.ram_gib.map(|gib| (gib * f64::from(1 << 30)) as u64),
             check,
-            out_dir: request.out.unwrap_or_else(default_out_dir),
+            out_dir: request.out.unwrap_or_else(|| new_results_dir("predict-")),
             command: request.command,
         })
     }
@@ -299,17 +299,4 @@ fn check_plan(engine: ModelEngine, config: &PredictConfig, rows: u64) -> Result<
     };
     plan.workload()?;
     Ok(plan)
-}
-
-/// `./pkbench-results/predict-<timestamp>`, with `-2`, `-3`, … if taken.
-fn default_out_dir() -> PathBuf {
-    let base = PathBuf::from("pkbench-results");
-    let stamp = format!("predict-{}", folder_stamp_now());
-    let mut dir = base.join(&stamp);
-    let mut n = 2;
-    while dir.exists() {
-        dir = base.join(format!("{stamp}-{n}"));
-        n += 1;
-    }
-    dir
 }
