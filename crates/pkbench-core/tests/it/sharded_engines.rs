@@ -103,7 +103,8 @@ fn check_range(engine: &mut dyn Engine) {
 
 /// By hash every batch stays within 1.3× of the mean (Spider: 31 KEY partitions dealt over the
 /// four shards, since MariaDB's KEY hash is uneven over four: see engines/spider/dialect.rs), the
-/// model's stated hash agrees, and UUIDv7's leaves stay in order within a shard.
+/// model's stated hash agrees, UUIDv7's leaves stay in order within a shard, and every tree
+/// (Spider: one per partition) has its own name.
 fn check_hash(engine: &mut dyn Engine) {
     let mut disorder = Vec::new();
     for strategy in ["int", "uuid7", "uuid4"] {
@@ -111,6 +112,8 @@ fn check_hash(engine: &mut dyn Engine) {
         assert!(s.max_over_mean_max <= 1.3, "{strategy}: {s:?}");
         check_model(strategy, &s, Sharding::Hash);
         assert!(s.rows_per_shard.iter().all(|&n| n >= ROWS / 20), "{strategy}: {s:?}");
+        let names: std::collections::BTreeSet<_> = result.btrees.iter().map(|b| &b.name).collect();
+        assert_eq!(names.len(), result.btrees.len(), "{strategy}: two trees share a name: {names:?}");
         disorder.push(out_of_order(&result));
     }
     let [int, uuid7, uuid4] = disorder[..] else { unreachable!() };

@@ -262,10 +262,20 @@ impl<F: ShardFamily> Backend for ShardedBackend<F> {
     fn measure(&self, _conn: &mut F::Conn, namespace: &str, tables: &[&str]) -> Result<(u64, Vec<BtreeStats>), Error> {
         let mut size = 0;
         let mut btrees = Vec::new();
-        let each = self.each_shard_with(tables, |b, c, tables| b.measure(c, namespace, tables))?;
-        for (name, (s, trees)) in self.names.iter().zip(each) {
-            size += s;
-            btrees.extend(trees.into_iter().map(|t| BtreeStats { name: format!("{name}/{}", t.name), ..t }));
+        // A shard holding partitions of its own (Spider by hash) is measured partition by
+        // partition, so each tree is named by its partition: `shard0/bench_p3/PRIMARY`.
+        let each = self.each_shard_with(tables, |b, c, own| {
+            if own == tables {
+                return Ok(vec![(None, b.measure(c, namespace, own)?)]);
+            }
+            own.iter().map(|&t| Ok((Some(t.to_string()), b.measure(c, namespace, &[t])?))).collect()
+        })?;
+        for (name, parts) in self.names.iter().zip(each) {
+            for (part, (s, trees)) in parts {
+                size += s;
+                let prefix = part.map_or_else(|| name.clone(), |p| format!("{name}/{p}"));
+                btrees.extend(trees.into_iter().map(|t| BtreeStats { name: format!("{prefix}/{}", t.name), ..t }));
+            }
         }
         Ok((size, btrees))
     }
