@@ -100,6 +100,32 @@ fn a_cache_larger_than_the_machine_is_refused_before_any_server_starts() {
     assert!(!stderr.contains("Starting a throwaway"), "{stderr}");
 }
 
+/// As root, PostgreSQL runs as 'postgres': a private temporary folder (as `mktemp -d` makes
+/// them, mode 0700) is refused in one line that says what to do, and nothing is left in it.
+#[test]
+fn a_private_temporary_folder_gets_one_line_saying_what_to_do() {
+    use std::os::unix::fs::PermissionsExt;
+    let root = tempfile::tempdir().unwrap();
+    let private = root.path().join("private");
+    std::fs::create_dir(&private).unwrap();
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let out = pkbench()
+        .env("TMPDIR", &private)
+        .args(["run", "--engine", "postgres", "-s", "int", "-n", "1k", "-b", "1k", "-q", "--out"])
+        .arg(root.path().join("r"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    let error: Vec<&str> = stderr.lines().filter(|l| l.starts_with("Error")).collect();
+    assert_eq!(error.len(), 1, "{stderr}");
+    assert!(
+        error[0].contains("cannot enter") && error[0].contains("--data-dir") && error[0].contains("chmod o+x"),
+        "{stderr}"
+    );
+    assert!(std::fs::read_dir(&private).unwrap().next().is_none(), "a server folder was left in {}", private.display());
+}
+
 #[test]
 fn a_server_folder_in_memory_is_pointed_out() {
     let shm = std::path::Path::new("/dev/shm");

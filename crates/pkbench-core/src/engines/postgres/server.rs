@@ -69,6 +69,13 @@ impl ManagedPostgres {
         };
         if let Some(u) = user {
             u.own(&dir).map_err(cleanup)?;
+            if let Some(blocked) = u.blocked_at(&dir) {
+                return Err(cleanup(Error::InvalidInput(format!(
+                    "PostgreSQL runs as user 'postgres' (it refuses root), which cannot enter {} to reach its folder: give --data-dir a folder it can enter (e.g. --data-dir /var/tmp), or let others enter this one (chmod o+x {})",
+                    blocked.display(),
+                    blocked.display()
+                ))));
+            }
         }
         let data = dir.join("data");
         let mut cmd = Command::new(&initdb);
