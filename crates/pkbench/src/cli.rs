@@ -153,9 +153,10 @@ pub struct PredictArgs {
     /// Rows to simulate per strategy (accepts 100M, 1G, …).
     #[arg(long, short = 'n', default_value = "10M", value_parser = parse_count, allow_negative_numbers = true)]
     pub rows: u64,
-    /// Rows per transaction (accepts 100k, 1M, …).
-    #[arg(long, short = 'b', default_value = "100k", value_parser = parse_count, allow_negative_numbers = true)]
-    pub batch: u64,
+    /// Rows per transaction (accepts 100k, 1M, …) [default: 100k, doubled until the forecast
+    /// has at most 1,000 batches: 1.6M for 1G rows].
+    #[arg(long, short = 'b', value_parser = parse_count, allow_negative_numbers = true)]
+    pub batch: Option<u64>,
     /// Payload bytes per row, identical in every row.
     #[arg(long, default_value = "50", value_parser = parse_count, allow_negative_numbers = true)]
     pub payload: u64,

@@ -28,6 +28,21 @@ pub const AUTO_MIN_CACHE_PAGES: u64 = 100;
 /// batch those take a visible share of the writes.
 pub const AUTO_MIN_BATCH_ROWS: u64 = 5_000;
 
+/// Rows per transaction of a forecast whose batch is not given: 100k, doubled until the
+/// forecast has at most [`DEFAULT_MAX_BATCHES`] batches. A large forecast's batch grows with it,
+/// so its scale model can simulate [`AUTO_MAX_SIMULATED_ROWS`] rows or fewer (a batch of 100k
+/// holds the scale of a billion-row forecast at 16: 62.5M rows simulated).
+pub fn default_batch_rows(rows: u64) -> u64 {
+    let mut batch = 100_000u64;
+    while rows.div_ceil(batch) > DEFAULT_MAX_BATCHES {
+        batch *= 2;
+    }
+    batch
+}
+
+/// Most batches a forecast at the default batch has.
+pub const DEFAULT_MAX_BATCHES: u64 = 1_000;
+
 /// How a scheme's keys arrive, for the scale model.
 fn scales(scheme: Scheme) -> bool {
     // Ordered schemes append; these three are uniform over their key space.
@@ -93,6 +108,19 @@ pub fn btree(b: BtreeStats, k: u64) -> BtreeStats {
 mod tests {
     use super::*;
     use crate::strategy::find;
+
+    #[test]
+    fn the_default_batch_grows_with_the_forecast_and_lets_a_billion_rows_scale() {
+        assert_eq!(default_batch_rows(10_000_000), 100_000);
+        assert_eq!(default_batch_rows(100_000_000), 100_000);
+        assert_eq!(default_batch_rows(1_000_000_000), 1_600_000);
+        assert_eq!(default_batch_rows(10_000_000_000), 12_800_000);
+        let uuid4 = find("uuid4").unwrap();
+        // PostgreSQL's 1 GiB cache: 131,072 pages of 8 KiB.
+        assert_eq!(auto(1_000_000_000, 100_000, 131_072, &[uuid4]), 16, "a 100k batch holds the scale back");
+        let k = auto(1_000_000_000, default_batch_rows(1_000_000_000), 131_072, &[uuid4]);
+        assert!(1_000_000_000 / k <= AUTO_MAX_SIMULATED_ROWS, "scale {k}");
+    }
 
     #[test]
     fn only_ordered_and_uniform_streams_scale() {

@@ -83,7 +83,7 @@ fn request(args: PredictArgs) -> PredictRequest {
         engine: args.engine,
         strategies: args.strategies,
         rows: args.rows,
-        batch_rows: args.batch,
+        batch_rows: args.batch.unwrap_or_else(|| pkbench_core::predict::scale::default_batch_rows(args.rows)),
         payload_bytes: args.payload,
         cache_mb: args.cache_mb,
         page_size: args.page_size,

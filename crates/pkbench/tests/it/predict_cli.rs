@@ -361,3 +361,46 @@ mod servers {
         }
     }
 }
+
+/// A batch that holds the scale model back is named up front, with the batch that would let it
+/// simulate fewer rows; the forecast itself is not waited for.
+#[test]
+fn a_batch_that_holds_the_scale_back_is_named_before_the_forecast_starts() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
+        .args(["predict", "-s", "uuid4", "-n", "100M", "-b", "10k", "--out"])
+        .arg(dir.path().join("out"))
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let line = stderr.lines().map_while(Result::ok).find(|l| l.starts_with("Predicting"));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let line = line.expect("a 'Predicting' line");
+    assert!(line.contains("50000000 rows simulated"), "{line}");
+    assert!(line.contains("--batch 100000 simulates fewer rows"), "{line}");
+}
+
+/// Without --batch, a billion-row forecast's batch grows with it (1.6M rows: 625 batches).
+#[test]
+fn a_billion_row_forecast_gets_a_batch_that_lets_it_scale() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
+        .args(["predict", "-s", "uuid4", "-n", "1G", "--cache-mb", "1024", "--out"])
+        .arg(dir.path().join("out"))
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    use std::io::BufRead;
+    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let line = stderr.lines().map_while(Result::ok).find(|l| l.starts_with("Predicting"));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let line = line.expect("a 'Predicting' line");
+    assert!(line.contains("scale model 1/64: 15625000 rows simulated"), "{line}");
+    assert!(!line.contains("holds the scale model back"), "{line}");
+}

@@ -55,6 +55,8 @@ pub enum PredictEvent<'a> {
         rows: u64,
         /// The scale model's K (1: every row simulated).
         scale: u64,
+        /// A larger `--batch` that would let the model simulate fewer rows, if any.
+        faster_batch: Option<u64>,
     },
     /// A strategy's forecast passed another tenth of its rows.
     Progress {
@@ -104,12 +106,18 @@ impl fmt::Display for PredictEvent<'_> {
             PredictEvent::CalibrationWritten { dir } => {
                 write!(f, "Calibration results written to {}", dir.display())
             }
-            PredictEvent::Predicting { strategy, mode, rows, scale } => {
+            PredictEvent::Predicting { strategy, mode, rows, scale, faster_batch } => {
                 let scale = match scale {
                     1 => String::new(),
                     k => format!(", scale model 1/{k}: {} rows simulated", rows.div_ceil(k)),
                 };
-                write!(f, "Predicting {strategy} ({} mode, {rows} rows{scale})…", mode.name())
+                write!(f, "Predicting {strategy} ({} mode, {rows} rows{scale})…", mode.name())?;
+                match faster_batch {
+                    Some(b) => {
+                        write!(f, " the batch holds the scale model back: --batch {b} simulates fewer rows, faster")
+                    }
+                    None => Ok(()),
+                }
             }
             PredictEvent::Progress { strategy, rows_done, rows, elapsed } => {
                 write!(f, "  {strategy}: {rows_done} of {rows} rows ({:.0} s)", elapsed.as_secs_f64())

@@ -200,7 +200,13 @@ impl<'a> PredictSession<'a> {
     fn forecast_one(&mut self, strategy: &Strategy) -> Result<RunResult, Error> {
         let config = &self.plan.config;
         let rows = config.rows;
-        let event = PredictEvent::Predicting { strategy: strategy.name, mode: config.mode, rows, scale: config.scale };
+        let event = PredictEvent::Predicting {
+            strategy: strategy.name,
+            mode: config.mode,
+            rows,
+            scale: config.scale,
+            faster_batch: self.plan.faster_batch,
+        };
         self.observer.event(&event);
         let started = Instant::now();
         let mut next_tenth = 1;

@@ -167,6 +167,9 @@ pub struct PagePlan {
     pub ram_bytes: Option<u64>,
     /// The check, if any.
     pub check: Option<CheckStep>,
+    /// A larger batch that would let the scale model simulate fewer rows (and finish sooner),
+    /// when the batch given holds the automatic scale back.
+    pub faster_batch: Option<u64>,
     /// The results folder.
     pub out_dir: PathBuf,
     /// The command line, recorded in results.
@@ -186,6 +189,7 @@ impl PagePlan {
         }
         let strategies = parse_list(&request.strategies)?;
         let config = model_config(&request, &strategies)?;
+        let faster_batch = faster_batch(&request, &strategies, &config);
         if request.ram_gib.is_some() && request.calibration.is_none() {
             return Err(Error::InvalidInput(
                 "--ram prices cache misses in time: add --calibrate (or --calibrate-from FILE)".into(),
@@ -215,6 +219,7 @@ impl PagePlan {
             calibration,
             ram_bytes: request.ram_gib.map(|gib| (gib * f64::from(1 << 30)) as u64),
             check,
+            faster_batch,
             out_dir: request.out.unwrap_or_else(|| new_results_dir("predict-")),
             command: request.command,
         })
@@ -254,6 +259,19 @@ fn model_config(request: &PredictRequest, strategies: &[&'static Strategy]) -> R
         engine.build_model(s, &config)?;
     }
     Ok(config)
+}
+
+/// The default batch for the rows ([`predict::scale::default_batch_rows`]) when it is larger
+/// than the batch given and would let the automatic scale simulate fewer rows.
+fn faster_batch(request: &PredictRequest, strategies: &[&'static Strategy], config: &PredictConfig) -> Option<u64> {
+    let batch = predict::scale::default_batch_rows(request.rows);
+    if request.scale.is_some() || batch <= request.batch_rows {
+        return None;
+    }
+    let ceiling = rows_ceiling(request.engine);
+    let pages = request.engine.cache_pages(config);
+    let k = predict::scale::auto_within(request.rows, batch, pages, strategies, ceiling);
+    (k > config.scale).then_some(batch)
 }
 
 /// The mode without `--exact` or `--bounded`: exact, but bounded for SQLite above
