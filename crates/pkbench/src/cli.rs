@@ -151,14 +151,14 @@ pub struct PredictArgs {
     #[arg(long, short = 's', default_value = DEFAULT_STRATEGIES)]
     pub strategies: String,
     /// Rows to simulate per strategy (accepts 100M, 1G, …).
-    #[arg(long, short = 'n', default_value = "10M", value_parser = parse_count, allow_negative_numbers = true)]
+    #[arg(long, short = 'n', default_value = "10M", value_parser = parse_count, allow_hyphen_values = true)]
     pub rows: u64,
     /// Rows per transaction (accepts 100k, 1M, …) [default: 100k, doubled until the forecast
     /// has at most 1,000 batches: 1.6M for 1G rows].
-    #[arg(long, short = 'b', value_parser = parse_count, allow_negative_numbers = true)]
+    #[arg(long, short = 'b', value_parser = parse_count, allow_hyphen_values = true)]
     pub batch: Option<u64>,
     /// Payload bytes per row, identical in every row.
-    #[arg(long, default_value = "50", value_parser = parse_count, allow_negative_numbers = true)]
+    #[arg(long, default_value = "50", value_parser = parse_count, allow_hyphen_values = true)]
     pub payload: u64,
     /// Page cache, MiB (SQLite `cache_size`; PostgreSQL `shared_buffers`; InnoDB `innodb_buffer_pool_size`).
     #[arg(long, default_value_t = 8)]
@@ -167,7 +167,7 @@ pub struct PredictArgs {
     #[arg(long)]
     pub page_size: Option<u32>,
     /// Seed of the key stream (the same keys as `pkbench run --seed`).
-    #[arg(long, default_value_t = 42, value_parser = parse_seed, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 42, value_parser = parse_seed, allow_hyphen_values = true)]
     pub seed: u64,
     /// Fit time per cache miss, page written and row on a short real SQLite run, and predict ms per batch.
     #[arg(long)]
@@ -178,16 +178,16 @@ pub struct PredictArgs {
     pub calibrate_from: Option<PathBuf>,
     /// Rows per strategy of the calibration run (its cache and batches are scaled to the
     /// target's pressure: cache × these rows ÷ --rows).
-    #[arg(long, default_value = "1M", value_parser = parse_count, allow_negative_numbers = true)]
+    #[arg(long, default_value = "1M", value_parser = parse_count, allow_hyphen_values = true)]
     pub calibrate_rows: u64,
     /// Memory for the database, GiB: the engine's cache, then the OS page cache for the rest;
     /// misses beyond what it holds are priced as device reads (from the probe) [default: the
     /// machine's memory or its cgroup's limit].
-    #[arg(long, value_name = "GiB", value_parser = parse_gib, allow_negative_numbers = true)]
+    #[arg(long, value_name = "GiB", value_parser = parse_gib, allow_hyphen_values = true)]
     pub ram: Option<f64>,
     /// Then run real SQLite for N rows per strategy with the same settings and print predicted
     /// against measured per batch (time and its interval, misses, pages written; size and leaf pages).
-    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true, conflicts_with = "check_from")]
+    #[arg(long, value_name = "N", value_parser = parse_count, allow_hyphen_values = true, conflicts_with = "check_from")]
     pub check: Option<u64>,
     /// Compare with an existing `pkbench run` results.json of the same settings instead of a new real run.
     #[arg(long, value_name = "FILE")]

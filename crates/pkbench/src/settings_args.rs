@@ -52,7 +52,7 @@ fn arg(setting: Setting) -> Arg {
         Shape::Repeated => ArgAction::Append,
     };
     let value_name = setting.value_name().map_or_else(|| setting.key().to_uppercase().replace('-', "_"), String::from);
-    let arg = arg.action(action).value_name(value_name).allow_negative_numbers(true);
+    let arg = arg.action(action).value_name(value_name).allow_hyphen_values(true);
     let check = move |text: String| RunSettings::default().set(setting, &text).map(|()| text);
     let names = setting.names();
     if names.is_empty() {

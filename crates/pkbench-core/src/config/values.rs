@@ -14,7 +14,7 @@ pub fn parse_count(s: &str) -> Result<u64, String> {
     };
     let bad = || format!("'{s}' is not a count: use digits with an optional k, M or G suffix (e.g. 500k, 2M)");
     if num.starts_with('-') && num[1..].parse::<f64>().is_ok() {
-        return Err(format!("'{s}' is negative: a count is 0 or more (e.g. 500k, 2M)"));
+        return Err(format!("'{s}' is negative: give a number of rows such as 500k or 2M"));
     }
     let too_large = || format!("'{s}' is too large: a count is at most {} (about 18.4 quintillion)", u64::MAX);
     if mult == 1.0 {
@@ -28,7 +28,10 @@ pub fn parse_count(s: &str) -> Result<u64, String> {
     if total.is_finite() && total > u64::MAX as f64 {
         return Err(too_large());
     }
-    if !total.is_finite() || total < 0.0 || total.fract() != 0.0 {
+    if total.is_finite() && total >= 0.0 && total.fract() != 0.0 {
+        return Err(format!("'{s}' is {total}, not a whole number: give whole rows (e.g. 1.5k = 1500)"));
+    }
+    if !total.is_finite() || total < 0.0 {
         return Err(bad());
     }
     Ok(total as u64)
@@ -65,6 +68,9 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         _ => return Err(bad()),
     };
     let v: f64 = num.parse().map_err(|_| bad())?;
+    if v < 0.0 {
+        return Err(format!("'{s}' is negative: give a duration such as 60s or 2m"));
+    }
     let secs = v * secs_per_unit;
     if !secs.is_finite() || !(0.0..=1e9).contains(&secs) {
         return Err(bad());
@@ -93,6 +99,11 @@ mod tests {
         assert!(parse_count("99999999999999999999").unwrap_err().contains("too large"));
         assert!(parse_count("99999999999G").unwrap_err().contains("too large"));
         assert!(parse_count("lots").unwrap_err().contains("is not a count"));
+        assert!(!parse_count("-5").unwrap_err().contains("0 or more"), "-n 0 is refused: do not invite it");
+        assert_eq!(
+            parse_count("1.2345k").unwrap_err(),
+            "'1.2345k' is 1234.5, not a whole number: give whole rows (e.g. 1.5k = 1500)"
+        );
     }
 
     #[test]

@@ -27,7 +27,7 @@ pub struct CompareArgs {
     pub new: PathBuf,
     /// Exit with status 1 when a case is slower by more than this beyond doubt (its interval's
     /// lower bound above it), e.g. 5%.
-    #[arg(long, value_name = "PERCENT", value_parser = parse_percent)]
+    #[arg(long, value_name = "PERCENT", value_parser = parse_percent, allow_hyphen_values = true)]
     pub fail_above: Option<f64>,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]

@@ -257,6 +257,15 @@ fn negative_and_overflowing_numbers_get_their_own_words() {
     let out = pkbench().args(["predict", "-n", "99999999999999999999"]).output().unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("is too large"), "{out:?}");
+    // Values with a unit or a percent sign reach their parser too, not clap's "unexpected argument".
+    let said = |args: &[&str]| {
+        let out = pkbench().args(args).output().unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    assert!(said(&["run", "-w", "concurrent", "--duration", "-1s"]).contains("'-1s' is negative"));
+    assert!(said(&["compare", "a", "b", "--fail-above", "-5%"]).contains("'-5%' is out of range"));
+    assert!(said(&["run", "-n", "1.2345k"]).contains("'1.2345k' is 1234.5, not a whole number"));
 }
 
 #[test]

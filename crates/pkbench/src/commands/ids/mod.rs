@@ -64,7 +64,7 @@ pub struct GenArgs {
 #[derive(Debug, Args)]
 pub struct InspectArgs {
     /// IDs to decode; none (or `-`) reads one per line from stdin.
-    #[arg(allow_negative_numbers = true)]
+    #[arg(allow_hyphen_values = true)]
     pub ids: Vec<String>,
     /// Snowflake epoch in Unix milliseconds used to read integers.
     #[arg(long, default_value_t = SNOWFLAKE_DEFAULT_EPOCH_MS)]
