@@ -5,13 +5,13 @@ use crate::util::time::civil_from_days;
 use std::fmt::Write;
 
 /// Appends day `day` (days since 1970-01-01) as `YYYY-MM-DD`.
-pub(super) fn write_date(out: &mut String, day: i32) {
+pub(crate) fn write_date(out: &mut String, day: i32) {
     let (y, m, d) = civil_from_days(day.into());
     let _ = write!(out, "{y:04}-{m:02}-{d:02}");
 }
 
 /// Appends `micros` (microseconds since the Unix epoch, UTC) as `YYYY-MM-DD HH:MM:SS.ffffff`.
-pub(super) fn write_timestamp(out: &mut String, micros: i64) {
+pub(crate) fn write_timestamp(out: &mut String, micros: i64) {
     let (secs, frac) = (micros.div_euclid(1_000_000), micros.rem_euclid(1_000_000));
     let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     let (y, m, d) = civil_from_days(days);

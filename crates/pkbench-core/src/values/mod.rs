@@ -9,7 +9,7 @@
 //! * [`ColumnGenerator`] turns a spec and a seed into values, one [`Value`] per row, written into
 //!   buffers it reuses (no allocation per row); [`Value::as_param`] binds it on either wire.
 
-mod calendar;
+pub(crate) mod calendar;
 mod generate;
 mod json;
 mod param;

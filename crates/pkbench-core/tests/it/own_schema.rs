@@ -119,6 +119,48 @@ fn recent_reads_miss_the_cache_with_uuid4_far_more_than_with_uuid7() {
     assert!(uuid4 > 5.0 * uuid7.max(0.01), "misses per recent read: uuid4 {uuid4}, uuid7 {uuid7}");
 }
 
+/// A unique index that leads with a timestamp: every row's value is a valid, distinct
+/// timestamp (whole seconds apart, so a column without fractional seconds keeps them apart too).
+const EVENTS: &str = "CREATE TABLE events (id bigint PRIMARY KEY, happened_at timestamp NOT NULL, note text);\n\
+                      CREATE UNIQUE INDEX events_happened ON events (happened_at, note);\n";
+const EVENT_ROWS: u64 = 3_000;
+
+fn events(engine: EngineKind) -> OwnSchema {
+    let schema = parse(EVENTS, Some(engine)).unwrap();
+    let sizes = SchemaSizes {
+        rows: EVENT_ROWS,
+        batch_rows: 1_000,
+        parent_rows: 1,
+        children_per_row: 0,
+        fk_locality: FkLocality::Uniform,
+        read_locality: ReadLocality::Recent,
+        reads: 100,
+    };
+    OwnSchema::new(&schema, Some("events"), None, sizes, 7, "events.sql").unwrap()
+}
+
+#[test]
+fn a_unique_timestamp_gets_valid_distinct_timestamps_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut engine =
+        SqliteEngine::new(SqliteSettings { keep_db: true, ..SqliteSettings::seed_000(dir.path().into()) }).unwrap();
+    for strategy in ["int", "uuid4"] {
+        let result = run(&events(EngineKind::Sqlite), &mut engine, strategy);
+        assert_eq!(result.verified_rows, Some(EVENT_ROWS), "{strategy}");
+        let db = rusqlite::Connection::open(result.kept_database.as_deref().expect("the database is kept")).unwrap();
+        let (rows, distinct, valid): (i64, i64, i64) = db
+            .query_row(
+                "SELECT count(*), count(DISTINCT happened_at), \
+                 count(*) FILTER (WHERE datetime(happened_at) IS NOT NULL AND happened_at >= '1970') FROM events",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap();
+        let n = EVENT_ROWS as i64;
+        assert_eq!((rows, distinct, valid), (n, n, n), "{strategy}");
+    }
+}
+
 /// Rows of the page-model tests (`PKBENCH_SCHEMA_MODEL_ROWS`, default 100k).
 fn model_rows() -> u64 {
     std::env::var("PKBENCH_SCHEMA_MODEL_ROWS").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000)
@@ -209,6 +251,20 @@ mod servers {
             ["int", "uuid4", "uuid4-text"].iter().map(|s| secondary_bytes(&run(&w, &mut engine, s))).collect();
         let (lo, hi) = (*sizes.iter().min().unwrap() as f64, *sizes.iter().max().unwrap() as f64);
         assert!(hi / lo < 1.05, "PostgreSQL's secondary indexes should not depend on the key: {sizes:?}");
+    }
+
+    /// The servers refuse a value that is not a timestamp and a duplicate in the unique
+    /// index: every row verified means every value was valid and distinct.
+    #[test]
+    fn a_unique_timestamp_gets_valid_distinct_timestamps_on_the_servers() {
+        let mut pg = PostgresEngine::open(&server_settings()).expect("could not start a managed PostgreSQL server");
+        let mut maria = MariaDbEngine::open(&server_settings()).expect("could not start a managed MariaDB server");
+        for (kind, engine) in [(EngineKind::Postgres, &mut pg as &mut dyn Engine), (EngineKind::MariaDb, &mut maria)] {
+            for strategy in ["int", "uuid7"] {
+                let result = run(&events(kind), engine, strategy);
+                assert_eq!(result.verified_rows, Some(EVENT_ROWS), "{kind:?} {strategy}");
+            }
+        }
     }
 
     #[test]

@@ -10,6 +10,7 @@
 mod load;
 mod reads;
 mod rows;
+mod unique;
 
 pub use reads::{RECENT_SHARE, ReadLocality};
 
@@ -163,9 +164,10 @@ impl OwnSchema {
         let mut columns = insert.columns.clone();
         columns.extend(second.map(|_| self.plan.key_table().columns.len()));
         let mut second_slot = KeySlot::default();
-        let mut feed = TableRows::new(&self.plan, self.plan.key, insert, self.keys.seed, &mut |_, c| {
-            Ok(self.specs[&(self.plan.key, c)].clone())
-        })?;
+        let mut feed =
+            TableRows::new(&self.plan, self.plan.key, insert, self.keys.seed, self.sizes.rows, &mut |_, c| {
+                Ok(self.specs[&(self.plan.key, c)].clone())
+            })?;
         let mut stream = KeyStream::new(strategy, self.keys);
         let mut pick = Pick(self.keys.seed ^ 0xf0_0d);
         let parent_rows = self.sizes.parent_rows as usize;
@@ -204,7 +206,7 @@ impl OwnSchema {
         let sql = case.sql();
         (0..self.plan.fills.len())
             .map(|f| {
-                TableRows::new(&self.plan, f, &sql.inserts[f], self.keys.seed, &mut |_, c| {
+                TableRows::new(&self.plan, f, &sql.inserts[f], self.keys.seed, self.expected(f), &mut |_, c| {
                     Ok(self.specs[&(f, c)].clone())
                 })
             })

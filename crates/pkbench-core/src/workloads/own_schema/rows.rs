@@ -2,6 +2,7 @@
 //! a parent's or child's own key, parents' keys for foreign keys, generated values for the rest.
 //! Buffers are reused from row to row.
 
+use super::unique::Unique;
 use crate::Error;
 use crate::engines::schema_sql::Insert;
 use crate::engines::wire::KeySlot;
@@ -9,7 +10,7 @@ use crate::generators::{Key, derive_seed};
 use crate::schema::{Fill, Plan, Source};
 use crate::strategy::Storage;
 use crate::values::Param;
-use crate::values::{ColumnGenerator, ColumnSpec, SqlType};
+use crate::values::{ColumnGenerator, ColumnSpec, SqlType, ValueKind};
 use std::fmt::Write;
 
 /// Most columns a filled table may have (the parameters of one row live on the stack).
@@ -37,8 +38,10 @@ struct ColumnFeed {
     /// The key type of the ancestor a foreign key references.
     parent_type: Option<SqlType>,
     generator: Option<ColumnGenerator>,
-    /// Whether a unique index leads with this column: its values carry the row number.
-    unique: bool,
+    /// How its values stay distinct, when a unique index leads with this column.
+    unique: Option<Unique>,
+    /// A unique enum column's values.
+    enum_values: Vec<String>,
     slot: KeySlot,
     text: String,
     bytes: [u8; 16],
@@ -46,12 +49,14 @@ struct ColumnFeed {
 
 impl TableRows {
     /// The rows of `plan.fills[fill]` bound as `insert` takes them; `spec(column)` is the value
-    /// spec of a generated column.
+    /// spec of a generated column. `rows` is how many the table will hold: a column that leads
+    /// a unique index must have as many distinct values.
     pub(super) fn new(
         plan: &Plan,
         fill: usize,
         insert: &Insert,
         seed: u64,
+        rows: u64,
         spec: &mut dyn FnMut(&Fill, usize) -> Result<ColumnSpec, Error>,
     ) -> Result<Self, Error> {
         let f = &plan.fills[fill];
@@ -80,11 +85,22 @@ impl TableRows {
                 _ => None,
             };
             let name = &f.table.columns[i].name;
-            let unique = f
+            let leads_unique = f
                 .table
                 .indexes
                 .iter()
                 .any(|x| x.unique && x.columns.first().is_some_and(|c| c.eq_ignore_ascii_case(name)));
+            let unique = match &generator {
+                Some(g) if leads_unique => Some(Unique::for_column(&f.table.name, name, g.spec(), rows)?),
+                _ => None,
+            };
+            let enum_values = match (&generator, unique) {
+                (Some(g), Some(Unique::Enum)) => match &g.spec().kind {
+                    ValueKind::Enum { values } => values.clone(),
+                    _ => Vec::new(),
+                },
+                _ => Vec::new(),
+            };
             let mut bytes = [0u8; 16];
             bytes[..8].copy_from_slice(&derive_seed(seed, &f.table.name, &f.table.columns[i].name).to_be_bytes());
             columns.push(ColumnFeed {
@@ -92,6 +108,7 @@ impl TableRows {
                 parent_type,
                 generator,
                 unique,
+                enum_values,
                 slot: KeySlot::default(),
                 text: String::new(),
                 bytes,
@@ -126,35 +143,14 @@ impl TableRows {
                 },
                 Source::Null => Param::Null,
                 Source::Value(_) => match (&mut c.generator, c.unique) {
-                    (Some(g), true) => unique_value(g.next_value().as_param(), row, &mut c.text),
-                    (Some(g), false) => g.next_value().as_param(),
+                    (Some(g), Some(u)) => u.value(g.next_value(), row, &mut c.text, &mut c.bytes, &c.enum_values),
+                    (Some(g), None) => g.next_value().as_param(),
                     (None, _) => Param::Null,
                 },
             };
         }
         Ok(n)
     }
-}
-
-/// Characters of the row number a unique text value starts with (base 36: 78 billion rows).
-const UNIQUE_CHARS: usize = 7;
-
-/// `value` made unique to row `row`: text starts with the row number in base 36, lowest digit
-/// first, in digits and lower-case letters, so it stays unique under a case-insensitive
-/// collation (MariaDB's default); over its first characters, so its length stays, or is padded
-/// to seven characters. Other kinds are returned as they are (random bytes, 64-bit integers,
-/// UUIDs and times do not repeat in practice).
-fn unique_value<'a>(value: Param<'a>, row: u64, text: &'a mut String) -> Param<'a> {
-    const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
-    let Param::Text(t) = value else { return value };
-    text.clear();
-    let mut n = row;
-    for _ in 0..UNIQUE_CHARS {
-        text.push(DIGITS[(n % 36) as usize] as char);
-        n /= 36;
-    }
-    text.extend(t.chars().skip(UNIQUE_CHARS));
-    Param::Text(text)
 }
 
 /// Row `row`'s own key in a column of type `ty`: its number from 1, as an integer, text, eight
