@@ -12,6 +12,7 @@ mod common;
 
 mod cli;
 mod concurrent_cli;
+mod connect_timeout_cli;
 mod doctor_cli;
 mod ids_cli;
 mod install;
