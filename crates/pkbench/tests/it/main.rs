@@ -32,3 +32,5 @@ mod postgres_cli;
 mod report_browser;
 #[cfg(feature = "server-tests")]
 mod sharded_cli;
+#[cfg(feature = "server-tests")]
+mod user_server_cli;
