@@ -4,6 +4,7 @@
 mod cli;
 mod commands;
 mod output;
+mod password_warning;
 mod progress;
 mod settings_args;
 mod signals;

@@ -3,8 +3,11 @@
 
 use super::settings::RunSettings;
 use crate::Error;
-use crate::engines::server::{ManagedOptions, ServerSetting, ServerSettings, ServerTarget, redact_url};
+use crate::engines::server::{
+    ExternalOptions, ManagedOptions, ServerSetting, ServerSettings, ServerTarget, redact_url,
+};
 use crate::engines::sqlite::{Journal, SqliteSettings, Synchronous};
+use crate::engines::wire::connect::{ConnectOptions, read_password_file};
 use crate::engines::{Engine, EngineKind, open_server};
 use crate::sharding::ShardLayout;
 use crate::workloads::MemoryCap;
@@ -36,7 +39,10 @@ pub fn plan(args: &RunSettings, engine: EngineKind, out_dir: &Path) -> Result<En
             }
             None
         }
-        EngineKind::Sqlite => return sqlite_plan(args, out_dir),
+        EngineKind::Sqlite => {
+            refuse_without_url(args)?;
+            return sqlite_plan(args, out_dir);
+        }
     };
     for (given, flag) in [
         (args.keep_db.unwrap_or(false), "--keep-db"),
@@ -68,9 +74,17 @@ pub fn plan(args: &RunSettings, engine: EngineKind, out_dir: &Path) -> Result<En
                 )));
             }
             check_scheme(engine, &url)?;
-            ServerTarget::External { url }
+            let statement_timeout = Some(args.statement_timeout()).filter(|d| !d.is_zero());
+            let keep_leftovers = args.keep_leftovers.unwrap_or(false);
+            ServerTarget::External {
+                url,
+                options: ExternalOptions { connect: connect_options(args)?, statement_timeout, keep_leftovers },
+            }
         }
-        None => ServerTarget::Managed(managed_options(args, engine)?),
+        None => {
+            refuse_without_url(args)?;
+            ServerTarget::Managed(managed_options(args, engine)?)
+        }
     };
     let cache_mb = args.cache_mb();
     let settings =
@@ -122,6 +136,28 @@ fn shard_layout(args: &RunSettings, engine: EngineKind) -> Result<Option<ShardLa
         }
         Some(_) => Err(refuse("--sharding")),
     }
+}
+
+/// How pkbench reaches a server at a URL (`--url`, `--like`): `--connect-timeout` and the
+/// password of `--password-file`, read now, before anything starts.
+pub(crate) fn connect_options(args: &RunSettings) -> Result<ConnectOptions, Error> {
+    let password = args.password_file.as_deref().map(read_password_file).transpose()?;
+    Ok(ConnectOptions { timeout: args.connect_timeout(), password })
+}
+
+/// Refuses the settings that only a user's server (`--url`) reads.
+fn refuse_without_url(args: &RunSettings) -> Result<(), Error> {
+    for (given, flag) in [
+        (args.statement_timeout.is_some(), "--statement-timeout"),
+        (args.keep_leftovers.unwrap_or(false), "--keep-leftovers"),
+    ] {
+        if given && args.url.is_none() {
+            return Err(Error::InvalidInput(format!(
+                "{flag} applies to your server at --url (a server pkbench starts itself has no other users): add --url, or leave out {flag}"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Refuses a URL whose scheme names another engine, or no engine (never showing its password).

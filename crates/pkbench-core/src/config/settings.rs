@@ -217,10 +217,26 @@ run_settings! {
     Journal journal: Journal = parse::choice, "journal";
     /// Your server's URL (postgres://user@host/db?sslmode=verify-full&sslrootcert=ca.pem or
     /// mysql://user@host/db?ssl-mode=VERIFY_IDENTITY&ssl-ca=ca.pem; or PKBENCH_PG_URL /
-    /// PKBENCH_MYSQL_URL); its scheme picks the engine. Passwords come from PGPASSWORD, ~/.pgpass,
-    /// PGSERVICE, MYSQL_PWD, ~/.my.cnf or a prompt. pkbench works only in a `pkbench_…`
-    /// schema/database it creates and drops. Without it, a throwaway server is started.
+    /// PKBENCH_MYSQL_URL); its scheme picks the engine. Passwords come from --password-file,
+    /// PGPASSWORD, ~/.pgpass, PGSERVICE, MYSQL_PWD, ~/.my.cnf or a prompt (a password in the URL
+    /// is visible to other users in `ps`). pkbench works only in a `pkbench_…` schema/database it
+    /// creates, labels and drops. Without it, a throwaway server is started.
     Url url: String = parse::text, "url";
+    /// A file whose first line is the password for --url or --like (readable by you only,
+    /// chmod 600), used when the URL has none, before PGPASSWORD / MYSQL_PWD and the password
+    /// files.
+    PasswordFile password_file: PathBuf = parse::path, "password-file", value "FILE";
+    /// Seconds a connection to a server may take, handshake included (e.g. 10, 2.5s); a
+    /// `connect_timeout` (PostgreSQL) or `tcp_connect_timeout_ms` (MySQL) in the URL takes its
+    /// place.
+    ConnectTimeout connect_timeout: Duration = super::values::parse_timeout, "connect-timeout", default "10", value "SECONDS";
+    /// --url: longest a statement of pkbench's may run on your server before the server cancels
+    /// it and the run stops, keeping its results (PostgreSQL statement_timeout, MariaDB
+    /// max_statement_time; MySQL and TiDB bound only SELECTs), e.g. 30m, or `off`.
+    StatementTimeout statement_timeout: Duration = super::values::parse_limit, "statement-timeout", default "1h", value "DURATION|off";
+    /// --url: only list the scratch schemas/databases that killed pkbench runs of this machine
+    /// left on your server, instead of removing them.
+    KeepLeftovers keep_leftovers: bool = parse::switch, "keep-leftovers";
     /// Folder with the server binaries for a managed server (initdb and postgres, or
     /// mariadb-install-db and mariadbd).
     ServerBin server_bin: PathBuf = parse::path, "server-bin";

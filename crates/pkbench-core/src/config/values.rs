@@ -54,6 +54,22 @@ pub fn parse_seed(s: &str) -> Result<u64, String> {
     })
 }
 
+/// A timeout: a duration (none = seconds, e.g. 10 or 2.5s) above zero.
+pub fn parse_timeout(s: &str) -> Result<Duration, String> {
+    match parse_duration(s) {
+        Ok(d) if !d.is_zero() => Ok(d),
+        _ => Err(format!("'{s}' is not a timeout: give seconds above 0 (e.g. 10, 2.5s)")),
+    }
+}
+
+/// A time limit that may be switched off: a duration, or `off` (or 0) for none, read as zero.
+pub fn parse_limit(s: &str) -> Result<Duration, String> {
+    if s.trim().eq_ignore_ascii_case("off") {
+        return Ok(Duration::ZERO);
+    }
+    parse_duration(s).map_err(|_| format!("'{s}' is not a time limit: give a duration (e.g. 30m, 1h) or off"))
+}
+
 /// Parses a duration with a unit suffix ms, s, m or h (none = seconds).
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
     let t = s.trim();

@@ -152,7 +152,8 @@ fn own_schema(s: &RunSettings, engine: EngineKind, keys: KeySettings) -> Result<
         (None, Some(url)) => {
             // Read-only, statistics only: as doctor --export-schema.
             let table = s.table.as_deref().unwrap_or_default();
-            let (engine, version, tables) = export_target(url, None, table, EXPORT_SAMPLE_ROWS)?;
+            let connect = super::engine::connect_options(s)?;
+            let (engine, version, tables) = export_target(url, None, table, EXPORT_SAMPLE_ROWS, &connect)?;
             let files = export::render(engine, &version, table, &tables, "--like")?;
             let schema = parse_schema(&files.schema, Some(engine))?;
             (schema, Some(Sidecar::parse(&files.values)?), format!("like {}", redact_url(url)))

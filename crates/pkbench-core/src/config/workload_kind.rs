@@ -205,6 +205,10 @@ pub fn scope(setting: Setting) -> Scope {
         | Setting::PageSize
         | Setting::Journal
         | Setting::Url
+        | Setting::PasswordFile
+        | Setting::ConnectTimeout
+        | Setting::StatementTimeout
+        | Setting::KeepLeftovers
         | Setting::ServerBin
         | Setting::PgVersion
         | Setting::ServerSettings

@@ -55,6 +55,8 @@ pub struct DoctorOptions {
     pub max_samples: usize,
     /// SQLite files larger than this get b-tree statistics from sampled descents, not `dbstat`.
     pub page_sample_above_bytes: u64,
+    /// How to reach a server: the connect timeout, a password given apart from the URL.
+    pub connect: crate::engines::wire::connect::ConnectOptions,
 }
 
 impl Default for DoctorOptions {
@@ -65,6 +67,7 @@ impl Default for DoctorOptions {
             full: false,
             max_samples: DEFAULT_SAMPLES,
             page_sample_above_bytes: SAMPLE_ABOVE_BYTES,
+            connect: Default::default(),
         }
     }
 }
@@ -226,13 +229,14 @@ pub fn export_target(
     schema: Option<&str>,
     table: &str,
     sample_rows: u64,
+    connect: &crate::engines::wire::connect::ConnectOptions,
 ) -> Result<(EngineKind, String, Vec<export::ExportedTable>), Error> {
     let kind = target_kind(target)?;
     let (version, tables) = match kind {
         #[cfg(feature = "postgres")]
-        EngineKind::Postgres => postgres::export::export(target, schema, table, sample_rows)?,
+        EngineKind::Postgres => postgres::export::export(target, schema, table, sample_rows, connect)?,
         #[cfg(feature = "mysql")]
-        EngineKind::MariaDb => mariadb::export::export(target, schema, table, sample_rows)?,
+        EngineKind::MariaDb => mariadb::export::export(target, schema, table, sample_rows, connect)?,
         EngineKind::Sqlite => {
             return Err(Error::InvalidInput(
                 "--export-schema reads a PostgreSQL or MariaDB server (a URL); a SQLite file's schema is `sqlite3 FILE .schema`".into(),

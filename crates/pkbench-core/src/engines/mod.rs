@@ -156,6 +156,12 @@ pub trait Engine {
         None
     }
 
+    /// What opening the engine found and did besides, one line each, for the person running
+    /// it (the leftovers of killed runs on a user's server); each line is given once.
+    fn take_notices(&mut self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// A user's own schema's SQL for this engine (`run --schema`), if it runs one.
     fn own_schema(&mut self) -> Option<&mut dyn own_schema::SchemaEngine> {
         None

@@ -32,3 +32,7 @@ pub fn filesystem_of(_path: &Path) -> Option<String> {
 pub fn cpu_model() -> Option<String> {
     None
 }
+
+pub fn process_start_token(_pid: u32) -> Option<String> {
+    None
+}

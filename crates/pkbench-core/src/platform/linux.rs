@@ -91,3 +91,15 @@ pub fn cpu_model() -> Option<String> {
         .and_then(|l| l.split_once(':'))
         .map(|(_, v)| v.trim().to_string())
 }
+
+/// `BOOT_ID:TICKS`: the boot and the clock ticks after it at which process `pid` started; both
+/// are fixed for the life of a process, where a wall-clock start time read from `/proc/stat`'s
+/// `btime` can move by a second.
+pub fn process_start_token(pid: u32) -> Option<String> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Field 22 counted after the command name's closing parenthesis (the name may hold spaces).
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let ticks: u64 = rest.split_whitespace().nth(19)?.parse().ok()?;
+    let boot = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").ok()?;
+    Some(format!("{}:{ticks}", boot.trim()))
+}

@@ -71,8 +71,24 @@ pub fn memory_bytes() -> Option<u64> {
     (pages > 0 && page > 0).then(|| pages as u64 * page as u64)
 }
 
+/// What tells process `pid` from a later process given the same id (Linux: its boot and start
+/// tick); `None` where the system does not say.
+pub fn process_start_token(pid: u32) -> Option<String> {
+    native::process_start_token(pid)
+}
+
+/// This machine's host name (`uname -n`).
+pub fn host_name() -> Option<String> {
+    uname_field(|name| &name.nodename)
+}
+
 /// The kernel's release (`uname -r`).
 pub fn kernel_release() -> Option<String> {
+    uname_field(|name| &name.release)
+}
+
+/// One field of `uname`.
+fn uname_field(field: impl Fn(&libc::utsname) -> &[libc::c_char]) -> Option<String> {
     // SAFETY: utsname is plain old data, for which all zeroes is a valid value.
     let mut name: libc::utsname = unsafe { std::mem::zeroed() };
     // SAFETY: uname fills the valid, writable struct it is given.
@@ -80,8 +96,8 @@ pub fn kernel_release() -> Option<String> {
         return None;
     }
     // SAFETY: uname NUL-terminates each field.
-    let release = unsafe { std::ffi::CStr::from_ptr(name.release.as_ptr()) };
-    Some(release.to_string_lossy().into_owned())
+    let text = unsafe { std::ffi::CStr::from_ptr(field(&name).as_ptr()) };
+    Some(text.to_string_lossy().into_owned())
 }
 
 /// Whether a process with this id exists (signal 0: nothing is sent).
@@ -211,6 +227,7 @@ mod tests {
         assert_eq!(fallback::in_memory_fs(Path::new("/")), None);
         assert_eq!(fallback::filesystem_of(Path::new("/")), None);
         assert_eq!(fallback::cpu_model(), None);
+        assert_eq!(fallback::process_start_token(std::process::id()), None);
     }
 
     #[cfg(target_os = "linux")]
@@ -219,6 +236,13 @@ mod tests {
         assert_eq!(in_memory_fs(Path::new("/proc")), Some(false), "procfs is not tmpfs");
         assert_eq!(in_memory_fs(Path::new("/dev/shm")), Some(true));
         assert!(filesystem_of(Path::new("/proc/self")).is_some_and(|f| f == "proc"));
+        let me = process_start_token(std::process::id()).unwrap();
+        assert_eq!(process_start_token(std::process::id()).as_ref(), Some(&me), "fixed for a process's life");
+        let mut child = Command::new("sleep").arg("5").spawn().unwrap();
+        assert_ne!(process_start_token(child.id()), Some(me));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(!host_name().unwrap_or_default().is_empty());
         assert!(coarse_resolution_ns() >= 1);
         let (a, b) = (coarse_now_ns(), fallback::coarse_now_ns());
         assert!(a.abs_diff(b) < 1_000_000_000, "coarse {a} vs precise {b}");

@@ -102,7 +102,8 @@ fn postgres_export_reproduces_the_shape_and_widths_without_values() {
         },
     ];
     let url = shared::postgres_url(&config, "postgres");
-    let (engine, version, tables) = export_target(&url, Some("app"), "accounts", EXPORT_SAMPLE_ROWS).unwrap();
+    let (engine, version, tables) =
+        export_target(&url, Some("app"), "accounts", EXPORT_SAMPLE_ROWS, &Default::default()).unwrap();
     assert_eq!(engine, EngineKind::Postgres);
     let accounts = tables.iter().find(|t| t.name == "accounts").unwrap();
     assert_eq!(accounts.sampled, ROWS);
@@ -147,7 +148,8 @@ fn mariadb_export_reproduces_the_shape_and_widths_without_values() {
             nulls: truth("SELECT AVG(name IS NULL) FROM accounts"),
         },
     ];
-    let (engine, version, tables) = export_target(&url, None, "accounts", EXPORT_SAMPLE_ROWS).unwrap();
+    let (engine, version, tables) =
+        export_target(&url, None, "accounts", EXPORT_SAMPLE_ROWS, &Default::default()).unwrap();
     assert_eq!(engine, EngineKind::MariaDb);
     let files = render(engine, &version, "accounts", &tables, "x.values.toml").unwrap();
     check(engine, &files.schema, &files.values, &truths);

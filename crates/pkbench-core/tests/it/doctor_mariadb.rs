@@ -162,7 +162,7 @@ fn read_only_edge_cases_and_one_line_errors() {
     )
     .unwrap();
     let u = format!("mysql://root@localhost/edge?socket={}", socket.display());
-    let mut session = ReadOnlySession::connect(&u).unwrap();
+    let mut session = ReadOnlySession::connect(&u, &Default::default()).unwrap();
     let err = session.conn().query_drop("INSERT INTO pair VALUES (3, 3)").unwrap_err().to_string();
     assert!(err.contains("READ ONLY") || err.contains("read-only") || err.contains("read only"), "{err}");
     let report = diagnose_session(&mut session, &DoctorOptions::default()).unwrap();

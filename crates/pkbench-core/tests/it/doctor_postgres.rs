@@ -220,11 +220,11 @@ fn read_only_edge_cases_and_one_line_errors() {
         .unwrap();
     let u = url(&server, "postgres");
     // A write inside doctor's session is refused.
-    let mut session = ReadOnlySession::connect(&u).unwrap();
+    let mut session = ReadOnlySession::connect(&u, &Default::default()).unwrap();
     let err = session.client().batch_execute("CREATE TABLE evil (x int)").unwrap_err();
     assert!(err.as_db_error().unwrap().message().contains("read-only transaction"), "{err}");
     drop(session);
-    let mut session = ReadOnlySession::connect(&u).unwrap();
+    let mut session = ReadOnlySession::connect(&u, &Default::default()).unwrap();
     let report = diagnose_session(&mut session, &DoctorOptions::default()).unwrap();
     validate(&report);
     let table = |n: &str| report.tables.iter().find(|t| t.name == n).unwrap();

@@ -53,18 +53,21 @@ fn postgres_tls_modes_on_a_server_with_tls() {
     let (_server, port) = start_pg(Some((cert, key)));
     let base = format!("postgres://postgres:{PASSWORD}@127.0.0.1:{port}/postgres");
 
-    let mut t = PgTarget::from_url(&format!("{base}?sslmode=verify-full&sslrootcert={}", ca.display())).unwrap();
+    let mut t =
+        PgTarget::from_url(&format!("{base}?sslmode=verify-full&sslrootcert={}", ca.display()), &Default::default())
+            .unwrap();
     let (_client, status) = t.connect_first("could not connect to").unwrap();
     assert!(status.encrypted, "{status:?}");
     assert!(status.protocol.as_deref().is_some_and(|p| p.starts_with("TLSv1.")), "{status:?}");
 
-    let mut t = PgTarget::from_url(&format!("{base}?sslmode=verify-full")).unwrap();
+    let mut t = PgTarget::from_url(&format!("{base}?sslmode=verify-full"), &Default::default()).unwrap();
     let e = t.connect_first("could not connect to").err().unwrap().to_string();
     one_line(&e);
     assert!(e.contains("UnknownIssuer") && e.contains("sslrootcert=FILE"), "{e}");
 
     // prefer (the default) encrypts when the server offers TLS, without checking the certificate.
-    let (_client, status) = PgTarget::from_url(&base).unwrap().connect_first("could not connect to").unwrap();
+    let (_client, status) =
+        PgTarget::from_url(&base, &Default::default()).unwrap().connect_first("could not connect to").unwrap();
     assert!(status.encrypted && status.asked == "sslmode=prefer", "{status:?}");
 }
 
@@ -72,11 +75,14 @@ fn postgres_tls_modes_on_a_server_with_tls() {
 fn postgres_without_tls_refuses_require_and_prefer_falls_back() {
     let (_server, port) = start_pg(None);
     let base = format!("postgres://postgres:{PASSWORD}@127.0.0.1:{port}/postgres");
-    let e = PgTarget::from_url(&format!("{base}?sslmode=require")).unwrap().connect_first("could not connect to");
+    let e = PgTarget::from_url(&format!("{base}?sslmode=require"), &Default::default())
+        .unwrap()
+        .connect_first("could not connect to");
     let e = e.err().unwrap().to_string();
     one_line(&e);
     assert!(e.contains("the server does not offer TLS but require requires it"), "{e}");
-    let (_client, status) = PgTarget::from_url(&base).unwrap().connect_first("could not connect to").unwrap();
+    let (_client, status) =
+        PgTarget::from_url(&base, &Default::default()).unwrap().connect_first("could not connect to").unwrap();
     assert!(!status.encrypted, "{status:?}");
     let note = status.note.unwrap();
     assert!(note.contains("fell back to plaintext"), "{note}");
@@ -90,21 +96,26 @@ fn mariadb_tls_modes_on_servers_with_and_without_tls() {
     let base = format!("mysql://pk:{PASSWORD}@127.0.0.1:{port}/mysql");
 
     let url = format!("{base}?ssl-mode=VERIFY_IDENTITY&ssl-ca={}", ca.display());
-    let (_conn, status) = MyTarget::from_url(&url).unwrap().connect_first("could not connect to").unwrap();
+    let (_conn, status) =
+        MyTarget::from_url(&url, &Default::default()).unwrap().connect_first("could not connect to").unwrap();
     assert!(status.encrypted && status.protocol.as_deref().is_some_and(|p| p.starts_with("TLSv1.")), "{status:?}");
 
-    let e =
-        MyTarget::from_url(&format!("{base}?ssl-mode=VERIFY_IDENTITY")).unwrap().connect_first("could not connect to");
+    let e = MyTarget::from_url(&format!("{base}?ssl-mode=VERIFY_IDENTITY"), &Default::default())
+        .unwrap()
+        .connect_first("could not connect to");
     let e = e.err().unwrap().to_string();
     one_line(&e);
     assert!(e.contains("UnknownIssuer") && e.contains("ssl-ca=FILE"), "{e}");
 
     let (_plain_server, port) = start_mariadb(None);
     let base = format!("mysql://pk:{PASSWORD}@127.0.0.1:{port}/mysql");
-    let e = MyTarget::from_url(&format!("{base}?ssl-mode=REQUIRED")).unwrap().connect_first("could not connect to");
+    let e = MyTarget::from_url(&format!("{base}?ssl-mode=REQUIRED"), &Default::default())
+        .unwrap()
+        .connect_first("could not connect to");
     let e = e.err().unwrap().to_string();
     one_line(&e);
     assert!(e.contains("the server does not offer TLS but ssl-mode=REQUIRED requires it"), "{e}");
-    let (_conn, status) = MyTarget::from_url(&base).unwrap().connect_first("could not connect to").unwrap();
+    let (_conn, status) =
+        MyTarget::from_url(&base, &Default::default()).unwrap().connect_first("could not connect to").unwrap();
     assert!(!status.encrypted && status.note.as_deref().is_some_and(|n| n.contains("fell back")), "{status:?}");
 }

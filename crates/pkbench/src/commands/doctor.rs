@@ -3,11 +3,13 @@
 use crate::output::outln;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
+use pkbench_core::config::values::parse_timeout;
 use pkbench_core::doctor::export::{self, EXPORT_SAMPLE_ROWS};
 use pkbench_core::doctor::target_kind as doctor_target_kind;
 use pkbench_core::doctor::{DoctorOptions, diagnose_target, export_target, migration_sql_for, render, to_json};
 use pkbench_core::engines::EngineKind;
 use pkbench_core::engines::server::redact_url;
+use pkbench_core::engines::wire::connect::{ConnectOptions, read_password_file};
 use std::process::ExitCode;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -48,6 +50,22 @@ pub struct DoctorArgs {
     /// contents are written.
     #[arg(long, value_name = "FILE.sql", requires = "table")]
     pub export_schema: Option<std::path::PathBuf>,
+    /// Servers: seconds the connection may take, handshake included (a `connect_timeout` or
+    /// `tcp_connect_timeout_ms` in the URL takes its place).
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_timeout)]
+    pub connect_timeout: std::time::Duration,
+    /// Servers: a file whose first line is the password (readable by you only, chmod 600), used
+    /// when the URL has none.
+    #[arg(long, value_name = "FILE")]
+    pub password_file: Option<std::path::PathBuf>,
+}
+
+impl DoctorArgs {
+    /// How to reach a server: the timeout, and the password file read now.
+    fn connect(&self) -> anyhow::Result<ConnectOptions> {
+        let password = self.password_file.as_deref().map(read_password_file).transpose()?;
+        Ok(ConnectOptions { timeout: self.connect_timeout, password })
+    }
 }
 
 pub fn doctor(args: DoctorArgs) -> anyhow::Result<ExitCode> {
@@ -63,6 +81,7 @@ pub fn doctor(args: DoctorArgs) -> anyhow::Result<ExitCode> {
             "--schema '{schema}' names a PostgreSQL schema or MariaDB database: a SQLite file has only 'main' (leave --schema out)"
         );
     }
+    crate::password_warning::warn_if_in("the URL", &args.target);
     if let Some(file) = &args.export_schema {
         return export_schema(&args, file);
     }
@@ -70,6 +89,7 @@ pub fn doctor(args: DoctorArgs) -> anyhow::Result<ExitCode> {
         table: args.table.clone(),
         schema: args.schema.clone(),
         full: args.full,
+        connect: args.connect()?,
         ..DoctorOptions::default()
     };
     let report =
@@ -102,8 +122,9 @@ fn export_schema(args: &DoctorArgs, file: &std::path::Path) -> anyhow::Result<Ex
     let table = args.table.as_deref().unwrap_or_default();
     let shown = redact_url(&args.target);
     let sample = if args.full { i64::MAX as u64 } else { EXPORT_SAMPLE_ROWS };
-    let (engine, version, tables) = export_target(&args.target, args.schema.as_deref(), table, sample)
-        .with_context(|| format!("doctor could not read '{shown}'"))?;
+    let (engine, version, tables) =
+        export_target(&args.target, args.schema.as_deref(), table, sample, &args.connect()?)
+            .with_context(|| format!("doctor could not read '{shown}'"))?;
     let values = file.with_extension("values.toml");
     let values_name = values.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let files = export::render(engine, &version, table, &tables, &values_name)?;

@@ -18,6 +18,13 @@ use std::process::ExitCode;
 
 /// Runs the parsed command line.
 pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
+    if let Command::Run(args) = &cli.command {
+        for (flag, url) in [("--url", &args.settings.url), ("--like", &args.settings.like)] {
+            if let Some(url) = url {
+                crate::password_warning::warn_if_in(flag, url);
+            }
+        }
+    }
     match cli.command {
         Command::Run(args) if args.options.plan.is_some() => plan::run_plan(*args),
         Command::Run(args) => run::run(*args),

@@ -49,6 +49,9 @@ pub fn execute(config: RunConfig, options: &RunOptions) -> anyhow::Result<ExitCo
         }
     }
     let (mut engine, data_dir) = config.engine_plan.clone().open()?;
+    for notice in engine.take_notices() {
+        eprintln!("{notice}");
+    }
     for s in &config.strategies {
         engine.check(s)?;
     }

@@ -15,10 +15,10 @@ use pkbench_core::engines::server::{ManagedOptions, TcpListen, free_port};
 use std::path::{Path, PathBuf};
 
 /// The password of every test server: it must appear in no output and no file.
-const MARKER: &str = "Mark3rPw-q7Zx";
+pub(crate) const MARKER: &str = "Mark3rPw-q7Zx";
 
 /// pkbench with no credentials from the environment and HOME in `home`.
-fn pkbench(home: &Path) -> Command {
+pub(crate) fn pkbench(home: &Path) -> Command {
     let mut cmd = Command::cargo_bin("pkbench").expect("pkbench binary");
     for var in [
         "PKBENCH_PG_URL",
@@ -41,12 +41,12 @@ fn pkbench(home: &Path) -> Command {
     cmd
 }
 
-fn tcp(tls: Option<(PathBuf, PathBuf)>) -> ManagedOptions {
+pub(crate) fn tcp(tls: Option<(PathBuf, PathBuf)>) -> ManagedOptions {
     ManagedOptions { tcp: Some(TcpListen { port: free_port().unwrap(), tls }), ..Default::default() }
 }
 
 /// A PostgreSQL server on 127.0.0.1 whose user `postgres` has password [`MARKER`].
-fn postgres(tls: Option<(PathBuf, PathBuf)>) -> (ManagedPostgres, u16) {
+pub(crate) fn postgres(tls: Option<(PathBuf, PathBuf)>) -> (ManagedPostgres, u16) {
     let opts = tcp(tls);
     let port = opts.tcp.as_ref().unwrap().port;
     let server = ManagedPostgres::start(&opts, 32).unwrap();
@@ -56,7 +56,7 @@ fn postgres(tls: Option<(PathBuf, PathBuf)>) -> (ManagedPostgres, u16) {
 }
 
 /// Output and every file under `dirs` hold no [`MARKER`].
-fn assert_no_marker(what: &str, out: &std::process::Output, dirs: &[&Path]) {
+pub(crate) fn assert_no_marker(what: &str, out: &std::process::Output, dirs: &[&Path]) {
     for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
         let text = String::from_utf8_lossy(bytes);
         assert!(!text.contains(MARKER), "{what}: the password is in {stream}: {text}");
@@ -82,7 +82,7 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-fn stderr(out: &std::process::Output) -> String {
+pub(crate) fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
@@ -98,12 +98,24 @@ fn engine_settings(out_dir: &Path) -> serde_json::Value {
     r
 }
 
-fn run_args(url: &str, out: &Path) -> Vec<String> {
+pub(crate) fn run_args(url: &str, out: &Path) -> Vec<String> {
     ["run", "--url", url, "-s", "int", "-n", "2k", "-b", "1k", "--quiet", "--format", "json", "-o"]
         .iter()
         .map(|s| s.to_string())
         .chain([out.display().to_string()])
         .collect()
+}
+
+/// A MariaDB server on 127.0.0.1 with user `pk`@127.0.0.1, password [`MARKER`], all privileges.
+pub(crate) fn mariadb() -> (ManagedMariaDb, u16) {
+    use mysql::prelude::Queryable;
+    let opts = tcp(None);
+    let port = opts.tcp.as_ref().unwrap().port;
+    let server = ManagedMariaDb::start(&opts, 16, false).unwrap();
+    let mut admin = mysql::Conn::new(server.opts()).unwrap();
+    admin.query_drop(format!("CREATE USER 'pk'@'127.0.0.1' IDENTIFIED BY '{MARKER}'")).unwrap();
+    admin.query_drop("GRANT ALL ON *.* TO 'pk'@'127.0.0.1'").unwrap();
+    (server, port)
 }
 
 #[test]
@@ -128,8 +140,10 @@ fn postgres_tls_from_the_url_recorded_in_results_and_engine_from_the_scheme() {
     let url = format!("postgres://postgres:{MARKER}@127.0.0.1:{port}/postgres?sslmode=verify-full");
     let out = pkbench(home.path()).args(run_args(&url, &home.path().join("no-ca"))).output().unwrap();
     let e = stderr(&out);
-    assert!(!out.status.success() && e.trim().lines().count() == 1, "{e}");
-    assert!(e.contains("UnknownIssuer") && e.contains("sslrootcert=FILE"), "{e}");
+    // The password typed in the URL gets its warning, then the error's one line.
+    let lines: Vec<&str> = e.trim().lines().collect();
+    assert!(!out.status.success() && lines.len() == 2 && lines[0].starts_with("Warning: the password in --url"), "{e}");
+    assert!(lines[1].contains("UnknownIssuer") && lines[1].contains("sslrootcert=FILE"), "{e}");
     assert_no_marker("verify-full without CA", &out, &[home.path()]);
 }
 
@@ -208,14 +222,8 @@ fn postgres_prefer_falls_back_and_passwords_come_from_the_environment_and_files(
 
 #[test]
 fn mariadb_passwords_from_mysql_pwd_and_my_cnf() {
-    use mysql::prelude::Queryable;
     let home = tempfile::tempdir().unwrap();
-    let opts = tcp(None);
-    let port = opts.tcp.as_ref().unwrap().port;
-    let server = ManagedMariaDb::start(&opts, 16, false).unwrap();
-    let mut admin = mysql::Conn::new(server.opts()).unwrap();
-    admin.query_drop(format!("CREATE USER 'pk'@'127.0.0.1' IDENTIFIED BY '{MARKER}'")).unwrap();
-    admin.query_drop("GRANT ALL ON *.* TO 'pk'@'127.0.0.1'").unwrap();
+    let (_server, port) = mariadb();
     let url = format!("mariadb://pk@127.0.0.1:{port}/mysql");
 
     let out_dir = home.path().join("pwd");

@@ -87,7 +87,10 @@ fn servers_and_bad_files_get_one_line_errors() {
         assert!(!out.status.success());
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains("could not connect to") && stderr.contains("user:***@127.0.0.1:1"), "{stderr}");
-        assert!(!stderr.contains("Pw-Hidden-3") && stderr.trim().lines().count() == 1, "{stderr}");
+        // The password typed in the URL gets its warning, then the error's one line.
+        let lines: Vec<&str> = stderr.trim().lines().collect();
+        assert!(!stderr.contains("Pw-Hidden-3") && lines.len() == 2, "{stderr}");
+        assert!(lines[0].starts_with("Warning: the password in the URL") && lines[1].starts_with("Error:"), "{stderr}");
     }
     let dir = tempfile::tempdir().unwrap();
     let junk = dir.path().join("junk.db");

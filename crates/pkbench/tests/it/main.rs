@@ -12,6 +12,7 @@ mod common;
 
 mod cli;
 mod concurrent_cli;
+mod connect_timeout_cli;
 mod doctor_cli;
 mod ids_cli;
 mod install;
@@ -31,3 +32,5 @@ mod postgres_cli;
 mod report_browser;
 #[cfg(feature = "server-tests")]
 mod sharded_cli;
+#[cfg(feature = "server-tests")]
+mod user_server_cli;

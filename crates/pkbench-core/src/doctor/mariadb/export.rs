@@ -16,8 +16,9 @@ pub fn export(
     database: Option<&str>,
     table: &str,
     sample_rows: u64,
+    connect: &crate::engines::wire::connect::ConnectOptions,
 ) -> Result<(String, Vec<ExportedTable>), Error> {
-    let mut session = ReadOnlySession::connect(url)?;
+    let mut session = ReadOnlySession::connect(url, connect)?;
     let c = session.conn();
     let version: String =
         c.query_first("SELECT VERSION()").map_err(my("could not read the version"))?.unwrap_or_default();

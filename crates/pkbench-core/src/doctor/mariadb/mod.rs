@@ -53,7 +53,7 @@ struct MyTable {
 
 /// Examines the server at `url`.
 pub fn diagnose(url: &str, options: &DoctorOptions) -> Result<DoctorReport, Error> {
-    let mut session = ReadOnlySession::connect(url)?;
+    let mut session = ReadOnlySession::connect(url, &options.connect)?;
     diagnose_session(&mut session, options)
 }
 

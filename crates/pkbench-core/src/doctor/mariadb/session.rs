@@ -1,6 +1,7 @@
 //! The MariaDB/MySQL session doctor works in: one READ ONLY transaction, checked.
 
 use crate::Error;
+use crate::engines::wire::connect::ConnectOptions;
 use crate::engines::wire::mysql_target::MyTarget;
 use mysql::Conn;
 use mysql::prelude::Queryable;
@@ -20,9 +21,8 @@ pub(super) fn my(context: &str) -> impl Fn(mysql::Error) -> Error + '_ {
 
 impl ReadOnlySession {
     /// Connects to a `mysql://` or `mariadb://` URL and opens the read-only transaction.
-    pub fn connect(url: &str) -> Result<Self, Error> {
-        let mut target = MyTarget::from_url(url)?;
-        target.map_opts(|o| o.tcp_connect_timeout(Some(std::time::Duration::from_secs(5))));
+    pub fn connect(url: &str, options: &ConnectOptions) -> Result<Self, Error> {
+        let mut target = MyTarget::from_url(url, options)?;
         let (conn, tls) = target.connect_first("could not connect to")?;
         let mut session = Self::start(conn, target.shown().to_string())?;
         session.connection = Some(tls.describe());

@@ -15,8 +15,9 @@ pub fn export(
     schema: Option<&str>,
     table: &str,
     sample_rows: u64,
+    connect: &crate::engines::wire::connect::ConnectOptions,
 ) -> Result<(String, Vec<ExportedTable>), Error> {
-    let mut session = ReadOnlySession::connect(url)?;
+    let mut session = ReadOnlySession::connect(url, connect)?;
     let c = session.client();
     let pg = |what: &'static str| move |e| Error::postgres(what, e);
     let version: String = c.query_one("SHOW server_version", &[]).map_err(pg("could not read the version"))?.get(0);

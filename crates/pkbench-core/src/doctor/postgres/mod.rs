@@ -44,7 +44,7 @@ fn pg(context: &str) -> impl Fn(postgres::Error) -> Error + '_ {
 
 /// Examines the server at `url`.
 pub fn diagnose(url: &str, options: &DoctorOptions) -> Result<DoctorReport, Error> {
-    let mut session = ReadOnlySession::connect(url)?;
+    let mut session = ReadOnlySession::connect(url, &options.connect)?;
     diagnose_session(&mut session, options)
 }
 

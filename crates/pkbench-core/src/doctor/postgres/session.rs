@@ -1,6 +1,7 @@
 //! The PostgreSQL session doctor works in: one READ ONLY transaction, checked.
 
 use crate::Error;
+use crate::engines::wire::connect::ConnectOptions;
 use crate::engines::wire::postgres_target::PgTarget;
 use postgres::Client;
 
@@ -16,13 +17,9 @@ pub struct ReadOnlySession {
 impl ReadOnlySession {
     /// Connects to `url` and opens the read-only transaction. Errors name the URL with its
     /// password hidden.
-    pub fn connect(url: &str) -> Result<Self, Error> {
-        let mut target = PgTarget::from_url(url)?;
-        let config = target.config_mut();
-        if config.get_connect_timeout().is_none() {
-            config.connect_timeout(std::time::Duration::from_secs(5));
-        }
-        config.application_name("pkbench doctor");
+    pub fn connect(url: &str, options: &ConnectOptions) -> Result<Self, Error> {
+        let mut target = PgTarget::from_url(url, options)?;
+        target.config_mut().application_name("pkbench doctor");
         let (client, tls) = target.connect_first("could not connect to")?;
         let mut session = Self::start(client, target.shown().to_string())?;
         session.connection = Some(tls.describe());

@@ -17,11 +17,15 @@ use crate::engines::server::{Backend, ServerSettings, ServerTarget, SettingsFor}
 use crate::engines::wire::mysql::MyConnection;
 use crate::engines::wire::mysql_target::MyTarget;
 use crate::engines::wire::tls::TlsStatus;
+use crate::engines::wire::{Connection, Value};
 use crate::metrics::budget::CounterAccount;
 use crate::results::{BtreeStats, Counters};
 use mysql::prelude::Queryable;
 use std::collections::BTreeMap;
 use std::path::Path;
+
+/// The one-row table that labels pkbench's database on a user's server.
+const LABEL_TABLE: &str = "pkbench_scratch_label";
 
 /// MariaDB's own parts of a server engine.
 pub struct MariaDbBackend {
@@ -38,9 +42,26 @@ pub struct MariaDbBackend {
     user_settings: Vec<String>,
     /// TiDB behind the MySQL wire, and what its keys do against hot spots.
     distributed: Option<(DistributedSql, Sharding)>,
+    /// Longest statement of every session on a user's server.
+    statement_timeout: Option<std::time::Duration>,
+    /// `--keep-leftovers`: only list the databases killed runs left on a user's server.
+    keep_leftovers: bool,
 }
 
 impl MariaDbBackend {
+    /// A session with the run's statement time limit: MariaDB's `max_statement_time` (every
+    /// statement); MySQL and TiDB have only `max_execution_time`, for SELECTs.
+    fn session(&self, mut conn: mysql::Conn) -> Result<MyConnection, Error> {
+        if let Some(limit) = self.statement_timeout {
+            let sql = match (self.flavor, self.distributed) {
+                (Flavor::MariaDb, None) => format!("SET SESSION max_statement_time = {}", limit.as_secs_f64()),
+                _ => format!("SET SESSION max_execution_time = {}", limit.as_millis()),
+            };
+            conn.query_drop(&sql).map_err(|e| Error::mariadb("could not set the statement time limit", e))?;
+        }
+        Ok(MyConnection::new(conn))
+    }
+
     /// The managed server's data folder, where InnoDB's `.ibd` files are.
     fn datadir(&self) -> Option<std::path::PathBuf> {
         self.server.as_ref().map(|s| s.dir().join("data"))
@@ -71,16 +92,16 @@ impl Backend for MariaDbBackend {
     }
 
     fn open(settings: &ServerSettings) -> Result<(Self, MyConnection), Error> {
-        let (server, target, mut my) = match &settings.target {
+        let (server, target, mut my, (statement_timeout, keep_leftovers)) = match &settings.target {
             ServerTarget::Managed(options) => {
                 let server = ManagedMariaDb::start(options, settings.cache_mb, settings.durable_commits)?;
                 let target = format!("managed server, socket in {}", server.dir().display());
-                let my = MyTarget::managed(server.opts().into());
-                (Some(server), target, my)
+                let my = MyTarget::managed(server.opts().into(), &Default::default());
+                (Some(server), target, my, (None, false))
             }
-            ServerTarget::External { url } => {
-                let my = MyTarget::from_url(url)?;
-                (None, my.shown().to_string(), my)
+            ServerTarget::External { url, options } => {
+                let my = MyTarget::from_url(url, &options.connect)?;
+                (None, my.shown().to_string(), my, (options.statement_timeout, options.keep_leftovers))
             }
         };
         let (mut conn, tls) = my.connect_first("could not connect to")?;
@@ -103,13 +124,63 @@ impl Backend for MariaDbBackend {
             None => Flavor::of(&version).map_err(Error::InvalidInput)?,
         };
         let user_settings = settings.target.user_setting_names();
-        let backend = MariaDbBackend { version, flavor, target, my, tls, server, user_settings, distributed };
-        Ok((backend, MyConnection::new(conn)))
+        let backend = MariaDbBackend {
+            version,
+            flavor,
+            target,
+            my,
+            tls,
+            server,
+            user_settings,
+            distributed,
+            statement_timeout,
+            keep_leftovers,
+        };
+        let conn = backend.session(conn)?;
+        Ok((backend, conn))
+    }
+
+    fn label_namespace(&self, conn: &mut MyConnection, namespace: &str, label: &str) -> Result<(), Error> {
+        if self.server.is_some() {
+            return Ok(());
+        }
+        // MySQL has no database comments: a one-row table holds the label (it has no quote).
+        for sql in [
+            format!("CREATE TABLE {namespace}.{LABEL_TABLE} (label VARCHAR(255) NOT NULL)"),
+            format!("INSERT INTO {namespace}.{LABEL_TABLE} VALUES ('{label}')"),
+        ] {
+            conn.execute(&sql).map_err(|e| Error::server("could not write the label table", e))?;
+        }
+        Ok(())
+    }
+
+    fn labelled_namespaces(&self, conn: &mut MyConnection) -> Result<Vec<(String, String)>, Error> {
+        if self.server.is_some() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT TABLE_SCHEMA FROM information_schema.TABLES WHERE TABLE_NAME = '{LABEL_TABLE}' AND TABLE_SCHEMA LIKE 'pkbench%'"
+        );
+        let list = |e| Error::server("could not list the databases", e);
+        let mut rows = Vec::new();
+        for row in conn.query_text(&sql).map_err(list)? {
+            let Some(db) = row.first().and_then(|v| v.as_text()) else { continue };
+            if !db.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                continue;
+            }
+            let label = conn.query_one_text(&format!("SELECT label FROM {db}.{LABEL_TABLE} LIMIT 1")).map_err(list)?;
+            rows.extend(label.map(|l| vec![Value::Text(db), l]));
+        }
+        Ok(crate::engines::server::leftovers::labelled(rows))
+    }
+
+    fn keep_leftovers(&self) -> bool {
+        self.keep_leftovers
     }
 
     fn connect(&self) -> Result<MyConnection, Error> {
         let (conn, _) = self.my.connect("could not open another connection to")?;
-        Ok(MyConnection::new(conn))
+        self.session(conn)
     }
 
     fn version(&self) -> &str {

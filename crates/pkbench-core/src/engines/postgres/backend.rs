@@ -16,6 +16,7 @@ use crate::engines::distributed::{self, DistributedSql, Sharding};
 use crate::engines::kind::{EngineKind, Wire};
 use crate::engines::own_schema::TreeCounters;
 use crate::engines::server::{Backend, ServerSettings, ServerTarget, SettingsFor};
+use crate::engines::wire::Connection;
 use crate::engines::wire::postgres::PgConnection;
 use crate::engines::wire::postgres_target::PgTarget;
 use crate::engines::wire::tls::TlsStatus;
@@ -43,6 +44,10 @@ pub struct PostgresBackend {
     server: Option<ManagedPostgres>,
     /// CockroachDB or YugabyteDB behind the PostgreSQL wire, and how its keys are sharded.
     distributed: Option<(DistributedSql, Sharding)>,
+    /// `statement_timeout` of every session on a user's server.
+    statement_timeout: Option<std::time::Duration>,
+    /// `--keep-leftovers`: only list the schemas killed runs left on a user's server.
+    keep_leftovers: bool,
 }
 
 impl PostgresBackend {
@@ -54,6 +59,11 @@ impl PostgresBackend {
             client
                 .batch_execute(&format!("SET synchronous_commit = {commit}"))
                 .map_err(|e| Error::postgres("could not set synchronous_commit", e))?;
+        }
+        if let Some(limit) = self.statement_timeout {
+            client
+                .batch_execute(&format!("SET statement_timeout = '{}ms'", limit.as_millis()))
+                .map_err(|e| Error::postgres("could not set statement_timeout", e))?;
         }
         Ok(PgConnection::new(client))
     }
@@ -82,16 +92,16 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
     }
 
     fn open(settings: &ServerSettings) -> Result<(Self, PgConnection), Error> {
-        let (server, target, mut pg) = match &settings.target {
+        let (server, target, mut pg, (statement_timeout, keep_leftovers)) = match &settings.target {
             ServerTarget::Managed(options) => {
                 let server = ManagedPostgres::start(options, settings.cache_mb)?;
                 let target = format!("managed cluster, socket in {}", server.dir().display());
-                let pg = PgTarget::managed(server.config());
-                (Some(server), target, pg)
+                let pg = PgTarget::managed(server.config(), &Default::default());
+                (Some(server), target, pg, (None, false))
             }
-            ServerTarget::External { url } => {
-                let pg = PgTarget::from_url(url)?;
-                (None, pg.shown().to_string(), pg)
+            ServerTarget::External { url, options } => {
+                let pg = PgTarget::from_url(url, &options.connect)?;
+                (None, pg.shown().to_string(), pg, (options.statement_timeout, options.keep_leftovers))
             }
         };
         let (mut client, tls) = pg.connect_first("could not connect to")?;
@@ -119,6 +129,8 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
             target,
             user_settings: settings.target.user_setting_names(),
             distributed,
+            statement_timeout,
+            keep_leftovers,
         };
         let mut conn = backend.session(client)?;
         let client = conn.client();
@@ -172,6 +184,32 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
         backend.walinspect = installed.iter().any(|e| e == "pg_walinspect").then(WalInspector::default);
         backend.pgstattuple = installed.iter().any(|e| e == "pgstattuple");
         Ok((backend, conn))
+    }
+
+    fn label_namespace(&self, conn: &mut PgConnection, namespace: &str, label: &str) -> Result<(), Error> {
+        if self.server.is_some() {
+            return Ok(());
+        }
+        // The label holds no quote (leftovers::Label::text).
+        conn.execute(&format!("COMMENT ON SCHEMA {namespace} IS '{label}'"))
+            .map_err(|e| Error::server("COMMENT ON SCHEMA failed", e))
+    }
+
+    fn labelled_namespaces(&self, conn: &mut PgConnection) -> Result<Vec<(String, String)>, Error> {
+        if self.server.is_some() {
+            return Ok(Vec::new());
+        }
+        let rows = conn
+            .query_text(
+                "SELECT nspname::text, obj_description(oid, 'pg_namespace') FROM pg_namespace \
+                 WHERE nspname LIKE 'pkbench%' AND obj_description(oid, 'pg_namespace') IS NOT NULL",
+            )
+            .map_err(|e| Error::server("could not list the schemas", e))?;
+        Ok(crate::engines::server::leftovers::labelled(rows))
+    }
+
+    fn keep_leftovers(&self) -> bool {
+        self.keep_leftovers
     }
 
     fn connect(&self) -> Result<PgConnection, Error> {

@@ -126,6 +126,24 @@ pub trait Backend: Sized + Send + 'static {
         self.namespace_created(namespace)
     }
 
+    /// Labels pkbench's namespace on a user's server as made by this process
+    /// ([`super::leftovers`]); nothing where pkbench owns the whole server or file.
+    fn label_namespace(&self, _conn: &mut Self::Conn, _namespace: &str, _label: &str) -> Result<(), Error> {
+        Ok(())
+    }
+
+    /// The labelled `pkbench_…` namespaces on a user's server: (name, label as stored); none
+    /// where pkbench owns the whole server or file.
+    fn labelled_namespaces(&self, _conn: &mut Self::Conn) -> Result<Vec<(String, String)>, Error> {
+        Ok(Vec::new())
+    }
+
+    /// Whether the leftovers of killed runs on a user's server are only listed
+    /// (`--keep-leftovers`), not removed.
+    fn keep_leftovers(&self) -> bool {
+        false
+    }
+
     /// Drops pkbench's namespace, when the engine closes.
     fn drop_namespace(&self, conn: &mut Self::Conn, namespace: &str) {
         let _ = conn.execute(&self.dialect().drop_namespace(namespace));

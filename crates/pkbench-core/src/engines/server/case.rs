@@ -102,7 +102,7 @@ impl<'a, B: Backend> ServerCase<'a, B> {
     }
 
     fn snapshot(&mut self) -> Result<B::Snapshot, Error> {
-        let ServerEngine { conn, namespace, backend } = &mut *self.engine;
+        let ServerEngine { conn, namespace, backend, .. } = &mut *self.engine;
         backend.snapshot(conn, namespace, &self.sql.tables)
     }
 
@@ -125,7 +125,7 @@ impl<'a, B: Backend> ServerCase<'a, B> {
     }
 
     fn measure(&mut self) -> Result<Physical, Error> {
-        let ServerEngine { conn, namespace, backend } = &mut *self.engine;
+        let ServerEngine { conn, namespace, backend, .. } = &mut *self.engine;
         let (size_bytes, btrees) = backend.measure(conn, namespace, &self.sql.tables)?;
         Ok(Physical { size_bytes, wal_size_bytes: backend.wal_size_bytes(), btrees })
     }
@@ -158,7 +158,7 @@ impl<B: Backend> InsertCase for ServerCase<'_, B> {
 
     fn take_counters_within(&mut self, account: &CounterAccount) -> Result<Counters, Error> {
         let now = self.snapshot()?;
-        let ServerEngine { conn, namespace, backend } = &mut *self.engine;
+        let ServerEngine { conn, namespace, backend, .. } = &mut *self.engine;
         let c = backend.counters(conn, (&self.last, &now), namespace, &self.sql.tables, account);
         self.last = now;
         Ok(c)

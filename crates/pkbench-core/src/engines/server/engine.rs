@@ -19,6 +19,9 @@ pub struct ServerEngine<B: Backend> {
     pub(super) conn: B::Conn,
     pub(super) namespace: String,
     pub(super) backend: B,
+    /// What opening found and did besides (leftovers of killed runs), one line each, until the
+    /// caller takes them.
+    pub(super) notices: Vec<String>,
 }
 
 impl<B: Backend> std::fmt::Debug for ServerEngine<B> {
@@ -40,8 +43,18 @@ impl<B: Backend> ServerEngine<B> {
             Some(_) => "pkbench".to_string(),
             None => format!("pkbench_{}_{}", std::process::id(), unique_suffix() % 1_000_000),
         };
+        let notices = super::leftovers::sweep(&backend, &mut conn, backend.target());
         backend.create_namespace(&mut conn, &namespace)?;
-        Ok(ServerEngine { conn, namespace, backend })
+        let mut engine = ServerEngine { conn, namespace, backend, notices };
+        let label = super::leftovers::Label::of_this_process().text();
+        let ServerEngine { conn, namespace, backend, notices } = &mut engine;
+        if let Err(e) = backend.label_namespace(conn, namespace, &label) {
+            notices.push(format!(
+                "Could not label {} {namespace} as this run's ({e}): if the run is killed, remove it by hand",
+                backend.dialect().namespace_word()
+            ));
+        }
+        Ok(engine)
     }
 
     /// The managed server, if pkbench started one.
@@ -95,7 +108,7 @@ impl<B: Backend> ServerEngine<B> {
     /// Ends a case: drops its `tables` (unqualified, last first) or closes its file, keeping it
     /// where asked if the case `finished`; returns where it was kept.
     pub(super) fn close_case(&mut self, tables: &[&str], what: &str, finished: bool) -> Result<Option<PathBuf>, Error> {
-        let ServerEngine { conn, namespace, backend } = self;
+        let ServerEngine { conn, namespace, backend, .. } = self;
         backend.close_case(conn, namespace, tables, what, finished)
     }
 
@@ -181,5 +194,9 @@ impl<B: Backend> Engine for ServerEngine<B> {
 
     fn own_schema(&mut self) -> Option<&mut dyn crate::engines::own_schema::SchemaEngine> {
         Some(self)
+    }
+
+    fn take_notices(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notices)
     }
 }

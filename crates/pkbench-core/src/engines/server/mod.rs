@@ -9,6 +9,7 @@ mod backend;
 mod binaries;
 mod case;
 mod engine;
+pub mod leftovers;
 mod managed;
 mod own_schema;
 mod process;
@@ -25,6 +26,8 @@ pub use process::{
 };
 pub use url::{hide_secrets, redact_url};
 
+use crate::engines::wire::connect::ConnectOptions;
+
 /// How to reach a server engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ServerTarget {
@@ -35,7 +38,22 @@ pub enum ServerTarget {
     External {
         /// Connection URL (may contain a password; never printed unredacted).
         url: String,
+        /// How pkbench connects and works there.
+        options: ExternalOptions,
     },
+}
+
+/// How pkbench connects to and works on a user's server.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExternalOptions {
+    /// The connect timeout and a password given apart from the URL.
+    pub connect: ConnectOptions,
+    /// Longest a statement of pkbench's may run there (PostgreSQL `statement_timeout`, MariaDB
+    /// `max_statement_time`, per session); `None`: no limit.
+    pub statement_timeout: Option<std::time::Duration>,
+    /// Only list the scratch namespaces killed pkbench runs left there, instead of removing
+    /// them.
+    pub keep_leftovers: bool,
 }
 
 impl ServerTarget {

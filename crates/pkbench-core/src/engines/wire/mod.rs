@@ -8,6 +8,7 @@
 
 mod value;
 
+pub mod connect;
 pub mod credentials;
 #[cfg(feature = "mysql")]
 pub mod mysql;

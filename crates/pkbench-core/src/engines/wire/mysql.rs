@@ -30,6 +30,14 @@ impl Error {
 /// error.
 pub fn server_error(e: &mysql::Error) -> ServerError {
     let (kind, message) = match e {
+        // max_statement_time (MariaDB) and max_execution_time (MySQL) exceeded.
+        mysql::Error::MySqlError(m) if matches!(m.code, 1969 | 3024) => (
+            kind_of(m.code),
+            format!(
+                "ERROR {} ({}): {} (the run's --statement-timeout: raise it, or give off)",
+                m.code, m.state, m.message
+            ),
+        ),
         mysql::Error::MySqlError(m) => (kind_of(m.code), format!("ERROR {} ({}): {}", m.code, m.state, m.message)),
         mysql::Error::IoError(io) => {
             let kind = match io.kind() {

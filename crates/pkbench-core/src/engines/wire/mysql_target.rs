@@ -2,11 +2,13 @@
 //! section of `~/.my.cnf`, then `MYSQL_PWD`, then a prompt; TLS by `ssl-mode` (default
 //! `PREFERRED`) with rustls; and a record of what the connection ended up with.
 
+use super::connect::{ConnectOptions, timed_out, within};
 use super::credentials::{env, my_cnf_client, os_user, prompt_password};
 use super::mysql::server_error;
 use super::tls::{TlsMode, TlsSettings, TlsStatus};
-use crate::Error;
+use crate::engines::kind::EngineKind;
 use crate::engines::server::{hide_secrets, redact_url};
+use crate::{Error, ServerErrorKind};
 use mysql::prelude::Queryable;
 use mysql::{Conn, Opts, OptsBuilder, SslOpts};
 use std::collections::BTreeMap;
@@ -17,6 +19,8 @@ pub struct MyTarget {
     opts: Opts,
     tls: TlsSettings,
     shown: String,
+    /// Most time one connection may take, handshake included.
+    timeout: std::time::Duration,
 }
 
 /// The MySQL client's TLS options, in any of their spellings: taken out of the URL before the
@@ -31,9 +35,9 @@ const OWN_PARAMS: [(&str, &str); 6] = [
 ];
 
 impl MyTarget {
-    /// From a `mysql://` or `mariadb://` URL, filled in from `~/.my.cnf` and `MYSQL_PWD`.
-    /// Errors never show the password.
-    pub fn from_url(url: &str) -> Result<Self, Error> {
+    /// From a `mysql://` or `mariadb://` URL, filled in from `options` (a password the URL
+    /// lacks, the connect timeout), `~/.my.cnf` and `MYSQL_PWD`. Errors never show the password.
+    pub fn from_url(url: &str, options: &ConnectOptions) -> Result<Self, Error> {
         let shown = redact_url(url);
         let mut rest = match url.trim_start().split_once("://") {
             Some((scheme, tail)) if scheme.eq_ignore_ascii_case("mariadb") || scheme.eq_ignore_ascii_case("mysql") => {
@@ -72,22 +76,26 @@ impl MyTarget {
             builder = builder.user(cnf.get("user").cloned().or_else(os_user));
         }
         if opts.get_pass().is_none() {
-            // The option file before MYSQL_PWD, as the mysql client reads them.
-            builder = builder.pass(cnf.get("password").cloned().or_else(|| env("MYSQL_PWD")));
+            // --password-file, then the option file before MYSQL_PWD, as the mysql client reads them.
+            let given = options.password.as_ref().map(|p| p.reveal().to_string());
+            builder = builder.pass(given.or_else(|| cnf.get("password").cloned()).or_else(|| env("MYSQL_PWD")));
         }
+        // The URL's tcp_connect_timeout_ms, else the flag's.
+        let timeout = opts.get_tcp_connect_timeout().unwrap_or(options.timeout);
+        builder = builder.tcp_connect_timeout(Some(timeout));
         let pick = |key: &str| own.get(key).or_else(|| cnf.get(key)).cloned();
         let mode = match pick("ssl-mode") {
             Some(m) => TlsMode::parse_mysql(&m)?,
             None => TlsMode::Prefer,
         };
         let tls = TlsSettings { mode, ca_file: pick("ssl-ca").map(Into::into) };
-        Ok(MyTarget { opts: builder.into(), tls, shown })
+        Ok(MyTarget { opts: builder.into(), tls, shown, timeout })
     }
 
     /// A managed server's socket: no TLS, no password.
-    pub fn managed(opts: Opts) -> Self {
+    pub fn managed(opts: Opts, options: &ConnectOptions) -> Self {
         let tls = TlsSettings { mode: TlsMode::Disable, ca_file: None };
-        MyTarget { opts, tls, shown: "the managed MariaDB server".into() }
+        MyTarget { opts, tls, shown: "the managed MariaDB server".into(), timeout: options.timeout }
     }
 
     /// The URL with its password hidden.
@@ -108,25 +116,32 @@ impl MyTarget {
     /// Connects; when the server refuses a connection without a password and nothing gave one,
     /// asks the installed prompt once and keeps what was typed. `what` starts the error message.
     pub fn connect_first(&mut self, what: &str) -> Result<(Conn, TlsStatus), Error> {
-        match self.connect_inner() {
-            Err(e) if self.opts.get_pass().is_none() && denied(&e) => {
+        match self.connect(what) {
+            Err(e)
+                if self.opts.get_pass().is_none() && e.server_kind() == Some(ServerErrorKind::AuthenticationFailed) =>
+            {
                 let user = self.opts.get_user().unwrap_or_default();
                 let Some(password) = prompt_password(&format!("Password for MySQL/MariaDB user {user}: ")) else {
-                    return Err(self.error(what, &e));
+                    return Err(e);
                 };
                 self.map_opts(|b| b.pass(Some(password)));
-                self.connect_inner().map_err(|e| self.error(what, &e))
+                self.connect(what)
             }
-            other => other.map_err(|e| self.error(what, &e)),
+            other => other,
         }
     }
 
-    /// Another connection with the same settings.
+    /// Another connection with the same settings, on its own thread and given up after the
+    /// timeout: the driver's `tcp_connect_timeout` bounds only the TCP connect, and a MySQL
+    /// client waits for the server to speak first, so a port of another protocol would leave
+    /// it waiting.
     pub fn connect(&self, what: &str) -> Result<(Conn, TlsStatus), Error> {
-        self.connect_inner().map_err(|e| self.error(what, &e))
+        let (target, context) = (self.clone(), what.to_string());
+        within(self.timeout, move || target.connect_within().map_err(|e| target.error(&context, &e)))
+            .unwrap_or_else(|| Err(timed_out(EngineKind::MariaDb.label(), &self.shown, self.timeout, "MySQL/MariaDB")))
     }
 
-    fn connect_inner(&self) -> Result<(Conn, TlsStatus), mysql::Error> {
+    fn connect_within(&self) -> Result<(Conn, TlsStatus), mysql::Error> {
         let asked = format!("ssl-mode={}", self.tls.mode.mysql_name());
         let socket = self.opts.get_socket().is_some() && self.opts.get_prefer_socket();
         if self.tls.mode == TlsMode::Disable || socket {
@@ -201,12 +216,15 @@ mod tests {
 
     #[test]
     fn tls_options_are_taken_out_of_the_url() {
-        let t = MyTarget::from_url("mariadb://u:pw@127.0.0.1:3/db?ssl-mode=verify_identity&ssl-ca=%2Ftmp%2Fca.pem")
-            .unwrap();
+        let t = MyTarget::from_url(
+            "mariadb://u:pw@127.0.0.1:3/db?ssl-mode=verify_identity&ssl-ca=%2Ftmp%2Fca.pem",
+            &ConnectOptions::default(),
+        )
+        .unwrap();
         assert_eq!(t.tls().mode, TlsMode::VerifyFull);
         assert_eq!(t.tls().ca_file.as_deref(), Some(std::path::Path::new("/tmp/ca.pem")));
         assert_eq!(t.shown(), "mariadb://u:***@127.0.0.1:3/db?ssl-mode=verify_identity&ssl-ca=%2Ftmp%2Fca.pem");
-        let e = MyTarget::from_url("mysql//u:SECRET@h").err().unwrap().to_string();
+        let e = MyTarget::from_url("mysql//u:SECRET@h", &ConnectOptions::default()).err().unwrap().to_string();
         assert!(!e.contains("SECRET") && e.contains("write mysql://"), "{e}");
     }
 }

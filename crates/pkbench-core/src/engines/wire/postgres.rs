@@ -30,6 +30,10 @@ impl Error {
 /// sent one, else the client's error with its causes.
 pub fn server_error(e: &postgres::Error) -> ServerError {
     let (kind, message) = match e.as_db_error() {
+        Some(db) if db.message().contains("statement timeout") => (
+            kind_of(db.code()),
+            format!("{}: {} (the run's --statement-timeout: raise it, or give off)", db.severity(), db.message()),
+        ),
         Some(db) => (kind_of(db.code()), format!("{}: {}", db.severity(), db.message())),
         None => {
             // Client-side errors keep the cause (e.g. "Connection refused") in their source chain.

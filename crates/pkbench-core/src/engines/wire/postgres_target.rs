@@ -2,10 +2,12 @@
 //! service file, then `PG*` variables, then the password file and a prompt; TLS by `sslmode`
 //! (default `prefer`) with rustls; and a record of what the connection ended up with.
 
+use super::connect::{ConnectOptions, timed_out, within};
 use super::credentials::{PassFile, env, os_user, pg_service, pgpass, prompt_password};
 use super::postgres::server_error;
 use super::tls::{TlsMode, TlsSettings, TlsStatus, rustls_config};
 use crate::Error;
+use crate::engines::kind::EngineKind;
 use crate::engines::server::{hide_secrets, redact_url};
 use postgres::config::{Host, SslMode};
 use postgres::{Client, Config};
@@ -22,15 +24,18 @@ pub struct PgTarget {
     password_known: bool,
     /// Why the password file was ignored, added to an authentication failure.
     passfile_note: Option<String>,
+    /// Most time one connection may take, handshake included.
+    timeout: std::time::Duration,
 }
 
 /// Parameters libpq knows that the driver does not: taken out of the string before it parses it.
 const OWN_PARAMS: [&str; 3] = ["sslmode", "sslrootcert", "service"];
 
 impl PgTarget {
-    /// From a `postgres://` URL or a key=value string, filled in from the service file, the
-    /// environment and the password file. Errors never show the password.
-    pub fn from_url(url: &str) -> Result<Self, Error> {
+    /// From a `postgres://` URL or a key=value string, filled in from `options` (a password the
+    /// URL lacks, the connect timeout), the service file, the environment and the password file.
+    /// Errors never show the password.
+    pub fn from_url(url: &str, options: &ConnectOptions) -> Result<Self, Error> {
         let shown = redact_url(url);
         let (rest, own) = take_params(url);
         let mut config: Config = rest.parse().map_err(|e| {
@@ -84,7 +89,9 @@ impl PgTarget {
         }
         let mut passfile_note = None;
         if config.get_password().is_none() {
-            if let Some(password) = pick("password", "PGPASSWORD") {
+            if let Some(password) = &options.password {
+                config.password(password.reveal());
+            } else if let Some(password) = pick("password", "PGPASSWORD") {
                 config.password(password);
             } else {
                 let user = config.get_user().unwrap_or_default().to_string();
@@ -113,15 +120,17 @@ impl PgTarget {
             TlsMode::Prefer => SslMode::Prefer,
             _ => SslMode::Require,
         });
+        let timeout = connect_timeout(&mut config, pick("connect_timeout", "PGCONNECT_TIMEOUT"), options)?;
         let password_known = config.get_password().is_some();
-        Ok(PgTarget { config, tls: TlsSettings { mode, ca_file }, shown, password_known, passfile_note })
+        Ok(PgTarget { config, tls: TlsSettings { mode, ca_file }, shown, password_known, passfile_note, timeout })
     }
 
     /// A managed cluster's socket: no TLS, no password.
-    pub fn managed(config: Config) -> Self {
+    pub fn managed(mut config: Config, options: &ConnectOptions) -> Self {
         let shown = "the managed PostgreSQL server".to_string();
         let tls = TlsSettings { mode: TlsMode::Disable, ca_file: None };
-        PgTarget { config, tls, shown, password_known: true, passfile_note: None }
+        config.connect_timeout(options.timeout);
+        PgTarget { config, tls, shown, password_known: true, passfile_note: None, timeout: options.timeout }
     }
 
     /// The URL with its password hidden.
@@ -161,7 +170,16 @@ impl PgTarget {
         self.connect_as(what, &self.config)
     }
 
+    /// [`Self::connect_within`] on its own thread, given up after the timeout: the driver's
+    /// `connect_timeout` bounds only the TCP connect, not a handshake the other end never
+    /// answers.
     fn connect_as(&self, what: &str, config: &Config) -> Result<(Client, TlsStatus), Error> {
+        let (target, config, context) = (self.clone(), config.clone(), what.to_string());
+        within(self.timeout, move || target.connect_within(&context, &config))
+            .unwrap_or_else(|| Err(timed_out(EngineKind::Postgres.label(), &self.shown, self.timeout, "PostgreSQL")))
+    }
+
+    fn connect_within(&self, what: &str, config: &Config) -> Result<(Client, TlsStatus), Error> {
         let socket = matches!(config.get_hosts().first(), Some(Host::Unix(_)));
         let asked = format!("sslmode={}", self.tls.mode.pg_name());
         if self.tls.mode == TlsMode::Disable || socket {
@@ -219,6 +237,10 @@ impl PgTarget {
                 hint = format!("{note}; {hint}");
             }
             Some(hint)
+        } else if e.as_db_error().is_none() && cause.kind != crate::ServerErrorKind::Unreachable {
+            // A port that accepts and then answers what a PostgreSQL client cannot read (a
+            // MySQL/MariaDB server greets first, then drops the connection).
+            Some("is a PostgreSQL server listening there?".into())
         } else {
             None
         };
@@ -227,6 +249,29 @@ impl PgTarget {
         }
         Error::server(format!("{what} {}", self.shown), cause)
     }
+}
+
+/// Sets the driver's connect timeout and returns the limit of a whole connection: the URL's
+/// `connect_timeout` (or the service's, or `PGCONNECT_TIMEOUT`), else `options.timeout`. As in
+/// libpq, 0 means no limit of the URL's own.
+fn connect_timeout(
+    config: &mut Config,
+    given: Option<String>,
+    options: &ConnectOptions,
+) -> Result<std::time::Duration, Error> {
+    if config.get_connect_timeout().is_none()
+        && let Some(text) = given
+    {
+        let secs: u64 = text.trim().parse().map_err(|_| {
+            Error::InvalidInput(format!("connect_timeout '{text}' is not a number of seconds: give e.g. 10"))
+        })?;
+        if secs > 0 {
+            config.connect_timeout(std::time::Duration::from_secs(secs));
+        }
+    }
+    let timeout = config.get_connect_timeout().copied().unwrap_or(options.timeout);
+    config.connect_timeout(timeout);
+    Ok(timeout)
 }
 
 /// A connection error that says the password was missing or wrong.
@@ -324,12 +369,16 @@ mod tests {
 
     #[test]
     fn a_url_gives_its_tls_mode_and_the_default_is_prefer() {
-        let t = PgTarget::from_url("postgres://u:pw@127.0.0.1:1/db?sslmode=verify-ca").unwrap();
+        let t =
+            PgTarget::from_url("postgres://u:pw@127.0.0.1:1/db?sslmode=verify-ca", &ConnectOptions::default()).unwrap();
         assert_eq!(t.tls().mode, TlsMode::VerifyCa);
         assert_eq!(t.shown(), "postgres://u:***@127.0.0.1:1/db?sslmode=verify-ca");
-        let t = PgTarget::from_url("postgres://u:pw@127.0.0.1:1/db").unwrap();
+        let t = PgTarget::from_url("postgres://u:pw@127.0.0.1:1/db", &ConnectOptions::default()).unwrap();
         assert!(t.password_known);
-        let e = PgTarget::from_url("postgres://u:pw@h/db?sslmode=sometimes").err().unwrap().to_string();
+        let e = PgTarget::from_url("postgres://u:pw@h/db?sslmode=sometimes", &ConnectOptions::default())
+            .err()
+            .unwrap()
+            .to_string();
         assert!(e.contains("use disable, prefer, require, verify-ca or verify-full"), "{e}");
     }
 }
