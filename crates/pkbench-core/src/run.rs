@@ -7,6 +7,7 @@ use crate::results::{BatchResult, Environment, ResultsDoc, RunResult, SCHEMA_VER
 use crate::strategy::Strategy;
 use crate::util::time::rfc3339_now;
 use crate::workloads::{CaseContext, Observer, Workload};
+use std::path::PathBuf;
 
 /// What to run: a workload, the strategies in order, and the command line to record.
 pub struct RunPlan<'a> {
@@ -25,6 +26,16 @@ pub struct RunOutcome {
     pub doc: ResultsDoc,
     /// The error that stopped the run.
     pub error: Option<Error>,
+    /// The journal, kept when the results files could not be written (a full disk): it holds
+    /// the batches they lack, and `pkbench report` reads it.
+    pub journal: Option<PathBuf>,
+}
+
+impl RunOutcome {
+    /// Whether anything was measured: a batch or a timed step of any case.
+    pub fn measured(&self) -> bool {
+        self.doc.runs.iter().any(|r| !r.batches.is_empty() || !r.phases.is_empty())
+    }
 }
 
 /// Runs `plan` on `engine`. Every strategy is checked against the engine before anything runs.
@@ -52,6 +63,8 @@ pub fn run(
     let ctx = &CaseContext { observer: &observer, ..*ctx };
     let count = plan.strategies.len();
     let mut stopped = None;
+    // Whether the results files hold every case measured so far.
+    let mut saved = true;
     for (position, strategy) in plan.strategies.iter().enumerate() {
         if ctx.control.is_cancelled() {
             stopped = Some(Error::Interrupted);
@@ -69,10 +82,9 @@ pub fn run(
         ctx.observer.case_finished(&result);
         doc.runs.push(result);
         let written = writer.map_or(Ok(()), |w| w.write(&doc));
-        if written.is_ok()
-            && let Some(j) = &journal
-        {
-            j.reset()?;
+        saved = written.is_ok();
+        if saved && let Some(j) = &journal {
+            j.reset();
         }
         match (error, written) {
             (Some(e), _) | (None, Err(e)) => {
@@ -82,13 +94,19 @@ pub fn run(
             (None, Ok(())) => {}
         }
     }
-    // The results files hold every batch unless the last write failed: keep the journal then.
-    if let Some(j) = journal
-        && !matches!(stopped, Some(Error::DiskFull { .. } | Error::Io { .. }))
-    {
-        j.finish();
+    // A write that failed on a full disk may succeed now that the case's database is gone.
+    if !saved && let Some(w) = writer {
+        saved = w.write(&doc).is_ok();
     }
-    Ok(RunOutcome { doc, error: stopped })
+    // The journal goes once the results files hold every batch; else it keeps them.
+    let journal = match journal {
+        Some(j) if saved => {
+            j.finish();
+            None
+        }
+        j => j.map(|j| j.path().to_path_buf()).filter(|p| p.exists()),
+    };
+    Ok(RunOutcome { doc, error: stopped, journal })
 }
 
 /// An observer that also appends each batch to the run's journal.

@@ -127,9 +127,10 @@ pub struct RunOptions {
     /// Results folder [default: ./pkbench-results/<timestamp>].
     #[arg(long, short = 'o')]
     pub out: Option<PathBuf>,
-    /// Replace an earlier pkbench results folder given with --out (a folder must be new or empty
-    /// otherwise).
-    #[arg(long)]
+    /// Replace the earlier pkbench results folder given with --out (a folder must be new or
+    /// empty otherwise): removes the files pkbench wrote there, as its .pkbench-manifest lists
+    /// them, and refuses, removing nothing, when the folder holds anything else.
+    #[arg(long, requires = "out")]
     pub force: bool,
     /// No progress bar: plain lines on stderr.
     #[arg(long, short = 'q')]
@@ -237,8 +238,8 @@ pub struct PredictArgs {
     /// Results folder [default: ./pkbench-results/predict-<timestamp>].
     #[arg(long, short = 'o')]
     pub out: Option<PathBuf>,
-    /// Replace an earlier pkbench results folder given with --out.
-    #[arg(long)]
+    /// Replace the earlier pkbench results folder given with --out, as `run --force` does.
+    #[arg(long, requires = "out")]
     pub force: bool,
     /// Only the table and the final lines.
     #[arg(long, short = 'q')]

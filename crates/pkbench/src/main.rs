@@ -1,6 +1,10 @@
 //! `pkbench`: measure what your primary key costs. This file only parses arguments, calls the
 //! library and prints errors.
 
+// Every line goes through `output` (`out!`, `outln!`, `say!`): the standard macros panic when a
+// stream is closed or full.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 mod cli;
 mod commands;
 mod output;
@@ -10,10 +14,10 @@ mod settings_args;
 mod signals;
 mod size;
 
-use std::process::ExitCode;
-
+use crate::output::say;
 use pkbench_core::engines::server::hide_secrets;
 use std::io::IsTerminal;
+use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse_args();
@@ -30,7 +34,7 @@ fn main() -> ExitCode {
             // argument (a URL) it did not expect.
             let text =
                 std::env::args_os().fold(format!("{err:#}"), |text, arg| hide_secrets(&text, &arg.to_string_lossy()));
-            eprintln!("Error: {text}");
+            say!("Error: {text}");
             ExitCode::FAILURE
         }
     }

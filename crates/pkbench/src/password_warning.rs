@@ -8,7 +8,7 @@ use pkbench_core::engines::server::redact_url;
 /// Warns on stderr when `url` (given as `what`, e.g. `--url`) carries a password.
 pub fn warn_if_in(what: &str, url: &str) {
     if redact_url(url) != url {
-        eprintln!("{}", warning(what));
+        crate::output::say_text(&format!("{}\n", warning(what)));
     }
 }
 

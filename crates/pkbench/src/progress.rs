@@ -1,11 +1,13 @@
 //! Live progress: an indicatif bar fed from the run's shared row counter a few times a second
 //! (never from the insert loop), or plain lines when stderr is not a terminal or with --quiet.
 
+use crate::output::say;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use pkbench_core::control::RunControl;
 use pkbench_core::metrics::stats::rate_per_sec;
 use pkbench_core::report;
 use pkbench_core::results::{BatchResult, RunResult};
+use pkbench_core::util::text::count;
 use pkbench_core::workloads::Observer;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -80,8 +82,8 @@ impl Observer for Progress {
                 bar.reset();
                 bar.set_prefix(format!("[{}/{count}] {strategy}", position + 1));
             }
-            None if rows == 0 => eprintln!("[{}/{count}] {strategy}: running", position + 1),
-            None => eprintln!("[{}/{count}] {strategy}: {plan}", position + 1),
+            None if rows == 0 => say!("[{}/{count}] {strategy}: running", position + 1),
+            None => say!("[{}/{count}] {strategy}: {plan}", position + 1),
         }
     }
 
@@ -95,14 +97,15 @@ impl Observer for Progress {
                 let secs = phase.elapsed_ns as f64 / 1e9;
                 let rate = rate_per_sec(phase.operations, phase.elapsed_ns).unwrap_or(0.0);
                 format!(
-                    "{}: {} {} operations in {secs:.2} s ({rate:.0}/s){status}",
-                    result.strategy, phase.operations, phase.name
+                    "{}: {} in {secs:.2} s ({rate:.0}/s){status}",
+                    result.strategy,
+                    count(phase.operations, &format!("{} operation", phase.name))
                 )
             }
             // Workloads without insert batches and several steps (file-baseline, app).
             (true, phases) if !phases.is_empty() => {
                 let secs = phases.iter().map(|p| p.elapsed_ns).sum::<u64>() as f64 / 1e9;
-                format!("{}: {} timed steps in {secs:.2} s{status}", result.strategy, phases.len())
+                format!("{}: {} in {secs:.2} s{status}", result.strategy, count(phases.len(), "timed step"))
             }
             _ => {
                 let rows = result.rows_inserted();
@@ -117,14 +120,15 @@ impl Observer for Progress {
                 let counters = result.counters_ns() as f64 / 1e9;
                 let share = 100.0 * counters / secs.max(1e-9);
                 format!(
-                    "{}: {rows} rows in {secs:.2} s ({rate:.0} rows/s){growth}; counters read in {counters:.2} s ({share:.1}% of inserting){status}",
-                    result.strategy
+                    "{}: {} in {secs:.2} s ({rate:.0} rows/s){growth}; counters read in {counters:.2} s ({share:.1}% of inserting){status}",
+                    result.strategy,
+                    count(rows, "row")
                 )
             }
         };
         match &self.bar {
             Some(bar) => bar.println(line),
-            None => eprintln!("{line}"),
+            None => say!("{line}"),
         }
     }
 }

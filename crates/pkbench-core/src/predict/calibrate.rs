@@ -233,7 +233,7 @@ impl Calibration {
             .collect();
         options.insert(
             "timing".into(),
-            format!("calibrated on a real run ({}; {} batches; bootstrap 90% ranges, costs that trade off against each other have wide ones): {}", self.plan.describe(), f.batches, costs.join(", ")),
+            format!("calibrated on a real run ({}; {}; bootstrap 90% ranges, costs that trade off against each other have wide ones): {}", self.plan.describe(), crate::util::text::count(f.batches, "batch"), costs.join(", ")),
         );
         options.insert(
             "calibration_error".into(),

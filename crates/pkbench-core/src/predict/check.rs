@@ -107,8 +107,8 @@ pub fn summary(checks: &[BatchCheck]) -> Vec<String> {
         let late = &all[all.len() / 2..];
         let (total_p, total_r) = late.iter().fold((0.0, 0.0), |(p, r), c| (p + c.ms.0, r + c.ms.1));
         lines.push(format!(
-            "{name}, last {} batches: {}, total {:.1} s predicted vs {:.1} s measured ({:+.0}%)",
-            late.len(),
+            "{name}, last {}: {}, total {:.1} s predicted vs {:.1} s measured ({:+.0}%)",
+            crate::util::text::count(late.len(), "batch"),
             tally(late),
             total_p / 1e3,
             total_r / 1e3,

@@ -366,10 +366,10 @@ fn holdout(
     let late: Vec<Observation> = obs.iter().filter(|o| o.position > EARLY_SHARE + 1e-9).cloned().collect();
     if late.is_empty() || early.len() < BATCHES_PER_TERM * active.len() {
         return Err(Error::InvalidInput(format!(
-            "the calibration's first {:.0}% of rows have {} batches, too few to fit {} costs out of sample: use a larger --calibrate-rows",
+            "the calibration's first {:.0}% of rows have {}, too few to fit {} out of sample: use a larger --calibrate-rows",
             EARLY_SHARE * 100.0,
-            early.len(),
-            active.len()
+            crate::util::text::count(early.len(), "batch"),
+            crate::util::text::count(active.len(), "cost")
         )));
     }
     let coef = solve(&early, active, bounds).ok_or_else(|| {

@@ -93,7 +93,7 @@ impl DeviceCosts {
     /// the memory the OS page cache has).
     pub fn measure(dir: &Path, page_size: u32, largest_file_bytes: u64) -> Result<DeviceCosts, Error> {
         let costs = DeviceCosts::moment(dir, page_size, [None; CURVE_POINTS])?;
-        let path = scratch(dir);
+        let path = scratch(dir)?;
         let curve = read_curve(&path, u64::from(page_size), largest_file_bytes);
         let _ = std::fs::remove_file(&path);
         Ok(DeviceCosts { read_growth_us: curve.map_err(|e| cannot_time(dir, e))?, ..costs })
@@ -230,9 +230,11 @@ impl DeviceCosts {
     }
 }
 
-/// The probes' scratch file in `dir`.
-fn scratch(dir: &Path) -> std::path::PathBuf {
-    dir.join(format!("pkbench-probe-{}.tmp", std::process::id()))
+/// The probes' scratch file in `dir`, listed in its manifest where `dir` is a results folder.
+fn scratch(dir: &Path) -> Result<std::path::PathBuf, Error> {
+    let path = dir.join(format!("pkbench-probe-{}.tmp", std::process::id()));
+    crate::util::folder::claim_path(&path)?;
+    Ok(path)
 }
 
 fn cannot_time(dir: &Path, e: std::io::Error) -> Error {
@@ -242,7 +244,7 @@ fn cannot_time(dir: &Path, e: std::io::Error) -> Error {
 /// The file probes' and the device read's fastest of [`ROUNDS`] rounds in `dir`: a bound
 /// should not carry one round's hiccup.
 fn file_rounds(dir: &Path, page_size: u32) -> Result<(FileCosts, Option<f64>), Error> {
-    let path = scratch(dir);
+    let path = scratch(dir)?;
     let mut files = FileCosts::NONE;
     let mut device: Option<f64> = None;
     for _ in 0..ROUNDS {

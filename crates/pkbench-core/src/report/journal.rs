@@ -11,6 +11,7 @@
 use super::input::load_results;
 use crate::Error;
 use crate::results::{BatchResult, PhaseResult, ResultsDoc, RunResult};
+use crate::util::text::count;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
@@ -47,6 +48,8 @@ struct State {
     case_open: bool,
     /// When the journal was last synced to disk.
     synced: Instant,
+    /// Whether the journal was removed (it could not be cut back) and records nothing more.
+    off: bool,
 }
 
 /// How often appended lines are synced to disk. Every line is written at once, so a killed
@@ -65,10 +68,12 @@ impl Journal {
     /// Creates `dir/journal.jsonl` holding `doc`'s header (its runs left out).
     pub fn start(dir: &Path, doc: &ResultsDoc) -> Result<Self, Error> {
         let path = dir.join(JOURNAL_FILE);
+        crate::util::folder::claim_path(&path)?;
         let header = line(&Line::Doc(ResultsDoc { runs: Vec::new(), ..doc.clone() }))?;
         let mut file = File::create(&path).map_err(|e| Error::io("create", &path, e))?;
         file.write_all(&header).and_then(|()| file.sync_data()).map_err(|e| Error::io("write", &path, e))?;
-        let state = State { file, header_len: header.len() as u64, case_open: false, synced: Instant::now() };
+        let state =
+            State { file, header_len: header.len() as u64, case_open: false, synced: Instant::now(), off: false };
         Ok(Journal { path, state: Mutex::new(state) })
     }
 
@@ -91,6 +96,9 @@ impl Journal {
 
     fn append(&self, run: &RunResult, entry: Line) {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if state.off {
+            return;
+        }
         let mut bytes = Vec::new();
         let result = (|| -> Result<(), Error> {
             if !state.case_open {
@@ -110,17 +118,27 @@ impl Journal {
         }
     }
 
-    /// Forgets the journaled batches once the results files hold them (after every case).
-    pub fn reset(&self) -> Result<(), Error> {
+    /// Forgets the journaled batches once the results files hold them (after every case). If the
+    /// journal cannot be cut back, it is removed and records nothing more: a journal that held
+    /// batches the results files hold too would count them twice.
+    pub fn reset(&self) {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let keep = state.header_len;
         state.case_open = false;
-        state
+        let cut = state
             .file
             .set_len(keep)
             .and_then(|()| state.file.seek(SeekFrom::Start(keep)).map(|_| ()))
-            .and_then(|()| state.file.sync_data())
-            .map_err(|e| Error::io("write", &self.path, e))
+            .and_then(|()| state.file.sync_data());
+        if cut.is_err() {
+            state.off = true;
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+
+    /// The journal's path.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
     /// Removes the journal: the run ended and the results files hold everything.
@@ -165,9 +183,9 @@ pub fn recover(dir: &Path) -> Result<Option<ResultsDoc>, Error> {
     };
     run.complete = false;
     run.error = Some(format!(
-        "the process ended before this case finished (killed?); its {} batches and {} phases were recovered from {JOURNAL_FILE}",
-        run.batches.len(),
-        run.phases.len()
+        "the process ended before this case finished (killed?); its {} and {} were recovered from {JOURNAL_FILE}",
+        count(run.batches.len(), "batch"),
+        count(run.phases.len(), "phase")
     ));
     doc.runs.push(run);
     Ok(Some(doc))

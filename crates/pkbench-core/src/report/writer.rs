@@ -1,10 +1,12 @@
 //! Writes `results.json`, `results.csv`, `results.md` (with its key chart, `batch-times.svg`),
 //! `report.html`, and `phases.csv` when a workload timed steps other than batches, into a run's
-//! folder, atomically, after every strategy — so an interrupted run keeps what it measured.
+//! folder, atomically, after every strategy — so an interrupted run keeps what it measured. The
+//! folder's manifest lists each file before it is written ([`crate::util::folder`]).
 
 use super::{Format, KEY_CHART_FILE, Source, key_chart_svg, phases_csv};
 use crate::Error;
 use crate::results::ResultsDoc;
+use crate::util::folder::{self, write_atomically};
 use std::path::{Path, PathBuf};
 
 /// File name of the per-step CSV, written when any run has timed steps.
@@ -17,12 +19,9 @@ pub struct ResultsWriter {
 }
 
 impl ResultsWriter {
-    /// Creates `dir` (and parents) and checks it is writable.
+    /// Creates `dir` (and parents) with its manifest, which also checks it is writable.
     pub fn create(dir: &Path) -> Result<Self, Error> {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io("create the results folder", dir, e))?;
-        let probe = dir.join(".pkbench-write-test");
-        std::fs::write(&probe, b"").map_err(|e| Error::io("write into the results folder", dir, e))?;
-        let _ = std::fs::remove_file(&probe);
+        folder::create(dir)?;
         Ok(ResultsWriter { dir: dir.to_path_buf() })
     }
 
@@ -60,19 +59,4 @@ impl ResultsWriter {
         }
         Ok(())
     }
-}
-
-/// Writes `path` whole or not at all: into its own temporary file (`name.tmp`), synced, then
-/// renamed over it.
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    use std::io::Write;
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp");
-    let tmp = path.with_file_name(name);
-    let written = std::fs::File::create(&tmp).and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_data()));
-    written.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Error::io("write", path, e)
-    })?;
-    std::fs::rename(&tmp, path).map_err(|e| Error::io("write", path, e))
 }

@@ -1,4 +1,6 @@
 //! Small helpers with no better home.
 
+pub mod folder;
 pub mod pick;
+pub mod text;
 pub mod time;

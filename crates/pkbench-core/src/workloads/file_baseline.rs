@@ -69,6 +69,7 @@ impl FileBaseline {
                 path.display()
             )));
         }
+        crate::util::folder::claim_path(&path)?;
         let result = self.timed_write(&path, method, fsync, ctx);
         let _ = std::fs::remove_file(&path);
         result

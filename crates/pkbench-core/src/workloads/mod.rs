@@ -71,7 +71,7 @@ pub trait Workload {
 
     /// What one case will do, in a few words, for progress lines.
     fn case_plan(&self) -> String {
-        format!("inserting {} rows", self.rows_per_case())
+        format!("inserting {}", crate::util::text::count(self.rows_per_case(), "row"))
     }
 
     /// Runs one strategy. Always returns what was measured; on failure the result is marked

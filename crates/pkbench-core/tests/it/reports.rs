@@ -3,7 +3,7 @@
 
 use pkbench_core::control::RunControl;
 use pkbench_core::engines::mock::{FakeTimer, MockEngine};
-use pkbench_core::report::{Format, ResultsWriter};
+use pkbench_core::report::{Format, JOURNAL_FILE, ResultsWriter, recover};
 use pkbench_core::results::{Environment, ResultsDoc};
 use pkbench_core::run::{RunOutcome, RunPlan, run};
 use pkbench_core::strategy::parse_list;
@@ -90,6 +90,23 @@ fn a_failing_case_keeps_earlier_results_on_disk() {
     let table = Format::Table.exporter().render(&saved).unwrap();
     assert!(table.contains("int (incomplete)"), "{table}");
     assert!(dir.path().join("results.csv").exists() && dir.path().join("results.md").exists());
+    assert!(outcome.journal.is_none(), "the results files hold every batch");
+    assert!(!dir.path().join(JOURNAL_FILE).exists(), "a stop whose results were written leaves no journal");
+}
+
+#[test]
+fn results_that_cannot_be_written_keep_the_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    let writer = ResultsWriter::create(dir.path()).unwrap();
+    // results.json's temporary file cannot be created: every write of the results fails.
+    std::fs::create_dir(dir.path().join("results.json.tmp")).unwrap();
+    let outcome = mock_run("int,uuid4", None, Some(&writer));
+    assert!(outcome.error.is_some(), "a failed write stops the run");
+    assert_eq!(outcome.journal.as_deref(), Some(dir.path().join(JOURNAL_FILE).as_path()));
+    let recovered = recover(dir.path()).unwrap().expect("the journal holds the batches");
+    assert_eq!(recovered.runs.len(), 1);
+    assert_eq!(recovered.runs[0].batches.len(), 10);
+    assert!(!writer.json_path().exists());
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! `pkbench compare BASE NEW`: each case's change in time per row, with a 95% confidence
 //! interval and a verdict; `--fail-above` makes a detectable regression an exit status (CI).
 
+use crate::output::say;
 use clap::{Args, ValueEnum};
 use pkbench_core::compare::{compare, percent, regressions, render, to_json};
 use pkbench_core::report::load_results;
@@ -62,7 +63,7 @@ pub fn compare_cmd(args: CompareArgs) -> anyhow::Result<ExitCode> {
         let worse = regressions(&changes, threshold);
         if !worse.is_empty() {
             let names: Vec<String> = worse.iter().map(|c| format!("{} {}", c.strategy, percent(c.ratio))).collect();
-            eprintln!("Regression above {}: {}", percent(1.0 + threshold), names.join(", "));
+            say!("Regression above {}: {}", percent(1.0 + threshold), names.join(", "));
             return Ok(ExitCode::from(1));
         }
     }

@@ -10,6 +10,7 @@ use pkbench_core::doctor::{DoctorOptions, diagnose_target, export_target, migrat
 use pkbench_core::engines::EngineKind;
 use pkbench_core::engines::server::redact_url;
 use pkbench_core::engines::wire::connect::{ConnectOptions, read_password_file};
+use pkbench_core::util::folder::write_atomically;
 use std::process::ExitCode;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -128,11 +129,13 @@ fn export_schema(args: &DoctorArgs, file: &std::path::Path) -> anyhow::Result<Ex
     let values = file.with_extension("values.toml");
     let values_name = values.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let files = export::render(engine, &version, table, &tables, &values_name)?;
-    std::fs::write(file, &files.schema).with_context(|| format!("could not write '{}'", file.display()))?;
-    std::fs::write(&values, &files.values).with_context(|| format!("could not write '{}'", values.display()))?;
+    // Whole or not at all: a full disk leaves no empty or half-written file.
+    write_atomically(file, files.schema.as_bytes()).with_context(|| format!("could not write '{}'", file.display()))?;
+    write_atomically(&values, files.values.as_bytes())
+        .with_context(|| format!("could not write '{}'", values.display()))?;
     outln!(
-        "Wrote the shape of {table} ({} tables) to {} and its column statistics to {}; benchmark it with: pkbench run --schema {} --values {} --table {table} --engine {}",
-        tables.len(),
+        "Wrote the shape of {table} ({}) to {} and its column statistics to {}; benchmark it with: pkbench run --schema {} --values {} --table {table} --engine {}",
+        pkbench_core::util::text::count(tables.len(), "table"),
         file.display(),
         values.display(),
         file.display(),

@@ -3,7 +3,7 @@
 //! settings go through the same parser and checks as typed flags, all before anything runs.
 
 use crate::cli::{CaseOrder, RunArgs, RunOptions};
-use crate::output::out;
+use crate::output::{out, say};
 use anyhow::Context;
 use clap::Args;
 use pkbench_core::compare::{compare, percent, render};
@@ -11,7 +11,9 @@ use pkbench_core::config::setting::parse;
 use pkbench_core::config::{RunConfig, RunSettings, Setting};
 use pkbench_core::plan::{Case, Plan, key_position, shard};
 use pkbench_core::report::{ResultsWriter, load_results};
+use pkbench_core::util::folder::{self, write_atomically};
 use pkbench_core::util::pick::Pick;
+use pkbench_core::util::text::count;
 use pkbench_core::util::time::folder_stamp_now;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -115,7 +117,7 @@ pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
     }
     let [file] = args.paths.as_slice() else { anyhow::bail!("plan show takes one plan file") };
     let cases = load(file, &default_plan_dir())?;
-    let mut text = format!("{} cases in {}\n", cases.len(), file.display());
+    let mut text = format!("{} in {}\n", count(cases.len(), "case"), file.display());
     for (case, _) in &cases {
         text.push_str(&format!(
             "case {:>3}  {}\n          pkbench run {}\n",
@@ -129,7 +131,7 @@ pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// `pkbench run --plan`: every case, in order, into `<out>/case-NNN`; stops at the first case that
-/// fails (the folders of the cases before it stay).
+/// fails (the folders of the cases before it stay; a plan that measured nothing leaves no folder).
 pub fn run_plan(RunArgs { settings, options: args }: RunArgs) -> anyhow::Result<ExitCode> {
     let file = args.plan.clone().context("no plan")?;
     if let Some(setting) = settings.given().first() {
@@ -139,15 +141,18 @@ pub fn run_plan(RunArgs { settings, options: args }: RunArgs) -> anyhow::Result<
     let mut cases = load(&file, &dir)?;
     if let Some((k, n)) = args.shard {
         let keep = shard_of(&cases, k, n);
-        eprintln!(
-            "Shard {k}/{n}: cases {}",
+        say!(
+            "Shard {k}/{n}: {} {}",
+            if keep.len() == 1 { "case" } else { "cases" },
             keep.iter().map(|i| cases[*i].0.number.to_string()).collect::<Vec<_>>().join(", ")
         );
         cases = cases.into_iter().enumerate().filter(|(i, _)| keep.contains(i)).map(|(_, c)| c).collect();
     }
     let kept = dir.join("plan.toml");
     let text = std::fs::read(&file).with_context(|| format!("could not read the plan {}", file.display()))?;
-    match std::fs::read(&kept) {
+    // A new run of the plan takes a new or empty folder (--force: replaces an earlier pkbench
+    // folder); --resume goes on in the folder as it is.
+    let prepared = match std::fs::read(&kept) {
         Ok(earlier) if earlier != text && !args.force => anyhow::bail!(
             "{} holds the results of another plan: give a new -o folder (or --force to replace them)",
             dir.display()
@@ -156,13 +161,32 @@ pub fn run_plan(RunArgs { settings, options: args }: RunArgs) -> anyhow::Result<
             "{} holds an earlier run of this plan: add --resume to finish it, or --force to run it again",
             dir.display()
         ),
+        Ok(earlier) if args.resume && earlier == text => None,
         Err(_) if args.resume => {
             anyhow::bail!("--resume needs the -o folder of an earlier run of this plan; {} has none", dir.display())
         }
-        _ => {}
+        _ => Some(super::out_dir::prepare(&dir, args.force)?),
+    };
+    let result = run_cases(&file, &dir, &text, cases, &args);
+    if let Some(prepared) = prepared
+        && !result.as_ref().is_ok_and(|code| *code == ExitCode::SUCCESS)
+    {
+        prepared.discard_unless_measured();
     }
-    std::fs::create_dir_all(&dir).with_context(|| format!("could not create {}", dir.display()))?;
-    std::fs::write(&kept, &text).with_context(|| format!("could not copy the plan into {}", dir.display()))?;
+    result
+}
+
+/// The plan's cases (and the drift check) in its folder `dir`, the plan's `text` kept there.
+fn run_cases(
+    file: &Path,
+    dir: &Path,
+    text: &[u8],
+    mut cases: Vec<(Case, RunConfig)>,
+    args: &RunOptions,
+) -> anyhow::Result<ExitCode> {
+    folder::create(dir).with_context(|| format!("could not create {}", dir.display()))?;
+    write_atomically(&dir.join("plan.toml"), text)
+        .with_context(|| format!("could not copy the plan into {}", dir.display()))?;
     if let CaseOrder::Shuffle(seed) = args.order {
         let mut pick = Pick(seed);
         // Fisher–Yates, seeded: the same plan and seed give the same order on every machine.
@@ -170,32 +194,32 @@ pub fn run_plan(RunArgs { settings, options: args }: RunArgs) -> anyhow::Result<
             cases.swap(i, pick.below(i + 1));
         }
         let order: Vec<String> = cases.iter().map(|(c, _)| c.number.to_string()).collect();
-        eprintln!("Cases in shuffled order: {}", order.join(", "));
+        say!("Cases in shuffled order: {}", order.join(", "));
     }
     let first = cases.first().map(|(c, _)| c.number);
-    let count = cases.len();
+    let total = cases.len();
     for (i, (case, config)) in cases.into_iter().enumerate() {
         let out = dir.join(case_folder(&case));
         if args.resume && complete(&out) {
-            eprintln!("Plan case {} ({} of {count}): done before, skipped", case.number, i + 1);
+            say!("Plan case {} ({} of {total}): done before, skipped", case.number, i + 1);
             continue;
         }
-        eprintln!("Plan case {} ({} of {count}): {}", case.number, i + 1, case.label);
+        say!("Plan case {} ({} of {total}): {}", case.number, i + 1, case.label);
         if args.resume && out.exists() {
             // What an unfinished run of this plan left in its own case folder (a journal, partial
-            // files) is pkbench's: the case starts over.
-            std::fs::remove_dir_all(&out).with_context(|| format!("could not clear {}", out.display()))?;
+            // files) is pkbench's: the case starts over. Anything else there stops the plan.
+            folder::clear(&out)?;
         }
-        let code = super::run::execute(config, &case_options(&args, &case))?;
+        let code = super::run::execute(config, &case_options(args, &case))?;
         if code != ExitCode::SUCCESS {
             return Ok(code);
         }
     }
     if let (true, Some(number)) = (args.drift_check, first) {
-        let (case, _) = load(&file, &dir)?.swap_remove(number - 1);
-        drift_check(&dir, &case, &args)?;
+        let (case, _) = load(file, dir)?.swap_remove(number - 1);
+        drift_check(dir, &case, args)?;
     }
-    eprintln!("Plan done: {count} cases in {}", dir.display());
+    say!("Plan done: {} in {}", count(total, "case"), dir.display());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -205,18 +229,19 @@ fn drift_check(dir: &Path, case: &Case, options: &RunOptions) -> anyhow::Result<
     let first = dir.join(case_folder(case));
     let second = dir.join("drift-check");
     if second.exists() {
-        std::fs::remove_dir_all(&second).with_context(|| format!("could not clear {}", second.display()))?;
+        folder::clear(&second)?;
     }
-    eprintln!("Drift check: case {} again", case.number);
+    say!("Drift check: case {} again", case.number);
     let again = case_settings(case).map_err(|(_, message)| anyhow::anyhow!(message))?;
     let code = super::run::execute(RunConfig::new(again, &second)?, &case_options(options, case))?;
     if code != ExitCode::SUCCESS {
         anyhow::bail!("the drift check's run of case {} failed", case.number);
     }
     let changes = compare(&load_results(&first.join("results.json"))?, &load_results(&second.join("results.json"))?)?;
-    std::fs::write(dir.join("drift-check.md"), render(&changes, true)).context("could not write drift-check.md")?;
+    write_atomically(&dir.join("drift-check.md"), render(&changes, true).as_bytes())
+        .context("could not write drift-check.md")?;
     for c in changes.iter().filter(|c| c.verdict != "no detectable change") {
-        eprintln!(
+        say!(
             "Drift: case {} ({}) ran {} at the end than at the start ({} … {}): the machine's speed moved while the plan ran; differences between cases of that size are not the keys'",
             case.number,
             c.strategy,
@@ -274,8 +299,9 @@ fn merge(dirs: &[PathBuf], out: Option<&Path>) -> anyhow::Result<ExitCode> {
     let missing: Vec<String> =
         found.iter().enumerate().filter(|(_, f)| f.is_none()).map(|(i, _)| (i + 1).to_string()).collect();
     if !missing.is_empty() {
+        let (which, have) = if missing.len() == 1 { ("case", "has") } else { ("cases", "have") };
         anyhow::bail!(
-            "cases {} of {} have no finished results in these folders: run their shards (or --resume them) first",
+            "{which} {} of {} {have} no finished results in these folders: run their shards (or --resume them) first",
             missing.join(", "),
             cases.len()
         );
@@ -289,10 +315,11 @@ fn merge(dirs: &[PathBuf], out: Option<&Path>) -> anyhow::Result<ExitCode> {
     let dir = out
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("pkbench-results").join(format!("{}-merged", folder_stamp_now())));
+    super::out_dir::prepare(&dir, false)?;
     let writer = ResultsWriter::create(&dir)?;
     writer.write(&merged)?;
-    std::fs::write(dir.join("plan.toml"), &text).with_context(|| format!("could not write {}", dir.display()))?;
-    eprintln!("Merged {} cases ({} runs) into {}", cases.len(), merged.runs.len(), dir.display());
+    write_atomically(&dir.join("plan.toml"), &text).with_context(|| format!("could not write {}", dir.display()))?;
+    say!("Merged {} ({}) into {}", count(cases.len(), "case"), count(merged.runs.len(), "run"), dir.display());
     Ok(ExitCode::SUCCESS)
 }
 

@@ -3,7 +3,7 @@
 //! ([`pkbench_core::predict::session`]); this maps the flags and prints.
 
 use crate::cli::{PredictArgs, PredictFormat};
-use crate::output::out;
+use crate::output::{out, say};
 use pkbench_core::control::RunControl;
 use pkbench_core::predict::Mode;
 use pkbench_core::predict::session::{
@@ -34,16 +34,25 @@ pub fn predict(args: PredictArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// The page model: calibrate, forecast and check in a results folder; Ctrl-C stops it with
-/// what was predicted so far saved.
+/// what was predicted so far saved. A prediction that saved nothing leaves no folder behind.
 fn predict_pages(plan: PagePlan, force: bool, observer: &mut Lines) -> anyhow::Result<ExitCode> {
-    super::out_dir::prepare(&plan.out_dir, force)?;
+    let folder = super::out_dir::prepare(&plan.out_dir, force)?;
+    let result = forecast_pages(plan, observer);
+    if !result.as_ref().is_ok_and(|code| *code == ExitCode::SUCCESS) {
+        folder.discard_unless_measured();
+    }
+    result
+}
+
+/// [`predict_pages`] in its prepared folder.
+fn forecast_pages(plan: PagePlan, observer: &mut Lines) -> anyhow::Result<ExitCode> {
     let control = Arc::new(RunControl::new());
     let stop = crate::signals::install(Arc::clone(&control))?;
     let mut session = PredictSession::new(plan, &control, observer);
     let forecast = match session.forecast()? {
         Forecasted::Done(forecast) => forecast,
         Forecasted::Interrupted(interruption) => {
-            eprintln!("{interruption}");
+            say!("{interruption}");
             return Ok(ExitCode::from(stop.exit_code()));
         }
     };
@@ -51,8 +60,8 @@ fn predict_pages(plan: PagePlan, force: bool, observer: &mut Lines) -> anyhow::R
     if let Some(checked) = session.check(&forecast)? {
         out!("Predicted against measured:\n{}", checked.render(&forecast))?;
     }
-    eprintln!("Results written to {}", forecast.results_dir.display());
-    eprintln!("Report: {}", forecast.report_html.display());
+    say!("Results written to {}", forecast.results_dir.display());
+    say!("Report: {}", forecast.report_html.display());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -115,7 +124,7 @@ struct Lines {
 impl PredictObserver for Lines {
     fn event(&mut self, event: &PredictEvent<'_>) {
         if !self.quiet {
-            eprintln!("{event}");
+            say!("{event}");
         }
     }
 }

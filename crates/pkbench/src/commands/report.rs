@@ -1,11 +1,14 @@
 //! `pkbench report`: render one or more results files as a self-contained HTML page (or
 //! Markdown with its key chart beside it), comparing runs when given several.
 
+use crate::output::say;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use pkbench_core::report::{
     JOURNAL_FILE, KEY_CHART_FILE, key_chart_svg, label_sources, load_results, recover, render_html, render_markdown,
 };
+use pkbench_core::util::folder::{self, write_atomically};
+use pkbench_core::util::text::count;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -43,11 +46,8 @@ pub fn report(mut args: ReportArgs) -> anyhow::Result<ExitCode> {
             if let Some(doc) = recover(&dir)? {
                 let (strategy, batches, phases) =
                     doc.runs.last().map(|r| (r.strategy.clone(), r.batches.len(), r.phases.len())).unwrap_or_default();
-                let what = if phases > 0 { format!("{phases} phases") } else { format!("{batches} batches") };
-                eprintln!(
-                    "{}: the run was killed; {what} of '{strategy}' recovered from its {JOURNAL_FILE}",
-                    dir.display()
-                );
+                let what = if phases > 0 { count(phases, "phase") } else { count(batches, "batch") };
+                say!("{}: the run was killed; {what} of '{strategy}' recovered from its {JOURNAL_FILE}", dir.display());
                 docs.push(doc);
                 continue;
             }
@@ -73,15 +73,19 @@ pub fn report(mut args: ReportArgs) -> anyhow::Result<ExitCode> {
         ReportFormat::Md => render_markdown(&sources)?,
     };
     let dir = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).with_context(|| format!("could not create the folder '{}'", dir.display()))?;
-    std::fs::write(&out, text).with_context(|| format!("could not write '{}'", out.display()))?;
+    if !dir.exists() {
+        // A folder report creates is its own: its manifest lists the report's files.
+        folder::create(dir).with_context(|| format!("could not create the folder '{}'", dir.display()))?;
+    }
+    // Whole or not at all: a full disk leaves an earlier report as it was, and no empty file.
+    write_atomically(&out, text.as_bytes()).with_context(|| format!("could not write '{}'", out.display()))?;
     if args.format == ReportFormat::Md
         && let Some(svg) = key_chart_svg(&sources)
     {
         let path = dir.join(KEY_CHART_FILE);
-        std::fs::write(&path, svg).with_context(|| format!("could not write '{}'", path.display()))?;
+        write_atomically(&path, svg.as_bytes()).with_context(|| format!("could not write '{}'", path.display()))?;
     }
-    eprintln!("Report written to {}", out.display());
+    say!("Report written to {}", out.display());
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,7 +1,7 @@
 //! `pkbench run`: check the settings, run them with live progress, print and save results.
 
 use crate::cli::{RunArgs, RunOptions};
-use crate::output::out;
+use crate::output::{out, say};
 use crate::progress::Progress;
 use anyhow::Context;
 use pkbench_core::Error;
@@ -10,7 +10,7 @@ use pkbench_core::control::{MonotonicTimer, RunControl};
 use pkbench_core::engines::server::{redact_url, remove_stale_server_dirs, server_dirs_in_memory};
 use pkbench_core::keys::strategy_schemes;
 use pkbench_core::report::{Format, ResultsWriter, render_repeats};
-use pkbench_core::results::Environment;
+use pkbench_core::results::{Environment, ResultsDoc};
 use pkbench_core::run::{RunPlan, run as run_plan};
 use pkbench_core::util::time::new_results_dir;
 use pkbench_core::workloads::CaseContext;
@@ -24,10 +24,20 @@ pub fn run(RunArgs { settings, options }: RunArgs) -> anyhow::Result<ExitCode> {
     execute(RunConfig::new(settings, &out)?, &options)
 }
 
-/// Runs a checked configuration into its results folder.
+/// Runs a checked configuration into its results folder; a run that measured nothing (a start
+/// that failed, a stop before the first batch) leaves no folder behind.
 pub fn execute(config: RunConfig, options: &RunOptions) -> anyhow::Result<ExitCode> {
+    let folder = super::out_dir::prepare(&config.out_dir, options.force)?;
+    let result = measure(config, options);
+    if !result.as_ref().is_ok_and(|code| *code == ExitCode::SUCCESS) {
+        folder.discard_unless_measured();
+    }
+    result
+}
+
+/// Runs a checked configuration into its prepared results folder.
+fn measure(config: RunConfig, options: &RunOptions) -> anyhow::Result<ExitCode> {
     let out_dir = config.out_dir.clone();
-    super::out_dir::prepare(&out_dir, options.force)?;
     let writer = ResultsWriter::create(&out_dir)?;
 
     // From here on Ctrl-C stops the run cleanly, also while a server is starting.
@@ -36,13 +46,13 @@ pub fn execute(config: RunConfig, options: &RunOptions) -> anyhow::Result<ExitCo
     if let Some(parent) = config.engine_plan.managed_parent_dir() {
         // A run that was killed (SIGKILL, power cut) could not remove its server's folder.
         for dir in remove_stale_server_dirs(&parent) {
-            eprintln!("Removed {}, left by a pkbench run that was killed", dir.display());
+            say!("Removed {}, left by a pkbench run that was killed", dir.display());
         }
         if !options.quiet {
-            eprintln!("Starting a throwaway {} server…", config.engine.name());
+            say!("Starting a throwaway {} server…", config.engine.name());
         }
         if server_dirs_in_memory(&parent) {
-            eprintln!(
+            say!(
                 "Note: the server's data folder is in {}, which is in memory (tmpfs): its figures leave the disk out (use --data-dir, or TMPDIR, to put it on disk)",
                 parent.display()
             );
@@ -50,7 +60,7 @@ pub fn execute(config: RunConfig, options: &RunOptions) -> anyhow::Result<ExitCo
     }
     let (mut engine, data_dir) = config.engine_plan.clone().open()?;
     for notice in engine.take_notices() {
-        eprintln!("{notice}");
+        say!("{notice}");
     }
     for s in &config.strategies {
         engine.check(s)?;
@@ -58,7 +68,7 @@ pub fn execute(config: RunConfig, options: &RunOptions) -> anyhow::Result<ExitCo
     let timed: Vec<&str> =
         config.strategies.iter().filter(|s| strategy_schemes(s).any(|k| k.is_time_based())).map(|s| s.name).collect();
     if !timed.is_empty() {
-        eprintln!(
+        say!(
             "Time-based keys ({}) are stamped as if inserted at {} rows/s (--key-rate)",
             timed.join(", "),
             config.keys.rate
@@ -80,32 +90,56 @@ pub fn execute(config: RunConfig, options: &RunOptions) -> anyhow::Result<ExitCo
     progress.finish();
     let outcome = outcome?;
 
-    if !outcome.doc.runs.is_empty() {
-        let format = config.format;
-        out!("{}", format.exporter().render(&outcome.doc)?)?;
-        if matches!(format, Format::Table)
-            && let Some(repeats) = render_repeats(&outcome.doc)
-        {
-            out!("{repeats}")?;
-        }
-    }
+    // The results files are written; what follows only prints.
+    let measured = outcome.measured();
     match outcome.error {
         None => {
-            eprintln!("Results written to {}", writer.dir().display());
-            eprintln!("Report: {}", writer.html_path().display());
+            print_results(&outcome.doc, config.format)?;
+            say!("Results written to {}", writer.dir().display());
+            say!("Report: {}", writer.html_path().display());
             Ok(ExitCode::SUCCESS)
         }
         Some(Error::Interrupted) => {
-            eprintln!("Interrupted: results measured so far are in {}", writer.dir().display());
+            print_results(&outcome.doc, config.format)?;
+            if let Some(journal) = &outcome.journal {
+                say!(
+                    "Interrupted: the results files could not be written; the batches measured so far are in {} (pkbench report {} reads them)",
+                    journal.display(),
+                    writer.dir().display()
+                );
+            } else if measured {
+                say!("Interrupted: results measured so far are in {}", writer.dir().display());
+            } else {
+                say!("Interrupted before a batch was measured: nothing saved");
+            }
             Ok(ExitCode::from(stop.exit_code()))
         }
         Some(e) => {
-            let saved = if outcome.doc.runs.is_empty() {
-                String::new()
-            } else {
-                format!(" (results measured so far are in {})", writer.dir().display())
+            print_results(&outcome.doc, config.format)?;
+            let saved = match (&outcome.journal, measured) {
+                (Some(journal), _) => format!(
+                    " (the results files could not be written; the batches measured so far are in {}: pkbench report {} reads them)",
+                    journal.display(),
+                    writer.dir().display()
+                ),
+                (None, true) => format!(" (results measured so far are in {})", writer.dir().display()),
+                (None, false) => String::new(),
             };
             Err(anyhow::Error::new(e)).with_context(|| format!("the run stopped{saved}"))
         }
     }
+}
+
+/// The results table (or the chosen format) on standard output.
+fn print_results(doc: &ResultsDoc, format: Format) -> anyhow::Result<()> {
+    if doc.runs.is_empty() {
+        return Ok(());
+    }
+    out!("{}", format.exporter().render(doc)?)?;
+    if matches!(format, Format::Table)
+        && let Some(repeats) = render_repeats(doc)
+    {
+        out!("{repeats}")?;
+    }
+    Ok(())
 }

@@ -39,9 +39,9 @@ pub fn schema(args: SchemaArgs) -> anyhow::Result<ExitCode> {
     let key = schema.key_table(args.table.as_deref())?;
     schema.check_types()?;
     let mut out = format!(
-        "{}: {} tables; key table {} (line {}), its key {} replaced by each strategy\n",
+        "{}: {}; key table {} (line {}), its key {} replaced by each strategy\n",
         args.file.display(),
-        schema.tables.len(),
+        pkbench_core::util::text::count(schema.tables.len(), "table"),
         key.name,
         key.line,
         key.primary_key[0]

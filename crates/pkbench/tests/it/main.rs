@@ -19,6 +19,7 @@ mod install;
 mod pipes;
 mod predict_cli;
 mod report_cli;
+mod results_folder_cli;
 mod schema_cli;
 mod workloads_cli;
 

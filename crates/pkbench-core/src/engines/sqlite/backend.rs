@@ -224,6 +224,7 @@ impl Backend for SqliteBackend {
         // Strategy names are filesystem-safe.
         let path = self.settings.dir.join(format!("{prefix}{strategy}.sqlite"));
         refuse_existing(&path)?;
+        crate::util::folder::claim_database(&path)?;
         let file = SqliteConnection::open(&path, true)
             .map_err(|e| Error::server(format!("could not create '{}'", path.display()), e))?;
         self.case = Some(CaseFile { path, purpose });

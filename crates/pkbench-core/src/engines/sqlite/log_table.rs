@@ -35,6 +35,7 @@ pub fn insert_log_lines(
             path.display()
         )));
     }
+    crate::util::folder::claim_database(path)?;
     let result = insert(path, sync, rows, timer, control);
     for p in [path.to_path_buf(), wal_path(path), shm_path(path)] {
         let _ = std::fs::remove_file(p);

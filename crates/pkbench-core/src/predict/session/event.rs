@@ -6,6 +6,7 @@ use crate::predict::probe::DeviceCosts;
 use crate::predict::sharded::ShardedConfig;
 use crate::predict::working_set::WorkingSet;
 use crate::predict::{CalibrationPlan, Mode};
+use crate::util::text::count;
 use std::fmt;
 use std::path::Path;
 use std::time::Duration;
@@ -94,7 +95,9 @@ impl fmt::Display for PredictEvent<'_> {
             PredictEvent::ProbedDevice { costs } => write!(f, "Probed the device: {}", costs.describe()),
             PredictEvent::ProbedEachRun { moments, costs } => write!(
                 f,
-                "Probed the device before each of the {moments} runs, each cost the median of the {moments} moments: {}",
+                "Probed the device before each of the {}, each cost the median of the {}: {}",
+                count(moments, "run"),
+                count(moments, "moment"),
                 costs.describe()
             ),
             PredictEvent::ProbedTwiceMore { costs } => write!(
@@ -109,9 +112,9 @@ impl fmt::Display for PredictEvent<'_> {
             PredictEvent::Predicting { strategy, mode, rows, scale, faster_batch } => {
                 let scale = match scale {
                     1 => String::new(),
-                    k => format!(", scale model 1/{k}: {} rows simulated", rows.div_ceil(k)),
+                    k => format!(", scale model 1/{k}: {} simulated", count(rows.div_ceil(k), "row")),
                 };
-                write!(f, "Predicting {strategy} ({} mode, {rows} rows{scale})…", mode.name())?;
+                write!(f, "Predicting {strategy} ({} mode, {}{scale})…", mode.name(), count(rows, "row"))?;
                 match faster_batch {
                     Some(b) => {
                         write!(f, " the batch holds the scale model back: --batch {b} simulates fewer rows, faster")
@@ -127,9 +130,9 @@ impl fmt::Display for PredictEvent<'_> {
             }
             PredictEvent::Placing { strategy, config } => write!(
                 f,
-                "Placing {strategy} ({} rows on {} shards, {})…",
-                config.rows,
-                config.layout.shards,
+                "Placing {strategy} ({} on {}, {})…",
+                count(config.rows, "row"),
+                count(config.layout.shards, "shard"),
                 config.model_name()
             ),
         }

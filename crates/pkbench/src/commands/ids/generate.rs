@@ -2,9 +2,10 @@
 //! text (no allocation per ID), fast enough to pipe tens of millions.
 
 use super::{GenArgs, IdFormat};
+use crate::output::say;
 use anyhow::{Context, bail};
 use pkbench_core::generators::{Key, KeyRng, Scheme, TextEncoding, VirtualClock, derive_seed};
-use std::io::{ErrorKind, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 pub fn generate(args: GenArgs) -> anyhow::Result<ExitCode> {
@@ -25,7 +26,7 @@ pub fn generate(args: GenArgs) -> anyhow::Result<ExitCode> {
         None => {
             if scheme == Scheme::MaskedInt && params.mask_key.is_none() {
                 let key = KeyRng::from_os()?.next_u64();
-                eprintln!(
+                say!(
                     "masked-int key: {key} (pass --key {key} to repeat the mapping; `ids inspect --key {key}` unmasks)"
                 );
                 params.mask_key = Some(key);
@@ -50,11 +51,9 @@ pub fn generate(args: GenArgs) -> anyhow::Result<ExitCode> {
         }
         out.flush()
     };
-    match write_all() {
-        // The reader went away (`| head`): not an error.
-        Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        other => other.map(|()| ExitCode::SUCCESS).context("could not write to stdout"),
-    }
+    // A reader that went away (`| head`) ends the command as it ends `list`: `main` exits 141.
+    write_all().context("could not write to standard output")?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The text encoding for 16-byte keys (`None` for integer schemes).

@@ -2,6 +2,7 @@
 //! message on stderr and the rest are still decoded (exit status 1 if any failed).
 
 use super::InspectArgs;
+use crate::output::say;
 use anyhow::Context;
 use pkbench_core::generators::SchemeParams;
 use pkbench_core::generators::inspect::{IdValue, InspectOptions, Inspection, OrderSummary, summarize_order};
@@ -36,7 +37,7 @@ pub fn inspect(args: InspectArgs) -> anyhow::Result<ExitCode> {
                 Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
                     session.failed += 1;
                     out.flush().context(STDOUT)?;
-                    eprintln!("line {}: not valid UTF-8 text", i + 1);
+                    say!("line {}: not valid UTF-8 text", i + 1);
                 }
                 Err(e) => return Err(anyhow::Error::new(e).context("could not read standard input")),
             }
@@ -70,7 +71,7 @@ impl Session {
                 self.failed += 1;
                 // Keep stdout and stderr in input order when both go to a terminal.
                 out.flush()?;
-                eprintln!("{origin}: '{}': {e}", shorten(text.trim()));
+                say!("{origin}: '{}': {e}", shorten(text.trim()));
                 Ok(())
             }
         }
