@@ -88,6 +88,10 @@ impl Plan {
                 }
             }
         }
+        if plan.fixed.is_empty() && plan.axes.is_empty() {
+            // Not one setting: its single case would be the default benchmark, which nobody wrote.
+            return Err(bad("the plan has no cases: add a [run] table of settings and [axes] to vary"));
+        }
         for (axis, _) in &plan.axes {
             if plan.fixed.iter().any(|(k, _)| k == axis) {
                 return Err(bad(&format!("'{axis}' is both in [run] and an axis: keep one")));
@@ -269,5 +273,17 @@ cache-mb = 1
         assert_eq!(key_position("[run]\nrows = 8\n", "batch"), None);
         let err = Plan::parse("[run]\nrows = 1\n[axes]\nrows = [1, 2]\n", Path::new("p.toml")).unwrap_err().to_string();
         assert!(err.contains("both in [run] and an axis"), "{err}");
+    }
+
+    #[test]
+    fn a_plan_that_sets_nothing_has_no_cases() {
+        for empty in ["", "# nothing\n", "[run]\n", "[run]\n[axes]\n", "[[exclude]]\nrows = 1\n"] {
+            let err = Plan::parse(empty, Path::new("p.toml")).unwrap_err().to_string();
+            assert_eq!(
+                err, "p.toml: the plan has no cases: add a [run] table of settings and [axes] to vary",
+                "{empty:?}"
+            );
+        }
+        assert_eq!(Plan::parse("[run]\nrows = 1\n", Path::new("p.toml")).unwrap().cases().len(), 1);
     }
 }

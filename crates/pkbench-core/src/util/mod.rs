@@ -1,4 +1,5 @@
 //! Small helpers with no better home.
 
+pub mod input;
 pub mod pick;
 pub mod time;

@@ -61,10 +61,15 @@ impl MyTarget {
             rest = if kept.is_empty() { rest[..q].to_string() } else { format!("{}?{}", &rest[..q], kept.join("&")) };
         }
         let opts = Opts::from_url(&rest).map_err(|e| {
-            Error::InvalidInput(hide_secrets(
-                &format!("'{shown}' is not a MySQL/MariaDB URL ({e}): write mysql://user@host:port/database"),
-                url,
-            ))
+            let why = match unencoded_in_password(url) {
+                // The driver read another address than the one shown (the password hidden):
+                // `mysql://u:pa/ss@h/db` is host `u`, port `pa` to it.
+                Some(found) => format!(
+                    "its password holds {found}, which must be percent-encoded (%2F, %3F, %23): encode them, or leave the password out of the URL and set MYSQL_PWD"
+                ),
+                None => format!("{e}: write mysql://user@host:port/database"),
+            };
+            Error::InvalidInput(hide_secrets(&format!("'{shown}' is not a MySQL/MariaDB URL: {why}"), url))
         })?;
         let cnf = my_cnf_client();
         let mut builder = OptsBuilder::from_opts(opts.clone());
@@ -195,6 +200,17 @@ fn denied(e: &mysql::Error) -> bool {
     matches!(e, mysql::Error::MySqlError(m) if m.code == 1045)
 }
 
+/// The characters of `url`'s password (between the user's ':' and the last '@') that end a
+/// URL's address unless percent-encoded, quoted and listed (`'/' and '?'`); `None` if none.
+fn unencoded_in_password(url: &str) -> Option<String> {
+    let (_, tail) = url.split_once("://")?;
+    let userinfo = &tail[..tail.rfind('@')?];
+    let (_, password) = userinfo.split_once(':')?;
+    let found: Vec<String> =
+        ['/', '?', '#'].iter().filter(|c| password.contains(**c)).map(|c| format!("'{c}'")).collect();
+    (!found.is_empty()).then(|| found.join(" and "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -208,5 +224,17 @@ mod tests {
         assert_eq!(t.shown(), "mariadb://u:***@127.0.0.1:3/db?ssl-mode=verify_identity&ssl-ca=%2Ftmp%2Fca.pem");
         let e = MyTarget::from_url("mysql//u:SECRET@h").err().unwrap().to_string();
         assert!(!e.contains("SECRET") && e.contains("write mysql://"), "{e}");
+    }
+
+    #[test]
+    fn a_password_that_ends_the_address_is_named_as_the_problem() {
+        let e = MyTarget::from_url("mysql://u:pa/ss?w@h/db").err().unwrap().to_string();
+        assert_eq!(
+            e,
+            "'mysql://u:***@h/db' is not a MySQL/MariaDB URL: its password holds '/' and '?', which must be percent-encoded (%2F, %3F, %23): encode them, or leave the password out of the URL and set MYSQL_PWD"
+        );
+        let e = MyTarget::from_url("mysql://u:PASS@h:x/db").err().unwrap().to_string();
+        assert!(e.starts_with("'mysql://u:***@h:x/db' is not a MySQL/MariaDB URL: URL ParseError"), "{e}");
+        assert!(!e.contains("PASS"), "{e}");
     }
 }
