@@ -86,6 +86,10 @@ impl MyTarget {
             None => TlsMode::Prefer,
         };
         let tls = TlsSettings { mode, ca_file: pick("ssl-ca").map(Into::into) };
+        if let Some(path) = &tls.ca_file {
+            // The driver reads it only when it connects: a missing, endless or huge file is said first.
+            crate::util::input::read_bytes(path, crate::util::input::InputKind::Certificates)?;
+        }
         Ok(MyTarget { opts: builder.into(), tls, shown })
     }
 
