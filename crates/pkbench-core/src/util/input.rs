@@ -101,6 +101,19 @@ pub fn unwrap_limit(path: &Path, e: std::io::Error) -> Error {
     }
 }
 
+/// Refuses `given` (a URL, say) if it holds a control character — a line break or a tab that
+/// would split a one-line message — quoting `shown` (its form fit to show, password hidden)
+/// with the character escaped.
+pub fn single_line(given: &str, shown: &str, what: &str) -> Result<(), Error> {
+    if !given.chars().any(char::is_control) {
+        return Ok(());
+    }
+    Err(Error::InvalidInput(format!(
+        "'{}' holds a control character: give {what} on one line, without tabs or line breaks",
+        shown.escape_debug()
+    )))
+}
+
 fn too_large(path: &Path, kind: InputKind) -> Error {
     Error::InvalidInput(format!(
         "'{}' is larger than {} MiB, the most {} may be: check that the path names one",

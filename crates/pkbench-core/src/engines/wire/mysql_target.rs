@@ -35,6 +35,7 @@ impl MyTarget {
     /// Errors never show the password.
     pub fn from_url(url: &str) -> Result<Self, Error> {
         let shown = redact_url(url);
+        crate::util::input::single_line(url, &shown, "the URL")?;
         let mut rest = match url.trim_start().split_once("://") {
             Some((scheme, tail)) if scheme.eq_ignore_ascii_case("mariadb") || scheme.eq_ignore_ascii_case("mysql") => {
                 format!("mysql://{tail}")

@@ -32,6 +32,7 @@ impl PgTarget {
     /// environment and the password file. Errors never show the password.
     pub fn from_url(url: &str) -> Result<Self, Error> {
         let shown = redact_url(url);
+        crate::util::input::single_line(url, &shown, "the URL")?;
         let (rest, own) = take_params(url);
         let mut config: Config = rest.parse().map_err(|e| {
             Error::InvalidInput(hide_secrets(
