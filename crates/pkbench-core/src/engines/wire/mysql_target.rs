@@ -87,10 +87,6 @@ impl MyTarget {
             None => TlsMode::Prefer,
         };
         let tls = TlsSettings { mode, ca_file: pick("ssl-ca").map(Into::into) };
-        if let Some(path) = &tls.ca_file {
-            // The driver reads it only when it connects: a missing, endless or huge file is said first.
-            crate::util::input::read_bytes(path, crate::util::input::InputKind::Certificates)?;
-        }
         Ok(MyTarget { opts: builder.into(), tls, shown })
     }
 
@@ -118,6 +114,11 @@ impl MyTarget {
     /// Connects; when the server refuses a connection without a password and nothing gave one,
     /// asks the installed prompt once and keeps what was typed. `what` starts the error message.
     pub fn connect_first(&mut self, what: &str) -> Result<(Conn, TlsStatus), Error> {
+        if let Some(path) = &self.tls.ca_file {
+            // The driver reads it itself, unbounded and only once the server answers: a missing,
+            // endless or huge file is said first.
+            crate::util::input::read_bytes(path, crate::util::input::InputKind::Certificates)?;
+        }
         match self.connect_inner() {
             Err(e) if self.opts.get_pass().is_none() && denied(&e) => {
                 let user = self.opts.get_user().unwrap_or_default();
