@@ -23,6 +23,9 @@ use crate::Error;
 use std::path::Path;
 use toml::Value;
 
+/// The most cases a plan may have (before its `[[exclude]]`s).
+pub const MAX_CASES: usize = 10_000;
+
 /// A parsed plan.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
@@ -87,6 +90,18 @@ impl Plan {
                     ));
                 }
             }
+        }
+        if plan.fixed.is_empty() && plan.axes.is_empty() {
+            // Not one setting: its single case would be the default benchmark, which nobody wrote.
+            return Err(bad("the plan has no cases: add a [run] table of settings and [axes] to vary"));
+        }
+        let product = plan.axes.iter().fold(1usize, |n, (_, values)| n.saturating_mul(values.len()));
+        if product > MAX_CASES {
+            // Each case is a benchmark run: a product this large is a mistake, and listing it
+            // would not fit in memory.
+            return Err(bad(&format!(
+                "the axes make {product} combinations, more than the {MAX_CASES} cases a plan may have: split it into several plans"
+            )));
         }
         for (axis, _) in &plan.axes {
             if plan.fixed.iter().any(|(k, _)| k == axis) {
@@ -269,5 +284,21 @@ cache-mb = 1
         assert_eq!(key_position("[run]\nrows = 8\n", "batch"), None);
         let err = Plan::parse("[run]\nrows = 1\n[axes]\nrows = [1, 2]\n", Path::new("p.toml")).unwrap_err().to_string();
         assert!(err.contains("both in [run] and an axis"), "{err}");
+    }
+
+    #[test]
+    fn a_plan_that_sets_nothing_has_no_cases() {
+        for empty in ["", "# nothing\n", "[run]\n", "[run]\n[axes]\n", "[[exclude]]\nrows = 1\n"] {
+            let err = Plan::parse(empty, Path::new("p.toml")).unwrap_err().to_string();
+            assert_eq!(
+                err, "p.toml: the plan has no cases: add a [run] table of settings and [axes] to vary",
+                "{empty:?}"
+            );
+        }
+        assert_eq!(Plan::parse("[run]\nrows = 1\n", Path::new("p.toml")).unwrap().cases().len(), 1);
+        // 2^40 cases would never be listed, let alone run.
+        let axes: String = (0..40).map(|i| format!("a{i} = [1, 2]\n")).collect();
+        let err = Plan::parse(&format!("[axes]\n{axes}"), Path::new("p.toml")).unwrap_err().to_string();
+        assert!(err.contains("the axes make 1099511627776 combinations, more than the 10000"), "{err}");
     }
 }

@@ -146,7 +146,7 @@ impl RunOptions {
 #[derive(Debug, Args)]
 pub struct PredictArgs {
     /// Engine whose B-trees and cache are modelled: SQLite, PostgreSQL 15 or MariaDB 10.11 (InnoDB).
-    #[arg(long, default_value = "sqlite", value_parser = engine_arg())]
+    #[arg(long, default_value = "sqlite", value_parser = engine_arg(), ignore_case = true)]
     pub engine: EngineKind,
     /// Comma-separated strategies (see `pkbench list`).
     #[arg(long, short = 's', default_value = DEFAULT_STRATEGIES)]

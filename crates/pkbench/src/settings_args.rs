@@ -59,5 +59,6 @@ fn arg(setting: Setting) -> Arg {
         return arg.value_parser(move |text: &str| check(text.to_string()));
     }
     let values = names.into_iter().map(|v| PossibleValue::new(v.name).help(v.help).aliases(v.aliases.iter().copied()));
-    arg.value_parser(PossibleValuesParser::new(values).try_map(check))
+    // Names in any case, as strategy names: `--engine PostgreSQL`.
+    arg.ignore_case(true).value_parser(PossibleValuesParser::new(values).try_map(check))
 }

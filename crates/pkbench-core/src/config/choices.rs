@@ -19,10 +19,11 @@ pub trait Choice: Copy + Sized + 'static {
         &[]
     }
 
-    /// The value called `name`, or a message listing the names.
+    /// The value called `name`, ignoring case (as strategy names are), or a message listing the
+    /// names.
     fn from_name(name: &str) -> Result<Self, String> {
         let all = Self::choices();
-        all.iter().find(|(_, n, _)| *n == name).map(|(v, _, _)| *v).ok_or_else(|| {
+        all.iter().find(|(_, n, _)| n.eq_ignore_ascii_case(name)).map(|(v, _, _)| *v).ok_or_else(|| {
             let names: Vec<&str> = all.iter().map(|(_, n, _)| *n).collect();
             format!("'{name}' is not one of {}", names.join(", "))
         })

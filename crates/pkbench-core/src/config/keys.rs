@@ -46,9 +46,18 @@ pub fn key_rate(settings: &RunSettings) -> Result<u64, Error> {
     }
 }
 
-/// Seed, rate and parameters of the run's key streams.
+/// Seed, rate and parameters of the run's key streams, which read the virtual clock.
 pub fn key_settings(settings: &RunSettings) -> Result<KeySettings, Error> {
-    Ok(KeySettings { seed: settings.seed(), rate: key_rate(settings)?, params: scheme_params(settings)? })
+    let params = scheme_params(settings)?;
+    check_virtual_epoch(&params)?;
+    Ok(KeySettings { seed: settings.seed(), rate: key_rate(settings)?, params })
+}
+
+/// Refuses a Snowflake epoch after the start of the virtual clock seeded key streams read.
+pub fn check_virtual_epoch(params: &SchemeParams) -> Result<(), Error> {
+    params
+        .check_epoch(VirtualClock::DEFAULT_START_MS, "the start of the seeded streams' virtual clock")
+        .map_err(|e| Error::InvalidInput(e.to_string()))
 }
 
 /// Refuses a key setting given that none of `strategies` uses, naming the schemes it is for.

@@ -12,6 +12,7 @@ use crate::engines::txn::ClientOptions;
 use crate::keys::KeySettings;
 use crate::schema::parse as parse_schema;
 use crate::strategy::Strategy;
+use crate::util::input::{InputKind, read_text};
 use crate::values::Sidecar;
 use crate::workloads::{
     App, Churn, ConcurrentInsert, InsertGrowth, MemoryCap, OwnSchema, Remedy, Scale, SchemaSizes, Workload,
@@ -138,16 +139,11 @@ fn file_baseline(_rows: u64, _out_dir: &Path) -> Result<Box<dyn Workload>, Error
 /// The schema workload of `--schema` (and `--values`) or `--like`, read and planned before
 /// anything starts.
 fn own_schema(s: &RunSettings, engine: EngineKind, keys: KeySettings) -> Result<OwnSchema, Error> {
-    let read = |path: &Path, what: &str| {
-        std::fs::read_to_string(path).map_err(|e| {
-            Error::InvalidInput(format!("could not read {what} '{}': {e}; give the path of the file", path.display()))
-        })
-    };
     let (schema, mut sidecar, name) = match (&s.schema, &s.like) {
         (Some(file), _) => {
             let name =
                 file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
-            (parse_schema(&read(file, "the schema file")?, Some(engine))?, None, name)
+            (parse_schema(&read_text(file, InputKind::Schema)?, Some(engine))?, None, name)
         }
         (None, Some(url)) => {
             // Read-only, statistics only: as doctor --export-schema.
@@ -170,7 +166,7 @@ fn own_schema(s: &RunSettings, engine: EngineKind, keys: KeySettings) -> Result<
                 "--values refines a --schema file; --like reads the values from your table: remove --values".into(),
             ));
         }
-        sidecar = Some(Sidecar::parse(&read(path, "the values file")?)?);
+        sidecar = Some(Sidecar::parse(&read_text(path, InputKind::Values)?)?);
     }
     let sizes = SchemaSizes {
         rows: s.rows(),

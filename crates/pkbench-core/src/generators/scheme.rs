@@ -102,7 +102,24 @@ impl Default for SchemeParams {
 }
 
 impl SchemeParams {
-    /// Checks every parameter's range; the error says which one and what is allowed.
+    /// Refuses a Snowflake epoch after `clock_ms`, the first time the keys' clock reads (`when`
+    /// names it): a Snowflake counts milliseconds since its epoch, and one not reached yet would
+    /// make every ID a plain small sequence number.
+    pub fn check_epoch(&self, clock_ms: u64, when: &str) -> Result<(), IdError> {
+        if self.snowflake_epoch_ms <= clock_ms {
+            return Ok(());
+        }
+        let at = |ms: u64| crate::util::time::rfc3339_from_unix_ms(i64::try_from(ms).unwrap_or(i64::MAX));
+        Err(IdError::InvalidParameter(format!(
+            "snowflake epoch {} ({}) is after {when} ({}): give an epoch in Unix milliseconds before it, e.g. the default {SNOWFLAKE_DEFAULT_EPOCH_MS} (Twitter's)",
+            self.snowflake_epoch_ms,
+            at(self.snowflake_epoch_ms),
+            at(clock_ms)
+        )))
+    }
+
+    /// Checks every parameter's range, and that the Snowflake epoch has passed; the error says
+    /// which one and what is allowed.
     pub fn validate(&self) -> Result<(), IdError> {
         if self.snowflake_worker > 1023 {
             return Err(IdError::InvalidParameter(format!(
@@ -128,6 +145,8 @@ impl SchemeParams {
                 self.shard_bits
             )));
         }
+        let now_ms = SystemClock.now_ms();
+        self.check_epoch(now_ms, "now")?;
         SeqPrefix::new(self.seq_block_size, self.seq_block_count)?;
         if self.time_interval_secs == 0 || self.time_interval_count == 0 {
             return Err(IdError::InvalidParameter(
@@ -379,6 +398,8 @@ mod tests {
             SchemeParams { time_interval_count: 0, ..SchemeParams::default() },
             SchemeParams { snowflake_workers: 0, ..SchemeParams::default() },
             SchemeParams { snowflake_workers: 1025, ..SchemeParams::default() },
+            // An epoch not reached yet: every Snowflake would be a small sequence number.
+            SchemeParams { snowflake_epoch_ms: 4_102_444_800_000, ..SchemeParams::default() },
             SchemeParams { hash_buckets: 1, ..SchemeParams::default() },
             SchemeParams { hash_buckets: 257, ..SchemeParams::default() },
             SchemeParams { shard_bits: 0, ..SchemeParams::default() },

@@ -307,12 +307,10 @@ impl Calibration {
         let mut obs = Vec::new();
         let mut seen_per_row = vec![0.0_f64; terms.len()];
         for s in strategies {
-            let run = runs.iter().find(|r| r.strategy == s.name && !r.batches.is_empty()).ok_or_else(|| {
-                Error::InvalidInput(format!(
-                    "the calibration has no batches of '{}': calibrate every strategy predicted",
-                    s.name
-                ))
-            })?;
+            let run = runs
+                .iter()
+                .find(|r| r.strategy == s.name && !r.batches.is_empty())
+                .ok_or_else(|| no_batches_of(s.name))?;
             let shape = Shape::of(plan.engine, s, plan.payload_bytes, plan.page_size)?;
             shapes.insert(s.name.to_string(), shape);
             let mut model: Box<dyn super::PageModel> = match plan.engine {
@@ -366,6 +364,24 @@ pub fn from_results(
     rows: u64,
     probes: Probes,
 ) -> Result<Calibration, Error> {
+    let (runs, plan) = recorded_runs(doc, engine, strategies, rows)?;
+    Calibration::from_runs(&runs, strategies, plan, probes)
+}
+
+/// Whether [`from_results`] can fit `doc`: its runs of `strategies` on `engine` within its first
+/// `rows` rows, replayed through the model and fitted without the device's probes (whose costs
+/// only move the times, never which costs the fit needs). Called before anything is probed.
+pub fn check_results(doc: &ResultsDoc, engine: ModelEngine, strategies: &[&Strategy], rows: u64) -> Result<(), Error> {
+    from_results(doc, engine, strategies, rows, Probes::default()).map(|_| ())
+}
+
+/// The runs of `doc` a calibration fits (see [`from_results`]) and the plan they were run with.
+fn recorded_runs(
+    doc: &ResultsDoc,
+    engine: ModelEngine,
+    strategies: &[&Strategy],
+    rows: u64,
+) -> Result<(Vec<RunResult>, CalibrationPlan), Error> {
     let runs: Vec<RunResult> = doc
         .runs
         .iter()
@@ -399,7 +415,11 @@ pub fn from_results(
         payload_bytes: first.settings.payload_bytes,
         seed: first.settings.seed,
     };
-    Calibration::from_runs(&runs, strategies, plan, probes)
+    Ok((runs, plan))
+}
+
+fn no_batches_of(strategy: &str) -> Error {
+    Error::InvalidInput(format!("the calibration has no batches of '{strategy}': calibrate every strategy predicted"))
 }
 
 /// A recorded run's page size and cache (KiB), from the settings its engine reports.

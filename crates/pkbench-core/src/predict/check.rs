@@ -5,8 +5,10 @@
 //! calibration are counted apart — and still shown and counted.
 
 use super::{ModelEngine, canary};
+use crate::Error;
 use crate::report::fmt;
 use crate::results::{BatchResult, ResultsDoc, RunResult};
+use crate::strategy::Strategy;
 use comfy_table::{CellAlignment, ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 
 /// Most batch lines per strategy in the table (evenly spaced, always with the last).
@@ -61,6 +63,29 @@ impl BatchCheck {
     pub fn machine_off(&self) -> bool {
         self.machine.is_some_and(|m| m.abs() > canary::OFF)
     }
+}
+
+/// Whether [`compare`] will find a batch of `real` to hold a forecast of `strategies` against:
+/// a run of one of them whose batch ends where the forecast's does (`batch_rows` a batch, up to
+/// `rows`). Read before anything is forecast.
+pub fn comparable(real: &ResultsDoc, strategies: &[&Strategy], batch_rows: u64, rows: u64) -> Result<(), Error> {
+    let batches = rows.div_ceil(batch_rows.max(1));
+    let found = real.runs.iter().filter(|r| strategies.iter().any(|s| s.name == r.strategy)).any(|r| {
+        r.batches
+            .iter()
+            .take(usize::try_from(batches).unwrap_or(usize::MAX))
+            .zip(1u64..)
+            .any(|(b, i)| b.rows_total == i.saturating_mul(batch_rows).min(rows))
+    });
+    if found { Ok(()) } else { Err(no_batches_like()) }
+}
+
+/// The error of a real run with nothing to compare a forecast with.
+pub fn no_batches_like() -> Error {
+    Error::InvalidInput(
+        "the real run has no batches like the prediction's: check against a run with the same --batch and strategies"
+            .into(),
+    )
 }
 
 /// Pairs each predicted batch with the real batch of the same strategy and number, each held

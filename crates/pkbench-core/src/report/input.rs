@@ -3,6 +3,7 @@
 
 use crate::Error;
 use crate::results::{ResultsDoc, SCHEMA_VERSION};
+use crate::util::input::{InputKind, read_bytes};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -25,9 +26,9 @@ impl Source {
 /// Reads a `results.json` written by `pkbench run` (this or an earlier version).
 ///
 /// Errors name the file and the problem in one line: unreadable, not JSON, JSON that is not a
-/// pkbench results file, or a file from a newer pkbench.
+/// pkbench results file, a file from a newer pkbench, or one larger than a results file can be.
 pub fn load_results(path: &Path) -> Result<ResultsDoc, Error> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, e))?;
+    let bytes = read_bytes(path, InputKind::Results)?;
     let shown = path.display();
     let value: serde_json::Value = serde_json::from_slice(&bytes)
         .map_err(|e| Error::Json { context: format!("'{shown}' is not valid JSON"), cause: e })?;

@@ -11,10 +11,11 @@
 use super::input::load_results;
 use crate::Error;
 use crate::results::{BatchResult, PhaseResult, ResultsDoc, RunResult};
+use crate::util::input::{InputKind, open, unwrap_limit};
 use crate::util::text::count;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
-use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::io::{BufRead, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -152,10 +153,12 @@ impl Journal {
 /// `None` when the folder has no journal or the journal holds no batch.
 pub fn recover(dir: &Path) -> Result<Option<ResultsDoc>, Error> {
     let path = dir.join(JOURNAL_FILE);
-    let Ok(file) = File::open(&path) else { return Ok(None) };
+    if !path.exists() {
+        return Ok(None);
+    }
     let (mut header, mut run) = (None, None::<RunResult>);
-    for (i, text) in BufReader::new(file).lines().enumerate() {
-        let text = text.map_err(|e| Error::io("read", &path, e))?;
+    for (i, text) in open(&path, InputKind::Results)?.lines().enumerate() {
+        let text = text.map_err(|e| unwrap_limit(&path, e))?;
         // The last line may be cut short by the kill: what was synced before it stands.
         let Ok(entry) = serde_json::from_str::<Line>(&text) else { break };
         match entry {

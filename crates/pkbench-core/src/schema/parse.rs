@@ -38,10 +38,12 @@ pub fn parse(sql: &str, engine: Option<EngineKind>) -> Result<Schema, Error> {
             continue;
         }
         let comments = comments::trailing(&statement);
-        let parsed = Parser::new(dialect.as_ref())
-            .with_tokens_with_locations(statement)
-            .parse_statement()
-            .map_err(|e| Error::InvalidInput(format!("line {line}: the statement does not parse: {e}")))?;
+        let parsed =
+            Parser::new(dialect.as_ref()).with_tokens_with_locations(statement).parse_statement().map_err(|e| {
+                // The parser quotes the token it found, which may be a line break: keep one line.
+                let e = e.to_string().replace('\r', "\\r").replace('\n', "\\n");
+                Error::InvalidInput(format!("line {line}: the statement does not parse: {e}"))
+            })?;
         add(&mut schema, parsed, line, &comments)?;
     }
     Ok(schema)

@@ -175,6 +175,8 @@ fn bad_files_get_one_line_with_the_line_number() {
     let cases = [
         ("\nCREATE TABLE t (id bigint PRIMARY KEY,\n  x int,,\n);", None, "line 2: the statement does not parse"),
         ("CREATE TABLE t (a int);", None, "line 1: table t has no primary key"),
+        // The parser quotes a string holding a line break as the token it found.
+        ("CREATE TABLE t (id int PRIMARY KEY, x '\n' int);", None, "found: '\\n'"),
         (
             "\n\nCREATE TABLE t (a int, b int, PRIMARY KEY (a, b));",
             None,

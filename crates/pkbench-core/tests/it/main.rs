@@ -20,6 +20,7 @@ mod doctor_sampling;
 mod html_report;
 mod ids_golden_streams;
 mod ids_vectors;
+mod input_properties;
 mod own_schema;
 mod predict_model;
 mod predict_server_model;

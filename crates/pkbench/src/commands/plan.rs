@@ -12,6 +12,7 @@ use pkbench_core::config::{RunConfig, RunSettings, Setting};
 use pkbench_core::plan::{Case, Plan, key_position, shard};
 use pkbench_core::report::{ResultsWriter, load_results};
 use pkbench_core::util::folder::{self, write_atomically};
+use pkbench_core::util::input::{InputKind, read_bytes, read_text};
 use pkbench_core::util::pick::Pick;
 use pkbench_core::util::text::count;
 use pkbench_core::util::time::folder_stamp_now;
@@ -36,9 +37,15 @@ pub struct PlanArgs {
 
 /// Reads and expands `file`, and reads and checks every case's settings (its SQLite databases
 /// and results to go to `<out>/case-NNN`), before anything runs.
-fn load(file: &Path, out: &Path) -> anyhow::Result<Vec<(Case, RunConfig)>> {
-    let text = std::fs::read_to_string(file).with_context(|| format!("could not read the plan {}", file.display()))?;
-    let plan = Plan::parse(&text, file)?;
+fn load(file: &Path, out: &Path) -> anyhow::Result<(String, Vec<(Case, RunConfig)>)> {
+    let text = read_text(file, InputKind::Plan)?;
+    let cases = load_text(file, &text, out)?;
+    Ok((text, cases))
+}
+
+/// [`load`] of the plan `text` read from `file`.
+fn load_text(file: &Path, text: &str, out: &Path) -> anyhow::Result<Vec<(Case, RunConfig)>> {
+    let plan = Plan::parse(text, file)?;
     let cases = plan.cases();
     if cases.is_empty() {
         anyhow::bail!("{}: every case is excluded: remove an [[exclude]] or add axis values", file.display());
@@ -47,7 +54,7 @@ fn load(file: &Path, out: &Path) -> anyhow::Result<Vec<(Case, RunConfig)>> {
         .into_iter()
         .map(|case| {
             let at = |key: &str, message: &str| {
-                let (line, col) = key_position(&text, key).unwrap_or((0, 0));
+                let (line, col) = key_position(text, key).unwrap_or((0, 0));
                 anyhow::anyhow!("{}:{line}:{col}: case {} ({}): {message}", file.display(), case.number, case.label)
             };
             let settings = case_settings(&case).map_err(|(key, message)| at(&key, &message))?;
@@ -116,7 +123,7 @@ pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
         return merge(&args.paths, args.out.as_deref());
     }
     let [file] = args.paths.as_slice() else { anyhow::bail!("plan show takes one plan file") };
-    let cases = load(file, &default_plan_dir())?;
+    let (_, cases) = load(file, &default_plan_dir())?;
     let mut text = format!("{} in {}\n", count(cases.len(), "case"), file.display());
     for (case, _) in &cases {
         text.push_str(&format!(
@@ -138,7 +145,7 @@ pub fn run_plan(RunArgs { settings, options: args }: RunArgs) -> anyhow::Result<
         anyhow::bail!("{} cannot be given beside --plan: put it in the plan's [run] table", setting.flag());
     }
     let dir = args.out.clone().unwrap_or_else(default_plan_dir);
-    let mut cases = load(&file, &dir)?;
+    let (text, mut cases) = load(&file, &dir)?;
     if let Some((k, n)) = args.shard {
         let keep = shard_of(&cases, k, n);
         say!(
@@ -149,10 +156,10 @@ pub fn run_plan(RunArgs { settings, options: args }: RunArgs) -> anyhow::Result<
         cases = cases.into_iter().enumerate().filter(|(i, _)| keep.contains(i)).map(|(_, c)| c).collect();
     }
     let kept = dir.join("plan.toml");
-    let text = std::fs::read(&file).with_context(|| format!("could not read the plan {}", file.display()))?;
     // A new run of the plan takes a new or empty folder (--force: replaces an earlier pkbench
     // folder); --resume goes on in the folder as it is.
-    let prepared = match std::fs::read(&kept) {
+    let text = text.into_bytes();
+    let prepared = match read_bytes(&kept, InputKind::Plan) {
         Ok(earlier) if earlier != text && !args.force => anyhow::bail!(
             "{} holds the results of another plan: give a new -o folder (or --force to replace them)",
             dir.display()
@@ -167,7 +174,7 @@ pub fn run_plan(RunArgs { settings, options: args }: RunArgs) -> anyhow::Result<
         }
         _ => Some(super::out_dir::prepare(&dir, args.force)?),
     };
-    let result = run_cases(&file, &dir, &text, cases, &args);
+    let result = run_cases(&dir, &text, cases, &args);
     if let Some(prepared) = prepared
         && !result.as_ref().is_ok_and(|code| *code == ExitCode::SUCCESS)
     {
@@ -178,7 +185,6 @@ pub fn run_plan(RunArgs { settings, options: args }: RunArgs) -> anyhow::Result<
 
 /// The plan's cases (and the drift check) in its folder `dir`, the plan's `text` kept there.
 fn run_cases(
-    file: &Path,
     dir: &Path,
     text: &[u8],
     mut cases: Vec<(Case, RunConfig)>,
@@ -196,7 +202,7 @@ fn run_cases(
         let order: Vec<String> = cases.iter().map(|(c, _)| c.number.to_string()).collect();
         say!("Cases in shuffled order: {}", order.join(", "));
     }
-    let first = cases.first().map(|(c, _)| c.number);
+    let first = cases.first().map(|(c, _)| c.clone());
     let total = cases.len();
     for (i, (case, config)) in cases.into_iter().enumerate() {
         let out = dir.join(case_folder(&case));
@@ -215,8 +221,7 @@ fn run_cases(
             return Ok(code);
         }
     }
-    if let (true, Some(number)) = (args.drift_check, first) {
-        let (case, _) = load(file, dir)?.swap_remove(number - 1);
+    if let (true, Some(case)) = (args.drift_check, first) {
         drift_check(dir, &case, args)?;
     }
     say!("Plan done: {} in {}", count(total, "case"), dir.display());
@@ -263,7 +268,7 @@ fn complete(dir: &Path) -> bool {
 
 /// `pkbench plan merge`: every case of the plan, from whichever folder holds it finished.
 fn merge(dirs: &[PathBuf], out: Option<&Path>) -> anyhow::Result<ExitCode> {
-    let plan_of = |dir: &Path| std::fs::read(dir.join("plan.toml")).ok();
+    let plan_of = |dir: &Path| read_bytes(&dir.join("plan.toml"), InputKind::Plan).ok();
     let first = &dirs[0];
     let text = plan_of(first)
         .with_context(|| format!("{} holds no plan.toml: give the -o folders of `run --plan`", first.display()))?;
@@ -276,7 +281,7 @@ fn merge(dirs: &[PathBuf], out: Option<&Path>) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    let cases = load(&first.join("plan.toml"), first)?;
+    let (_, cases) = load(&first.join("plan.toml"), first)?;
     let mut found: Vec<Option<(PathBuf, pkbench_core::results::ResultsDoc)>> = vec![None; cases.len()];
     for dir in dirs {
         for (case, _) in &cases {

@@ -3,12 +3,12 @@
 //! one engine — without touching a database. A bad file gets one line with its line number.
 
 use crate::output::out;
-use anyhow::Context;
 use clap::Args;
 use pkbench_core::engines::EngineKind;
 use pkbench_core::engines::schema_sql::render;
 use pkbench_core::schema::parse;
 use pkbench_core::strategy::parse_list;
+use pkbench_core::util::input::{InputKind, read_text};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -19,7 +19,7 @@ pub struct SchemaArgs {
     #[arg(value_name = "FILE.sql")]
     pub file: PathBuf,
     /// The engine whose syntax the file is in and whose DDL to show.
-    #[arg(long, default_value = "postgres", value_parser = ["sqlite", "postgres", "mariadb"])]
+    #[arg(long, default_value = "postgres", value_parser = ["sqlite", "postgres", "mariadb"], ignore_case = true)]
     pub engine: String,
     /// The table whose primary key each strategy replaces [default: the table the others'
     /// foreign keys reference most].
@@ -32,8 +32,7 @@ pub struct SchemaArgs {
 
 pub fn schema(args: SchemaArgs) -> anyhow::Result<ExitCode> {
     let engine = EngineKind::parse(&args.engine)?;
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("could not read '{}' (give the path of a .sql file)", args.file.display()))?;
+    let text = read_text(&args.file, InputKind::Schema)?;
     let strategies = parse_list(&args.strategies)?;
     let schema = parse(&text, Some(engine))?;
     let key = schema.key_table(args.table.as_deref())?;

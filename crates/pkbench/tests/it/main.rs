@@ -10,6 +10,7 @@
 
 mod common;
 
+mod bounded_inputs;
 mod cli;
 mod concurrent_cli;
 mod connect_timeout_cli;

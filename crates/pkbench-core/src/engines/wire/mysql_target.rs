@@ -39,6 +39,7 @@ impl MyTarget {
     /// lacks, the connect timeout), `~/.my.cnf` and `MYSQL_PWD`. Errors never show the password.
     pub fn from_url(url: &str, options: &ConnectOptions) -> Result<Self, Error> {
         let shown = redact_url(url);
+        crate::util::input::single_line(url, &shown, "the URL")?;
         let mut rest = match url.trim_start().split_once("://") {
             Some((scheme, tail)) if scheme.eq_ignore_ascii_case("mariadb") || scheme.eq_ignore_ascii_case("mysql") => {
                 format!("mysql://{tail}")
@@ -65,10 +66,15 @@ impl MyTarget {
             rest = if kept.is_empty() { rest[..q].to_string() } else { format!("{}?{}", &rest[..q], kept.join("&")) };
         }
         let opts = Opts::from_url(&rest).map_err(|e| {
-            Error::InvalidInput(hide_secrets(
-                &format!("'{shown}' is not a MySQL/MariaDB URL ({e}): write mysql://user@host:port/database"),
-                url,
-            ))
+            let why = match unencoded_in_password(url) {
+                // The driver read another address than the one shown (the password hidden):
+                // `mysql://u:pa/ss@h/db` is host `u`, port `pa` to it.
+                Some(found) => format!(
+                    "its password holds {found}, which must be percent-encoded (%2F, %3F, %23): encode them, or leave the password out of the URL and set MYSQL_PWD"
+                ),
+                None => format!("{e}: write mysql://user@host:port/database"),
+            };
+            Error::InvalidInput(hide_secrets(&format!("'{shown}' is not a MySQL/MariaDB URL: {why}"), url))
         })?;
         let cnf = my_cnf_client();
         let mut builder = OptsBuilder::from_opts(opts.clone());
@@ -116,6 +122,11 @@ impl MyTarget {
     /// Connects; when the server refuses a connection without a password and nothing gave one,
     /// asks the installed prompt once and keeps what was typed. `what` starts the error message.
     pub fn connect_first(&mut self, what: &str) -> Result<(Conn, TlsStatus), Error> {
+        if let Some(path) = &self.tls.ca_file {
+            // The driver reads it itself, unbounded and only once the server answers: a missing,
+            // endless or huge file is said first.
+            crate::util::input::read_bytes(path, crate::util::input::InputKind::Certificates)?;
+        }
         match self.connect(what) {
             Err(e)
                 if self.opts.get_pass().is_none() && e.server_kind() == Some(ServerErrorKind::AuthenticationFailed) =>
@@ -210,6 +221,17 @@ fn denied(e: &mysql::Error) -> bool {
     matches!(e, mysql::Error::MySqlError(m) if m.code == 1045)
 }
 
+/// The characters of `url`'s password (between the user's ':' and the last '@') that end a
+/// URL's address unless percent-encoded, quoted and listed (`'/' and '?'`); `None` if none.
+fn unencoded_in_password(url: &str) -> Option<String> {
+    let (_, tail) = url.split_once("://")?;
+    let userinfo = &tail[..tail.rfind('@')?];
+    let (_, password) = userinfo.split_once(':')?;
+    let found: Vec<String> =
+        ['/', '?', '#'].iter().filter(|c| password.contains(**c)).map(|c| format!("'{c}'")).collect();
+    (!found.is_empty()).then(|| found.join(" and "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,5 +248,17 @@ mod tests {
         assert_eq!(t.shown(), "mariadb://u:***@127.0.0.1:3/db?ssl-mode=verify_identity&ssl-ca=%2Ftmp%2Fca.pem");
         let e = MyTarget::from_url("mysql//u:SECRET@h", &ConnectOptions::default()).err().unwrap().to_string();
         assert!(!e.contains("SECRET") && e.contains("write mysql://"), "{e}");
+    }
+
+    #[test]
+    fn a_password_that_ends_the_address_is_named_as_the_problem() {
+        let e = MyTarget::from_url("mysql://u:pa/ss?w@h/db", &ConnectOptions::default()).err().unwrap().to_string();
+        assert_eq!(
+            e,
+            "'mysql://u:***@h/db' is not a MySQL/MariaDB URL: its password holds '/' and '?', which must be percent-encoded (%2F, %3F, %23): encode them, or leave the password out of the URL and set MYSQL_PWD"
+        );
+        let e = MyTarget::from_url("mysql://u:PASS@h:x/db", &ConnectOptions::default()).err().unwrap().to_string();
+        assert!(e.starts_with("'mysql://u:***@h:x/db' is not a MySQL/MariaDB URL: URL ParseError"), "{e}");
+        assert!(!e.contains("PASS"), "{e}");
     }
 }

@@ -37,6 +37,7 @@ impl PgTarget {
     /// Errors never show the password.
     pub fn from_url(url: &str, options: &ConnectOptions) -> Result<Self, Error> {
         let shown = redact_url(url);
+        crate::util::input::single_line(url, &shown, "the URL")?;
         let (rest, own) = take_params(url);
         let mut config: Config = rest.parse().map_err(|e| {
             Error::InvalidInput(hide_secrets(

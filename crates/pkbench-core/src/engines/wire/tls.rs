@@ -160,7 +160,7 @@ pub(crate) mod rustls_config {
         let mut roots = RootCertStore::empty();
         match &tls.ca_file {
             Some(path) => {
-                let pem = std::fs::read(path).map_err(|e| Error::io("read the CA file", path, e))?;
+                let pem = crate::util::input::read_bytes(path, crate::util::input::InputKind::Certificates)?;
                 let certs: Vec<CertificateDer<'static>> =
                     CertificateDer::pem_slice_iter(&pem).collect::<Result<_, _>>().map_err(|e| {
                         Error::InvalidInput(format!("{}: not a PEM certificate file ({e})", path.display()))

@@ -240,10 +240,7 @@ impl<'a> PredictSession<'a> {
         let machine_ns = self.calibration.as_ref().and_then(|c| c.machine).map(|m| m.median_ns);
         let checks = check::compare(&forecast.doc, &real, machine_ns, check::within(self.plan.engine));
         if checks.is_empty() {
-            return Err(Error::InvalidInput(
-                "the real run has no batches like the prediction's: check against a run with the same --batch and strategies".into(),
-            )
-            .into());
+            return Err(check::no_batches_like().into());
         }
         Ok(Some(Checked { checks, real }))
     }

@@ -202,15 +202,23 @@ impl PagePlan {
                 plan.workload()?;
                 Some(CalibrationStep::Run(plan))
             }
-            Some(CalibrationSource::File(path)) => Some(CalibrationStep::File {
-                doc: Box::new(crate::report::load_results(path)?),
-                rows: request.calibrate_rows,
-            }),
+            Some(CalibrationSource::File(path)) => {
+                let doc = crate::report::load_results(path)?;
+                let rows = request.calibrate_rows;
+                crate::predict::calibrate::check_results(&doc, engine, &strategies, rows)
+                    .map_err(|e| Error::InvalidInput(format!("--calibrate-from '{}': {e}", path.display())))?;
+                Some(CalibrationStep::File { doc: Box::new(doc), rows })
+            }
         };
         let check = match &request.check {
             None => None,
             Some(CheckSource::Run(rows)) => Some(CheckStep::Run(check_plan(engine, &config, *rows)?)),
-            Some(CheckSource::File(path)) => Some(CheckStep::File(Box::new(crate::report::load_results(path)?))),
+            Some(CheckSource::File(path)) => {
+                let doc = crate::report::load_results(path)?;
+                crate::predict::check::comparable(&doc, &strategies, config.batch_rows, config.rows)
+                    .map_err(|e| Error::InvalidInput(format!("--check-from '{}': {e}", path.display())))?;
+                Some(CheckStep::File(Box::new(doc)))
+            }
         };
         Ok(PagePlan {
             engine,

@@ -7,9 +7,10 @@ use crate::Error;
 use crate::engines::EngineKind;
 use crate::predict::{ModelEngine, SCHEMA_ENGINES, predict_schema};
 use crate::results::BtreeStats;
+use crate::strategy::Strategy;
+use crate::util::input::{InputKind, read_text};
 use crate::workloads::{FkLocality, OwnSchema, ReadLocality, SchemaSizes};
 use std::fmt::Write as _;
-use std::path::Path;
 
 /// A validated `predict --schema`.
 #[derive(Clone, Debug)]
@@ -20,14 +21,12 @@ pub struct SchemaPlan {
     pub schema: SchemaRequest,
     /// SQLite's page size, bytes.
     pub page_size: u32,
-    /// Comma-separated strategy names.
-    pub strategies: String,
+    /// The strategies, each checked against the engine's dialect.
+    pub strategies: Vec<&'static Strategy>,
     /// Rows of the key table.
     pub rows: u64,
-    /// Rows per transaction.
-    pub batch_rows: u64,
-    /// Key-stream seed.
-    pub seed: u64,
+    /// The rows `run --schema` would insert, from the schema (and values) file read and checked.
+    pub workload: OwnSchema,
 }
 
 /// The trees `predict --schema` found: per strategy, the key table's table and indexes.
@@ -46,8 +45,8 @@ pub struct SchemaForecast {
 }
 
 impl SchemaPlan {
-    /// `--schema`'s plan of `request`: an engine that has a schema model, and `--page-size` on
-    /// SQLite only.
+    /// `--schema`'s plan of `request`: an engine that has a schema model, `--page-size` on
+    /// SQLite only, the schema (and values) file read and planned, every strategy checked.
     pub(super) fn from_request(request: &PredictRequest, schema: SchemaRequest) -> Result<SchemaPlan, Error> {
         let engine = request.engine;
         if !SCHEMA_ENGINES.contains(&engine) {
@@ -64,57 +63,51 @@ impl SchemaPlan {
                 engine.name()
             )));
         }
-        Ok(SchemaPlan {
-            engine,
-            schema,
-            page_size: request.page_size.unwrap_or(4096),
-            strategies: request.strategies.clone(),
-            rows: request.rows,
-            batch_rows: request.batch_rows,
-            seed: request.seed,
-        })
+        let page_size = request.page_size.unwrap_or(4096);
+        let workload = workload(&schema, engine, request)?;
+        let strategies = crate::strategy::parse_list(&request.strategies)?;
+        for s in &strategies {
+            crate::engines::schema_sql::check_strategy(s, engine.dialect())?;
+        }
+        Ok(SchemaPlan { engine, schema, page_size, strategies, rows: request.rows, workload })
     }
 
-    /// Reads the schema (and values) file and models each strategy's trees.
+    /// Models each strategy's trees.
     pub fn run(&self) -> Result<SchemaForecast, Error> {
-        let engine = self.engine;
-        let read = |path: &Path| {
-            std::fs::read_to_string(path).map_err(|e| {
-                Error::InvalidInput(format!("could not read '{}': {e}; give the path of the file", path.display()))
-            })
-        };
-        let file = &self.schema.file;
-        let schema = crate::schema::parse(&read(file)?, Some(engine))?;
-        let sidecar = match &self.schema.values {
-            Some(path) => Some(crate::values::Sidecar::parse(&read(path)?)?),
-            None => None,
-        };
-        let sizes = SchemaSizes {
-            rows: self.rows,
-            batch_rows: self.batch_rows,
-            parent_rows: self.schema.parent_rows.unwrap_or(1000),
-            children_per_row: 0,
-            fk_locality: FkLocality::Recent,
-            read_locality: ReadLocality::Recent,
-            reads: 0,
-        };
-        let name = file.display().to_string();
-        let table = self.schema.table.as_deref();
-        let workload = OwnSchema::new(&schema, table, sidecar.as_ref(), sizes, self.seed, &name)?;
-        let strategies = crate::strategy::parse_list(&self.strategies)?;
         let mut trees = Vec::new();
-        for s in strategies {
-            crate::engines::schema_sql::check_strategy(s, engine.dialect())?;
-            trees.push((s.name, predict_schema(&workload, s, engine, self.page_size)?));
+        for s in &self.strategies {
+            trees.push((s.name, predict_schema(&self.workload, s, self.engine, self.page_size)?));
         }
         Ok(SchemaForecast {
-            engine,
-            key_table: workload.plan().key_table().name.clone(),
+            engine: self.engine,
+            key_table: self.workload.plan().key_table().name.clone(),
             rows: self.rows,
             page_size: self.page_size,
             trees,
         })
     }
+}
+
+/// Reads the schema (and values) file and plans the rows `run --schema` would insert: every
+/// error of either file before anything is modelled.
+fn workload(files: &SchemaRequest, engine: ModelEngine, request: &PredictRequest) -> Result<OwnSchema, Error> {
+    let file = &files.file;
+    let schema = crate::schema::parse(&read_text(file, InputKind::Schema)?, Some(engine))?;
+    let sidecar = match &files.values {
+        Some(path) => Some(crate::values::Sidecar::parse(&read_text(path, InputKind::Values)?)?),
+        None => None,
+    };
+    let sizes = SchemaSizes {
+        rows: request.rows,
+        batch_rows: request.batch_rows,
+        parent_rows: files.parent_rows.unwrap_or(1000),
+        children_per_row: 0,
+        fk_locality: FkLocality::Recent,
+        read_locality: ReadLocality::Recent,
+        reads: 0,
+    };
+    let name = file.display().to_string();
+    OwnSchema::new(&schema, files.table.as_deref(), sidecar.as_ref(), sizes, request.seed, &name)
 }
 
 impl SchemaForecast {

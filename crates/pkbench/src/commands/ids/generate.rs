@@ -18,6 +18,10 @@ pub fn generate(args: GenArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let rate = args.params.rate()?;
+    if args.seed.is_some() {
+        // A seeded stream reads the virtual clock, which starts at a fixed time.
+        pkbench_core::config::keys::check_virtual_epoch(&params)?;
+    }
     let (rng, clock): (KeyRng, Box<dyn pkbench_core::generators::Clock>) = match args.seed {
         Some(seed) => (
             KeyRng::seeded(derive_seed(seed, scheme.name(), "primary")),

@@ -6,8 +6,12 @@ use crate::output::say;
 use anyhow::Context;
 use pkbench_core::generators::SchemeParams;
 use pkbench_core::generators::inspect::{IdValue, InspectOptions, Inspection, OrderSummary, summarize_order};
-use std::io::{BufRead, Write};
+use pkbench_core::util::input::BoundedLines;
+use std::io::Write;
 use std::process::ExitCode;
+
+/// The longest line read from standard input, bytes: far more than any ID in any encoding.
+const MAX_LINE: usize = 4096;
 
 /// What a failed write says.
 const STDOUT: &str = "could not write to standard output";
@@ -30,16 +34,17 @@ pub fn inspect(args: InspectArgs) -> anyhow::Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if args.ids.is_empty() || args.ids == ["-"] {
-        for (i, line) in std::io::stdin().lock().lines().enumerate() {
-            match line {
+        // Line by line, each at most MAX_LINE bytes: an endless line ends in one message.
+        for line in BoundedLines::new(std::io::stdin().lock(), MAX_LINE) {
+            let (number, bytes) = line.context("standard input")?;
+            match String::from_utf8(bytes) {
                 Ok(line) if line.trim().is_empty() => {}
-                Ok(line) => session.handle(&format!("line {}", i + 1), &line, &mut out).context(STDOUT)?,
-                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                Ok(line) => session.handle(&format!("line {number}"), &line, &mut out).context(STDOUT)?,
+                Err(_) => {
                     session.failed += 1;
                     out.flush().context(STDOUT)?;
-                    say!("line {}: not valid UTF-8 text", i + 1);
+                    say!("line {number}: not valid UTF-8 text");
                 }
-                Err(e) => return Err(anyhow::Error::new(e).context("could not read standard input")),
             }
         }
     } else {
