@@ -6,6 +6,7 @@
 
 use pkbench_core::engines::EngineKind;
 use pkbench_core::engines::server::redact_url;
+use pkbench_core::engines::wire::connect::ConnectOptions;
 use pkbench_core::engines::wire::mysql_target::MyTarget;
 use pkbench_core::engines::wire::postgres_target::PgTarget;
 use pkbench_core::generators::inspect::{InspectOptions, inspect};
@@ -98,7 +99,10 @@ proptest! {
         let shown = redact_url(&url);
         prop_assert!(shown.len() <= url.len() + 3 * url.matches(':').count() + 3);
         let _ = EngineKind::from_url(&url);
-        for result in [PgTarget::from_url(&url).map(|_| ()), MyTarget::from_url(&url).map(|_| ())] {
+        for result in [
+            PgTarget::from_url(&url, &ConnectOptions::default()).map(|_| ()),
+            MyTarget::from_url(&url, &ConnectOptions::default()).map(|_| ()),
+        ] {
             if let Err(e) = &result {
                 // The password of a well-formed sample never shows, however the rest is broken.
                 for secret in ["s3cret", "p%40ss", "p@ss"] {
