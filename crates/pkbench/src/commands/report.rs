@@ -78,12 +78,12 @@ pub fn report(mut args: ReportArgs) -> anyhow::Result<ExitCode> {
         folder::create(dir).with_context(|| format!("could not create the folder '{}'", dir.display()))?;
     }
     // Whole or not at all: a full disk leaves an earlier report as it was, and no empty file.
-    write_atomically(&out, text.as_bytes()).with_context(|| format!("could not write '{}'", out.display()))?;
+    write_atomically(&out, text.as_bytes())?;
     if args.format == ReportFormat::Md
         && let Some(svg) = key_chart_svg(&sources)
     {
         let path = dir.join(KEY_CHART_FILE);
-        write_atomically(&path, svg.as_bytes()).with_context(|| format!("could not write '{}'", path.display()))?;
+        write_atomically(&path, svg.as_bytes())?;
     }
     say!("Report written to {}", out.display());
     Ok(ExitCode::SUCCESS)

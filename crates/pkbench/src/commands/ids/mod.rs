@@ -48,7 +48,7 @@ pub struct GenArgs {
     #[arg(value_parser = parse_scheme)]
     pub scheme: Scheme,
     /// How many IDs (accepts 10k, 10M, …).
-    #[arg(short = 'n', long = "count", default_value = "1", value_parser = parse_count)]
+    #[arg(short = 'n', long = "count", default_value = "1", value_parser = parse_count, allow_hyphen_values = true)]
     pub count: u64,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
