@@ -52,6 +52,8 @@ pub fn run(
     let ctx = &CaseContext { observer: &observer, ..*ctx };
     let count = plan.strategies.len();
     let mut stopped = None;
+    // Whether the results files hold every batch journaled (the last write succeeded).
+    let mut saved = true;
     for (position, strategy) in plan.strategies.iter().enumerate() {
         if ctx.control.is_cancelled() {
             stopped = Some(Error::Interrupted);
@@ -69,6 +71,7 @@ pub fn run(
         ctx.observer.case_finished(&result);
         doc.runs.push(result);
         let written = writer.map_or(Ok(()), |w| w.write(&doc));
+        saved = written.is_ok();
         if written.is_ok()
             && let Some(j) = &journal
         {
@@ -84,7 +87,7 @@ pub fn run(
     }
     // The results files hold every batch unless the last write failed: keep the journal then.
     if let Some(j) = journal
-        && !matches!(stopped, Some(Error::DiskFull { .. } | Error::Io { .. }))
+        && saved
     {
         j.finish();
     }

@@ -122,7 +122,7 @@ fn missing() -> Error {
 
 impl<B: Backend> ServerApp<'_, B> {
     fn snapshot(&mut self) -> Result<B::Snapshot, Error> {
-        let ServerEngine { conn, namespace, backend } = &mut *self.engine;
+        let ServerEngine { conn, namespace, backend, .. } = &mut *self.engine;
         backend.snapshot(conn, namespace, &self.tables)
     }
 
@@ -340,13 +340,13 @@ impl<B: Backend> AppCase for ServerApp<'_, B> {
     }
 
     fn size_bytes(&mut self) -> Result<u64, Error> {
-        let ServerEngine { conn, namespace, backend } = &mut *self.engine;
+        let ServerEngine { conn, namespace, backend, .. } = &mut *self.engine;
         backend.size_bytes(conn, namespace, &self.tables)
     }
 
     fn take_counters(&mut self) -> Result<Counters, Error> {
         let now = self.snapshot()?;
-        let ServerEngine { conn, namespace, backend } = &mut *self.engine;
+        let ServerEngine { conn, namespace, backend, .. } = &mut *self.engine;
         let every = CounterAccount::new(CounterBudget::Unlimited);
         let c = backend.counters(conn, (&self.last, &now), namespace, &self.tables, &every);
         self.last = now;
@@ -361,7 +361,7 @@ impl<B: Backend> AppCase for ServerApp<'_, B> {
             *entry = (*entry).min(n);
         }
         let (size_bytes, btrees, wal_size_bytes) = {
-            let ServerEngine { conn, namespace, backend } = &mut *self.engine;
+            let ServerEngine { conn, namespace, backend, .. } = &mut *self.engine;
             let (size, btrees) = backend.measure(conn, namespace, &self.tables)?;
             (size, btrees, backend.wal_size_bytes())
         };

@@ -102,7 +102,7 @@ impl<'a, B: Backend> ServerCase<'a, B> {
     }
 
     fn snapshot(&mut self) -> Result<B::Snapshot, Error> {
-        let ServerEngine { conn, namespace, backend } = &mut *self.engine;
+        let ServerEngine { conn, namespace, backend, .. } = &mut *self.engine;
         backend.snapshot(conn, namespace, &self.sql.tables)
     }
 
@@ -125,7 +125,7 @@ impl<'a, B: Backend> ServerCase<'a, B> {
     }
 
     fn measure(&mut self) -> Result<Physical, Error> {
-        let ServerEngine { conn, namespace, backend } = &mut *self.engine;
+        let ServerEngine { conn, namespace, backend, .. } = &mut *self.engine;
         let (size_bytes, btrees) = backend.measure(conn, namespace, &self.sql.tables)?;
         Ok(Physical { size_bytes, wal_size_bytes: backend.wal_size_bytes(), btrees })
     }
@@ -158,7 +158,7 @@ impl<B: Backend> InsertCase for ServerCase<'_, B> {
 
     fn take_counters_within(&mut self, account: &CounterAccount) -> Result<Counters, Error> {
         let now = self.snapshot()?;
-        let ServerEngine { conn, namespace, backend } = &mut *self.engine;
+        let ServerEngine { conn, namespace, backend, .. } = &mut *self.engine;
         let c = backend.counters(conn, (&self.last, &now), namespace, &self.sql.tables, account);
         self.last = now;
         Ok(c)
@@ -239,6 +239,19 @@ impl<B: Backend> InsertCase for ServerCase<'_, B> {
         let Physical { size_bytes, wal_size_bytes, btrees } = self.measure()?;
         let kept = self.close(true)?;
         Ok(CaseReport { verified_rows: verified_rows.unwrap_or(0), size_bytes, wal_size_bytes, btrees, kept })
+    }
+
+    fn committed_rows(&mut self) -> Option<u64> {
+        let tables = self.sql.tables.clone();
+        let count = |engine: &mut ServerEngine<B>| -> Option<u64> {
+            tables.iter().map(|t| engine.count_rows(t).ok()).collect::<Option<Vec<u64>>>()?.into_iter().min()
+        };
+        match count(self.engine) {
+            Some(n) => Some(n),
+            // The case's session is lost (a cut connection, a restart): count on a new one.
+            None if self.engine.replace_lost_session() => count(self.engine),
+            None => None,
+        }
     }
 }
 

@@ -6,11 +6,11 @@
 use super::backend::{Backend, SettingsFor};
 use super::case::ServerCase;
 use super::unique_suffix;
-use crate::Error;
 use crate::engines::dialect::Dialect;
 use crate::engines::wire::Connection;
 use crate::engines::{CaseSpec, Engine, EngineInfo, InsertCase};
 use crate::strategy::Strategy;
+use crate::{Error, ServerErrorKind};
 use std::path::PathBuf;
 
 /// An engine written once over its [`Backend`]. Field order matters: the connection closes before the managed server (in
@@ -19,6 +19,8 @@ pub struct ServerEngine<B: Backend> {
     pub(super) conn: B::Conn,
     pub(super) namespace: String,
     pub(super) backend: B,
+    /// The server could not be reached again after the session was lost: nothing more to try.
+    pub(super) lost: bool,
 }
 
 impl<B: Backend> std::fmt::Debug for ServerEngine<B> {
@@ -41,7 +43,7 @@ impl<B: Backend> ServerEngine<B> {
             None => format!("pkbench_{}_{}", std::process::id(), unique_suffix() % 1_000_000),
         };
         backend.create_namespace(&mut conn, &namespace)?;
-        Ok(ServerEngine { conn, namespace, backend })
+        Ok(ServerEngine { conn, namespace, backend, lost: false })
     }
 
     /// The managed server, if pkbench started one.
@@ -95,7 +97,7 @@ impl<B: Backend> ServerEngine<B> {
     /// Ends a case: drops its `tables` (unqualified, last first) or closes its file, keeping it
     /// where asked if the case `finished`; returns where it was kept.
     pub(super) fn close_case(&mut self, tables: &[&str], what: &str, finished: bool) -> Result<Option<PathBuf>, Error> {
-        let ServerEngine { conn, namespace, backend } = self;
+        let ServerEngine { conn, namespace, backend, .. } = self;
         backend.close_case(conn, namespace, tables, what, finished)
     }
 
@@ -107,6 +109,19 @@ impl<B: Backend> ServerEngine<B> {
         let mut out = self.backend.settings(&mut self.conn, purpose)?;
         self.backend.settings_context(purpose, &mut out);
         Ok(out)
+    }
+
+    /// Replaces a lost session with a new one (see [`Backend::reconnect`]); false if the server
+    /// cannot be reached.
+    pub(super) fn replace_lost_session(&mut self) -> bool {
+        if self.lost {
+            return false;
+        }
+        match self.backend.reconnect() {
+            Some(conn) => self.conn = conn,
+            None => self.lost = true,
+        }
+        !self.lost
     }
 
     /// Rows in `table` (unqualified).
@@ -153,9 +168,28 @@ impl<B: Backend> ServerEngine<B> {
 
 impl<B: Backend> Drop for ServerEngine<B> {
     fn drop(&mut self) {
-        self.backend.drop_namespace(&mut self.conn, &self.namespace);
+        let deadline = std::time::Instant::now() + DISK_FULL_WAIT;
+        loop {
+            match self.backend.drop_namespace(&mut self.conn, &self.namespace) {
+                Ok(()) => return,
+                // A server whose disk just filled has room again once it has undone the batch.
+                Err(e) if e.kind == ServerErrorKind::DiskFull && std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(250));
+                }
+                Err(_) => break,
+            }
+        }
+        // A lost session (a cut connection, a restarted server) leaves the namespace to a new one.
+        if !self.lost
+            && let Some(mut conn) = self.backend.reconnect()
+        {
+            let _ = self.backend.drop_namespace(&mut conn, &self.namespace);
+        }
     }
 }
+
+/// How long dropping pkbench's namespace is tried again on a server whose disk is full.
+const DISK_FULL_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 impl<B: Backend> Engine for ServerEngine<B> {
     fn info(&self) -> EngineInfo {

@@ -75,7 +75,7 @@ impl<B: Backend> ServerSchema<'_, B> {
     fn snapshot(&mut self) -> Result<B::Snapshot, Error> {
         let tables = self.tables.clone();
         let names: Vec<&str> = tables.iter().map(String::as_str).collect();
-        let ServerEngine { conn, namespace, backend } = &mut *self.engine;
+        let ServerEngine { conn, namespace, backend, .. } = &mut *self.engine;
         backend.snapshot(conn, namespace, &names)
     }
 
@@ -152,7 +152,7 @@ impl<B: Backend> SchemaCase for ServerSchema<'_, B> {
     fn tree_counters(&mut self) -> Result<BTreeMap<String, TreeCounters>, Error> {
         let tables = self.tables.clone();
         let names: Vec<&str> = tables.iter().map(String::as_str).collect();
-        let ServerEngine { conn, namespace, backend } = &mut *self.engine;
+        let ServerEngine { conn, namespace, backend, .. } = &mut *self.engine;
         backend.tree_counters(conn, namespace, &names)
     }
 
@@ -160,7 +160,7 @@ impl<B: Backend> SchemaCase for ServerSchema<'_, B> {
         let now = self.snapshot()?;
         let tables = self.tables.clone();
         let names: Vec<&str> = tables.iter().map(String::as_str).collect();
-        let ServerEngine { conn, namespace, backend } = &mut *self.engine;
+        let ServerEngine { conn, namespace, backend, .. } = &mut *self.engine;
         let c = backend.counters(conn, (&self.last, &now), namespace, &names, account);
         self.last = now;
         Ok(c)
@@ -178,7 +178,7 @@ impl<B: Backend> SchemaCase for ServerSchema<'_, B> {
         let tables = self.tables.clone();
         let names: Vec<&str> = tables.iter().map(String::as_str).collect();
         let (size_bytes, btrees, wal_size_bytes) = {
-            let ServerEngine { conn, namespace, backend } = &mut *self.engine;
+            let ServerEngine { conn, namespace, backend, .. } = &mut *self.engine;
             let (size, btrees) = backend.measure_schema(conn, namespace, &names)?;
             (size, btrees, backend.wal_size_bytes())
         };
