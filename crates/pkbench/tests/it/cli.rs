@@ -155,28 +155,7 @@ fn an_unwritable_output_folder_is_a_clear_error() {
 #[cfg(feature = "server-tests")]
 mod full_disk {
     use super::*;
-
-    /// A small tmpfs, unmounted on drop. Mounting needs root (CAP_SYS_ADMIN), which CI and the
-    /// development machines have; without it the test fails and says so rather than skipping.
-    struct Tmpfs(std::path::PathBuf);
-
-    impl Tmpfs {
-        fn mount(dir: &Path, size: &str) -> Self {
-            let status = std::process::Command::new("mount")
-                .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-                .arg(dir)
-                .status()
-                .expect("run mount");
-            assert!(status.success(), "the disk-full test mounts a {size} tmpfs and needs root (CAP_SYS_ADMIN)");
-            Tmpfs(dir.to_path_buf())
-        }
-    }
-
-    impl Drop for Tmpfs {
-        fn drop(&mut self) {
-            let _ = std::process::Command::new("umount").arg(&self.0).status();
-        }
-    }
+    use crate::common::tmpfs::Tmpfs;
 
     #[test]
     fn a_full_disk_stops_the_run_with_partial_results_kept() {

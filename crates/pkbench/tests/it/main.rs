@@ -24,6 +24,8 @@ mod workloads_cli;
 #[cfg(feature = "server-tests")]
 mod credentials_cli;
 #[cfg(feature = "server-tests")]
+mod faults;
+#[cfg(feature = "server-tests")]
 mod mariadb_cli;
 #[cfg(feature = "server-tests")]
 mod postgres_cli;

@@ -1,5 +1,10 @@
 //! Helpers shared by the CLI tests.
 
+#[cfg(feature = "server-tests")]
+pub mod faults;
+#[cfg(feature = "server-tests")]
+pub mod tmpfs;
+
 use std::path::Path;
 use std::time::{Duration, Instant};
 
