@@ -53,8 +53,9 @@ pub enum Error {
         /// The OS error.
         cause: std::io::Error,
     },
-    /// An error returned by a server (PostgreSQL, MariaDB/MySQL) or its client library.
-    #[error("{context}: {error}")]
+    /// An error returned by a server (PostgreSQL, MariaDB/MySQL) or its client library; a lost
+    /// connection, a full disk or a statement timeout is named first.
+    #[error("{}{context}: {error}", error.fault())]
     Server {
         /// What pkbench was doing (any URL in it is redacted).
         context: String,
@@ -102,6 +103,8 @@ pub enum ServerErrorKind {
     ServerGone,
     /// A transaction lost a serialization or deadlock conflict and may be retried.
     Conflict,
+    /// A statement ran longer than the server's statement timeout and was cancelled.
+    Timeout,
     /// The statement is not valid on this server (syntax, unknown object, missing right).
     Rejected,
     /// Anything else.
@@ -125,6 +128,22 @@ impl std::fmt::Display for ServerError {
     }
 }
 
+impl ServerError {
+    /// The fault, named for the user ahead of the server's own words (empty for an error the
+    /// statement itself caused): a lost connection, a full disk, a statement timeout.
+    fn fault(&self) -> String {
+        let engine = self.engine;
+        match self.kind {
+            ServerErrorKind::ServerGone => format!("the {engine} server closed the connection: "),
+            ServerErrorKind::DiskFull => format!(
+                "disk full where the {engine} data is (free space there: SQLite's is in --out, a managed server's under --data-dir): "
+            ),
+            ServerErrorKind::Timeout => format!("statement timeout on the {engine} server: "),
+            _ => String::new(),
+        }
+    }
+}
+
 fn did_you_mean(s: Option<&str>) -> String {
     s.map(|s| format!(" (did you mean '{s}'?)")).unwrap_or_default()
 }
@@ -140,13 +159,9 @@ impl Error {
         }
     }
 
-    /// Wraps a server's error, recognising a full disk.
+    /// Wraps a server's error.
     pub fn server(context: impl Into<String>, error: ServerError) -> Self {
-        if error.kind == ServerErrorKind::DiskFull {
-            Error::DiskFull { path: format!("the {} data directory", error.engine).into() }
-        } else {
-            Error::Server { context: context.into(), error }
-        }
+        Error::Server { context: context.into(), error }
     }
 
     /// The kind of server error this is, if a server reported it.

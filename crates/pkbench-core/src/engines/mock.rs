@@ -36,12 +36,15 @@ pub struct MockEngine {
     timer: Arc<FakeTimer>,
     /// Fail the given batch index of every case with a disk-full error (for error-path tests).
     pub fail_at_batch: Option<u64>,
+    /// Commit the given batch index of every case, then answer as a dropped connection would:
+    /// the batch is in the table though pkbench was told it failed (for error-path tests).
+    pub lose_answer_at_batch: Option<u64>,
 }
 
 impl MockEngine {
     /// A mock engine advancing `timer`.
     pub fn new(timer: Arc<FakeTimer>) -> Self {
-        MockEngine { timer, fail_at_batch: None }
+        MockEngine { timer, fail_at_batch: None, lose_answer_at_batch: None }
     }
 }
 
@@ -119,7 +122,19 @@ impl InsertCase for MockCase<'_> {
         self.rows += n;
         self.batches += 1;
         control.add_rows(n);
+        if self.engine.lose_answer_at_batch == Some(self.batches - 1) {
+            let lost = crate::ServerError {
+                engine: "mock",
+                kind: crate::ServerErrorKind::ServerGone,
+                message: "connection closed".into(),
+            };
+            return Err(Error::server("COMMIT failed", lost));
+        }
         Ok(())
+    }
+
+    fn committed_rows(&mut self) -> Option<u64> {
+        Some(self.rows)
     }
 
     fn take_counters(&mut self) -> Result<Counters, Error> {

@@ -225,6 +225,13 @@ pub trait InsertCase {
 
     /// Counts the rows, measures size and B-tree state, and removes or keeps the database.
     fn finish(self: Box<Self>) -> Result<CaseReport, Error>;
+
+    /// After a batch failed: the rows the case's tables hold (the fewest of any table), counted
+    /// on a fresh connection if the case's own is lost; `None` where they cannot be counted (the
+    /// server gone).
+    fn committed_rows(&mut self) -> Option<u64> {
+        None
+    }
 }
 
 /// What a case can do besides inserting, on engines that implement it: measure itself,

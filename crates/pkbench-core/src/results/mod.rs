@@ -54,7 +54,8 @@ pub struct RunResult {
     /// order. Empty for insert-growth.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub phases: Vec<PhaseResult>,
-    /// Rows counted in the table after the run (`None` if the run did not finish).
+    /// Rows counted in the table after the run; after a run a fault stopped, the rows its
+    /// committed batches left, where they could still be counted (`None` otherwise).
     pub verified_rows: Option<u64>,
     /// Database size on disk after the run (main file + WAL), bytes.
     pub size_bytes: Option<u64>,

@@ -86,7 +86,13 @@ impl InsertGrowth {
             }
             let n = self.batch_rows.min(self.rows - total);
             if let Err(e) = batches.insert(case, n, total + n, total + n == self.rows, result, ctx, strategy.name) {
-                ctx.control.set_rows(total);
+                // A fault: count what the committed batches left, so none is lost or claimed
+                // wrongly (a batch whose COMMIT answer was lost is kept if its rows are there).
+                if !matches!(e, Error::Interrupted) {
+                    result.verified_rows = case.committed_rows();
+                    batches.keep_if_committed(result.verified_rows, result, ctx, strategy.name);
+                }
+                ctx.control.set_rows(result.rows_inserted());
                 return Err(e);
             }
             total += n;

@@ -115,6 +115,9 @@ pub(crate) struct Batches {
     read_cost: CostRate,
     /// Batches inserted since counters were last read.
     unread: u64,
+    /// The batch whose insert failed, kept until the rows counted after the failure tell
+    /// whether its COMMIT went through (a lost reply leaves it in doubt).
+    unconfirmed: Option<BatchResult>,
 }
 
 impl Batches {
@@ -127,6 +130,23 @@ impl Batches {
             account: None,
             read_cost: CostRate::new(0.0),
             unread: 0,
+            unconfirmed: None,
+        }
+    }
+
+    /// After a failed batch: records it if `committed` rows (counted after the failure) say its
+    /// COMMIT went through though its answer was lost; forgets it otherwise.
+    pub(crate) fn keep_if_committed(
+        &mut self,
+        committed: Option<u64>,
+        result: &mut RunResult,
+        ctx: &CaseContext<'_>,
+        strategy: &str,
+    ) {
+        if let Some(batch) = self.unconfirmed.take()
+            && committed == Some(batch.rows_total)
+        {
+            record_batch(result, batch, ctx, strategy);
         }
     }
 
@@ -157,40 +177,73 @@ impl Batches {
             self.rows.sort_unstable_by_key(|r| r.primary);
         }
         let t1 = ctx.timer.now_ns();
-        case.insert_batch(&self.rows, ctx.control)?;
+        let index = result.batches.len() as u64;
+        if let Err(e) = case.insert_batch(&self.rows, ctx.control) {
+            let elapsed = ctx.timer.now_ns() - t1;
+            self.unconfirmed = Some(batch_result(index, (n, rows_total), (elapsed, t1 - t0), Counters::default()));
+            return Err(e);
+        }
         let t2 = ctx.timer.now_ns();
         let account = self.account.get_or_insert_with(|| CounterAccount::new(ctx.counter_budget));
         account.earn(t2 - t1);
         let first = result.batches.is_empty();
+        // The batch is committed: a counter read that fails (the server gone) still records it.
+        let mut failed = None;
         let (counters, shards, counters_ns, counters_span) =
             if first || last || case.counters_every_batch() || account.affords(self.read_cost.expected_ns(1)) {
-                let counters = case.take_counters_within(account)?;
-                let shards = case.take_shards();
-                let ns = ctx.timer.now_ns() - t2;
-                account.spend(ns);
-                self.read_cost.record(1, ns);
-                let span = std::mem::take(&mut self.unread) + 1;
-                (counters, shards, ns, span)
+                match case.take_counters_within(account) {
+                    Ok(counters) => {
+                        let shards = case.take_shards();
+                        let ns = ctx.timer.now_ns() - t2;
+                        account.spend(ns);
+                        self.read_cost.record(1, ns);
+                        let span = std::mem::take(&mut self.unread) + 1;
+                        (counters, shards, ns, span)
+                    }
+                    Err(e) => {
+                        failed = Some(e);
+                        (Counters::default(), None, 0, 0)
+                    }
+                }
             } else {
                 self.unread += 1;
                 (Counters::default(), None, 0, 0)
             };
         let batch = BatchResult {
-            index: result.batches.len() as u64,
-            rows: n,
-            rows_total,
-            elapsed_ns: t2 - t1,
-            elapsed_ns_low: None,
-            elapsed_ns_high: None,
-            keygen_ns: t1 - t0,
-            counters,
             counters_ns,
             counters_span,
-            db_size_bytes: None,
             shards,
-            machine_ns: None,
+            ..batch_result(index, (n, rows_total), (t2 - t1, t1 - t0), counters)
         };
         record_batch(result, batch, ctx, strategy);
-        Ok(t2 - t1)
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(t2 - t1),
+        }
+    }
+}
+
+/// Batch `index` of `rows` rows (`rows_total` in the table after it), inserted in `elapsed` ns
+/// after `keygen` ns making its keys, with `counters` (none read: a span of 0 batches).
+fn batch_result(
+    index: u64,
+    (rows, rows_total): (u64, u64),
+    (elapsed, keygen): (u64, u64),
+    counters: Counters,
+) -> BatchResult {
+    BatchResult {
+        index,
+        rows,
+        rows_total,
+        elapsed_ns: elapsed,
+        elapsed_ns_low: None,
+        elapsed_ns_high: None,
+        keygen_ns: keygen,
+        counters,
+        counters_ns: 0,
+        counters_span: 0,
+        db_size_bytes: None,
+        shards: None,
+        machine_ns: None,
     }
 }

@@ -28,6 +28,15 @@ fn mock_run(strategies: &str, fail_at_batch: Option<u64>, writer: Option<&Result
     let timer = Arc::new(FakeTimer::default());
     let mut engine = MockEngine::new(Arc::clone(&timer));
     engine.fail_at_batch = fail_at_batch;
+    mock_run_on(engine, timer, strategies, writer)
+}
+
+fn mock_run_on(
+    mut engine: MockEngine,
+    timer: Arc<FakeTimer>,
+    strategies: &str,
+    writer: Option<&ResultsWriter>,
+) -> RunOutcome {
     let workload = InsertGrowth::new(100_000, 10_000, 50, 42).unwrap();
     let plan = RunPlan {
         workload: &workload,
@@ -86,6 +95,7 @@ fn a_failing_case_keeps_earlier_results_on_disk() {
     assert_eq!(saved.runs.len(), 1);
     assert!(!saved.runs[0].complete);
     assert_eq!(saved.runs[0].batches.len(), 3);
+    assert_eq!(saved.runs[0].verified_rows, Some(30_000), "the rows the kept batches committed, counted");
     assert!(saved.runs[0].error.as_deref().unwrap().contains("disk full"));
     let table = Format::Table.exporter().render(&saved).unwrap();
     assert!(table.contains("int (incomplete)"), "{table}");
@@ -107,6 +117,21 @@ fn results_that_cannot_be_written_keep_the_journal() {
     assert_eq!(recovered.runs.len(), 1);
     assert_eq!(recovered.runs[0].batches.len(), 10);
     assert!(!writer.json_path().exists());
+}
+
+#[test]
+fn a_batch_whose_commit_answer_was_lost_is_kept_when_its_rows_are_there() {
+    let timer = Arc::new(FakeTimer::default());
+    let mut engine = MockEngine::new(Arc::clone(&timer));
+    engine.lose_answer_at_batch = Some(3);
+    let outcome = mock_run_on(engine, timer, "int", None);
+    let err = outcome.error.expect("the run must fail").to_string();
+    assert!(err.starts_with("the mock server closed the connection: COMMIT failed"), "{err}");
+    let run = &outcome.doc.runs[0];
+    assert!(!run.complete);
+    assert_eq!(run.batches.len(), 4, "batches 0-2 and the one committed without an answer");
+    assert_eq!(run.verified_rows, Some(40_000));
+    assert_eq!(run.batches.last().map(|b| b.rows_total), run.verified_rows);
 }
 
 #[test]

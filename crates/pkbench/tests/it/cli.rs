@@ -155,7 +155,7 @@ fn an_unwritable_output_folder_is_a_clear_error() {
 #[cfg(feature = "server-tests")]
 mod full_disk {
     use super::*;
-    use common::Tmpfs;
+    use crate::common::tmpfs::Tmpfs;
 
     #[test]
     fn a_full_disk_stops_the_run_with_partial_results_kept() {

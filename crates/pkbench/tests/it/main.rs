@@ -27,6 +27,8 @@ mod workloads_cli;
 #[cfg(feature = "server-tests")]
 mod credentials_cli;
 #[cfg(feature = "server-tests")]
+mod faults;
+#[cfg(feature = "server-tests")]
 mod hostile_inputs;
 #[cfg(feature = "server-tests")]
 mod mariadb_cli;

@@ -274,7 +274,7 @@ fn a_report_is_listed_in_the_folder_it_creates() {
 #[cfg(feature = "server-tests")]
 mod full_folder {
     use super::*;
-    use crate::common::Tmpfs;
+    use crate::common::tmpfs::Tmpfs;
 
     /// Fills the file system holding `dir` with one file, to the last byte.
     fn fill(dir: &Path) -> PathBuf {

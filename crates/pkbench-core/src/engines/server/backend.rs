@@ -4,7 +4,6 @@
 //! its [`Connection`] and its [`Dialect`]. A server backend starts or reaches its server and
 //! works in one namespace; SQLite's opens a fresh database file per case.
 
-use crate::Error;
 use crate::engines::CaseSpec;
 use crate::engines::app::AppSql;
 use crate::engines::dialect::Dialect;
@@ -16,8 +15,13 @@ use crate::engines::wire::Connection;
 use crate::metrics::budget::CounterAccount;
 use crate::results::{BtreeStats, Counters, ShardCounters};
 use crate::strategy::Strategy;
+use crate::{Error, ServerError};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+/// How long pkbench tries to reach the user's server again after losing its session (a restart
+/// takes a few seconds), to count what was committed and drop its namespace.
+pub const RECONNECT_WINDOW: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// What a case is for: which settings it reports, and (on SQLite) which file and settings its
 /// database gets.
@@ -145,8 +149,35 @@ pub trait Backend: Sized + Send + 'static {
     }
 
     /// Drops pkbench's namespace, when the engine closes.
-    fn drop_namespace(&self, conn: &mut Self::Conn, namespace: &str) {
-        let _ = conn.execute(&self.dialect().drop_namespace(namespace));
+    fn drop_namespace(&self, conn: &mut Self::Conn, namespace: &str) -> Result<(), ServerError> {
+        conn.execute(&self.dialect().drop_namespace(namespace))
+    }
+
+    /// A new session after pkbench's own was lost. The user's server may be restarting: it is
+    /// tried for up to [`RECONNECT_WINDOW`] while it is unreachable or going down; a managed
+    /// server, once.
+    fn reconnect(&self) -> Option<Self::Conn> {
+        let window = if Self::KIND.is_server() && self.managed_dir().is_none() {
+            RECONNECT_WINDOW
+        } else {
+            std::time::Duration::ZERO
+        };
+        let deadline = std::time::Instant::now() + window;
+        loop {
+            match self.connect() {
+                Ok(conn) => return Some(conn),
+                Err(e)
+                    if std::time::Instant::now() < deadline
+                        && matches!(
+                            e.server_kind(),
+                            Some(crate::ServerErrorKind::Unreachable | crate::ServerErrorKind::ServerGone)
+                        ) =>
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(250));
+                }
+                Err(_) => return None,
+            }
+        }
     }
 
     /// Readies the database a case of `purpose` for `strategy` works in: nothing on a server

@@ -240,6 +240,19 @@ impl<B: Backend> InsertCase for ServerCase<'_, B> {
         let kept = self.close(true)?;
         Ok(CaseReport { verified_rows: verified_rows.unwrap_or(0), size_bytes, wal_size_bytes, btrees, kept })
     }
+
+    fn committed_rows(&mut self) -> Option<u64> {
+        let tables = self.sql.tables.clone();
+        let count = |engine: &mut ServerEngine<B>| -> Option<u64> {
+            tables.iter().map(|t| engine.count_rows(t).ok()).collect::<Option<Vec<u64>>>()?.into_iter().min()
+        };
+        match count(self.engine) {
+            Some(n) => Some(n),
+            // The case's session is lost (a cut connection, a restart): count on a new one.
+            None if self.engine.replace_lost_session() => count(self.engine),
+            None => None,
+        }
+    }
 }
 
 impl<B: Backend> Maintenance for ServerCase<'_, B> {

@@ -6,11 +6,11 @@
 use super::backend::{Backend, SettingsFor};
 use super::case::ServerCase;
 use super::unique_suffix;
-use crate::Error;
 use crate::engines::dialect::Dialect;
 use crate::engines::wire::Connection;
 use crate::engines::{CaseSpec, Engine, EngineInfo, InsertCase};
 use crate::strategy::Strategy;
+use crate::{Error, ServerErrorKind};
 use std::path::PathBuf;
 
 /// An engine written once over its [`Backend`]. Field order matters: the connection closes before the managed server (in
@@ -22,6 +22,8 @@ pub struct ServerEngine<B: Backend> {
     /// What opening found and did besides (leftovers of killed runs), one line each, until the
     /// caller takes them.
     pub(super) notices: Vec<String>,
+    /// The server could not be reached again after the session was lost: nothing more to try.
+    pub(super) lost: bool,
 }
 
 impl<B: Backend> std::fmt::Debug for ServerEngine<B> {
@@ -45,9 +47,9 @@ impl<B: Backend> ServerEngine<B> {
         };
         let notices = super::leftovers::sweep(&backend, &mut conn, backend.target());
         backend.create_namespace(&mut conn, &namespace)?;
-        let mut engine = ServerEngine { conn, namespace, backend, notices };
+        let mut engine = ServerEngine { conn, namespace, backend, notices, lost: false };
         let label = super::leftovers::Label::of_this_process().text();
-        let ServerEngine { conn, namespace, backend, notices } = &mut engine;
+        let ServerEngine { conn, namespace, backend, notices, .. } = &mut engine;
         if let Err(e) = backend.label_namespace(conn, namespace, &label) {
             notices.push(format!(
                 "Could not label {} {namespace} as this run's ({e}): if the run is killed, remove it by hand",
@@ -122,6 +124,19 @@ impl<B: Backend> ServerEngine<B> {
         Ok(out)
     }
 
+    /// Replaces a lost session with a new one (see [`Backend::reconnect`]); false if the server
+    /// cannot be reached.
+    pub(super) fn replace_lost_session(&mut self) -> bool {
+        if self.lost {
+            return false;
+        }
+        match self.backend.reconnect() {
+            Some(conn) => self.conn = conn,
+            None => self.lost = true,
+        }
+        !self.lost
+    }
+
     /// Rows in `table` (unqualified).
     pub(super) fn count_rows(&mut self, table: &str) -> Result<u64, Error> {
         let sql = format!("SELECT count(*) FROM {}", self.qualify(table));
@@ -166,9 +181,28 @@ impl<B: Backend> ServerEngine<B> {
 
 impl<B: Backend> Drop for ServerEngine<B> {
     fn drop(&mut self) {
-        self.backend.drop_namespace(&mut self.conn, &self.namespace);
+        let deadline = std::time::Instant::now() + DISK_FULL_WAIT;
+        loop {
+            match self.backend.drop_namespace(&mut self.conn, &self.namespace) {
+                Ok(()) => return,
+                // A server whose disk just filled has room again once it has undone the batch.
+                Err(e) if e.kind == ServerErrorKind::DiskFull && std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(250));
+                }
+                Err(_) => break,
+            }
+        }
+        // A lost session (a cut connection, a restarted server) leaves the namespace to a new one.
+        if !self.lost
+            && let Some(mut conn) = self.backend.reconnect()
+        {
+            let _ = self.backend.drop_namespace(&mut conn, &self.namespace);
+        }
     }
 }
+
+/// How long dropping pkbench's namespace is tried again on a server whose disk is full.
+const DISK_FULL_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 impl<B: Backend> Engine for ServerEngine<B> {
     fn info(&self) -> EngineInfo {

@@ -213,7 +213,9 @@ impl Backend for SqliteBackend {
         Ok(())
     }
 
-    fn drop_namespace(&self, _conn: &mut SqliteConnection, _namespace: &str) {}
+    fn drop_namespace(&self, _conn: &mut SqliteConnection, _namespace: &str) -> Result<(), crate::ServerError> {
+        Ok(())
+    }
 
     fn open_case(&mut self, conn: &mut SqliteConnection, purpose: SettingsFor, strategy: &str) -> Result<(), Error> {
         let prefix = match purpose {

@@ -132,6 +132,22 @@ pub trait Connection: Send + Sized {
     }
 }
 
+/// What an I/O error under a driver's error says: no server at the address, or the connection
+/// lost (reset, cut, closed mid-answer); `None` for anything else.
+#[cfg(any(feature = "mysql", feature = "postgres"))]
+pub(crate) fn io_fault(kind: std::io::ErrorKind) -> Option<crate::ServerErrorKind> {
+    use std::io::ErrorKind as Io;
+    match kind {
+        Io::ConnectionRefused | Io::NotFound | Io::TimedOut | Io::HostUnreachable | Io::NetworkUnreachable => {
+            Some(crate::ServerErrorKind::Unreachable)
+        }
+        Io::ConnectionReset | Io::ConnectionAborted | Io::BrokenPipe | Io::UnexpectedEof => {
+            Some(crate::ServerErrorKind::ServerGone)
+        }
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,14 +168,24 @@ mod tests {
     }
 
     #[test]
-    fn a_full_disk_is_the_disk_full_error() {
+    fn a_full_disk_is_named_first_with_where_to_free_space() {
         let full = ServerError {
             engine: EngineKind::MariaDb.label(),
             kind: ServerErrorKind::DiskFull,
             message: "1114".into(),
         };
         let e = crate::Error::server("INSERT failed", full);
-        assert!(matches!(e, crate::Error::DiskFull { .. }), "{e:?}");
-        assert_eq!(e.server_kind(), None);
+        assert_eq!(e.server_kind(), Some(ServerErrorKind::DiskFull));
+        assert!(e.to_string().starts_with("disk full where the MariaDB/MySQL data is (free space there"), "{e}");
+        assert!(e.to_string().ends_with("INSERT failed: 1114"), "{e}");
+    }
+
+    #[test]
+    fn a_lost_connection_and_a_timeout_are_named_first() {
+        let error = |kind| ServerError { engine: EngineKind::Postgres.label(), kind, message: "FATAL: x".into() };
+        let gone = crate::Error::server("INSERT failed", error(ServerErrorKind::ServerGone));
+        assert_eq!(gone.to_string(), "the PostgreSQL server closed the connection: INSERT failed: FATAL: x");
+        let slow = crate::Error::server("INSERT failed", error(ServerErrorKind::Timeout));
+        assert_eq!(slow.to_string(), "statement timeout on the PostgreSQL server: INSERT failed: FATAL: x");
     }
 }

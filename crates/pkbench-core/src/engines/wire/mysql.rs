@@ -39,16 +39,10 @@ pub fn server_error(e: &mysql::Error) -> ServerError {
             ),
         ),
         mysql::Error::MySqlError(m) => (kind_of(m.code), format!("ERROR {} ({}): {}", m.code, m.state, m.message)),
-        mysql::Error::IoError(io) => {
-            let kind = match io.kind() {
-                std::io::ErrorKind::ConnectionRefused
-                | std::io::ErrorKind::NotFound
-                | std::io::ErrorKind::TimedOut
-                | std::io::ErrorKind::HostUnreachable
-                | std::io::ErrorKind::NetworkUnreachable => ServerErrorKind::Unreachable,
-                _ => ServerErrorKind::ServerGone,
-            };
-            (kind, e.to_string())
+        mysql::Error::IoError(io) => (super::io_fault(io.kind()).unwrap_or(ServerErrorKind::ServerGone), e.to_string()),
+        // The wire broke mid-packet: the server went away or the connection was cut.
+        mysql::Error::CodecError(c) if std::error::Error::source(c).is_some_and(|s| s.is::<std::io::Error>()) => {
+            (ServerErrorKind::ServerGone, e.to_string())
         }
         mysql::Error::DriverError(mysql::DriverError::CouldNotConnect(_)) => {
             (ServerErrorKind::Unreachable, e.to_string())
@@ -65,6 +59,8 @@ fn kind_of(code: u16) -> ServerErrorKind {
         1044 | 1045 | 1698 => ServerErrorKind::AuthenticationFailed,
         1021 | 1114 => ServerErrorKind::DiskFull,
         1205 | 1213 => ServerErrorKind::Conflict,
+        // MariaDB's max_statement_time, MySQL's max_execution_time.
+        1969 | 3024 => ServerErrorKind::Timeout,
         1053 | 1927 | 2006 | 2013 => ServerErrorKind::ServerGone,
         1049 | 1054 | 1064 | 1142 | 1146 | 1227 | 1235 => ServerErrorKind::Rejected,
         _ => ServerErrorKind::Other,

@@ -39,17 +39,10 @@ pub fn server_error(e: &postgres::Error) -> ServerError {
             // Client-side errors keep the cause (e.g. "Connection refused") in their source chain.
             let mut text = e.to_string();
             let mut source = std::error::Error::source(e);
-            let mut unreachable = false;
+            let mut fault = None;
             while let Some(s) = source {
                 if let Some(io) = s.downcast_ref::<std::io::Error>() {
-                    unreachable |= matches!(
-                        io.kind(),
-                        std::io::ErrorKind::ConnectionRefused
-                            | std::io::ErrorKind::NotFound
-                            | std::io::ErrorKind::TimedOut
-                            | std::io::ErrorKind::HostUnreachable
-                            | std::io::ErrorKind::NetworkUnreachable
-                    );
+                    fault = fault.or(super::io_fault(io.kind()));
                 }
                 let part = s.to_string();
                 if !text.contains(&part) {
@@ -58,9 +51,9 @@ pub fn server_error(e: &postgres::Error) -> ServerError {
                 }
                 source = s.source();
             }
-            let kind = if e.is_closed() {
+            let kind = if e.is_closed() || fault == Some(ServerErrorKind::ServerGone) {
                 ServerErrorKind::ServerGone
-            } else if unreachable || text.contains("error connecting") {
+            } else if fault == Some(ServerErrorKind::Unreachable) || text.contains("error connecting") {
                 ServerErrorKind::Unreachable
             } else {
                 ServerErrorKind::Other
@@ -79,6 +72,8 @@ fn kind_of(code: &SqlState) -> ServerErrorKind {
         ServerErrorKind::DiskFull
     } else if class == "28" {
         ServerErrorKind::AuthenticationFailed
+    } else if *code == SqlState::QUERY_CANCELED {
+        ServerErrorKind::Timeout
     } else if class == "40" {
         ServerErrorKind::Conflict
     } else if class == "57" || class == "08" {

@@ -1,5 +1,10 @@
 //! Helpers shared by the CLI tests.
 
+#[cfg(feature = "server-tests")]
+pub mod faults;
+#[cfg(feature = "server-tests")]
+pub mod tmpfs;
+
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -25,30 +30,4 @@ pub fn wait_for_batches(out: &Path, n: usize) {
         let journal = std::fs::read_to_string(out.join("journal.jsonl")).unwrap_or_default();
         journal.lines().filter(|l| l.starts_with("{\"batch\"")).count() >= n
     });
-}
-
-/// A small tmpfs, unmounted on drop, to fill a disk for real. Mounting needs root
-/// (CAP_SYS_ADMIN), which tier two assumes; without it the test fails and says so.
-#[cfg(feature = "server-tests")]
-pub struct Tmpfs(std::path::PathBuf);
-
-#[cfg(feature = "server-tests")]
-impl Tmpfs {
-    /// Mounts a tmpfs of `size` (`3m`) on `dir`.
-    pub fn mount(dir: &Path, size: &str) -> Self {
-        let status = std::process::Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-            .arg(dir)
-            .status()
-            .expect("run mount");
-        assert!(status.success(), "mounting a {size} tmpfs to fill a disk needs root (CAP_SYS_ADMIN)");
-        Tmpfs(dir.to_path_buf())
-    }
-}
-
-#[cfg(feature = "server-tests")]
-impl Drop for Tmpfs {
-    fn drop(&mut self) {
-        let _ = std::process::Command::new("umount").arg(&self.0).status();
-    }
 }
