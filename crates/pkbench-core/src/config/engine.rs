@@ -4,7 +4,7 @@
 use super::settings::RunSettings;
 use crate::Error;
 use crate::engines::server::{
-    ExternalOptions, ManagedOptions, ServerSetting, ServerSettings, ServerTarget, redact_url,
+    ExternalOptions, ManagedOptions, ServerSetting, ServerSettings, ServerTarget, StatementLimit, redact_url,
 };
 use crate::engines::sqlite::{Journal, SqliteSettings, Synchronous};
 use crate::engines::wire::connect::{ConnectOptions, read_password_file};
@@ -74,7 +74,11 @@ pub fn plan(args: &RunSettings, engine: EngineKind, out_dir: &Path) -> Result<En
                 )));
             }
             check_scheme(engine, &url)?;
-            let statement_timeout = Some(args.statement_timeout()).filter(|d| !d.is_zero());
+            let statement_timeout = match (args.statement_timeout(), args.statement_timeout.is_some()) {
+                (d, _) if d.is_zero() => StatementLimit::Off,
+                (d, true) => StatementLimit::Given(d),
+                (d, false) => StatementLimit::Default(d),
+            };
             let keep_leftovers = args.keep_leftovers.unwrap_or(false);
             ServerTarget::External {
                 url,

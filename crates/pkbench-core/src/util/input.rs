@@ -25,6 +25,8 @@ pub enum InputKind {
     Values,
     /// A file of CA certificates (`sslrootcert`, `ssl-ca`): 4 MiB.
     Certificates,
+    /// A password or client option file (`--password-file`, `.pgpass`, `.my.cnf`): 1 MiB.
+    Credentials,
 }
 
 impl InputKind {
@@ -36,6 +38,7 @@ impl InputKind {
             InputKind::Schema => 64 * MIB,
             InputKind::Values => 16 * MIB,
             InputKind::Certificates => 4 * MIB,
+            InputKind::Credentials => MIB,
         }
     }
 
@@ -47,6 +50,7 @@ impl InputKind {
             InputKind::Schema => "a schema file",
             InputKind::Values => "a values file",
             InputKind::Certificates => "a CA file",
+            InputKind::Credentials => "a password file",
         }
     }
 }

@@ -299,7 +299,7 @@ mod full_folder {
         std::fs::write(&report, "an earlier report").unwrap();
         fill(&disk);
         let output = pkbench().arg("report").arg(&results).arg("-o").arg(&report).output().unwrap();
-        assert_refused(&output, "could not write");
+        assert_refused(&output, "disk full while writing");
         assert_eq!(std::fs::read_to_string(&report).unwrap(), "an earlier report");
         let others: Vec<_> = std::fs::read_dir(&disk)
             .unwrap()
@@ -309,7 +309,7 @@ mod full_folder {
         assert!(others.is_empty(), "nothing half-written left: {others:?}");
         let fresh = disk.join("fresh.md");
         let output = pkbench().arg("report").arg(&results).args(["--format", "md", "-o"]).arg(&fresh).output().unwrap();
-        assert_refused(&output, "could not write");
+        assert_refused(&output, "disk full while writing");
         assert!(!fresh.exists(), "no 0-byte report");
     }
 

@@ -13,7 +13,7 @@ use crate::Error;
 use crate::engines::dialect::Dialect;
 use crate::engines::distributed::{DistributedSql, Sharding};
 use crate::engines::kind::{EngineKind, Wire};
-use crate::engines::server::{Backend, ServerSettings, ServerTarget, SettingsFor};
+use crate::engines::server::{Backend, ServerSettings, ServerTarget, SettingsFor, StatementLimit};
 use crate::engines::wire::mysql::MyConnection;
 use crate::engines::wire::mysql_target::MyTarget;
 use crate::engines::wire::tls::TlsStatus;
@@ -43,7 +43,7 @@ pub struct MariaDbBackend {
     /// TiDB behind the MySQL wire, and what its keys do against hot spots.
     distributed: Option<(DistributedSql, Sharding)>,
     /// Longest statement of every session on a user's server.
-    statement_timeout: Option<std::time::Duration>,
+    statement_timeout: StatementLimit,
     /// `--keep-leftovers`: only list the databases killed runs left on a user's server.
     keep_leftovers: bool,
 }
@@ -52,13 +52,19 @@ impl MariaDbBackend {
     /// A session with the run's statement time limit: MariaDB's `max_statement_time` (every
     /// statement); MySQL and TiDB have only `max_execution_time`, for SELECTs.
     fn session(&self, mut conn: mysql::Conn) -> Result<MyConnection, Error> {
-        if let Some(limit) = self.statement_timeout {
-            let sql = match (self.flavor, self.distributed) {
-                (Flavor::MariaDb, None) => format!("SET SESSION max_statement_time = {}", limit.as_secs_f64()),
-                _ => format!("SET SESSION max_execution_time = {}", limit.as_millis()),
-            };
-            conn.query_drop(&sql).map_err(|e| Error::mariadb("could not set the statement time limit", e))?;
-        }
+        let (limit, given) = match self.statement_timeout {
+            StatementLimit::Off => return Ok(MyConnection::new(conn)),
+            StatementLimit::Given(limit) => (limit, true),
+            StatementLimit::Default(limit) => (limit, false),
+        };
+        let (variable, value) = match (self.flavor, self.distributed) {
+            (Flavor::MariaDb, None) => ("max_statement_time", limit.as_secs_f64().to_string()),
+            _ => ("max_execution_time", limit.as_millis().to_string()),
+        };
+        // 0 is no limit: pkbench's default leaves a limit of the server's as it is.
+        let value = if given { value } else { format!("IF(@@SESSION.{variable} = 0, {value}, @@SESSION.{variable})") };
+        conn.query_drop(format!("SET SESSION {variable} = {value}"))
+            .map_err(|e| Error::mariadb("could not set the statement time limit", e))?;
         Ok(MyConnection::new(conn))
     }
 
@@ -97,7 +103,7 @@ impl Backend for MariaDbBackend {
                 let server = ManagedMariaDb::start(options, settings.cache_mb, settings.durable_commits)?;
                 let target = format!("managed server, socket in {}", server.dir().display());
                 let my = MyTarget::managed(server.opts().into(), &Default::default());
-                (Some(server), target, my, (None, false))
+                (Some(server), target, my, (StatementLimit::Off, false))
             }
             ServerTarget::External { url, options } => {
                 let my = MyTarget::from_url(url, &options.connect)?;

@@ -15,7 +15,7 @@ use crate::engines::dialect::Dialect;
 use crate::engines::distributed::{self, DistributedSql, Sharding};
 use crate::engines::kind::{EngineKind, Wire};
 use crate::engines::own_schema::TreeCounters;
-use crate::engines::server::{Backend, ServerSettings, ServerTarget, SettingsFor};
+use crate::engines::server::{Backend, ServerSettings, ServerTarget, SettingsFor, StatementLimit};
 use crate::engines::wire::Connection;
 use crate::engines::wire::postgres::PgConnection;
 use crate::engines::wire::postgres_target::PgTarget;
@@ -45,7 +45,7 @@ pub struct PostgresBackend {
     /// CockroachDB or YugabyteDB behind the PostgreSQL wire, and how its keys are sharded.
     distributed: Option<(DistributedSql, Sharding)>,
     /// `statement_timeout` of every session on a user's server.
-    statement_timeout: Option<std::time::Duration>,
+    statement_timeout: StatementLimit,
     /// `--keep-leftovers`: only list the schemas killed runs left on a user's server.
     keep_leftovers: bool,
 }
@@ -60,10 +60,17 @@ impl PostgresBackend {
                 .batch_execute(&format!("SET synchronous_commit = {commit}"))
                 .map_err(|e| Error::postgres("could not set synchronous_commit", e))?;
         }
-        if let Some(limit) = self.statement_timeout {
-            client
-                .batch_execute(&format!("SET statement_timeout = '{}ms'", limit.as_millis()))
-                .map_err(|e| Error::postgres("could not set statement_timeout", e))?;
+        let sql = match self.statement_timeout {
+            StatementLimit::Off => None,
+            StatementLimit::Given(limit) => Some(format!("SET statement_timeout = '{}ms'", limit.as_millis())),
+            // '0' is no limit: a limit of the server's or the role's stays.
+            StatementLimit::Default(limit) => Some(format!(
+                "SELECT set_config('statement_timeout', CASE current_setting('statement_timeout') WHEN '0' THEN '{}ms' ELSE current_setting('statement_timeout') END, false)",
+                limit.as_millis()
+            )),
+        };
+        if let Some(sql) = sql {
+            client.batch_execute(&sql).map_err(|e| Error::postgres("could not set statement_timeout", e))?;
         }
         Ok(PgConnection::new(client))
     }
@@ -97,7 +104,7 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
                 let server = ManagedPostgres::start(options, settings.cache_mb)?;
                 let target = format!("managed cluster, socket in {}", server.dir().display());
                 let pg = PgTarget::managed(server.config(), &Default::default());
-                (Some(server), target, pg, (None, false))
+                (Some(server), target, pg, (StatementLimit::Off, false))
             }
             ServerTarget::External { url, options } => {
                 let pg = PgTarget::from_url(url, &options.connect)?;

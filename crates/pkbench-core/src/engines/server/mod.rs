@@ -49,11 +49,24 @@ pub struct ExternalOptions {
     /// The connect timeout and a password given apart from the URL.
     pub connect: ConnectOptions,
     /// Longest a statement of pkbench's may run there (PostgreSQL `statement_timeout`, MariaDB
-    /// `max_statement_time`, per session); `None`: no limit.
-    pub statement_timeout: Option<std::time::Duration>,
+    /// `max_statement_time`, per session).
+    pub statement_timeout: StatementLimit,
     /// Only list the scratch namespaces killed pkbench runs left there, instead of removing
     /// them.
     pub keep_leftovers: bool,
+}
+
+/// The longest a statement of pkbench's may run on a user's server.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StatementLimit {
+    /// No limit of pkbench's: the server's own (or its role's) stays.
+    #[default]
+    Off,
+    /// pkbench's default, where the server (and the role) set none: a limit the server's
+    /// administrator chose stays.
+    Default(std::time::Duration),
+    /// `--statement-timeout`: this limit, whatever the server's.
+    Given(std::time::Duration),
 }
 
 impl ServerTarget {

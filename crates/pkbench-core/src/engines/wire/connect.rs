@@ -71,8 +71,7 @@ pub fn read_password_file(path: &std::path::Path) -> Result<Password, Error> {
             )));
         }
     }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::InvalidInput(format!("could not read the password file '{shown}': {e}")))?;
+    let text = crate::util::input::read_text(path, crate::util::input::InputKind::Credentials)?;
     let line = text.lines().next().unwrap_or_default().trim_end_matches('\r');
     if line.is_empty() {
         return Err(Error::InvalidInput(format!(

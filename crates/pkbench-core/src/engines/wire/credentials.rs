@@ -73,7 +73,10 @@ pub fn pgpass(host: &str, port: u16, database: &str, user: &str) -> PassFile {
     if !meta.is_file() {
         return PassFile::None;
     }
-    let Ok(text) = std::fs::read_to_string(&path) else { return PassFile::None };
+    // Bounded: PGPASSFILE may name anything (a device, an endless pipe).
+    let Ok(text) = crate::util::input::read_text(&path, crate::util::input::InputKind::Credentials) else {
+        return PassFile::None;
+    };
     let port = port.to_string();
     for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
         let fields = pgpass_fields(line);
@@ -121,7 +124,7 @@ pub fn my_cnf_client() -> BTreeMap<String, String> {
 /// One section of an INI-style file, keys lowercased with `_` as `-`; bare flags and
 /// `!include` lines (valid in MySQL option files) are skipped.
 fn ini_section(path: &Path, section: &str) -> Option<BTreeMap<String, String>> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = crate::util::input::read_text(path, crate::util::input::InputKind::Credentials).ok()?;
     let kept: String = text
         .lines()
         .filter(|l| {
