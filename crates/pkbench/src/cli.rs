@@ -17,8 +17,8 @@ pub struct Cli {
 
 impl Cli {
     /// Parses the command line, exiting with clap's message on bad input.
-    pub fn parse_args() -> Self {
-        <Self as Parser>::parse()
+    pub fn parse_args() -> Result<Self, clap::Error> {
+        <Self as Parser>::try_parse()
     }
 }
 

@@ -20,7 +20,10 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse_args();
+    let cli = match cli::Cli::parse_args() {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(&e),
+    };
     // A server may ask for a password nothing else gave: ask the person, if one is there.
     if std::io::stdin().is_terminal() && std::io::stderr().is_terminal() {
         pkbench_core::engines::wire::credentials::set_password_prompt(|text| rpassword::prompt_password(text).ok());
@@ -35,6 +38,22 @@ fn main() -> ExitCode {
             let text =
                 std::env::args_os().fold(format!("{err:#}"), |text, arg| hide_secrets(&text, &arg.to_string_lossy()));
             say!("Error: {text}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// What clap has to say instead of a run: a refusal on stderr, or help and the version on
+/// stdout, which, like every other output, fails when standard output is closed or full.
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    use std::io::Write;
+    let printed = e.print().and_then(|()| std::io::stdout().flush());
+    match printed {
+        Ok(()) => ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(1)),
+        Err(_) if e.use_stderr() => ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(1)),
+        Err(io) if io.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::from(output::EXIT_BROKEN_PIPE),
+        Err(io) => {
+            say!("Error: could not write to standard output: {io}");
             ExitCode::FAILURE
         }
     }

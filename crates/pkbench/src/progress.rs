@@ -31,7 +31,7 @@ impl Progress {
             return Progress { bar: None, stop, poller: None };
         }
         let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr_with_hz(8));
-        bar.set_style(style(false));
+        idle(&bar, "starting…");
         let poller = {
             let (bar, stop) = (bar.clone(), Arc::clone(&stop));
             std::thread::spawn(move || {
@@ -54,6 +54,13 @@ impl Progress {
             bar.finish_and_clear();
         }
     }
+}
+
+/// Between cases (a server starting, a case's tables made or dropped): no bar, whose empty
+/// length would read as a full "0/0 rows", but what is going on.
+fn idle(bar: &ProgressBar, what: &'static str) {
+    bar.set_style(ProgressStyle::with_template("{msg} {elapsed}").expect("valid template"));
+    bar.set_message(what);
 }
 
 /// The bar for a sized case, or for a timed one (no length, no ETA).
@@ -127,7 +134,11 @@ impl Observer for Progress {
             }
         };
         match &self.bar {
-            Some(bar) => bar.println(line),
+            Some(bar) => {
+                bar.println(line);
+                idle(bar, "next case…");
+                bar.reset();
+            }
             None => say!("{line}"),
         }
     }

@@ -204,7 +204,23 @@ fn managed_options(args: &RunSettings, engine: EngineKind) -> Result<ManagedOpti
         }
         None => args.server_bin.clone(),
     };
-    Ok(ManagedOptions { server_bin, data_dir: args.data_dir.clone(), settings, tcp: None })
+    let options = ManagedOptions { server_bin, data_dir: args.data_dir.clone(), settings, tcp: None };
+    check_reserved(&options, engine)?;
+    Ok(options)
+}
+
+/// Refuses a `--server-setting` the managed server of `engine` keeps for itself, before it starts.
+fn check_reserved(options: &ManagedOptions, engine: EngineKind) -> Result<(), Error> {
+    #[cfg(feature = "postgres")]
+    if matches!(engine, EngineKind::Postgres | EngineKind::PostgresFdw) {
+        options.check_settings("PostgreSQL", crate::engines::postgres::RESERVED_SETTINGS)?;
+    }
+    #[cfg(feature = "mysql")]
+    if matches!(engine, EngineKind::MariaDb | EngineKind::Spider) {
+        options.check_settings("MariaDB", crate::engines::mariadb::RESERVED_SETTINGS)?;
+    }
+    let _ = (options, engine);
+    Ok(())
 }
 
 /// The SQLite plan: no server flags, valid page size and cache.

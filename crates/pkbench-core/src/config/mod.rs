@@ -20,7 +20,7 @@ use crate::engines::EngineKind;
 use crate::keys::KeySettings;
 use crate::metrics::budget::CounterBudget;
 use crate::report::Format;
-use crate::strategy::{Strategy, parse_list};
+use crate::strategy::{KeySource, Strategy, parse_list};
 use crate::workloads::{Remedy, Workload};
 use std::path::{Path, PathBuf};
 
@@ -69,6 +69,7 @@ impl RunConfig {
         for s in &strategies {
             crate::engines::schema_of(engine, s)?;
         }
+        recent_rows_need_client_keys(&settings, kind, &strategies)?;
         let engine_plan = engine::plan(&settings, engine, out_dir)?;
         Ok(RunConfig {
             engine,
@@ -98,6 +99,22 @@ impl RunConfig {
             | WorkloadKind::Scale => self.settings.rows() as f64,
         };
         size * self.strategies.len() as f64
+    }
+}
+
+/// A concurrent `--txn` that reads or updates a recent row finds it by its key, so the keys must
+/// be the client's: refused before any server starts.
+fn recent_rows_need_client_keys(s: &RunSettings, kind: WorkloadKind, strategies: &[&Strategy]) -> Result<(), Error> {
+    if kind != WorkloadKind::Concurrent || !s.txn().uses_recent() {
+        return Ok(());
+    }
+    match strategies.iter().find(|st| !matches!(st.primary.source, KeySource::Client(_))) {
+        Some(st) => Err(Error::InvalidInput(format!(
+            "--txn {} reads or updates a recent row by its key, and {}'s keys are made by the server: use a client-generated key (int-client for an ordered integer)",
+            s.txn().name(),
+            st.name
+        ))),
+        None => Ok(()),
     }
 }
 

@@ -125,14 +125,19 @@ pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
     let [file] = args.paths.as_slice() else { anyhow::bail!("plan show takes one plan file") };
     let (_, cases) = load(file, &default_plan_dir())?;
     let mut text = format!("{} in {}\n", count(cases.len(), "case"), file.display());
-    for (case, _) in &cases {
+    // The estimate `--shard` balances: rows inserted (ten thousand a second of a timed case).
+    let total: f64 = cases.iter().map(|(_, config)| config.cost()).sum();
+    for (case, config) in &cases {
         text.push_str(&format!(
-            "case {:>3}  {}\n          pkbench run {}\n",
+            "case {:>3}  {}  [cost {} rows, {:.0}%]\n          pkbench run {}\n",
             case.number,
             case.label,
+            short(config.cost()),
+            100.0 * config.cost() / total.max(1.0),
             case.args().join(" ")
         ));
     }
+    text.push_str(&format!("Estimated cost: {} rows in all (what --shard K/N deals out evenly)\n", short(total)));
     out!("{text}")?;
     Ok(ExitCode::SUCCESS)
 }
@@ -331,4 +336,16 @@ fn merge(dirs: &[PathBuf], out: Option<&Path>) -> anyhow::Result<ExitCode> {
 /// A plan's results folder when no -o is given.
 fn default_plan_dir() -> PathBuf {
     PathBuf::from("pkbench-results").join(format!("{}-plan", folder_stamp_now()))
+}
+
+/// A row count in short form: 950, 12k, 3.5M, 1.25G.
+fn short(rows: f64) -> String {
+    let (value, unit) = match rows {
+        r if r >= 1e9 => (r / 1e9, "G"),
+        r if r >= 1e6 => (r / 1e6, "M"),
+        r if r >= 1e3 => (r / 1e3, "k"),
+        r => (r, ""),
+    };
+    let text = format!("{value:.2}");
+    format!("{}{unit}", text.trim_end_matches('0').trim_end_matches('.'))
 }

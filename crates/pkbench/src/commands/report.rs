@@ -39,6 +39,8 @@ pub fn report(mut args: ReportArgs) -> anyhow::Result<ExitCode> {
     // A results folder stands for the results.json in it, plus the batches its journal holds
     // when the run was killed before it could write them.
     let mut docs = Vec::new();
+    let folders: Vec<String> =
+        args.files.iter().filter(|f| is_plan_folder(f)).map(|f| f.display().to_string()).collect();
     for file in &mut args.files {
         if file.is_dir() {
             let dir = file.clone();
@@ -50,6 +52,13 @@ pub fn report(mut args: ReportArgs) -> anyhow::Result<ExitCode> {
                 say!("{}: the run was killed; {what} of '{strategy}' recovered from its {JOURNAL_FILE}", dir.display());
                 docs.push(doc);
                 continue;
+            }
+            if !file.is_file() && is_plan_folder(&dir) {
+                anyhow::bail!(
+                    "'{}' holds a plan's cases (case-NNN folders), not one run: merge the plan's folders first (pkbench plan merge {} -o merged), then pkbench report merged",
+                    dir.display(),
+                    folders.join(" ")
+                );
             }
             if !file.is_file() {
                 anyhow::bail!(
@@ -94,4 +103,12 @@ fn same_file(a: &Path, b: &Path) -> bool {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     }
+}
+
+/// Whether `dir` is a plan's folder (or one shard's): its `plan.toml` and `case-NNN` folders.
+fn is_plan_folder(dir: &Path) -> bool {
+    dir.join("plan.toml").is_file()
+        || std::fs::read_dir(dir).is_ok_and(|entries| {
+            entries.filter_map(Result::ok).any(|e| e.file_name().to_string_lossy().starts_with("case-"))
+        })
 }

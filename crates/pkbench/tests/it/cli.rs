@@ -517,6 +517,9 @@ fn a_plan_expands_into_checked_cases_each_run_into_its_own_folder() {
     let text = String::from_utf8_lossy(&show.stdout);
     assert!(text.starts_with("3 cases in "), "{text}");
     assert!(text.contains("pkbench run --rows 2k --batch 1k --strategies uuid7 --cache-mb 8"), "{text}");
+    // Each case's cost (rows × strategies), its share, and the total --shard balances.
+    assert!(text.contains("[cost 4k rows, 40%]") && text.contains("[cost 2k rows, 20%]"), "{text}");
+    assert!(text.contains("Estimated cost: 10k rows in all"), "{text}");
     let out = dir.path().join("out");
     pkbench().args(["run", "-q", "--plan"]).arg(&plan).arg("-o").arg(&out).assert().success();
     for case in 1..=3 {
@@ -578,9 +581,14 @@ fn shards_of_a_plan_run_every_case_exactly_once_between_them() {
     }
     ran.sort();
     assert_eq!(ran, (1..=6).map(|i| format!("case-{i:03}")).collect::<Vec<_>>(), "each case once");
+    let (s1, s2) = (dir.path().join("shard1"), dir.path().join("shard2"));
+    // Reporting the shards' folders themselves points to plan merge.
+    let output = pkbench().arg("report").arg(&s1).arg(&s2).output().unwrap();
+    assert_one_line_error(&output, "holds a plan's cases");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains(&format!("pkbench plan merge {} {} -o merged", s1.display(), s2.display())), "{stderr}");
     // The shards' folders merge into one results folder, every case once.
     let merged = dir.path().join("merged");
-    let (s1, s2) = (dir.path().join("shard1"), dir.path().join("shard2"));
     pkbench().args(["plan", "merge"]).arg(&s1).arg(&s2).arg("-o").arg(&merged).assert().success();
     let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(merged.join("results.json")).unwrap()).unwrap();
     assert_eq!(doc["runs"].as_array().unwrap().len(), 6);
@@ -684,5 +692,71 @@ fn a_plan_killed_mid_case_resumes_without_running_a_finished_case_again() {
         let doc: serde_json::Value =
             serde_json::from_slice(&std::fs::read(out.join(format!("case-{n:03}/results.json"))).unwrap()).unwrap();
         assert_eq!(doc["runs"][0]["complete"], true);
+    }
+}
+
+/// A refusal that depends only on the flags comes before any server starts, and leaves no
+/// results folder.
+#[test]
+fn refusals_that_depend_only_on_the_flags_come_before_any_server_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, needle) in [
+        (
+            &["--engine", "postgres", "-w", "concurrent", "--txn", "insert-read-recent", "-s", "int,uuid4"][..],
+            "'s keys are made by the server",
+        ),
+        (
+            &["--engine", "mariadb", "-w", "concurrent", "--txn", "insert-update-recent", "-s", "uuid4,int"][..],
+            "int's keys",
+        ),
+        (
+            &["--engine", "postgres", "--server-setting", "listen_addresses=*", "-s", "int"][..],
+            "listen_addresses cannot",
+        ),
+        (&["--engine", "spider", "--server-setting", "port=3307", "-s", "int"][..], "port cannot be changed"),
+    ] {
+        let out_dir = dir.path().join("r");
+        let out = pkbench().arg("run").args(args).arg("-o").arg(&out_dir).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(!stderr.contains("Starting a throwaway"), "{args:?}: {stderr}");
+        let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("Error:")).collect();
+        assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
+        assert!(errors[0].contains(needle), "{args:?}: {stderr}");
+        assert!(!out_dir.exists(), "{args:?}: a results folder was left");
+    }
+}
+
+/// Help and the version into a full standard output fail as every other output does.
+#[test]
+fn help_and_version_into_a_full_standard_output_say_so() {
+    for args in [&["--help"][..], &["help"], &["run", "--help"], &["--version"], &["run", "-h"]] {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.trim_end() == "Error: could not write to standard output: No space left on device (os error 28)",
+            "{args:?}: {stderr}"
+        );
+    }
+    pkbench().arg("--version").assert().success().stdout(predicate::str::starts_with("pkbench "));
+}
+
+/// MariaDB/MySQL connection and URL errors read as sentences, not as the driver's Rust types.
+#[test]
+fn mysql_errors_carry_no_rust_type_names() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    for url in [format!("mysql://u@127.0.0.1:{port}/db"), "mysql://u@h:x/db".to_string()] {
+        let out = pkbench().args(["run", "--engine", "mariadb", "-n", "1k", "--url", &url]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_one_line_error(&out, "");
+        for rust in ["DriverError", "IoError", "CodecError", "ParseError", " { "] {
+            assert!(!stderr.contains(rust), "{url}: {stderr}");
+        }
     }
 }

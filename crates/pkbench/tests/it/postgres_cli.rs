@@ -571,3 +571,21 @@ fn run_like_benchmarks_a_servers_table_shape_without_its_rows() {
     let n: i64 = client.query_one("SELECT count(*) FROM accounts", &[]).unwrap().get(0);
     assert_eq!(n, 500, "the user's table is untouched");
 }
+
+/// On a terminal, while the server starts and between cases, the view says so instead of a
+/// full bar reading "0/0 rows".
+#[test]
+fn the_terminal_view_never_shows_a_full_bar_of_no_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let command = format!(
+        "{} run --engine postgres -s int,uuid4 -n 20k -b 5k -o {}",
+        assert_cmd::cargo::cargo_bin("pkbench").display(),
+        dir.path().join("r").display()
+    );
+    // `script` gives pkbench a terminal and copies what it draws.
+    let out = std::process::Command::new("script").args(["-qfec", &command, "/dev/null"]).output().unwrap();
+    let drawn = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{drawn}");
+    assert!(drawn.contains("starting…"), "{drawn}");
+    assert!(!drawn.contains("0/0 rows"), "{drawn}");
+}

@@ -23,7 +23,7 @@ mod server;
 #[cfg(feature = "mysql")]
 pub use backend::MariaDbBackend;
 #[cfg(feature = "mysql")]
-pub use server::ManagedMariaDb;
+pub use server::{ManagedMariaDb, RESERVED_SETTINGS};
 // The command line checks `--cache-mb` against InnoDB's smallest pool before starting a server.
 pub use crate::engine_facts::innodb::MIN_POOL_MB;
 

@@ -22,7 +22,7 @@ mod walinspect;
 #[cfg(feature = "postgres")]
 pub use backend::PostgresBackend;
 #[cfg(feature = "postgres")]
-pub use server::{MAX_WAL_MB, ManagedPostgres, WAL_KEEP_MB, bin_dir_for_version, wheel_dir};
+pub use server::{MAX_WAL_MB, ManagedPostgres, RESERVED_SETTINGS, WAL_KEEP_MB, bin_dir_for_version, wheel_dir};
 
 use crate::Error;
 use crate::engines::app::AppSql;

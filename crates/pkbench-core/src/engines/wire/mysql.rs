@@ -39,18 +39,31 @@ pub fn server_error(e: &mysql::Error) -> ServerError {
             ),
         ),
         mysql::Error::MySqlError(m) => (kind_of(m.code), format!("ERROR {} ({}): {}", m.code, m.state, m.message)),
-        mysql::Error::IoError(io) => (super::io_fault(io.kind()).unwrap_or(ServerErrorKind::ServerGone), e.to_string()),
+        mysql::Error::IoError(io) => (super::io_fault(io.kind()).unwrap_or(ServerErrorKind::ServerGone), plain(e)),
         // The wire broke mid-packet: the server went away or the connection was cut.
         mysql::Error::CodecError(c) if std::error::Error::source(c).is_some_and(|s| s.is::<std::io::Error>()) => {
-            (ServerErrorKind::ServerGone, e.to_string())
+            (ServerErrorKind::ServerGone, plain(e))
         }
-        mysql::Error::DriverError(mysql::DriverError::CouldNotConnect(_)) => {
-            (ServerErrorKind::Unreachable, e.to_string())
-        }
-        mysql::Error::DriverError(mysql::DriverError::ConnectTimeout) => (ServerErrorKind::Unreachable, e.to_string()),
-        other => (ServerErrorKind::Other, other.to_string()),
+        mysql::Error::DriverError(mysql::DriverError::CouldNotConnect(_)) => (ServerErrorKind::Unreachable, plain(e)),
+        mysql::Error::DriverError(mysql::DriverError::ConnectTimeout) => (ServerErrorKind::Unreachable, plain(e)),
+        other => (ServerErrorKind::Other, plain(other)),
     };
     ServerError { engine: EngineKind::MariaDb.label(), kind, message }
+}
+
+/// The driver's message without its Rust type names (`DriverError { … }`, `IoError { … }`):
+/// what went wrong, as a person reads it.
+fn plain(e: &mysql::Error) -> String {
+    match e {
+        mysql::Error::IoError(io) => io.to_string(),
+        mysql::Error::CodecError(c) => match std::error::Error::source(c) {
+            Some(io) => io.to_string(),
+            None => c.to_string(),
+        },
+        mysql::Error::DriverError(d) => d.to_string(),
+        mysql::Error::UrlError(u) => u.to_string(),
+        other => other.to_string(),
+    }
 }
 
 fn kind_of(code: u16) -> ServerErrorKind {
