@@ -94,7 +94,8 @@ pub fn report(mut args: ReportArgs) -> anyhow::Result<ExitCode> {
         let path = dir.join(KEY_CHART_FILE);
         write_atomically(&path, svg.as_bytes())?;
     }
-    say!("Report written to {}", out.display());
+    // The whole path: without -o the report goes to the current folder, not beside the results.
+    say!("Report written to {}", std::path::absolute(&out).unwrap_or(out).display());
     Ok(ExitCode::SUCCESS)
 }
 

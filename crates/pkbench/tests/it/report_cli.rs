@@ -98,3 +98,14 @@ fn a_missing_file_and_an_input_as_output_are_refused() {
         .stderr(predicates::str::contains("is one of the results files"));
     assert_eq!(std::fs::read(&input).unwrap(), before);
 }
+
+/// Without --out the report goes to the current folder, and the line says where in full.
+#[test]
+fn a_report_without_out_names_its_whole_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = pkbench().current_dir(dir.path()).arg("report").arg(fixture("sqlite-small.json")).output().unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let whole = std::path::absolute(dir.path().join("report.html")).unwrap();
+    assert!(stderr.contains(&format!("Report written to {}", whole.display())), "{stderr}");
+}

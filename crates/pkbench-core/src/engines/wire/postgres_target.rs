@@ -230,6 +230,8 @@ impl PgTarget {
                 "the server does not offer TLS but {} requires it: turn ssl on at the server, or use sslmode=prefer",
                 self.tls.mode.pg_name()
             ))
+        } else if text.contains("role \"") && text.contains("does not exist") {
+            Some("no such user on that server: give an existing one in the URL (postgres://USER@host/db), or create it there".into())
         } else if wants_password(e) {
             let mut hint =
                 "give the password with PGPASSWORD, ~/.pgpass (mode 0600), a service file, or at the prompt in a terminal"

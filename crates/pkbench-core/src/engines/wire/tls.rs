@@ -131,7 +131,11 @@ impl TlsStatus {
             (protocol, _) if self.encrypted => {
                 format!("connection encrypted with {} ({})", protocol.as_deref().unwrap_or("TLS"), self.asked)
             }
-            (_, Some(note)) => format!("connection not encrypted ({}): {note}", self.asked),
+            // A note names the mode it was asked for; the line names it once.
+            (_, Some(note)) => {
+                let note = note.strip_prefix(&format!("{}: ", self.asked)).unwrap_or(note);
+                format!("connection not encrypted ({}): {note}", self.asked)
+            }
             (_, None) => format!("connection not encrypted ({})", self.asked),
         }
     }
@@ -270,5 +274,16 @@ mod tests {
             assert_eq!(TlsMode::parse_pg(m.pg_name()).unwrap(), m);
             assert_eq!(TlsMode::parse_mysql(m.mysql_name()).unwrap(), m);
         }
+    }
+
+    #[test]
+    fn a_fallback_names_the_mode_once() {
+        let asked = "sslmode=prefer".to_string();
+        let note = Some(TlsStatus::fell_back_note(&asked));
+        let status = TlsStatus { asked, encrypted: false, protocol: None, note };
+        assert_eq!(
+            status.describe(),
+            "connection not encrypted (sslmode=prefer): the server offered no TLS, so the connection fell back to plaintext"
+        );
     }
 }
