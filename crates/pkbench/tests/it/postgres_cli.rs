@@ -589,3 +589,17 @@ fn the_terminal_view_never_shows_a_full_bar_of_no_rows() {
     assert!(drawn.contains("starting…"), "{drawn}");
     assert!(!drawn.contains("0/0 rows"), "{drawn}");
 }
+
+/// A user the server does not know is said so, not answered with where to give a password.
+#[test]
+fn a_role_that_does_not_exist_is_named_as_the_problem() {
+    let server =
+        ManagedPostgres::start(&Default::default(), 16).expect("could not start a PostgreSQL server for the test");
+    let socket = server.dir().display().to_string().replace('/', "%2F");
+    let url = format!("postgres://nobody@{socket}:{}/postgres", server.port());
+    let out = pkbench().args(["run", "--engine", "postgres", "-n", "1k", "-q", "--url", &url]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("role \"nobody\" does not exist") && stderr.contains("no such user"), "{stderr}");
+    assert!(!stderr.contains("PGPASSWORD"), "{stderr}");
+}
