@@ -17,7 +17,7 @@ mod types;
 pub use carried::{carried_note, key_share};
 pub use model::{Column, ForeignKey, Index, Schema, Skipped, Table};
 pub use names::{ext_column, ext_index};
-pub use parse::parse;
+pub use parse::{detect_engine, parse};
 pub use plan::{Fill, Plan, Role, Source};
 pub use types::sql_type;
 

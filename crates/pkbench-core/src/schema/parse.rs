@@ -15,8 +15,49 @@ use sqlparser::dialect::{Dialect, GenericDialect, MySqlDialect, PostgreSqlDialec
 use sqlparser::parser::Parser;
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer, Word};
 
-/// Parses `sql` in `engine`'s syntax (`None`: a generic dialect that reads most of each).
+/// Parses `sql` in `engine`'s syntax (`None`: a generic dialect that reads most of each). A
+/// file that does not parse there but does in the other server's syntax says which `--engine`
+/// it is written for.
 pub fn parse(sql: &str, engine: Option<EngineKind>) -> Result<Schema, Error> {
+    let error = match parse_as(sql, engine) {
+        Err(Error::InvalidInput(message)) => message,
+        other => return other,
+    };
+    let other = match engine {
+        Some(EngineKind::Postgres | EngineKind::PostgresFdw) => Some(EngineKind::MariaDb),
+        Some(EngineKind::MariaDb | EngineKind::Spider) => Some(EngineKind::Postgres),
+        Some(EngineKind::Sqlite) | None => None,
+    };
+    Err(Error::InvalidInput(match other {
+        Some(o) if parse_as(sql, Some(o)).is_ok() => {
+            format!("{error}; the file is written in {} syntax: give --engine {}", o.label(), o.name())
+        }
+        _ => error,
+    }))
+}
+
+/// The server whose dump `sql` looks like, when it says so: `mysqldump`'s and `pg_dump`'s
+/// headers, backquoted names, `ENGINE=`, `AUTO_INCREMENT`; `SERIAL` and `::` casts.
+pub fn detect_engine(sql: &str) -> Option<EngineKind> {
+    // The first MiB says it; cut at a character boundary.
+    let end = (0..=sql.len().min(1 << 20)).rev().find(|&i| sql.is_char_boundary(i)).unwrap_or(0);
+    let head = &sql[..end];
+    let upper = head.to_ascii_uppercase();
+    let mysql =
+        ["-- MYSQL DUMP", "-- MARIADB DUMP", "ENGINE=", "AUTO_INCREMENT", "/*!40101"].iter().any(|m| upper.contains(m))
+            || head.contains('`');
+    let postgres =
+        ["-- POSTGRESQL DATABASE DUMP", "SERIAL", "SET SEARCH_PATH", "OWNER TO"].iter().any(|m| upper.contains(m))
+            || head.contains("::");
+    match (mysql, postgres) {
+        (true, false) => Some(EngineKind::MariaDb),
+        (false, true) => Some(EngineKind::Postgres),
+        _ => None,
+    }
+}
+
+/// [`parse`] in one syntax.
+fn parse_as(sql: &str, engine: Option<EngineKind>) -> Result<Schema, Error> {
     let dialect: Box<dyn Dialect> = match engine {
         Some(EngineKind::Sqlite) => Box::new(SQLiteDialect {}),
         Some(EngineKind::Postgres | EngineKind::PostgresFdw) => Box::new(PostgreSqlDialect {}),

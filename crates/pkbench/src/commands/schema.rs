@@ -6,7 +6,7 @@ use crate::output::out;
 use clap::Args;
 use pkbench_core::engines::EngineKind;
 use pkbench_core::engines::schema_sql::render;
-use pkbench_core::schema::parse;
+use pkbench_core::schema::{detect_engine, parse};
 use pkbench_core::strategy::parse_list;
 use pkbench_core::util::input::{InputKind, read_text};
 use std::path::PathBuf;
@@ -18,9 +18,10 @@ pub struct SchemaArgs {
     /// (pg_dump --schema-only, mysqldump --no-data or sqlite3 .schema work as given).
     #[arg(value_name = "FILE.sql")]
     pub file: PathBuf,
-    /// The engine whose syntax the file is in and whose DDL to show.
-    #[arg(long, default_value = "postgres", value_parser = ["sqlite", "postgres", "mariadb"], ignore_case = true)]
-    pub engine: String,
+    /// The engine whose syntax the file is in and whose DDL to show [default: the server whose
+    /// dump the file is (mysqldump: mariadb; pg_dump: postgres), else postgres].
+    #[arg(long, value_parser = ["sqlite", "postgres", "mariadb"], ignore_case = true)]
+    pub engine: Option<String>,
     /// The table whose primary key each strategy replaces [default: the table the others'
     /// foreign keys reference most].
     #[arg(long)]
@@ -31,8 +32,11 @@ pub struct SchemaArgs {
 }
 
 pub fn schema(args: SchemaArgs) -> anyhow::Result<ExitCode> {
-    let engine = EngineKind::parse(&args.engine)?;
     let text = read_text(&args.file, InputKind::Schema)?;
+    let engine = match &args.engine {
+        Some(name) => EngineKind::parse(name)?,
+        None => detect_engine(&text).unwrap_or(EngineKind::Postgres),
+    };
     let strategies = parse_list(&args.strategies)?;
     let schema = parse(&text, Some(engine))?;
     let key = schema.key_table(args.table.as_deref())?;

@@ -172,3 +172,28 @@ fn predict_schema_lays_out_every_tree_of_the_key_table() {
         "--page-size is SQLite's",
     );
 }
+
+/// A mysqldump file (backquotes, `ENGINE=`, `AUTO_INCREMENT`), written for this test.
+const MYSQLDUMP: &str = "-- MySQL dump 10.13  Distrib 8.0.36\n\
+/*!40101 SET NAMES utf8mb4 */;\n\
+CREATE TABLE `customer` (\n  `customer_id` smallint unsigned NOT NULL AUTO_INCREMENT,\n  PRIMARY KEY (`customer_id`)\n) ENGINE=InnoDB;\n\
+CREATE TABLE `rental` (\n  `rental_id` int NOT NULL AUTO_INCREMENT,\n  `rental_date` datetime NOT NULL,\n  `customer_id` smallint unsigned NOT NULL,\n  PRIMARY KEY (`rental_id`),\n  UNIQUE KEY `rental_date` (`rental_date`,`customer_id`),\n  CONSTRAINT `fk_rental_customer` FOREIGN KEY (`customer_id`) REFERENCES `customer` (`customer_id`)\n) ENGINE=InnoDB;\n";
+
+/// Without --engine, a mysqldump file is read as MariaDB/MySQL and a pg_dump file as
+/// PostgreSQL; given the wrong engine, the one line says which to give.
+#[test]
+fn the_files_dialect_is_read_from_the_file_and_named_when_the_engine_is_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let mysql = dir.path().join("store.mysql.sql");
+    std::fs::write(&mysql, MYSQLDUMP).unwrap();
+    pkbench().arg("schema").arg(&mysql).args(["--table", "rental", "-s", "int"]).assert().success().stdout(
+        predicates::prelude::PredicateBooleanExt::and(contains("key table rental"), contains("-- int on mariadb")),
+    );
+    one_line_error(
+        pkbench().arg("schema").arg(&mysql).args(["--engine", "postgres", "--table", "rental"]),
+        "the file is written in MariaDB/MySQL syntax: give --engine mariadb",
+    );
+    let pg = dir.path().join("store.pg.sql");
+    std::fs::write(&pg, format!("-- PostgreSQL database dump\n{}", std::fs::read_to_string(FIXTURE).unwrap())).unwrap();
+    pkbench().arg("schema").arg(&pg).args(["-s", "int"]).assert().success().stdout(contains("-- int on postgres"));
+}
