@@ -234,7 +234,9 @@ fn constrain(t: &mut Table, constraint: TableConstraint, line: u64) {
             }
         }
         TableConstraint::Unique(u) => {
-            t.indexes.push(Index { name: u.name.map(|n| n.value), columns: names(&u.columns), unique: true, line })
+            // MySQL names the index after KEY (`UNIQUE KEY rental_date (…)`), others after CONSTRAINT.
+            let name = u.name.or(u.index_name).map(|n| n.value);
+            t.indexes.push(Index { name, columns: names(&u.columns), unique: true, line })
         }
         TableConstraint::Index(i) => {
             t.indexes.push(Index { name: i.name.map(|n| n.value), columns: names(&i.columns), unique: false, line })
