@@ -109,11 +109,7 @@ fn recent_rows_need_client_keys(s: &RunSettings, kind: WorkloadKind, strategies:
         return Ok(());
     }
     match strategies.iter().find(|st| !matches!(st.primary.source, KeySource::Client(_))) {
-        Some(st) => Err(Error::InvalidInput(format!(
-            "--txn {} reads or updates a recent row by its key, and {}'s keys are made by the server: use a client-generated key (int-client for an ordered integer)",
-            s.txn().name(),
-            st.name
-        ))),
+        Some(st) => Err(s.txn().server_keys_refusal(st.name)),
         None => Ok(()),
     }
 }

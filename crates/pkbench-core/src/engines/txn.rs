@@ -31,6 +31,15 @@ impl TxnShape {
     pub fn uses_recent(self) -> bool {
         self != TxnShape::Insert
     }
+
+    /// The refusal of this shape for `strategy`, whose keys the server makes: a recent row is
+    /// found by its key, which the client then does not have.
+    pub fn server_keys_refusal(self, strategy: &str) -> crate::Error {
+        crate::Error::InvalidInput(format!(
+            "--txn {} reads or updates a recent row by its key, and {strategy}'s keys are made by the server: use a client-generated key (int-client for an ordered integer)",
+            self.name()
+        ))
+    }
 }
 
 /// A transaction isolation level.

@@ -362,14 +362,14 @@ mod servers {
     }
 }
 
-/// A batch that holds the scale model back is named up front, with the batch that would let it
-/// simulate fewer rows; the forecast itself is not waited for.
-#[test]
-fn a_batch_that_holds_the_scale_back_is_named_before_the_forecast_starts() {
+/// The "Predicting" line of `pkbench predict ARGS`; the forecast itself is not waited for.
+fn predicting_line(args: &[&str]) -> String {
     use std::io::BufRead;
     let dir = tempfile::tempdir().unwrap();
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
-        .args(["predict", "-s", "uuid4", "-n", "100M", "-b", "10k", "--out"])
+        .arg("predict")
+        .args(args)
+        .arg("--out")
         .arg(dir.path().join("out"))
         .stderr(std::process::Stdio::piped())
         .stdout(std::process::Stdio::null())
@@ -379,7 +379,14 @@ fn a_batch_that_holds_the_scale_back_is_named_before_the_forecast_starts() {
     let line = stderr.lines().map_while(Result::ok).find(|l| l.starts_with("Predicting"));
     child.kill().unwrap();
     child.wait().unwrap();
-    let line = line.expect("a 'Predicting' line");
+    line.expect("a 'Predicting' line")
+}
+
+/// A batch that holds the scale model back is named up front, with the batch that would let it
+/// simulate fewer rows.
+#[test]
+fn a_batch_that_holds_the_scale_back_is_named_before_the_forecast_starts() {
+    let line = predicting_line(&["-s", "uuid4", "-n", "100M", "-b", "10k"]);
     assert!(line.contains("50000000 rows simulated"), "{line}");
     assert!(line.contains("--batch 100000 simulates fewer rows"), "{line}");
 }
@@ -387,20 +394,7 @@ fn a_batch_that_holds_the_scale_back_is_named_before_the_forecast_starts() {
 /// Without --batch, a billion-row forecast's batch grows with it (1.6M rows: 625 batches).
 #[test]
 fn a_billion_row_forecast_gets_a_batch_that_lets_it_scale() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
-        .args(["predict", "-s", "uuid4", "-n", "1G", "--cache-mb", "1024", "--out"])
-        .arg(dir.path().join("out"))
-        .stderr(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    use std::io::BufRead;
-    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
-    let line = stderr.lines().map_while(Result::ok).find(|l| l.starts_with("Predicting"));
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let line = line.expect("a 'Predicting' line");
+    let line = predicting_line(&["-s", "uuid4", "-n", "1G", "--cache-mb", "1024"]);
     assert!(line.contains("scale model 1/64: 15625000 rows simulated"), "{line}");
     assert!(!line.contains("holds the scale model back"), "{line}");
 }

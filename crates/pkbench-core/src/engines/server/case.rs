@@ -184,11 +184,7 @@ impl<B: Backend> InsertCase for ServerCase<'_, B> {
         let keys = self.sql.insert.keys.clone();
         let primary = keys.iter().find(|(f, _)| *f == KeyField::Primary).map(|(_, s)| *s);
         if options.txn.uses_recent() && primary.is_none() {
-            return Err(Error::InvalidInput(format!(
-                "--txn {} reads or updates a recent row by its key, and {}'s keys are made by the server: use a client-generated key (int-client for an ordered integer)",
-                options.txn.name(),
-                self.strategy
-            )));
+            return Err(options.txn.server_keys_refusal(self.strategy));
         }
         let dialect = self.engine.dialect();
         let mut conn = self.engine.backend.connect()?;
