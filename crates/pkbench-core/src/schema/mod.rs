@@ -19,7 +19,7 @@ pub use model::{Column, ForeignKey, Index, Schema, Skipped, Table};
 pub use names::{ext_column, ext_index};
 pub use parse::{detect_engine, parse};
 pub use plan::{Fill, Plan, Role, Source};
-pub use types::sql_type;
+pub use types::{implied_range, sql_type};
 
 #[cfg(test)]
 mod tests;

@@ -2,6 +2,7 @@
 //! each with the line it came from.
 
 use crate::Error;
+use crate::engine_kind::EngineKind;
 use crate::values::SqlType;
 
 /// A parsed schema file.
@@ -11,6 +12,9 @@ pub struct Schema {
     pub tables: Vec<Table>,
     /// Statements read past, with their lines.
     pub skipped: Vec<Skipped>,
+    /// The engine whose syntax the file was read in (`None`: a generic reading). Rendered for an
+    /// engine of the same family, every definition is kept as written.
+    pub dialect: Option<EngineKind>,
 }
 
 /// A statement pkbench does not need, read past.
@@ -23,7 +27,7 @@ pub struct Skipped {
 }
 
 /// One table.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Table {
     /// Its name, unqualified (a schema or database prefix is dropped).
     pub name: String,
@@ -35,12 +39,22 @@ pub struct Table {
     pub indexes: Vec<Index>,
     /// Foreign keys.
     pub foreign_keys: Vec<ForeignKey>,
+    /// The primary key constraint's name, where the file gives one.
+    pub primary_key_name: Option<String>,
+    /// Table-level `CHECK` constraints, as written (`CONSTRAINT c CHECK (…)`).
+    pub checks: Vec<String>,
+    /// Table options kept on the same engine, as written (MySQL's `DEFAULT CHARSET=…`,
+    /// `COLLATE=…`, `COMMENT=…`, `ROW_FORMAT=…`); the storage engine and `AUTO_INCREMENT=` are
+    /// pkbench's.
+    pub options: Vec<String>,
+    /// The storage engine the file names (`ENGINE=…`), if any.
+    pub storage_engine: Option<String>,
     /// The line its `CREATE TABLE` starts on.
     pub line: u64,
 }
 
 /// One column.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Column {
     /// Its name.
     pub name: String,
@@ -50,6 +64,15 @@ pub struct Column {
     pub sql_type: Option<SqlType>,
     /// Whether it may be NULL.
     pub nullable: bool,
+    /// Its options as written, in order (`NOT NULL`, `DEFAULT …`, `ON UPDATE …`,
+    /// `CHARACTER SET …`, `COLLATE …`, `CHECK (…)`, `GENERATED …`, `COMMENT '…'`), without the
+    /// key, unique and reference options pkbench renders itself.
+    pub options: Vec<String>,
+    /// Whether the engine computes it (`GENERATED ALWAYS AS (…)`, `AS (…) VIRTUAL`): never
+    /// inserted into.
+    pub generated: bool,
+    /// The values an `ENUM(…)` or `SET(…)` column admits, in order (empty for other types).
+    pub labels: Vec<String>,
     /// Its comment, where the file gives one: MySQL `COMMENT '…'`, or a `-- pkbench: …` or
     /// `/* pkbench: … */` comment trailing its definition (kept from `pkbench:` on).
     pub comment: Option<String>,
@@ -58,27 +81,42 @@ pub struct Column {
 }
 
 /// A secondary index.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Index {
     /// Its name, if the file gives one.
     pub name: Option<String>,
     /// Its columns, in order.
     pub columns: Vec<String>,
+    /// Its parts as written, one per column (`title(10)`, `created_at DESC`, `lower(email)`).
+    pub parts: Vec<String>,
     /// Whether it is unique.
     pub unique: bool,
+    /// A MySQL `FULLTEXT` or `SPATIAL` index (`None`: an ordinary one).
+    pub special: Option<String>,
+    /// Its access method (`USING BTREE`, `USING gin`), if the file names one.
+    pub using: Option<String>,
+    /// A partial index's `WHERE` condition.
+    pub predicate: Option<String>,
+    /// Whether the file declares it as a table constraint (`UNIQUE (…)`, `KEY k (…)`) rather than
+    /// with `CREATE INDEX`.
+    pub constraint: bool,
     /// The line it is declared on.
     pub line: u64,
 }
 
 /// A foreign key.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ForeignKey {
+    /// Its constraint name, if the file gives one.
+    pub name: Option<String>,
     /// The referencing columns.
     pub columns: Vec<String>,
     /// The referenced table.
     pub table: String,
     /// The referenced columns (empty: its primary key).
     pub referred: Vec<String>,
+    /// Its actions as written (`ON DELETE CASCADE ON UPDATE RESTRICT`), or empty.
+    pub actions: String,
     /// The line it is declared on.
     pub line: u64,
 }
@@ -175,7 +213,7 @@ impl Schema {
     /// (the first one found).
     pub fn check_types(&self) -> Result<(), Error> {
         for t in &self.tables {
-            if let Some(c) = t.columns.iter().find(|c| c.sql_type.is_none()) {
+            if let Some(c) = t.columns.iter().find(|c| c.sql_type.is_none() && !c.generated) {
                 return Err(Error::InvalidInput(format!(
                     "line {}: pkbench cannot generate values for {}.{} of type {}: change its type in the file (e.g. to text) or leave the column out",
                     c.line, t.name, c.name, c.declared

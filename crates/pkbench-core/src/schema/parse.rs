@@ -9,7 +9,8 @@ use super::types::sql_type;
 use crate::Error;
 use crate::engine_kind::EngineKind;
 use sqlparser::ast::{
-    AlterTable, AlterTableOperation, ColumnOption, CreateIndex, CreateTable, ObjectName, Statement, TableConstraint,
+    AlterTable, AlterTableOperation, ColumnOption, CreateIndex, CreateTable, CreateTableOptions, DataType, EnumMember,
+    Expr, ForeignKeyConstraint, IndexColumn, ObjectName, Statement, TableConstraint,
 };
 use sqlparser::dialect::{Dialect, GenericDialect, MySqlDialect, PostgreSqlDialect, SQLiteDialect};
 use sqlparser::parser::Parser;
@@ -67,7 +68,7 @@ fn parse_as(sql: &str, engine: Option<EngineKind>) -> Result<Schema, Error> {
     let tokens = Tokenizer::new(dialect.as_ref(), sql)
         .tokenize_with_location()
         .map_err(|e| Error::InvalidInput(format!("the schema file does not read as SQL: {e}")))?;
-    let mut schema = Schema::default();
+    let mut schema = Schema { dialect: engine, ..Schema::default() };
     for statement in statements(tokens) {
         let line = statement.first().map_or(0, |t| t.span.start.line);
         let words = leading_words(&statement);
@@ -85,7 +86,7 @@ fn parse_as(sql: &str, engine: Option<EngineKind>) -> Result<Schema, Error> {
                 let e = e.to_string().replace('\r', "\\r").replace('\n', "\\n");
                 Error::InvalidInput(format!("line {line}: the statement does not parse: {e}"))
             })?;
-        add(&mut schema, parsed, line, &comments)?;
+        add(&mut schema, parsed, line, &comments, engine)?;
     }
     Ok(schema)
 }
@@ -126,23 +127,56 @@ fn leading_words(tokens: &[TokenWithSpan]) -> Vec<String> {
 
 /// The last part of a possibly qualified name, unquoted.
 fn last(name: &ObjectName) -> String {
-    name.0.last().map(|p| p.to_string().trim_matches(['"', '`', '[', ']']).to_string()).unwrap_or_default()
+    match name.0.last().and_then(|p| p.as_ident()) {
+        Some(ident) => ident.value.clone(),
+        None => name.0.last().map(|p| p.to_string().trim_matches(['"', '`', '[', ']']).to_string()).unwrap_or_default(),
+    }
 }
 
-fn add(schema: &mut Schema, statement: Statement, line: u64, comments: &[(Location, String)]) -> Result<(), Error> {
+/// The column an index part names: the identifier itself (unquoted); MySQL's prefix part
+/// `title(10)` names `title`; an expression part is its text.
+fn part_column(expr: &Expr, dialect: Option<EngineKind>) -> String {
+    match expr {
+        Expr::Identifier(ident) => ident.value.clone(),
+        Expr::CompoundIdentifier(parts) => parts.last().map(|p| p.value.clone()).unwrap_or_default(),
+        Expr::Function(f) if matches!(dialect, Some(EngineKind::MariaDb | EngineKind::Spider)) => last(&f.name),
+        other => other.to_string(),
+    }
+}
+
+/// An index's columns and its parts as written.
+fn parts(columns: &[IndexColumn], dialect: Option<EngineKind>) -> (Vec<String>, Vec<String>) {
+    columns.iter().map(|c| (part_column(&c.column.expr, dialect), c.to_string())).unzip()
+}
+
+fn add(
+    schema: &mut Schema,
+    statement: Statement,
+    line: u64,
+    comments: &[(Location, String)],
+    dialect: Option<EngineKind>,
+) -> Result<(), Error> {
     match statement {
-        Statement::CreateTable(create) => schema.tables.push(table(create, line, comments)),
+        Statement::CreateTable(create) => schema.tables.push(table(create, line, comments, dialect)),
         Statement::CreateIndex(index) => {
-            let CreateIndex { name, table_name, columns, unique, .. } = index;
+            let CreateIndex { name, table_name, columns, unique, using, predicate, .. } = index;
             let table = last(&table_name);
             let t = schema.tables.iter_mut().find(|t| t.name.eq_ignore_ascii_case(&table)).ok_or_else(|| {
                 Error::InvalidInput(format!(
                     "line {line}: CREATE INDEX on table {table}, which the file does not create before it"
                 ))
             })?;
-            let columns =
-                columns.iter().map(|c| c.column.expr.to_string().trim_matches(['"', '`']).to_string()).collect();
-            t.indexes.push(Index { name: name.as_ref().map(last), columns, unique, line });
+            let (columns, parts) = parts(&columns, dialect);
+            t.indexes.push(Index {
+                name: name.as_ref().map(last),
+                columns,
+                parts,
+                unique,
+                using: using.map(|u| u.to_string()),
+                predicate: predicate.map(|p| p.to_string()),
+                line,
+                ..Index::default()
+            });
         }
         Statement::AlterTable(AlterTable { name, operations, .. }) => {
             let table = last(&name);
@@ -153,7 +187,7 @@ fn add(schema: &mut Schema, statement: Statement, line: u64, comments: &[(Locati
             })?;
             for op in operations {
                 if let AlterTableOperation::AddConstraint { constraint, .. } = op {
-                    constrain(t, constraint, line);
+                    constrain(t, constraint, line, dialect);
                 }
             }
         }
@@ -165,15 +199,9 @@ fn add(schema: &mut Schema, statement: Statement, line: u64, comments: &[(Locati
 }
 
 /// The table `create` makes; `comments` are the `pkbench:` comments trailing its definitions.
-fn table(create: CreateTable, line: u64, comments: &[(Location, String)]) -> Table {
-    let mut t = Table {
-        name: last(&create.name),
-        columns: Vec::new(),
-        primary_key: Vec::new(),
-        indexes: Vec::new(),
-        foreign_keys: Vec::new(),
-        line,
-    };
+fn table(create: CreateTable, line: u64, comments: &[(Location, String)], dialect: Option<EngineKind>) -> Table {
+    let mut t = Table { name: last(&create.name), line, ..Table::default() };
+    table_options(&mut t, &create.table_options);
     for c in &create.columns {
         let name = c.name.value.clone();
         let col_line = c.name.span.start.line.max(line);
@@ -182,27 +210,49 @@ fn table(create: CreateTable, line: u64, comments: &[(Location, String)]) -> Tab
             declared: c.data_type.to_string(),
             sql_type: sql_type(&c.data_type),
             nullable: true,
-            comment: None,
+            labels: labels(&c.data_type),
             line: col_line,
+            ..Column::default()
         };
         for option in &c.options {
             match &option.option {
-                ColumnOption::NotNull => column.nullable = false,
                 ColumnOption::PrimaryKey(_) => {
                     column.nullable = false;
                     t.primary_key = vec![name.clone()];
+                    t.primary_key_name = option.name.as_ref().map(|n| n.value.clone());
                 }
-                ColumnOption::Unique(_) => {
-                    t.indexes.push(Index { name: None, columns: vec![name.clone()], unique: true, line: col_line })
-                }
+                ColumnOption::Unique(_) => t.indexes.push(Index {
+                    name: option.name.as_ref().map(|n| n.value.clone()),
+                    columns: vec![name.clone()],
+                    parts: vec![c.name.to_string()],
+                    unique: true,
+                    constraint: true,
+                    line: col_line,
+                    ..Index::default()
+                }),
                 ColumnOption::ForeignKey(fk) => t.foreign_keys.push(ForeignKey {
+                    name: option.name.as_ref().map(|n| n.value.clone()),
                     columns: vec![name.clone()],
                     table: last(&fk.foreign_table),
                     referred: fk.referred_columns.iter().map(|c| c.value.clone()).collect(),
+                    actions: actions(fk),
                     line: col_line,
                 }),
-                ColumnOption::Comment(text) => column.comment = Some(text.clone()),
-                _ => {}
+                // A key the engine assigns belongs to the key column, which each strategy replaces.
+                ColumnOption::DialectSpecific(tokens)
+                    if tokens.iter().any(|t| t.to_string().eq_ignore_ascii_case("AUTO_INCREMENT")) =>
+                {
+                    column.options.push(option.to_string());
+                }
+                other => {
+                    match other {
+                        ColumnOption::NotNull => column.nullable = false,
+                        ColumnOption::Comment(text) => column.comment = Some(text.clone()),
+                        ColumnOption::Generated { generation_expr: Some(_), .. } => column.generated = true,
+                        _ => {}
+                    }
+                    column.options.push(option.to_string());
+                }
             }
         }
         // A trailing `-- pkbench:` comment, unless a `COMMENT 'pkbench: …'` already gives one.
@@ -215,18 +265,63 @@ fn table(create: CreateTable, line: u64, comments: &[(Location, String)]) -> Tab
         t.columns.push(column);
     }
     for constraint in create.constraints {
-        constrain(&mut t, constraint, line);
+        constrain(&mut t, constraint, line, dialect);
     }
     t
 }
 
-fn constrain(t: &mut Table, constraint: TableConstraint, line: u64) {
-    let names = |cols: &[sqlparser::ast::IndexColumn]| -> Vec<String> {
-        cols.iter().map(|c| c.column.expr.to_string().trim_matches(['"', '`']).to_string()).collect()
+/// The values an `ENUM` or `SET` type admits.
+fn labels(ty: &DataType) -> Vec<String> {
+    match ty {
+        DataType::Enum(members, _) => members
+            .iter()
+            .map(|m| match m {
+                EnumMember::Name(name) | EnumMember::NamedValue(name, _) => name.clone(),
+            })
+            .collect(),
+        DataType::Set(values) => values.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// A foreign key's `ON DELETE …`/`ON UPDATE …` actions as written.
+fn actions(fk: &ForeignKeyConstraint) -> String {
+    let mut out = Vec::new();
+    if let Some(a) = &fk.on_delete {
+        out.push(format!("ON DELETE {a}"));
+    }
+    if let Some(a) = &fk.on_update {
+        out.push(format!("ON UPDATE {a}"));
+    }
+    out.join(" ")
+}
+
+/// MySQL's table options: the storage engine apart, `AUTO_INCREMENT=` dropped (a counter, not a
+/// definition), the rest kept as written.
+fn table_options(t: &mut Table, options: &CreateTableOptions) {
+    let (CreateTableOptions::Plain(list) | CreateTableOptions::With(list) | CreateTableOptions::Options(list)) =
+        options
+    else {
+        return;
     };
+    for option in list {
+        let text = option.to_string();
+        let key = text.split(['=', ' ']).next().unwrap_or_default().to_ascii_uppercase();
+        match key.as_str() {
+            "ENGINE" => {
+                t.storage_engine = Some(text.split_once('=').map_or(text.as_str(), |(_, v)| v).trim().to_string())
+            }
+            "AUTO_INCREMENT" => {}
+            _ => t.options.push(text),
+        }
+    }
+}
+
+fn constrain(t: &mut Table, constraint: TableConstraint, line: u64, dialect: Option<EngineKind>) {
     match constraint {
         TableConstraint::PrimaryKey(pk) => {
-            t.primary_key = names(&pk.columns);
+            t.primary_key = parts(&pk.columns, dialect).0;
+            t.primary_key_name = pk.name.map(|n| n.value);
             for c in &t.primary_key {
                 if let Some(col) = t.columns.iter_mut().find(|x| x.name.eq_ignore_ascii_case(c)) {
                     col.nullable = false;
@@ -236,17 +331,56 @@ fn constrain(t: &mut Table, constraint: TableConstraint, line: u64) {
         TableConstraint::Unique(u) => {
             // MySQL names the index after KEY (`UNIQUE KEY rental_date (…)`), others after CONSTRAINT.
             let name = u.name.or(u.index_name).map(|n| n.value);
-            t.indexes.push(Index { name, columns: names(&u.columns), unique: true, line })
+            let (columns, parts) = parts(&u.columns, dialect);
+            let using = u.index_type.map(|u| u.to_string());
+            t.indexes.push(Index {
+                name,
+                columns,
+                parts,
+                unique: true,
+                using,
+                constraint: true,
+                line,
+                ..Index::default()
+            })
         }
         TableConstraint::Index(i) => {
-            t.indexes.push(Index { name: i.name.map(|n| n.value), columns: names(&i.columns), unique: false, line })
+            let (columns, parts) = parts(&i.columns, dialect);
+            let using = i.index_type.map(|u| u.to_string());
+            t.indexes.push(Index {
+                name: i.name.map(|n| n.value),
+                columns,
+                parts,
+                using,
+                constraint: true,
+                line,
+                ..Index::default()
+            })
+        }
+        TableConstraint::FulltextOrSpatial(i) => {
+            let (columns, parts) = parts(&i.columns, dialect);
+            t.indexes.push(Index {
+                name: i.opt_index_name.map(|n| n.value),
+                columns,
+                parts,
+                special: Some(if i.fulltext { "FULLTEXT" } else { "SPATIAL" }.to_string()),
+                constraint: true,
+                line,
+                ..Index::default()
+            })
         }
         TableConstraint::ForeignKey(fk) => t.foreign_keys.push(ForeignKey {
+            name: fk.name.as_ref().or(fk.index_name.as_ref()).map(|n| n.value.clone()),
             columns: fk.columns.iter().map(|c| c.value.clone()).collect(),
             table: last(&fk.foreign_table),
             referred: fk.referred_columns.iter().map(|c| c.value.clone()).collect(),
+            actions: actions(&fk),
             line,
         }),
-        _ => {}
+        TableConstraint::Check(check) => t.checks.push(check.to_string()),
+        // `… USING INDEX name` and exclusion constraints name objects pkbench does not make.
+        TableConstraint::PrimaryKeyUsingIndex(_)
+        | TableConstraint::UniqueUsingIndex(_)
+        | TableConstraint::Exclude(_) => {}
     }
 }

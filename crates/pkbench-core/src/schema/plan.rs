@@ -21,6 +21,8 @@ pub struct Plan {
     pub key: usize,
     /// Tables of the file the run does not need.
     pub unused: Vec<String>,
+    /// The engine whose syntax the file was read in ([`Schema::dialect`]).
+    pub dialect: Option<crate::engine_kind::EngineKind>,
 }
 
 /// One table the run fills.
@@ -56,6 +58,8 @@ pub enum Source {
     Parent(usize),
     /// Always NULL (a nullable foreign key to its own table).
     Null,
+    /// The engine computes it (a generated column): never inserted.
+    Computed,
     /// A generated value.
     Value(SqlType),
 }
@@ -88,12 +92,16 @@ impl Plan {
             .filter(|t| !fills.iter().any(|f| same(&f.table.name, &t.name)))
             .map(|t| t.name.clone())
             .collect();
-        Ok(Plan { fills, key, unused })
+        Ok(Plan { fills, key, unused, dialect: schema.dialect })
     }
 
     /// The tables filled, alone, in fill order: what the run creates.
     pub fn schema(&self) -> Schema {
-        Schema { tables: self.fills.iter().map(|f| f.table.clone()).collect(), skipped: Vec::new() }
+        Schema {
+            tables: self.fills.iter().map(|f| f.table.clone()).collect(),
+            skipped: Vec::new(),
+            dialect: self.dialect,
+        }
     }
 
     /// The key table.
@@ -148,6 +156,10 @@ fn sources(table: &Table, role: Role, filled: &[Fill]) -> Result<Vec<Source>, Er
     let mut out = Vec::with_capacity(table.columns.len());
     let mut sequence_placed = false;
     for c in &table.columns {
+        if c.generated {
+            out.push(Source::Computed);
+            continue;
+        }
         let ty = c.sql_type.expect("check_types passed");
         let fk = table.foreign_keys.iter().find(|fk| fk.columns.iter().any(|x| same(x, &c.name)));
         let in_key = table.primary_key.iter().any(|k| same(k, &c.name));

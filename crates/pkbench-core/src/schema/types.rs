@@ -1,7 +1,7 @@
 //! A column's declared type (as sqlparser reads it) mapped to what pkbench generates for it.
 
 use crate::values::SqlType;
-use sqlparser::ast::{CharacterLength, DataType, ExactNumberInfo};
+use sqlparser::ast::{CharacterLength, DataType, EnumMember, ExactNumberInfo};
 
 /// What pkbench generates for a column declared `ty`; `None` for a type it cannot generate
 /// (arrays, intervals, geometry, user types).
@@ -64,6 +64,21 @@ pub fn sql_type(ty: &DataType) -> Option<SqlType> {
         D::Date => SqlType::Date,
         D::Datetime(_) | D::Timestamp(_, _) | D::TimestampNtz(_) => SqlType::Timestamp,
         D::JSON | D::JSONB => SqlType::Json,
+        // One of the labels (the run draws from them): text as long as the longest.
+        D::Enum(members, _) => {
+            let longest = members
+                .iter()
+                .map(|m| match m {
+                    EnumMember::Name(n) | EnumMember::NamedValue(n, _) => n.chars().count(),
+                })
+                .max()
+                .unwrap_or(1);
+            SqlType::Text { max_chars: Some(longest.min(u32::MAX as usize) as u32) }
+        }
+        D::Set(values) => {
+            let longest = values.iter().map(|v| v.chars().count()).max().unwrap_or(1);
+            SqlType::Text { max_chars: Some(longest.min(u32::MAX as usize) as u32) }
+        }
         D::Collate(inner, _) | D::Zerofill(inner) => return sql_type(inner),
         // SQLite's loose names and MySQL's aliases that sqlparser keeps as custom types.
         D::Custom(name, _) => return custom(&name.to_string()),
@@ -78,7 +93,15 @@ fn custom(name: &str) -> Option<SqlType> {
         "bigserial" | "serial8" => SqlType::Integer(8),
         "smallserial" | "serial2" => SqlType::Integer(2),
         "timestamptz" | "datetime" => SqlType::Timestamp,
+        // MySQL's YEAR holds 1901 to 2155 (see `implied_range`).
+        "year" => SqlType::Integer(2),
         "citext" | "name" => SqlType::Text { max_chars: None },
         _ => return None,
     })
+}
+
+/// The range of values a type admits beyond its storage size: MySQL's `YEAR` holds 1901–2155.
+pub fn implied_range(declared: &str) -> Option<(i64, i64)> {
+    let name = declared.split(['(', ' ']).next().unwrap_or_default();
+    name.eq_ignore_ascii_case("year").then_some((1901, 2155))
 }

@@ -46,6 +46,8 @@ mod postgres_engine;
 #[cfg(feature = "server-tests")]
 mod predict_vs_servers;
 #[cfg(feature = "server-tests")]
+mod schema_round_trip;
+#[cfg(feature = "server-tests")]
 mod schema_servers;
 #[cfg(feature = "server-tests")]
 mod sharded_engines;

@@ -5,7 +5,7 @@
 use crate::output::out;
 use clap::Args;
 use pkbench_core::engines::EngineKind;
-use pkbench_core::engines::schema_sql::render;
+use pkbench_core::engines::schema_sql::render_with_changes;
 use pkbench_core::schema::{detect_engine, parse};
 use pkbench_core::strategy::parse_list;
 use pkbench_core::util::input::{InputKind, read_text};
@@ -18,8 +18,9 @@ pub struct SchemaArgs {
     /// (pg_dump --schema-only, mysqldump --no-data or sqlite3 .schema work as given).
     #[arg(value_name = "FILE.sql")]
     pub file: PathBuf,
-    /// The engine whose syntax the file is in and whose DDL to show [default: the server whose
-    /// dump the file is (mysqldump: mariadb; pg_dump: postgres), else postgres].
+    /// The engine whose DDL to show [default: the engine the file is written for]. The file is
+    /// read in its own syntax (a mysqldump file as MariaDB's, a pg_dump file as PostgreSQL's;
+    /// else this engine's); on another engine each change is listed.
     #[arg(long, value_parser = ["sqlite", "postgres", "mariadb"], ignore_case = true)]
     pub engine: Option<String>,
     /// The table whose primary key each strategy replaces [default: the table the others'
@@ -33,18 +34,19 @@ pub struct SchemaArgs {
 
 pub fn schema(args: SchemaArgs) -> anyhow::Result<ExitCode> {
     let text = read_text(&args.file, InputKind::Schema)?;
-    let engine = match &args.engine {
-        Some(name) => EngineKind::parse(name)?,
-        None => detect_engine(&text).unwrap_or(EngineKind::Postgres),
-    };
+    let given = args.engine.as_deref().map(EngineKind::parse).transpose()?;
+    // The file is read in its own syntax; its DDL is shown for the engine asked for.
+    let written_for = detect_engine(&text).or(given).unwrap_or(EngineKind::Postgres);
+    let engine = given.unwrap_or(written_for);
     let strategies = parse_list(&args.strategies)?;
-    let schema = parse(&text, Some(engine))?;
+    let schema = parse(&text, Some(written_for))?;
     let key = schema.key_table(args.table.as_deref())?;
     schema.check_types()?;
     let mut out = format!(
-        "{}: {}; key table {} (line {}), its key {} replaced by each strategy\n",
+        "{}: {} written for {}; key table {} (line {}), its key {} replaced by each strategy\n",
         args.file.display(),
         pkbench_core::util::text::count(schema.tables.len(), "table"),
+        written_for.label(),
         key.name,
         key.line,
         key.primary_key[0]
@@ -54,8 +56,11 @@ pub fn schema(args: SchemaArgs) -> anyhow::Result<ExitCode> {
     }
     for strategy in strategies {
         out.push_str(&format!("\n-- {} on {engine}\n", strategy.name));
-        match render(&schema, &key.name, strategy, engine, "pkbench") {
-            Ok(ddl) => ddl.iter().for_each(|stmt| out.push_str(&format!("{stmt};\n"))),
+        match render_with_changes(&schema, &key.name, strategy, engine, "pkbench") {
+            Ok(rendered) => {
+                rendered.changes.iter().for_each(|c| out.push_str(&format!("-- changed: {c}\n")));
+                rendered.statements.iter().for_each(|stmt| out.push_str(&format!("{stmt};\n")));
+            }
             Err(e) => out.push_str(&format!("-- not available: {e}\n")),
         }
     }

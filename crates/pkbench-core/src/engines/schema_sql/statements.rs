@@ -123,6 +123,7 @@ impl Spelling<'_> {
         let engine_key = !matches!(strategy.primary.source, KeySource::Client(_));
         let columns: Vec<usize> = (0..t.columns.len())
             .filter(|&i| !(engine_key && fill.role == Role::Key && fill.sources[i] == Source::Key))
+            .filter(|&i| fill.sources[i] != Source::Computed)
             .collect();
         let mut names: Vec<String> = columns.iter().map(|&i| self.quote(&t.columns[i].name)).collect();
         let mut marks: Vec<String> =
@@ -189,7 +190,7 @@ impl Spelling<'_> {
                 })
                 .collect();
             by_index.push(IndexRead {
-                name: index.name.clone().unwrap_or_else(|| format!("{}_idx{}", key.name, n + 1)),
+                name: super::index_name(self.engine, key, n),
                 columns,
                 sql: format!(
                     "SELECT * FROM {} WHERE {} LIMIT {INDEX_READ_LIMIT}",
@@ -227,7 +228,7 @@ impl Spelling<'_> {
 /// PostgreSQL's cast of a parameter from the type pkbench binds for `source` to the column's.
 fn cast(plan: &Plan, source: Source) -> &'static str {
     match source {
-        Source::Key | Source::Null => "",
+        Source::Key | Source::Null | Source::Computed => "",
         Source::Parent(p) if p == plan.key => "",
         // An ancestor's key is its row number, bound as its own key column is.
         Source::Parent(p) => {

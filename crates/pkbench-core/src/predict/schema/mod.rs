@@ -92,7 +92,7 @@ impl<'a> KeyTable<'a> {
                     Source::Sequence(ty) => Some(*ty),
                     _ => None,
                 }),
-                Source::Key | Source::Null => None,
+                Source::Key | Source::Null | Source::Computed => None,
             })
             .collect();
         let mut indexes: Vec<IndexShape> = table

@@ -111,7 +111,7 @@ impl PredictRequest {
             return ShardedPlan::from_request(&self).map(PredictPlan::Sharded);
         }
         if let Some(schema) = &self.schema {
-            return SchemaPlan::from_request(&self, schema.clone()).map(PredictPlan::Schema);
+            return SchemaPlan::from_request(&self, schema.clone()).map(|p| PredictPlan::Schema(Box::new(p)));
         }
         PagePlan::from_request(self).map(|plan| PredictPlan::Page(Box::new(plan)))
     }
@@ -125,7 +125,7 @@ pub enum PredictPlan {
     /// The sharded model: where rows land; printed only.
     Sharded(ShardedPlan),
     /// The key table's trees of a schema file; printed only.
-    Schema(SchemaPlan),
+    Schema(Box<SchemaPlan>),
 }
 
 /// The calibration a page forecast makes or reads.

@@ -134,7 +134,9 @@ impl OwnSchema {
                     Some(text) => SpecOverrides::parse_comment(text).map_err(at)?,
                     None => None,
                 };
-                let mut layers: Vec<&SpecOverrides> = comment.iter().collect();
+                // What the type itself admits comes first: an ENUM's labels, YEAR's range.
+                let implied = implied(column);
+                let mut layers: Vec<&SpecOverrides> = implied.iter().chain(comment.iter()).collect();
                 layers.extend(sidecar.and_then(|s| s.column(&fill.table.name, &column.name)));
                 specs.insert((f, c), resolve(ty, &layers).map_err(at)?);
             }
@@ -566,4 +568,14 @@ impl Workload for OwnSchema {
         })();
         conclude(result, outcome)
     }
+}
+
+/// The values a column's type admits beyond its family's defaults: an `ENUM`'s or `SET`'s
+/// labels, `YEAR`'s 1901–2155.
+fn implied(column: &crate::schema::Column) -> Option<SpecOverrides> {
+    if !column.labels.is_empty() {
+        return Some(SpecOverrides { values: Some(column.labels.clone()), ..SpecOverrides::default() });
+    }
+    let (lo, hi) = crate::schema::implied_range(&column.declared)?;
+    Some(SpecOverrides { range: Some((lo.to_string(), hi.to_string())), ..SpecOverrides::default() })
 }

@@ -141,7 +141,7 @@ impl TableRows {
                     Ref::Key(k) => c.slot.bind(k, storage),
                     Ref::Row(r) => sequence(c.parent_type.unwrap_or(SqlType::Integer(8)), r, &mut c.text, &mut c.bytes),
                 },
-                Source::Null => Param::Null,
+                Source::Null | Source::Computed => Param::Null,
                 Source::Value(_) => match (&mut c.generator, c.unique) {
                     (Some(g), Some(u)) => u.value(g.next_value(), row, &mut c.text, &mut c.bytes, &c.enum_values),
                     (Some(g), None) => g.next_value().as_param(),
