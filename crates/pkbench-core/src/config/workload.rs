@@ -143,7 +143,10 @@ fn own_schema(s: &RunSettings, engine: EngineKind, keys: KeySettings) -> Result<
         (Some(file), _) => {
             let name =
                 file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
-            (parse_schema(&read_text(file, InputKind::Schema)?, Some(engine))?, None, name)
+            // The file is read in its own syntax; the tables are made for the run's engine.
+            let text = read_text(file, InputKind::Schema)?;
+            let written_for = crate::schema::detect_engine(&text).unwrap_or(engine);
+            (parse_schema(&text, Some(written_for))?, None, name)
         }
         (None, Some(url)) => {
             // Read-only, statistics only: as doctor --export-schema.

@@ -34,6 +34,10 @@ pub struct Fill {
     pub role: Role,
     /// Where each column's values come from, in column order.
     pub sources: Vec<Source>,
+    /// Whether it maps key rows to other parents: a child whose primary key is made of its
+    /// foreign keys only (`playlist_track (playlist_id, track_id)`). Each key row's children
+    /// then take distinct other parents, so the pairs stay unique.
+    pub mapping: bool,
 }
 
 /// Why a table is filled.
@@ -83,7 +87,18 @@ impl Plan {
         let mut fills: Vec<Fill> = Vec::new();
         for (table, role) in order {
             let sources = sources(table, role, &fills)?;
-            fills.push(Fill { table: table.clone(), role, sources });
+            let mapping = role == Role::Child && !table.primary_key.is_empty() && {
+                let in_key = |c: &str| table.primary_key.iter().any(|k| same(k, c));
+                let key_fill = fills.iter().position(|f| f.role == Role::Key);
+                table
+                    .columns
+                    .iter()
+                    .zip(&sources)
+                    .filter(|(c, _)| in_key(&c.name))
+                    .all(|(_, s)| matches!(s, Source::Parent(_)))
+                    && sources.iter().any(|s| matches!(s, Source::Parent(p) if Some(*p) == key_fill))
+            };
+            fills.push(Fill { table: table.clone(), role, sources, mapping });
         }
         let key = fills.iter().position(|f| f.role == Role::Key).unwrap_or_default();
         let unused = schema
@@ -213,7 +228,13 @@ fn sources(table: &Table, role: Role, filled: &[Fill]) -> Result<Vec<Source>, Er
         };
         out.push(source);
     }
-    let unique_key = role == Role::Key || sequence_placed || table.primary_key.is_empty();
+    // A child keyed by its parents alone maps key rows to other parents ([`Fill::mapping`]).
+    let maps_key_rows = role == Role::Child
+        && table
+            .primary_key
+            .iter()
+            .all(|k| table.columns.iter().zip(&out).any(|(c, s)| same(&c.name, k) && matches!(s, Source::Parent(_))));
+    let unique_key = role == Role::Key || sequence_placed || table.primary_key.is_empty() || maps_key_rows;
     if !unique_key {
         return Err(Error::InvalidInput(format!(
             "line {}: {}'s primary key ({}) is made of foreign keys only: pkbench cannot make its rows unique; leave the table out of the file",
@@ -228,9 +249,14 @@ fn sources(table: &Table, role: Role, filled: &[Fill]) -> Result<Vec<Source>, Er
 /// A row-number key for a column of type `ty`, or why there is none.
 fn sequence(table: &Table, column: &str, line: u64, ty: SqlType) -> Result<Source, Error> {
     match ty {
-        SqlType::Integer(_) | SqlType::Uuid | SqlType::Text { .. } | SqlType::Binary { .. } => Ok(Source::Sequence(ty)),
+        SqlType::Integer(_)
+        | SqlType::Uuid
+        | SqlType::Text { .. }
+        | SqlType::Binary { .. }
+        | SqlType::Date
+        | SqlType::Timestamp => Ok(Source::Sequence(ty)),
         _ => Err(Error::InvalidInput(format!(
-            "line {line}: {}.{column} is a key of type {ty:?}: pkbench numbers the rows of a parent or child table with an integer, text, binary or uuid key; change its type in the file",
+            "line {line}: {}.{column} is a key of type {ty:?}: pkbench numbers the rows of a parent or child table with an integer, text, binary, uuid, date or timestamp key; change its type in the file",
             table.name
         ))),
     }

@@ -69,6 +69,12 @@ pub trait Workload {
     /// Rows one case will insert (for progress and ETA).
     fn rows_per_case(&self) -> u64;
 
+    /// What to tell the user before the run starts on `engine` with `strategies` (one line
+    /// each): for a schema run, how the tables pkbench makes differ from the file's.
+    fn notices(&self, _engine: crate::engines::EngineKind, _strategies: &[&'static Strategy]) -> Vec<String> {
+        Vec::new()
+    }
+
     /// What one case will do, in a few words, for progress lines.
     fn case_plan(&self) -> String {
         format!("inserting {}", crate::util::text::count(self.rows_per_case(), "row"))

@@ -65,6 +65,9 @@ fn measure(config: RunConfig, options: &RunOptions) -> anyhow::Result<ExitCode> 
     for s in &config.strategies {
         engine.check(s)?;
     }
+    for line in config.workload.notices(config.engine, &config.strategies) {
+        say!("{line}");
+    }
     let timed: Vec<&str> =
         config.strategies.iter().filter(|s| strategy_schemes(s).any(|k| k.is_time_based())).map(|s| s.name).collect();
     if !timed.is_empty() {

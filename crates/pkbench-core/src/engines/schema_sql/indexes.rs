@@ -4,7 +4,7 @@
 
 use super::render::{family, quoted};
 use crate::engines::EngineKind;
-use crate::schema::{Index, Table};
+use crate::schema::{Index, Schema, Table};
 use crate::values::SqlType;
 
 /// What an index becomes: its SQL and, where it differs from the file's, what changed; or why
@@ -14,8 +14,22 @@ pub(super) type IndexSql = Result<(String, Option<String>), String>;
 /// The name of `table.indexes[i]` on `engine`: the file's, else the engine's own choice —
 /// MariaDB names a key after its first column (`_2`, `_3`, … when taken), PostgreSQL a unique
 /// constraint `<table>_<columns>_key` and an index `<table>_<columns>_idx`, SQLite a unique
-/// constraint `sqlite_autoindex_<table>_<n>`.
-pub fn index_name(engine: EngineKind, table: &Table, i: usize) -> String {
+/// constraint `sqlite_autoindex_<table>_<n>`. Where index names are the whole schema's
+/// (PostgreSQL, SQLite) and another table of `schema` has an index of the same name, as MySQL
+/// allows, it is prefixed with its table's: `<table>_<name>`.
+pub fn index_name(engine: EngineKind, schema: &Schema, table: &Table, i: usize) -> String {
+    let name = table_index_name(engine, table, i);
+    let shared = family(engine) != EngineKind::MariaDb
+        && schema
+            .tables
+            .iter()
+            .filter(|t| t.name != table.name)
+            .any(|t| (0..t.indexes.len()).any(|j| table_index_name(engine, t, j).eq_ignore_ascii_case(&name)));
+    if shared { format!("{}_{name}", table.name) } else { name }
+}
+
+/// The name of `table.indexes[i]` within its table.
+fn table_index_name(engine: EngineKind, table: &Table, i: usize) -> String {
     let index = &table.indexes[i];
     if let Some(name) = &index.name {
         return name.clone();
@@ -23,7 +37,7 @@ pub fn index_name(engine: EngineKind, table: &Table, i: usize) -> String {
     match family(engine) {
         EngineKind::MariaDb => {
             let first = index.columns.first().cloned().unwrap_or_default();
-            let taken = |name: &str| (0..i).any(|j| index_name(engine, table, j).eq_ignore_ascii_case(name));
+            let taken = |name: &str| (0..i).any(|j| table_index_name(engine, table, j).eq_ignore_ascii_case(name));
             let mut name = first.clone();
             let mut n = 2;
             while taken(&name) || name.eq_ignore_ascii_case("PRIMARY") {
@@ -56,10 +70,10 @@ fn rowid_alias(table: &Table) -> bool {
 
 /// `table.indexes[i]` inside a CREATE TABLE: MariaDB's `[UNIQUE|FULLTEXT|SPATIAL] KEY name (…)`,
 /// or a unique constraint.
-pub(super) fn inline_sql(engine: EngineKind, same: bool, table: &Table, i: usize) -> IndexSql {
+pub(super) fn inline_sql(engine: EngineKind, same: bool, schema: &Schema, table: &Table, i: usize) -> IndexSql {
     let index = &table.indexes[i];
     let dialect = engine.dialect();
-    let name = dialect.quote(&index_name(engine, table, i));
+    let name = dialect.quote(&index_name(engine, schema, table, i));
     let (parts, note) = parts(engine, same, table, index)?;
     Ok(match family(engine) {
         EngineKind::MariaDb => {
@@ -79,7 +93,14 @@ pub(super) fn inline_sql(engine: EngineKind, same: bool, table: &Table, i: usize
 }
 
 /// `table.indexes[i]` as a CREATE INDEX on `qualified_table` (PostgreSQL, SQLite).
-pub(super) fn index_sql(engine: EngineKind, same: bool, table: &Table, i: usize, qualified_table: &str) -> IndexSql {
+pub(super) fn index_sql(
+    engine: EngineKind,
+    same: bool,
+    schema: &Schema,
+    table: &Table,
+    i: usize,
+    qualified_table: &str,
+) -> IndexSql {
     let index = &table.indexes[i];
     if let Some(special) = &index.special {
         return Err(format!("{special} index dropped: it is another engine's"));
@@ -87,7 +108,7 @@ pub(super) fn index_sql(engine: EngineKind, same: bool, table: &Table, i: usize,
     if index.predicate.is_some() && !same {
         return Err("partial index dropped: its condition is written for another engine".into());
     }
-    let name = engine.dialect().quote(&index_name(engine, table, i));
+    let name = engine.dialect().quote(&index_name(engine, schema, table, i));
     let (parts, mut note) = parts(engine, same, table, index)?;
     let unique = if index.unique { "UNIQUE " } else { "" };
     let using = match (&index.using, same, family(engine)) {

@@ -178,21 +178,29 @@ impl Renderer<'_> {
                 self.change(table, &table.name, format!("{check} dropped: it is written for another engine"));
             }
         }
+        for (i, index) in table.indexes.iter().enumerate() {
+            let name = index_name(self.engine, self.schema, table, i);
+            if let Some(given) = index.name.as_ref().filter(|given| **given != name) {
+                let why =
+                    format!("index {given} → {name} (another table's index has its name; here names are the schema's)");
+                self.change(table, given, why);
+            }
+        }
         let options = self.table_options(table);
         self.out.statements.push(format!("CREATE TABLE {} ({}){options}", self.qualify(&table.name), parts.join(", ")));
         for (i, index) in table.indexes.iter().enumerate() {
             if self.inline(index) {
                 continue;
             }
-            match index_sql(self.engine, self.same, table, i, &self.qualify(&table.name)) {
+            match index_sql(self.engine, self.same, self.schema, table, i, &self.qualify(&table.name)) {
                 Ok((sql, note)) => {
                     self.out.statements.push(sql);
                     if let Some(note) = note {
-                        self.change(table, &index_name(self.engine, table, i), note);
+                        self.change(table, &index_name(self.engine, self.schema, table, i), note);
                     }
                 }
                 Err(why) => {
-                    let name = index_name(self.engine, table, i);
+                    let name = index_name(self.engine, self.schema, table, i);
                     self.change(table, &name, why);
                 }
             }
@@ -293,15 +301,15 @@ impl Renderer<'_> {
             if !self.inline(index) {
                 continue;
             }
-            match super::indexes::inline_sql(self.engine, self.same, table, i) {
+            match super::indexes::inline_sql(self.engine, self.same, self.schema, table, i) {
                 Ok((sql, note)) => {
                     parts.push(sql);
                     if let Some(note) = note {
-                        self.change(table, &index_name(self.engine, table, i), note);
+                        self.change(table, &index_name(self.engine, self.schema, table, i), note);
                     }
                 }
                 Err(why) => {
-                    let name = index_name(self.engine, table, i);
+                    let name = index_name(self.engine, self.schema, table, i);
                     self.change(table, &name, why);
                 }
             }

@@ -190,7 +190,7 @@ impl Spelling<'_> {
                 })
                 .collect();
             by_index.push(IndexRead {
-                name: super::index_name(self.engine, key, n),
+                name: super::index_name(self.engine, &self.plan.schema(), key, n),
                 columns,
                 sql: format!(
                     "SELECT * FROM {} WHERE {} LIMIT {INDEX_READ_LIMIT}",

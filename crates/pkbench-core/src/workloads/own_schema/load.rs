@@ -187,7 +187,11 @@ impl<'a> Rows<'a> {
     ) -> Result<(), Error> {
         let sizes = &self.workload.sizes;
         let (parent_rows, key_fill) = (sizes.parent_rows as usize, self.key_fill);
-        for (c, join) in &self.children {
+        for (c, join) in self.children.clone() {
+            if self.workload.plan.fills[c].mapping {
+                self.insert_mapped(case, feeds, (c, join), start, n)?;
+                continue;
+            }
             for _ in 0..n * sizes.children_per_row {
                 let mut counted = false;
                 let (keys, targets) = (&self.keys, &mut self.targets);
@@ -200,14 +204,45 @@ impl<'a> Rows<'a> {
                         FkLocality::Uniform => pick.below(keys.len()),
                     };
                     if let (false, Some(join), Some(s)) = (counted, join, targets.rows.get_mut(&(j as u64))) {
-                        s.children[*join] += 1;
+                        s.children[join] += 1;
                     }
                     counted = true;
                     Ref::Key(keys[j])
                 };
                 let mut params = [Param::Null; MAX_COLUMNS];
-                let k = feeds[*c].next(None, self.storage, &mut parent, &mut params)?;
-                case.insert(*c, &params[..k])?;
+                let k = feeds[c].next(None, self.storage, &mut parent, &mut params)?;
+                case.insert(c, &params[..k])?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Rows<'_> {
+    /// The rows of mapping table `c` for key rows `start..start + n`: each key row gets
+    /// `--children-per-row` rows, the k-th referencing other parents' row `(row + k) mod
+    /// parent_rows`, so no two of a key row's rows share a parent.
+    fn insert_mapped(
+        &mut self,
+        case: &mut dyn SchemaCase,
+        feeds: &mut [TableRows],
+        (c, join): (usize, Option<usize>),
+        start: usize,
+        n: u64,
+    ) -> Result<(), Error> {
+        let sizes = &self.workload.sizes;
+        let (parent_rows, key_fill) = (sizes.parent_rows, self.key_fill);
+        for j in start..start + n as usize {
+            for k in 0..sizes.children_per_row {
+                if let (Some(join), Some(s)) = (join, self.targets.rows.get_mut(&(j as u64))) {
+                    s.children[join] += 1;
+                }
+                let key = self.keys[j];
+                let mut parent =
+                    |p: usize| if p == key_fill { Ref::Key(key) } else { Ref::Row((j as u64 + k) % parent_rows) };
+                let mut params = [Param::Null; MAX_COLUMNS];
+                let written = feeds[c].next(None, self.storage, &mut parent, &mut params)?;
+                case.insert(c, &params[..written])?;
             }
         }
         Ok(())

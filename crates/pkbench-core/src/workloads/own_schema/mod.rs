@@ -145,6 +145,15 @@ impl OwnSchema {
         Ok(OwnSchema { plan, specs, sizes, keys: keys.into(), file: file.to_string() })
     }
 
+    /// How the tables this run makes for `strategy` on `engine` differ from the file's (the key
+    /// column, the columns that reference it, and what does not carry over to another engine).
+    pub fn changes(&self, engine: EngineKind, strategy: &Strategy) -> Vec<crate::engines::schema_sql::Change> {
+        let key = &self.plan.key_table().name;
+        crate::engines::schema_sql::render_with_changes(&self.plan.schema(), key, strategy, engine, "")
+            .map(|r| r.changes)
+            .unwrap_or_default()
+    }
+
     /// The plan: which tables are filled and how.
     pub fn plan(&self) -> &Plan {
         &self.plan
@@ -504,6 +513,22 @@ impl Workload for OwnSchema {
         self.sizes.rows
     }
 
+    fn notices(&self, engine: EngineKind, strategies: &[&'static Strategy]) -> Vec<String> {
+        let Some(first) = strategies.first() else { return Vec::new() };
+        let changes = self.changes(engine, first);
+        if changes.is_empty() {
+            return vec![format!("Your tables are made as the file writes them on {}", engine.label())];
+        }
+        let mut out = vec![format!(
+            "Your tables on {}, as pkbench makes them for {} ({}; each strategy gives the key column and the columns that reference it its own key type):",
+            engine.label(),
+            first.name,
+            crate::util::text::count(changes.len(), "change")
+        )];
+        out.extend(changes.iter().map(|c| format!("  {c}")));
+        out
+    }
+
     fn case_plan(&self) -> String {
         format!(
             "inserting {} {} rows with {} children each, then {} reads per kind",
@@ -523,6 +548,11 @@ impl Workload for OwnSchema {
         let s = &self.sizes;
         let options = BTreeMap::from([
             ("schema".to_string(), self.file.clone()),
+            ("changes".to_string(), {
+                let engine = EngineKind::parse(engine.info().name).ok();
+                let changes = engine.map(|e| self.changes(e, strategy)).unwrap_or_default();
+                changes.iter().map(|c| c.to_string()).collect::<Vec<_>>().join("; ")
+            }),
             ("key_table".to_string(), self.plan.key_table().name.clone()),
             (
                 "tables".to_string(),

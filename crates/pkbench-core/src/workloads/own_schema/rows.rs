@@ -13,6 +13,9 @@ use crate::values::Param;
 use crate::values::{ColumnGenerator, ColumnSpec, SqlType, ValueKind};
 use std::fmt::Write;
 
+/// Days from 1970-01-01 to 2000-01-01, where a date key's row numbers start.
+const DAY_2000_01_01: i32 = 10_957;
+
 /// Most columns a filled table may have (the parameters of one row live on the stack).
 pub(super) const MAX_COLUMNS: usize = 64;
 
@@ -171,6 +174,17 @@ fn sequence<'a>(ty: SqlType, row: u64, text: &'a mut String, bytes: &'a mut [u8;
         SqlType::Binary { .. } => {
             bytes[8..].copy_from_slice(&n.to_be_bytes());
             Param::Bytes(&bytes[8..])
+        }
+        // Day n after 2000-01-01; second n after its midnight.
+        SqlType::Date => {
+            text.clear();
+            crate::values::calendar::write_date(text, DAY_2000_01_01 + n.min(i32::MAX as u64 / 2) as i32);
+            Param::Text(text)
+        }
+        SqlType::Timestamp => {
+            text.clear();
+            crate::values::calendar::write_timestamp(text, (i64::from(DAY_2000_01_01) * 86_400 + n as i64) * 1_000_000);
+            Param::Text(text)
         }
         _ => Param::Int(n as i64),
     }
