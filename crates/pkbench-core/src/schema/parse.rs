@@ -44,12 +44,36 @@ pub fn detect_engine(sql: &str) -> Option<EngineKind> {
     let end = (0..=sql.len().min(1 << 20)).rev().find(|&i| sql.is_char_boundary(i)).unwrap_or(0);
     let head = &sql[..end];
     let upper = head.to_ascii_uppercase();
-    let mysql =
-        ["-- MYSQL DUMP", "-- MARIADB DUMP", "ENGINE=", "AUTO_INCREMENT", "/*!40101"].iter().any(|m| upper.contains(m))
-            || head.contains('`');
-    let postgres =
-        ["-- POSTGRESQL DATABASE DUMP", "SERIAL", "SET SEARCH_PATH", "OWNER TO"].iter().any(|m| upper.contains(m))
-            || head.contains("::");
+    let mysql = [
+        "-- MYSQL DUMP",
+        "-- MARIADB DUMP",
+        "ENGINE=",
+        "AUTO_INCREMENT",
+        "/*!40101",
+        " UNSIGNED",
+        " TINYINT",
+        " MEDIUMINT",
+        " ENUM(",
+        " ENUM (",
+        " DATETIME",
+    ]
+    .iter()
+    .any(|m| upper.contains(m))
+        || head.contains('`');
+    let postgres = [
+        "-- POSTGRESQL DATABASE DUMP",
+        "SERIAL",
+        "SET SEARCH_PATH",
+        "OWNER TO",
+        " TIMESTAMPTZ",
+        " JSONB",
+        " BYTEA",
+        " TIMESTAMP WITH TIME ZONE",
+        " DOUBLE PRECISION",
+    ]
+    .iter()
+    .any(|m| upper.contains(m))
+        || head.contains("::");
     match (mysql, postgres) {
         (true, false) => Some(EngineKind::MariaDb),
         (false, true) => Some(EngineKind::Postgres),
@@ -68,7 +92,8 @@ fn parse_as(sql: &str, engine: Option<EngineKind>) -> Result<Schema, Error> {
     let tokens = Tokenizer::new(dialect.as_ref(), sql)
         .tokenize_with_location()
         .map_err(|e| Error::InvalidInput(format!("the schema file does not read as SQL: {e}")))?;
-    let mut schema = Schema { dialect: engine, ..Schema::default() };
+    // Written for the engine whose markers the file carries, else the one it is read as.
+    let mut schema = Schema { dialect: detect_engine(sql).or(engine), ..Schema::default() };
     for statement in statements(tokens) {
         let line = statement.first().map_or(0, |t| t.span.start.line);
         let words = leading_words(&statement);
