@@ -18,6 +18,20 @@ pub enum Error {
     /// An invalid setting or argument; the message says which and what is allowed.
     #[error("{0}")]
     InvalidInput(String),
+    /// Something the input names does not exist: a table, a file, a server's binary.
+    #[error("{0}")]
+    NotFound(String),
+    /// A file pkbench would create is already there; pkbench never overwrites it.
+    #[error("{0}")]
+    AlreadyExists(String),
+    /// A database answered in a shape pkbench cannot read (a missing row, column or value):
+    /// neither the user's input nor, as far as pkbench can tell, a bug of its own.
+    #[error("{0}")]
+    UnexpectedResponse(String),
+    /// The machine or a program pkbench runs failed: a server that would not start, its
+    /// set-up tool, a signal, a device that cannot be timed.
+    #[error("{0}")]
+    System(String),
     /// The engine cannot run a strategy.
     #[error("strategy '{strategy}' is not supported on {engine}: {reason}")]
     Unsupported {
@@ -41,6 +55,7 @@ pub enum Error {
         /// What pkbench was doing.
         context: String,
         /// SQLite's error.
+        #[source]
         cause: rusqlite::Error,
     },
     /// A file could not be read or written.
@@ -51,6 +66,7 @@ pub enum Error {
         /// The path concerned.
         path: PathBuf,
         /// The OS error.
+        #[source]
         cause: std::io::Error,
     },
     /// An error returned by a server (PostgreSQL, MariaDB/MySQL) or its client library; a lost
@@ -60,6 +76,7 @@ pub enum Error {
         /// What pkbench was doing (any URL in it is redacted).
         context: String,
         /// The server's error, with its kind.
+        #[source]
         error: ServerError,
     },
     /// Results could not be serialised or parsed.
@@ -68,6 +85,7 @@ pub enum Error {
         /// What pkbench was doing.
         context: String,
         /// The serde error.
+        #[source]
         cause: serde_json::Error,
     },
     /// The engine holds a different number of rows than the run inserted.
@@ -128,6 +146,9 @@ impl std::fmt::Display for ServerError {
     }
 }
 
+// The driver's own error is reduced to the message: the server error ends the chain.
+impl std::error::Error for ServerError {}
+
 impl ServerError {
     /// The fault, named for the user ahead of the server's own words (empty for an error the
     /// statement itself caused): a lost connection, a full disk, a statement timeout.
@@ -182,3 +203,6 @@ impl Error {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -35,8 +35,8 @@ fn main() -> ExitCode {
         Err(err) => {
             // The library hides passwords itself; this also covers any message that quotes an
             // argument (a URL) it did not expect.
-            let text =
-                std::env::args_os().fold(format!("{err:#}"), |text, arg| hide_secrets(&text, &arg.to_string_lossy()));
+            let text = std::env::args_os()
+                .fold(output::error_line(&err), |text, arg| hide_secrets(&text, &arg.to_string_lossy()));
             say!("Error: {text}");
             ExitCode::FAILURE
         }

@@ -22,6 +22,24 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
         .any(|cause| cause.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe))
 }
 
+/// The error and its causes on one line, joined by ": " as `{err:#}` joins them, ending at the
+/// first cause the message before it already ends with: the library's errors quote their cause,
+/// and what lies below a quoted cause was said by it.
+pub fn error_line(err: &anyhow::Error) -> String {
+    let mut chain = err.chain().map(ToString::to_string);
+    let mut line = chain.next().unwrap_or_default();
+    let mut last = line.clone();
+    for cause in chain {
+        if last.ends_with(&cause) {
+            break;
+        }
+        line.push_str(": ");
+        line.push_str(&cause);
+        last = cause;
+    }
+    line
+}
+
 /// Writes `text` to standard error in one write; a closed or full standard error is ignored.
 pub fn say_text(text: &str) {
     let mut err = std::io::stderr().lock();
@@ -50,3 +68,29 @@ macro_rules! out {
 }
 
 pub(crate) use {out, outln, say};
+
+#[cfg(test)]
+mod tests {
+    use super::error_line;
+    use anyhow::Context;
+    use pkbench_core::Error;
+
+    fn missing() -> Error {
+        Error::io("read", "/nonexistent/results.json", std::io::Error::from(std::io::ErrorKind::NotFound))
+    }
+
+    #[test]
+    fn a_quoted_cause_is_printed_once() {
+        let err = anyhow::Error::new(missing());
+        assert!(std::error::Error::source(&missing()).is_some());
+        assert_eq!(error_line(&err), "could not read '/nonexistent/results.json': entity not found");
+    }
+
+    #[test]
+    fn contexts_above_a_library_error_are_kept() {
+        let err = Err::<(), _>(missing()).context("the run stopped").unwrap_err();
+        assert_eq!(error_line(&err), "the run stopped: could not read '/nonexistent/results.json': entity not found");
+        let plain = Err::<(), _>(std::io::Error::other("disk gone")).context("could not write").unwrap_err();
+        assert_eq!(error_line(&plain), format!("{plain:#}"));
+    }
+}

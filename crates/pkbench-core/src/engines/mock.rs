@@ -143,7 +143,7 @@ impl InsertCase for MockCase<'_> {
 
     fn connect_with(&mut self, options: &super::txn::ClientOptions) -> Result<Box<dyn InsertClient + Send>, Error> {
         if *options != super::txn::ClientOptions::default() {
-            return Err(Error::InvalidInput("the mock engine's clients run single-row autocommit inserts only".into()));
+            return Err(Error::Internal("the mock engine's clients run single-row autocommit inserts only".into()));
         }
         Ok(Box::new(MockClient { timer: Arc::clone(&self.engine.timer), rows: Arc::clone(&self.client_rows) }))
     }

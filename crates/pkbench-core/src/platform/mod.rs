@@ -144,7 +144,7 @@ fn kill_result(rc: i32, what: &str, pid: u32, signal: i32) -> Result<(), Error> 
         return Ok(());
     }
     let cause = std::io::Error::last_os_error();
-    Err(Error::InvalidInput(format!("could not send signal {signal} to {what} {pid}: {cause}")))
+    Err(Error::System(format!("could not send signal {signal} to {what} {pid}: {cause}")))
 }
 
 /// Reads one `SQLITE_DBSTATUS_*` counter of `conn` as (current, highwater), resetting it when
@@ -157,7 +157,7 @@ pub fn sqlite_db_status(conn: &rusqlite::Connection, op: i32, reset: bool) -> Re
     // out-pointers are valid locals, and sqlite3_db_status only reads the connection's stats.
     let rc = unsafe { ffi::sqlite3_db_status(conn.handle(), op, &mut current, &mut highwater, i32::from(reset)) };
     if rc != ffi::SQLITE_OK {
-        return Err(Error::InvalidInput(format!("sqlite3_db_status({op}) failed with code {rc}")));
+        return Err(Error::Internal(format!("sqlite3_db_status({op}) failed with code {rc}")));
     }
     Ok((current, highwater))
 }

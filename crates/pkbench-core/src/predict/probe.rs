@@ -238,7 +238,7 @@ fn scratch(dir: &Path) -> Result<std::path::PathBuf, Error> {
 }
 
 fn cannot_time(dir: &Path, e: std::io::Error) -> Error {
-    Error::InvalidInput(format!("cannot time the device in {}: {e}", dir.display()))
+    Error::System(format!("cannot time the device in {}: {e}", dir.display()))
 }
 
 /// The file probes' and the device read's fastest of [`ROUNDS`] rounds in `dir`: a bound

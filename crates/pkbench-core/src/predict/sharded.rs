@@ -251,7 +251,7 @@ pub fn forecast(strategy: &Strategy, config: &ShardedConfig) -> Result<ShardFore
             (iv, routed, Some(model.ranges()))
         }
     };
-    let skew = summarize(&intervals).ok_or_else(|| Error::InvalidInput("no rows to place".into()))?;
+    let skew = summarize(&intervals).ok_or_else(|| Error::Internal("no rows to place".into()))?;
     Ok(ShardForecast {
         strategy: strategy.name.into(),
         row_bytes,

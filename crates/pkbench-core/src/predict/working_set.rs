@@ -116,7 +116,7 @@ pub fn measure_sqlite(page_size: u32, payload_bytes: u64, largest_bytes: u64) ->
     let mut fastest: Vec<(u64, f64)> = Vec::new();
     for _ in 0..ROUNDS {
         let round = probe_round(page_size, payload_bytes, largest)
-            .map_err(|e| Error::InvalidInput(format!("the working-set probe failed in SQLite: {e}")))?;
+            .map_err(|e| Error::System(format!("the working-set probe failed in SQLite: {e}")))?;
         if fastest.is_empty() {
             fastest = round;
         } else {
@@ -126,7 +126,7 @@ pub fn measure_sqlite(page_size: u32, payload_bytes: u64, largest_bytes: u64) ->
         }
     }
     WorkingSet::from_samples(&fastest)
-        .ok_or_else(|| Error::InvalidInput("the working-set probe measured fewer than two sizes".into()))
+        .ok_or_else(|| Error::System("the working-set probe measured fewer than two sizes".into()))
 }
 
 /// Rounds of the probe.

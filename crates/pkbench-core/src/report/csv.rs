@@ -23,7 +23,7 @@ const LEADING: [&str; 10] = [
 impl Exporter for CsvExporter {
     fn render(&self, doc: &ResultsDoc) -> Result<String, Error> {
         let mut w = ::csv::Writer::from_writer(Vec::new());
-        let fail = |e: ::csv::Error| Error::InvalidInput(format!("could not write CSV: {e}"));
+        let fail = |e: ::csv::Error| Error::Internal(format!("could not write CSV: {e}"));
         // Counter columns: every counter any batch reports, in the schema's order.
         let present: Vec<&str> = Counters::default()
             .fields()
@@ -62,8 +62,8 @@ impl Exporter for CsvExporter {
                 w.write_record(record).map_err(fail)?;
             }
         }
-        let bytes = w.into_inner().map_err(|e| Error::InvalidInput(format!("could not write CSV: {e}")))?;
-        String::from_utf8(bytes).map_err(|e| Error::InvalidInput(format!("CSV is not UTF-8: {e}")))
+        let bytes = w.into_inner().map_err(|e| Error::Internal(format!("could not write CSV: {e}")))?;
+        String::from_utf8(bytes).map_err(|e| Error::Internal(format!("CSV is not UTF-8: {e}")))
     }
 }
 
@@ -74,7 +74,7 @@ pub fn phases_csv(doc: &ResultsDoc) -> Result<Option<String>, Error> {
     if phases().next().is_none() {
         return Ok(None);
     }
-    let fail = |e: ::csv::Error| Error::InvalidInput(format!("could not write CSV: {e}"));
+    let fail = |e: ::csv::Error| Error::Internal(format!("could not write CSV: {e}"));
     let counters: Vec<&str> = Counters::default()
         .fields()
         .iter()
@@ -125,6 +125,6 @@ pub fn phases_csv(doc: &ResultsDoc) -> Result<Option<String>, Error> {
         .chain([p.note.clone().unwrap_or_default(), run.complete.to_string()]);
         w.write_record(record).map_err(fail)?;
     }
-    let bytes = w.into_inner().map_err(|e| Error::InvalidInput(format!("could not write CSV: {e}")))?;
-    String::from_utf8(bytes).map(Some).map_err(|e| Error::InvalidInput(format!("CSV is not UTF-8: {e}")))
+    let bytes = w.into_inner().map_err(|e| Error::Internal(format!("could not write CSV: {e}")))?;
+    String::from_utf8(bytes).map(Some).map_err(|e| Error::Internal(format!("CSV is not UTF-8: {e}")))
 }

@@ -242,7 +242,7 @@ impl App {
         })?;
         let expected = (1..=self.users).map(|n| age(n) as f64).sum::<f64>() / self.users as f64;
         if (avg - expected).abs() > 1e-6 * expected {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::UnexpectedResponse(format!(
                 "avg(age) returned {avg}, expected {expected}: the users table is wrong"
             )));
         }
@@ -273,7 +273,7 @@ impl App {
                 ctx,
                 |c, _| {
                     let id = loaded.ids[pick.below(users)];
-                    c.user_by_id(id).unwrap_or_else(|| Err(Error::InvalidInput("no lookup by primary key".into())))
+                    c.user_by_id(id).unwrap_or_else(|| Err(Error::Internal("no lookup by primary key".into())))
                 },
             )?;
             verify("app point-select-by-id", p.operations, p.rows)?;

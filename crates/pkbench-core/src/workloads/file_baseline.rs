@@ -64,7 +64,7 @@ impl FileBaseline {
     fn write_file(&self, method: FileMethod, fsync: bool, ctx: &CaseContext<'_>) -> Result<PhaseResult, Error> {
         let path = self.dir.join(format!("file-baseline-{}.log", phase_name(method, fsync)));
         if path.exists() {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::AlreadyExists(format!(
                 "'{}' already exists; pkbench will not overwrite it: choose another --out folder",
                 path.display()
             )));

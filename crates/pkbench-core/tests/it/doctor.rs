@@ -300,7 +300,9 @@ fn edge_cases_give_reports_or_clear_errors() {
     let only = diagnose(&path, &DoctorOptions { table: Some("pair".into()), ..DoctorOptions::default() }).unwrap();
     assert_eq!(only.tables.len(), 1);
     let missing = diagnose(&path, &DoctorOptions { table: Some("nope".into()), ..DoctorOptions::default() });
-    assert!(missing.unwrap_err().to_string().contains("no table 'nope'"));
+    let missing = missing.unwrap_err();
+    assert!(matches!(&missing, pkbench_core::Error::NotFound(_)), "{missing:?}");
+    assert!(missing.to_string().contains("no table 'nope'"));
 
     let junk = dir.path().join("junk.db");
     std::fs::write(&junk, b"this is not a database, just some text that is long enough").unwrap();

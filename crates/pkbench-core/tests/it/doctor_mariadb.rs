@@ -178,7 +178,9 @@ fn read_only_edge_cases_and_one_line_errors() {
     let n: Option<i64> = conn.query_first("SELECT COUNT(*) FROM edge.pair").unwrap();
     assert_eq!(n, Some(2), "the refused INSERT left nothing");
     let missing = diagnose(&u, &DoctorOptions { table: Some("nope".into()), ..DoctorOptions::default() });
-    assert!(missing.unwrap_err().to_string().contains("no InnoDB table 'nope'"));
+    let missing = missing.unwrap_err();
+    assert!(matches!(&missing, pkbench_core::Error::NotFound(_)), "{missing:?}");
+    assert!(missing.to_string().contains("no InnoDB table 'nope'"));
 
     conn.query_drop("CREATE USER doc@localhost IDENTIFIED BY 'Right-Pw-1'; GRANT SELECT ON edge.* TO doc@localhost")
         .unwrap();

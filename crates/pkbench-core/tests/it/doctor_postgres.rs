@@ -243,7 +243,9 @@ fn read_only_edge_cases_and_one_line_errors() {
     let n: i64 = client.query_one("SELECT count(*) FROM pg_class WHERE relname = 'evil'", &[]).unwrap().get(0);
     assert_eq!(n, 0);
     let missing = diagnose(&u, &DoctorOptions { table: Some("nope".into()), ..DoctorOptions::default() });
-    assert!(missing.unwrap_err().to_string().contains("no table 'nope'"));
+    let missing = missing.unwrap_err();
+    assert!(matches!(&missing, pkbench_core::Error::NotFound(_)), "{missing:?}");
+    assert!(missing.to_string().contains("no table 'nope'"));
 
     // Password authentication for one role; a wrong password and an unreachable server.
     let hba = server.dir().join("data").join("pg_hba.conf");
@@ -257,8 +259,10 @@ fn read_only_edge_cases_and_one_line_errors() {
         |pw: &str| format!("postgresql://doc:{pw}@/postgres?host={}&port={}", server.dir().display(), server.port());
     // The server reads pg_hba.conf again a moment after the reload is asked for.
     let asks_for_a_password = || {
-        diagnose(&with("Wrong-Secret-9"), &DoctorOptions::default())
-            .is_err_and(|e| e.to_string().contains("password authentication failed"))
+        diagnose(&with("Wrong-Secret-9"), &DoctorOptions::default()).is_err_and(|e| {
+            e.server_kind() == Some(pkbench_core::ServerErrorKind::AuthenticationFailed)
+                && e.to_string().contains("password authentication failed")
+        })
     };
     assert!(wait_until(Duration::from_secs(30), asks_for_a_password), "pg_hba.conf was not reloaded");
     let err = diagnose(&with("Wrong-Secret-9"), &DoctorOptions::default()).unwrap_err().to_string();

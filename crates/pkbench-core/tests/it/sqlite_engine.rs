@@ -182,7 +182,9 @@ fn an_existing_database_file_is_never_overwritten() {
     };
     let (result, error) = workload.run_case(&mut engine, find("int").unwrap(), &ctx);
     assert!(!result.complete);
-    assert!(error.unwrap().to_string().contains("already exists"));
+    let error = error.unwrap();
+    assert!(matches!(&error, pkbench_core::Error::AlreadyExists(_)), "{error:?}");
+    assert!(error.to_string().contains("already exists"));
     assert_eq!(std::fs::read(dir.path().join("int.sqlite")).unwrap(), b"precious");
 }
 

@@ -70,6 +70,20 @@ fn malformed_json_is_named_with_its_position() {
     assert!(line.contains("broken.json' is not valid JSON") && line.contains("line 1"), "{line}");
 }
 
+/// The library keeps an error's cause in its chain and quotes it in the message: the line
+/// names it once.
+#[test]
+fn a_wrapped_cause_is_printed_once() {
+    let line = one_line_error(Path::new("/nonexistent/results.json"));
+    assert_eq!(line, "Error: could not read '/nonexistent/results.json': No such file or directory (os error 2)");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("broken.json");
+    std::fs::write(&file, "{\"schema_version\": 1, \"runs\": [").unwrap();
+    let line = one_line_error(&file);
+    let cause = "EOF while parsing a list at line 1 column 31";
+    assert_eq!(line, format!("Error: '{}' is not valid JSON: {cause}", file.display()));
+}
+
 #[test]
 fn foreign_json_says_it_is_not_a_results_file() {
     let dir = tempfile::tempdir().unwrap();

@@ -41,7 +41,7 @@ pub fn export(
         )
         .map_err(my("could not find the table"))?;
     if found.is_none() {
-        return Err(Error::InvalidInput(format!("table {table} is not in database {db}: check --table and --schema")));
+        return Err(Error::NotFound(format!("table {table} is not in database {db}: check --table and --schema")));
     }
     let references = "SELECT DISTINCT TABLE_NAME, REFERENCED_TABLE_NAME FROM information_schema.KEY_COLUMN_USAGE \
          WHERE TABLE_SCHEMA = ? AND REFERENCED_TABLE_SCHEMA = ? AND REFERENCED_TABLE_NAME IS NOT NULL \
@@ -131,7 +131,7 @@ fn read_table(c: &mut Conn, db: &str, table: &str, sample_rows: u64) -> Result<E
     let row: mysql::Row = c
         .query_first(format!("SELECT {} FROM {sample}", aggregates.join(", ")))
         .map_err(my("could not read the sample's counts"))?
-        .ok_or_else(|| Error::InvalidInput("the sample's counts returned no row".into()))?;
+        .ok_or_else(|| Error::UnexpectedResponse("the sample's counts returned no row".into()))?;
     let count = |i: usize| row.get::<Option<u64>, _>(i).flatten();
     let sampled = count(0).unwrap_or(0);
     let mut columns = Vec::new();

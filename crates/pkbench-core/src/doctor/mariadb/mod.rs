@@ -103,7 +103,7 @@ pub fn diagnose_session(session: &mut ReadOnlySession, options: &DoctorOptions) 
     if reports.is_empty()
         && let Some(want) = &options.table
     {
-        return Err(Error::InvalidInput(format!("no InnoDB table '{want}' in this database (try --schema)")));
+        return Err(Error::NotFound(format!("no InnoDB table '{want}' in this database (try --schema)")));
     }
     if let crate::engines::mariadb::flavor::Flavor::MySql { .. } = flavor {
         notes.push(format!("server: MySQL {version}; pkbench's MySQL path follows the MySQL 8.0/8.4 Reference Manual and is tested on MariaDB, not on a live MySQL"));

@@ -69,7 +69,7 @@ fn oid(c: &mut Client, ns: &str, table: &str) -> Result<u32, Error> {
         )
         .map_err(|e| Error::postgres("could not find the table", e))?;
     row.map(|r| r.get(0))
-        .ok_or_else(|| Error::InvalidInput(format!("table {table} is not in schema {ns}: check --table and --schema")))
+        .ok_or_else(|| Error::NotFound(format!("table {table} is not in schema {ns}: check --table and --schema")))
 }
 
 /// How a column's length is measured, from its type name: characters, bytes, JSON's bytes.

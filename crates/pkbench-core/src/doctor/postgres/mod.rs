@@ -114,7 +114,7 @@ fn list_tables(c: &mut Client, options: &DoctorOptions) -> Result<Vec<PgTable>, 
     if out.is_empty()
         && let Some(want) = &options.table
     {
-        return Err(Error::InvalidInput(format!("no table '{want}' in this database (try --schema)")));
+        return Err(Error::NotFound(format!("no table '{want}' in this database (try --schema)")));
     }
     Ok(out)
 }

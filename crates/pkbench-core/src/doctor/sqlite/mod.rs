@@ -42,7 +42,7 @@ pub fn diagnose(path: &Path, options: &DoctorOptions) -> Result<DoctorReport, Er
         Some(name) => {
             let found: Vec<_> = tables.into_iter().filter(|t| t.name.eq_ignore_ascii_case(name)).collect();
             if found.is_empty() {
-                return Err(Error::InvalidInput(format!("no table '{name}' in '{}'", path.display())));
+                return Err(Error::NotFound(format!("no table '{name}' in '{}'", path.display())));
             }
             found
         }

@@ -24,7 +24,7 @@ fn closed_wal_database(path: &Path) -> bool {
 pub fn open_for_doctor(path: &Path) -> Result<(Connection, Option<String>), Error> {
     let context = || format!("could not open '{}' read-only", path.display());
     if !path.exists() {
-        return Err(Error::InvalidInput(format!(
+        return Err(Error::NotFound(format!(
             "'{}' does not exist: give the path of a SQLite database (or a postgres:// or mysql:// URL)",
             path.display()
         )));

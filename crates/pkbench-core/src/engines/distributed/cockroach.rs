@@ -136,7 +136,9 @@ pub fn parse_ranges(rows: &[CatalogRow]) -> Result<Vec<ShardFigures>, Error> {
         .map(|row| {
             let [id, start, end, lease, size, live, _replicas] = fields::<7>(row, "SHOW RANGES")?;
             Ok(ShardFigures {
-                id: id.ok_or_else(|| Error::InvalidInput("SHOW RANGES returned a range without an id".into()))?.into(),
+                id: id
+                    .ok_or_else(|| Error::UnexpectedResponse("SHOW RANGES returned a range without an id".into()))?
+                    .into(),
                 start_key: start.map(String::from),
                 end_key: end.map(String::from),
                 node: lease.map(|n| format!("n{n}")),

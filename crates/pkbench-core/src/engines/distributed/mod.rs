@@ -177,7 +177,7 @@ pub fn render(figures: &[ShardFigures]) -> String {
 /// The `columns` fields of `row`, or an error naming the query when it has another width.
 fn fields<'r, const N: usize>(row: &'r CatalogRow, query: &str) -> Result<[Option<&'r str>; N], Error> {
     if row.len() != N {
-        return Err(Error::InvalidInput(format!("{query} returned {} columns, expected {N}", row.len())));
+        return Err(Error::UnexpectedResponse(format!("{query} returned {} columns, expected {N}", row.len())));
     }
     Ok(std::array::from_fn(|i| row[i].as_deref().map(str::trim).filter(|s| !s.is_empty())))
 }
@@ -191,7 +191,7 @@ fn number(text: Option<&str>, column: &str) -> Result<Option<u64>, Error> {
     }
     match text.parse::<f64>() {
         Ok(f) if f.is_finite() && f >= 0.0 => Ok(Some(f.round() as u64)),
-        _ => Err(Error::InvalidInput(format!("{column} is not a count: '{text}'"))),
+        _ => Err(Error::UnexpectedResponse(format!("{column} is not a count: '{text}'"))),
     }
 }
 

@@ -162,7 +162,9 @@ pub fn parse_regions(rows: &[CatalogRow]) -> Result<Vec<ShardFigures>, Error> {
         .map(|row| {
             let [id, start, end, store, size_mib, keys, written] = fields::<7>(row, "TIKV_REGION_STATUS")?;
             Ok(ShardFigures {
-                id: id.ok_or_else(|| Error::InvalidInput("TIKV_REGION_STATUS returned no REGION_ID".into()))?.into(),
+                id: id
+                    .ok_or_else(|| Error::UnexpectedResponse("TIKV_REGION_STATUS returned no REGION_ID".into()))?
+                    .into(),
                 start_key: start.map(String::from),
                 end_key: end.map(String::from),
                 node: store.map(|s| format!("store {s}")),
@@ -210,7 +212,7 @@ pub fn parse_hot_regions(rows: &[CatalogRow]) -> Result<Vec<HotRegion>, Error> {
             let [id, index, kind, degree, flow] = fields::<5>(row, "TIDB_HOT_REGIONS")?;
             Ok(HotRegion {
                 region_id: id
-                    .ok_or_else(|| Error::InvalidInput("TIDB_HOT_REGIONS returned no REGION_ID".into()))?
+                    .ok_or_else(|| Error::UnexpectedResponse("TIDB_HOT_REGIONS returned no REGION_ID".into()))?
                     .into(),
                 index: index.map(String::from),
                 kind: kind.unwrap_or("write").to_ascii_lowercase(),

@@ -138,9 +138,9 @@ pub fn table_properties_sql(schema: &str, table: &str) -> String {
 
 /// [`table_properties_sql`]'s one row.
 pub fn parse_table_properties(rows: &[CatalogRow]) -> Result<TableProperties, Error> {
-    let row = rows.first().ok_or_else(|| Error::InvalidInput("yb_table_properties returned no row".into()))?;
+    let row = rows.first().ok_or_else(|| Error::UnexpectedResponse("yb_table_properties returned no row".into()))?;
     let [tablets, hash, colocated] = fields::<3>(row, "yb_table_properties")?;
-    let count = |v, name| number(v, name)?.ok_or_else(|| Error::InvalidInput(format!("{name} is NULL")));
+    let count = |v, name| number(v, name)?.ok_or_else(|| Error::UnexpectedResponse(format!("{name} is NULL")));
     Ok(TableProperties {
         tablets: count(tablets, "num_tablets")?,
         hash_key_columns: count(hash, "num_hash_key_columns")?,
@@ -170,7 +170,9 @@ pub fn parse_tablet_metadata(rows: &[CatalogRow]) -> Result<Vec<ShardFigures>, E
         .map(|row| {
             let [id, start, end, leader] = fields::<4>(row, "yb_tablet_metadata")?;
             Ok(ShardFigures {
-                id: id.ok_or_else(|| Error::InvalidInput("yb_tablet_metadata returned no tablet_id".into()))?.into(),
+                id: id
+                    .ok_or_else(|| Error::UnexpectedResponse("yb_tablet_metadata returned no tablet_id".into()))?
+                    .into(),
                 start_key: hash(start, "start_hash_code")?,
                 end_key: hash(end, "end_hash_code")?,
                 node: leader.map(String::from),
@@ -202,7 +204,9 @@ pub fn parse_local_tablets(rows: &[CatalogRow]) -> Result<Vec<ShardFigures>, Err
         .map(|row| {
             let [id, start, end] = fields::<3>(row, "yb_local_tablets")?;
             Ok(ShardFigures {
-                id: id.ok_or_else(|| Error::InvalidInput("yb_local_tablets returned no tablet_id".into()))?.into(),
+                id: id
+                    .ok_or_else(|| Error::UnexpectedResponse("yb_local_tablets returned no tablet_id".into()))?
+                    .into(),
                 start_key: start.map(|k| format!("0x{k}")),
                 end_key: end.map(|k| format!("0x{k}")),
                 ..ShardFigures::default()

@@ -9,7 +9,6 @@ use super::dialect::INNODB;
 use super::flavor::Flavor;
 use super::server::ManagedMariaDb;
 use super::{counters, physical};
-use crate::Error;
 use crate::engines::dialect::Dialect;
 use crate::engines::distributed::{DistributedSql, Sharding};
 use crate::engines::kind::{EngineKind, Wire};
@@ -20,6 +19,7 @@ use crate::engines::wire::tls::TlsStatus;
 use crate::engines::wire::{Connection, Value};
 use crate::metrics::budget::CounterAccount;
 use crate::results::{BtreeStats, Counters};
+use crate::{Error, ServerError, ServerErrorKind};
 use mysql::prelude::Queryable;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -323,7 +323,11 @@ impl Backend for MariaDbBackend {
         let rows: Vec<(String, String, String, String)> =
             conn.conn().query(INNODB.compact(tables)).map_err(|e| Error::mariadb("OPTIMIZE TABLE failed", e))?;
         match rows.into_iter().find(|(_, _, kind, _)| kind.eq_ignore_ascii_case("error")) {
-            Some((table, _, _, text)) => Err(Error::InvalidInput(format!("OPTIMIZE TABLE {table} failed: {text}"))),
+            // The server reports a failed rebuild as a result row, not as an error.
+            Some((table, _, _, text)) => Err(Error::server(
+                format!("OPTIMIZE TABLE {table} failed"),
+                ServerError { engine: EngineKind::MariaDb.label(), kind: ServerErrorKind::Other, message: text },
+            )),
             None => Ok(()),
         }
     }

@@ -87,7 +87,7 @@ impl ManagedMariaDb {
         if !out.status.success() {
             let _ = std::fs::remove_dir_all(&dir);
             let msg = failure_summary(&out.stderr);
-            return Err(Error::InvalidInput(format!("mariadb-install-db failed: {msg}")));
+            return Err(Error::System(format!("mariadb-install-db failed: {msg}")));
         }
         let pool_mb = cache_mb;
         let depth = lru_scan_depth(pool_mb);

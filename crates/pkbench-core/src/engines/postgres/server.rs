@@ -91,7 +91,7 @@ impl ManagedPostgres {
         let out = cmd.output().map_err(|e| cleanup(Error::io("run", &initdb, e)))?;
         if !out.status.success() {
             let msg = failure_summary(&out.stderr);
-            return Err(cleanup(Error::InvalidInput(format!("initdb failed: {msg}"))));
+            return Err(cleanup(Error::System(format!("initdb failed: {msg}"))));
         }
         // Without a TCP listener the port only names the socket file (`.s.PGSQL.<port>`) in `dir`.
         let port = options.tcp.as_ref().map_or(5432, |t| t.port);
@@ -191,7 +191,7 @@ pub fn wheel_dir(major: u32) -> PathBuf {
 pub fn bin_dir_for_version(major: u32) -> Result<PathBuf, Error> {
     let debian = PathBuf::from(format!("/usr/lib/postgresql/{major}/bin"));
     [debian.clone(), wheel_dir(major)].into_iter().find(|d| d.join("postgres").is_file()).ok_or_else(|| {
-        Error::InvalidInput(format!(
+        Error::NotFound(format!(
             "PostgreSQL {major} is not installed in {} or {}: apt-get install postgresql-{major}, or run scripts/setup-test-deps (it installs PostgreSQL 16 and 18 from PyPI wheels), or pass --server-bin DIR",
             debian.display(),
             wheel_dir(major).display()

@@ -24,7 +24,7 @@ impl ShardFamily for PostgresBackend {
 
     fn link(conn: &mut PgConnection, name: &str, shard: &Self) -> Result<(), Error> {
         let Some(server) = shard.managed() else {
-            return Err(Error::InvalidInput("a postgres_fdw shard must be a managed server".into()));
+            return Err(Error::Internal("a postgres_fdw shard must be a managed server".into()));
         };
         let fail = |e| Error::server(format!("could not link the head to {name}"), e);
         conn.execute("CREATE EXTENSION IF NOT EXISTS postgres_fdw").map_err(|e| {

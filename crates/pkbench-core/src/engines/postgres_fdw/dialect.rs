@@ -69,7 +69,7 @@ fn literal(bounds: &[Bound], i: usize) -> Result<String, Error> {
     bounds
         .get(i)
         .map(|b| bound_literal(b, false))
-        .ok_or_else(|| Error::InvalidInput(format!("range sharding needs {} bounds, got {}", i + 1, bounds.len())))
+        .ok_or_else(|| Error::Internal(format!("range sharding needs {} bounds, got {}", i + 1, bounds.len())))
 }
 
 #[cfg(test)]

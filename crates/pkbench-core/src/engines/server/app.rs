@@ -117,7 +117,7 @@ struct ServerApp<'a, B: Backend> {
 }
 
 fn missing() -> Error {
-    Error::InvalidInput("a client-generated key is missing".into())
+    Error::Internal("a client-generated key is missing".into())
 }
 
 impl<B: Backend> ServerApp<'_, B> {
@@ -161,7 +161,7 @@ impl<B: Backend> ServerApp<'_, B> {
         let mut id = None;
         conn.query(stmt, &params[..n], &mut |row| id = row.first().and_then(Value::to_key))
             .map_err(|e| Error::server("INSERT failed", e))?;
-        id.ok_or_else(|| Error::InvalidInput("the server assigned a key pkbench cannot read back".into()))
+        id.ok_or_else(|| Error::UnexpectedResponse("the server assigned a key pkbench cannot read back".into()))
     }
 
     /// Adds the mapping entry external key → `pk`, if the strategy has mapping tables.
@@ -302,7 +302,7 @@ impl<B: Backend> AppCase for ServerApp<'_, B> {
         self.cursor = match next {
             None => Cursor::End,
             Some((Some(u), Some(o))) => Cursor::After(u, o),
-            Some(_) => return Err(Error::InvalidInput("the join returned a row without its keys".into())),
+            Some(_) => return Err(Error::UnexpectedResponse("the join returned a row without its keys".into())),
         };
         Ok(n)
     }

@@ -17,7 +17,7 @@ pub fn find_binary(
         return if p.is_file() {
             Ok(p)
         } else {
-            Err(Error::InvalidInput(format!(
+            Err(Error::NotFound(format!(
                 "'{name}' is not in --server-bin '{}': point it at the folder holding the server binaries",
                 dir.display()
             )))
@@ -44,7 +44,7 @@ pub fn find_binary(
             return Ok(p);
         }
     }
-    Err(Error::InvalidInput(format!(
+    Err(Error::NotFound(format!(
         "'{name}' not found: install the '{package}' package (apt-get install {package}) or pass --server-bin DIR"
     )))
 }

@@ -132,7 +132,7 @@ impl<B: Backend> SchemaCase for ServerSchema<'_, B> {
             .map_err(|e| Error::server(what(), e))?;
         match id {
             Some(id) => Ok(Some(id)),
-            None => Err(Error::InvalidInput("the server assigned a key pkbench cannot read back".into())),
+            None => Err(Error::UnexpectedResponse("the server assigned a key pkbench cannot read back".into())),
         }
     }
 

@@ -34,7 +34,7 @@ impl ServerUser {
             })
             .flatten()
             .map(Some)
-            .ok_or_else(|| Error::InvalidInput(format!("running as root, pkbench starts the server as user '{name}', which does not exist: install the '{package}' package")))
+            .ok_or_else(|| Error::NotFound(format!("running as root, pkbench starts the server as user '{name}', which does not exist: install the '{package}' package")))
     }
 
     /// Gives `path` to this user.
@@ -219,7 +219,7 @@ impl ManagedProcess {
 
     /// An error saying the server did not come up, with its log's last lines.
     pub fn startup_error(&self, what: &str) -> Error {
-        Error::InvalidInput(format!("the {} server {what}; its log says: {}", self.name, self.log_tail()))
+        Error::System(format!("the {} server {what}; its log says: {}", self.name, self.log_tail()))
     }
 
     /// Process id.

@@ -29,7 +29,7 @@ impl ShardFamily for MariaDbBackend {
 
     fn link(conn: &mut MyConnection, name: &str, shard: &Self) -> Result<(), Error> {
         let Some(server) = shard.managed() else {
-            return Err(Error::InvalidInput("a Spider shard must be a managed server".into()));
+            return Err(Error::Internal("a Spider shard must be a managed server".into()));
         };
         let socket = server.dir().join("mariadb.sock");
         let sql = format!(

@@ -50,7 +50,7 @@ pub fn head_table(
 ) -> Result<Vec<String>, Error> {
     let rendered = sql::bench::render(&SPIDER, strategy, db)?;
     let Some(create) = rendered.create.first() else {
-        return Err(Error::InvalidInput(format!("{} has no table to shard", strategy.name)));
+        return Err(Error::Internal(format!("{} has no table to shard", strategy.name)));
     };
     let parts: Vec<String> = match layout.sharding {
         Sharding::Range => names

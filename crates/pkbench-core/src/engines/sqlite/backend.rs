@@ -60,7 +60,7 @@ pub struct SqliteBackend {
 
 impl SqliteBackend {
     fn case(&self) -> Result<&CaseFile, Error> {
-        self.case.as_ref().ok_or_else(|| Error::InvalidInput("no SQLite case is open".into()))
+        self.case.as_ref().ok_or_else(|| Error::Internal("no SQLite case is open".into()))
     }
 
     fn err(&self, context: &str, e: impl Into<rusqlite::Error>) -> Error {
@@ -338,7 +338,7 @@ pub(super) fn shm_path(path: &Path) -> PathBuf {
 /// Refuses to create a case's database at `path` if a file is there already.
 pub(super) fn refuse_existing(path: &Path) -> Result<(), Error> {
     if path.exists() {
-        return Err(Error::InvalidInput(format!(
+        return Err(Error::AlreadyExists(format!(
             "'{}' already exists; pkbench will not overwrite it: choose another --out folder or move the file",
             path.display()
         )));

@@ -30,7 +30,7 @@ pub fn insert_log_lines(
     control: &RunControl,
 ) -> Result<LogInsert, Error> {
     if path.exists() {
-        return Err(Error::InvalidInput(format!(
+        return Err(Error::AlreadyExists(format!(
             "'{}' already exists; pkbench will not overwrite it: choose another --out folder",
             path.display()
         )));

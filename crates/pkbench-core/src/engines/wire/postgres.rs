@@ -51,7 +51,10 @@ pub fn server_error(e: &postgres::Error) -> ServerError {
                 }
                 source = s.source();
             }
-            let kind = if e.is_closed() || fault == Some(ServerErrorKind::ServerGone) {
+            // The driver refuses to connect without the password the server asked for.
+            let kind = if text.contains("password missing") {
+                ServerErrorKind::AuthenticationFailed
+            } else if e.is_closed() || fault == Some(ServerErrorKind::ServerGone) {
                 ServerErrorKind::ServerGone
             } else if fault == Some(ServerErrorKind::Unreachable) || text.contains("error connecting") {
                 ServerErrorKind::Unreachable

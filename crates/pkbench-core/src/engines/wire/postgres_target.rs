@@ -49,7 +49,7 @@ impl PgTarget {
         })?;
         let service = match own.get("service").cloned().or_else(|| env("PGSERVICE")) {
             Some(name) => pg_service(&name).ok_or_else(|| {
-                Error::InvalidInput(format!(
+                Error::NotFound(format!(
                     "PostgreSQL service '{name}' is not defined: add a [{name}] section to ~/.pg_service.conf (or PGSERVICEFILE)"
                 ))
             })?,
@@ -279,13 +279,12 @@ fn connect_timeout(
 
 /// A connection error that says the password was missing or wrong.
 fn asked_for_password(e: &Error) -> bool {
-    e.server_kind() == Some(crate::ServerErrorKind::AuthenticationFailed) || e.to_string().contains("password missing")
+    e.server_kind() == Some(crate::ServerErrorKind::AuthenticationFailed)
 }
 
 /// The server asked for a password that was missing or wrong.
 fn wants_password(e: &postgres::Error) -> bool {
-    let code = e.as_db_error().map(|d| d.code().code().to_string());
-    matches!(code.as_deref(), Some("28P01" | "28000")) || server_error(e).message.contains("password missing")
+    server_error(e).kind == crate::ServerErrorKind::AuthenticationFailed
 }
 
 fn handshake_failed(e: &postgres::Error) -> bool {

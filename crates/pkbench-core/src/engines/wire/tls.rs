@@ -181,7 +181,7 @@ pub(crate) mod rustls_config {
         }
         let webpki = WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider.clone())
             .build()
-            .map_err(|e| Error::InvalidInput(format!("could not set up certificate checks: {e}")))?;
+            .map_err(|e| Error::Internal(format!("could not set up certificate checks: {e}")))?;
         let check = match tls.mode {
             TlsMode::VerifyFull => Check::Full,
             TlsMode::VerifyCa => Check::ChainOnly,
@@ -191,7 +191,7 @@ pub(crate) mod rustls_config {
         };
         let config = ClientConfig::builder_with_provider(provider)
             .with_safe_default_protocol_versions()
-            .map_err(|e| Error::InvalidInput(format!("could not set up TLS: {e}")))?
+            .map_err(|e| Error::Internal(format!("could not set up TLS: {e}")))?
             .dangerous()
             .with_custom_certificate_verifier(Arc::new(Verifier { webpki, check }))
             .with_no_client_auth();
