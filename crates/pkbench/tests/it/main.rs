@@ -15,6 +15,7 @@ mod cli;
 mod concurrent_cli;
 mod connect_timeout_cli;
 mod doctor_cli;
+mod help;
 mod ids_cli;
 mod install;
 mod pipes;
