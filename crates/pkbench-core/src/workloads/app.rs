@@ -1,5 +1,5 @@
-//! app: seed 001's small-SaaS benchmark. `users` and their `orders`, both keyed by the
-//! strategy; load, then an average-age aggregate, random point selects by public id, a
+//! app: the small-SaaS benchmark of "SQLite ID Benchmarks". `users` and their `orders`, both keyed
+//! by the strategy; load, then an average-age aggregate, random point selects by public id, a
 //! keyset-paginated join, all orders of one user, and a mixed CRUD load — one phase each.
 
 use super::outcome::{SettingsBase, conclude, empty_result, verify};
