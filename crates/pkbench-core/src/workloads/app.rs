@@ -375,7 +375,10 @@ impl Workload for App {
         ctx.control.set_rows(0);
         let outcome = (|| -> Result<(), Error> {
             let app = engine.app().ok_or_else(|| {
-                Error::InvalidInput(format!("the app workload has no SQL for {} yet: use --engine sqlite", info.name))
+                Error::InvalidInput(format!(
+                    "the app workload has no SQL for {}: use --engine sqlite, postgres or mariadb",
+                    info.name
+                ))
             })?;
             let mut case = app.create_app(strategy)?;
             result.settings.engine = case.effective_settings()?;
