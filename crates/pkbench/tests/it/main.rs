@@ -18,6 +18,7 @@ mod doctor_cli;
 mod help;
 mod ids_cli;
 mod install;
+mod no_history;
 mod pipes;
 mod predict_cli;
 mod report_cli;
