@@ -1,8 +1,10 @@
 //! Command-line definitions. Arguments become validated library types in `commands`.
 
+use crate::settings_args::ShortHelp;
 use crate::size::{parse_count, parse_gib, parse_seed};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{ArgMatches, Args, FromArgMatches, Parser, Subcommand, ValueEnum};
+use pkbench_core::config::setting::SettingGroup;
 use pkbench_core::config::{DEFAULT_STRATEGIES, RunSettings, Setting};
 use pkbench_core::engines::EngineKind;
 use std::path::PathBuf;
@@ -25,6 +27,10 @@ impl Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Benchmark key strategies: insert rows in batches and time each batch as the table grows.
+    #[command(
+        after_help = "More flags (key parameters, schema, concurrency and server details, plans): pkbench run --help",
+        after_long_help = "Every flag is also a key of a plan file's [run] table (see `pkbench plan`) but --plan, --shard, --resume, --order, --drift-check, --out, --force and --quiet, which go beside a plan."
+    )]
     Run(Box<RunArgs>),
     /// List the key strategies and what each one stores.
     List,
@@ -79,7 +85,8 @@ pub struct RunArgs {
 
 impl Args for RunArgs {
     fn augment_args(cmd: clap::Command) -> clap::Command {
-        RunOptions::augment_args(crate::settings_args::augment(cmd, Setting::ALL.iter().copied()))
+        let cmd = crate::settings_args::augment(cmd, Setting::ALL.iter().copied(), ShortHelp::Common);
+        RunOptions::augment_args(cmd)
     }
 
     fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
@@ -102,38 +109,48 @@ impl FromArgMatches for RunArgs {
 /// `pkbench run`'s flags that are not run settings: the results folder, the terminal, plans.
 #[derive(Debug, Default, Clone, Args)]
 pub struct RunOptions {
-    /// Run every case of a plan file (its [run] settings, the product of its [axes], less its
-    /// [[exclude]]s), each into its own folder under --out; see `pkbench plan show`. Other flags
-    /// go in the plan.
-    #[arg(long, value_name = "PLAN.toml")]
+    /// Run every case of a plan file, each into its own folder under --out.
+    ///
+    /// A case for each of the product of its [axes] over its [run] settings, less its
+    /// [[exclude]]s; see `pkbench plan show`. Other flags go in the plan.
+    #[arg(long, value_name = "PLAN.toml", help_heading = SettingGroup::Input.heading())]
     pub plan: Option<PathBuf>,
-    /// With --plan: run only shard K of N (e.g. 2/4), a deterministic share of the cases balanced
-    /// by their estimated cost, so N machines given the same plan split it between them.
-    #[arg(long, value_name = "K/N", requires = "plan", value_parser = parse_shard)]
+    /// With --plan: run only shard K of N (e.g. 2/4).
+    ///
+    /// A deterministic share of the cases balanced by their estimated cost, so N machines given
+    /// the same plan split it between them.
+    #[arg(long, value_name = "K/N", requires = "plan", value_parser = parse_shard, help_heading = SettingGroup::Input.heading(), hide_short_help = true)]
     pub shard: Option<(usize, usize)>,
-    /// With --plan and the -o folder of an earlier run of the same plan (stopped, killed, or a
-    /// lost machine): skip the cases whose results are complete and run the others again.
-    #[arg(long, requires = "plan")]
+    /// With --plan and an earlier run's -o folder: run only the cases it did not complete.
+    ///
+    /// For a plan that was stopped or killed, or whose machine was lost: the cases whose results
+    /// are complete are skipped and the others run again.
+    #[arg(long, requires = "plan", help_heading = SettingGroup::Input.heading(), hide_short_help = true)]
     pub resume: bool,
-    /// With --plan: the order the cases run in — `plan` (file order) or `shuffle` / `shuffle:SEED`
-    /// (a seeded shuffle, so slow drift of the machine spreads over the strategies instead of
-    /// landing on the last ones).
-    #[arg(long, default_value = "plan", value_parser = parse_order)]
+    /// With --plan: the order the cases run in: `plan`, `shuffle` or `shuffle:SEED`.
+    ///
+    /// `plan` is the file's order; a seeded shuffle spreads slow drift of the machine over the
+    /// strategies instead of landing it on the last ones.
+    #[arg(long, default_value = "plan", value_parser = parse_order, help_heading = SettingGroup::Input.heading(), hide_short_help = true)]
     pub order: CaseOrder,
-    /// With --plan: run the first case again at the end and compare the two; a change beyond the
-    /// noise means the machine drifted while the plan ran (written to drift-check.md).
-    #[arg(long, requires = "plan")]
+    /// With --plan: run the first case again at the end and compare the two.
+    ///
+    /// A change beyond the noise means the machine drifted while the plan ran (written to
+    /// drift-check.md).
+    #[arg(long, requires = "plan", help_heading = SettingGroup::Input.heading(), hide_short_help = true)]
     pub drift_check: bool,
     /// Results folder [default: ./pkbench-results/<timestamp>].
-    #[arg(long, short = 'o')]
+    #[arg(long, short = 'o', value_name = "DIR", help_heading = SettingGroup::Output.heading())]
     pub out: Option<PathBuf>,
-    /// Replace the earlier pkbench results folder given with --out (a folder must be new or
-    /// empty otherwise): removes the files pkbench wrote there, as its .pkbench-manifest lists
-    /// them, and refuses, removing nothing, when the folder holds anything else.
-    #[arg(long, requires = "out")]
+    /// Replace an earlier pkbench results folder given with --out.
+    ///
+    /// A folder must be new or empty otherwise. Removes the files pkbench wrote there, as its
+    /// .pkbench-manifest lists them, and refuses, removing nothing, when the folder holds anything
+    /// else.
+    #[arg(long, requires = "out", help_heading = SettingGroup::Output.heading())]
     pub force: bool,
     /// No progress bar: plain lines on stderr.
-    #[arg(long, short = 'q')]
+    #[arg(long, short = 'q', help_heading = SettingGroup::Output.heading())]
     pub quiet: bool,
 }
 
@@ -143,106 +160,135 @@ impl RunOptions {
         ["plan", "shard", "resume", "order", "drift-check", "out", "force", "quiet"];
 }
 
+/// `predict`'s own headings, beside the run settings' ones.
+const MODEL: &str = "Model";
+const CALIBRATION: &str = "Calibration and check";
+
 #[derive(Debug, Args)]
 pub struct PredictArgs {
-    /// Engine whose B-trees and cache are modelled: SQLite, PostgreSQL 15 or MariaDB 10.11 (InnoDB).
-    #[arg(long, default_value = "sqlite", value_parser = engine_arg(), ignore_case = true)]
-    pub engine: EngineKind,
     /// Comma-separated strategies (see `pkbench list`).
-    #[arg(long, short = 's', default_value = DEFAULT_STRATEGIES)]
+    #[arg(long, short = 's', default_value = DEFAULT_STRATEGIES, value_name = "LIST", help_heading = SettingGroup::Input.heading())]
     pub strategies: String,
-    /// Rows to simulate per strategy (accepts 100M, 1G, …).
-    #[arg(long, short = 'n', default_value = "10M", value_parser = parse_count, allow_hyphen_values = true)]
-    pub rows: u64,
-    /// Rows per transaction (accepts 100k, 1M, …) [default: 100k, doubled until the forecast
-    /// has at most 1,000 batches: 1.6M for 1G rows].
-    #[arg(long, short = 'b', value_parser = parse_count, allow_hyphen_values = true)]
-    pub batch: Option<u64>,
-    /// Payload bytes per row, identical in every row.
-    #[arg(long, default_value = "50", value_parser = parse_count, allow_hyphen_values = true)]
-    pub payload: u64,
-    /// Page cache, MiB (SQLite `cache_size`; PostgreSQL `shared_buffers`; InnoDB `innodb_buffer_pool_size`).
-    #[arg(long, default_value_t = 8)]
-    pub cache_mb: u64,
-    /// Page size, bytes [default: 4096 on SQLite; fixed on the servers: 8192 PostgreSQL, 16384 InnoDB].
-    #[arg(long)]
-    pub page_size: Option<u32>,
-    /// Seed of the key stream (the same keys as `pkbench run --seed`).
-    #[arg(long, default_value_t = 42, value_parser = parse_seed, allow_hyphen_values = true)]
-    pub seed: u64,
-    /// Fit time per cache miss, page written and row on a short real SQLite run, and predict ms per batch.
-    #[arg(long)]
-    pub calibrate: bool,
-    /// Calibrate from an existing `pkbench run` results.json (its batches within the first
-    /// --calibrate-rows rows) instead of a new real run.
-    #[arg(long, conflicts_with = "calibrate")]
-    pub calibrate_from: Option<PathBuf>,
-    /// Rows per strategy of the calibration run (its cache and batches are scaled to the
-    /// target's pressure: cache × these rows ÷ --rows).
-    #[arg(long, default_value = "1M", value_parser = parse_count, allow_hyphen_values = true)]
-    pub calibrate_rows: u64,
-    /// Memory for the database, GiB: the engine's cache, then the OS page cache for the rest;
-    /// misses beyond what it holds are priced as device reads (from the probe) [default: the
-    /// machine's memory or its cgroup's limit].
-    #[arg(long, value_name = "GiB", value_parser = parse_gib, allow_hyphen_values = true)]
-    pub ram: Option<f64>,
-    /// Then run real SQLite for N rows per strategy with the same settings and print predicted
-    /// against measured per batch (time and its interval, misses, pages written; size and leaf pages).
-    #[arg(long, value_name = "N", value_parser = parse_count, allow_hyphen_values = true, conflicts_with = "check_from")]
-    pub check: Option<u64>,
-    /// Compare with an existing `pkbench run` results.json of the same settings instead of a new real run.
-    #[arg(long, value_name = "FILE")]
-    pub check_from: Option<PathBuf>,
-    /// Keep every key (exact; ~16 bytes per row) [default up to 20M rows].
-    #[arg(long, conflicts_with = "bounded")]
-    pub exact: bool,
-    /// Keep leaves as key ranges with counts (bounded memory) [default above 20M rows].
-    #[arg(long)]
-    pub bounded: bool,
-    /// Scale model: simulate 1/K of the rows, batch and cache and multiply the counts by K
-    /// (ordered or uniformly random keys only) [default: 1 up to 25M rows, then the power of
-    /// two that simulates at most 25M rows, within ≥ 5,000 rows per batch and ≥ 100 pages]
-    #[arg(long, value_name = "K")]
-    pub scale: Option<u64>,
-    /// Sharded model instead of the page model: forecast where each batch's rows land on N
-    /// shards (2–256) — the hottest shard's share, max/mean and rows per shard [default with
-    /// --sharding or --range-split-mb: 4].
-    #[arg(long, value_name = "N")]
-    pub shards: Option<u32>,
-    /// Sharded model: `range` (the even ranges pkbench's Spider and postgres-fdw engines lay out
-    /// over the run's own keys) or `hash` [default: range].
-    #[arg(long, value_name = "range|hash")]
-    pub sharding: Option<String>,
-    /// Sharded model: ranges that start as one and split at their median key above this many
-    /// MiB (key width + payload per row), each new range on the node with the fewest ranges — a
-    /// CockroachDB-like layout (e.g. 512, its default range size).
-    #[arg(long, value_name = "MB")]
-    pub range_split_mb: Option<f64>,
-    /// Your own schema file (as `run --schema`): predicts the key table's trees — the table and
-    /// every index — after --rows rows of each strategy (the --engine's page model).
-    #[arg(long, value_name = "FILE.sql")]
+    /// Your own schema file (as `run --schema`): predicts the key table's trees.
+    ///
+    /// The table and every index, after --rows rows of each strategy (the --engine's page model).
+    #[arg(long, value_name = "FILE.sql", help_heading = SettingGroup::Input.heading())]
     pub schema: Option<PathBuf>,
     /// With --schema: the table whose key each strategy replaces.
-    #[arg(long, requires = "schema")]
+    #[arg(long, requires = "schema", help_heading = SettingGroup::Input.heading())]
     pub table: Option<String>,
     /// With --schema: per-column value settings (as `run --values`).
-    #[arg(long, value_name = "FILE.toml", requires = "schema")]
+    #[arg(long, value_name = "FILE.toml", requires = "schema", help_heading = SettingGroup::Input.heading())]
     pub values: Option<PathBuf>,
-    /// With --schema: rows in each table the key table references (as `run --parent-rows`),
-    /// which its foreign keys draw from [default: 1000].
-    #[arg(long, value_parser = parse_count, requires = "schema")]
+    /// With --schema: rows in each table the key table references [default: 1000].
+    ///
+    /// As `run --parent-rows`; its foreign keys draw from them.
+    #[arg(long, value_name = "N", value_parser = parse_count, requires = "schema", help_heading = SettingGroup::Input.heading())]
     pub parent_rows: Option<u64>,
+    /// Rows to simulate per strategy (100M, 1G, …).
+    #[arg(long, short = 'n', default_value = "10M", value_name = "N", value_parser = parse_count, allow_hyphen_values = true, help_heading = SettingGroup::Size.heading())]
+    pub rows: u64,
+    /// Rows per transaction (100k, 1M, …).
+    ///
+    /// [default: 100k, doubled until the forecast has at most 1,000 batches: 1.6M for 1G rows].
+    #[arg(long, short = 'b', value_name = "N", value_parser = parse_count, allow_hyphen_values = true, help_heading = SettingGroup::Size.heading())]
+    pub batch: Option<u64>,
+    /// Payload bytes per row, identical in every row.
+    #[arg(long, default_value = "50", value_name = "BYTES", value_parser = parse_count, allow_hyphen_values = true, help_heading = SettingGroup::Size.heading())]
+    pub payload: u64,
+    /// Seed of the key stream (the same keys as `pkbench run --seed`).
+    #[arg(long, default_value_t = 42, value_name = "N", value_parser = parse_seed, allow_hyphen_values = true, help_heading = SettingGroup::Keys.heading())]
+    pub seed: u64,
+    /// Engine whose B-trees and cache are modelled.
+    ///
+    /// SQLite, PostgreSQL 15 or MariaDB 10.11 (InnoDB).
+    #[arg(long, default_value = "sqlite", value_parser = engine_arg(), ignore_case = true, help_heading = SettingGroup::Engine.heading())]
+    pub engine: EngineKind,
+    /// Page cache, MiB.
+    ///
+    /// SQLite `cache_size`; PostgreSQL `shared_buffers`; InnoDB `innodb_buffer_pool_size`.
+    #[arg(long, default_value_t = 8, value_name = "MiB", help_heading = SettingGroup::Engine.heading())]
+    pub cache_mb: u64,
+    /// Page size, bytes [default: 4096 on SQLite].
+    ///
+    /// Fixed on the servers: 8192 PostgreSQL, 16384 InnoDB.
+    #[arg(long, value_name = "BYTES", help_heading = SettingGroup::Engine.heading())]
+    pub page_size: Option<u32>,
+    /// Fit the time per miss, page written and row on a short real run; predict ms per batch.
+    ///
+    /// The fit is made on a short real SQLite run.
+    #[arg(long, help_heading = CALIBRATION)]
+    pub calibrate: bool,
+    /// Calibrate from an existing `pkbench run` results.json instead of a new real run.
+    ///
+    /// Its batches within the first --calibrate-rows rows.
+    #[arg(long, value_name = "FILE", conflicts_with = "calibrate", help_heading = CALIBRATION)]
+    pub calibrate_from: Option<PathBuf>,
+    /// Rows per strategy of the calibration run.
+    ///
+    /// Its cache and batches are scaled to the target's pressure: cache × these rows ÷ --rows.
+    #[arg(long, default_value = "1M", value_name = "N", value_parser = parse_count, allow_hyphen_values = true, help_heading = CALIBRATION)]
+    pub calibrate_rows: u64,
+    /// Memory for the database, GiB [default: the machine's or its cgroup's].
+    ///
+    /// The engine's cache, then the OS page cache for the rest; misses beyond what it holds are
+    /// priced as device reads (from the probe) [default: the machine's memory or its cgroup's
+    /// limit].
+    #[arg(long, value_name = "GiB", value_parser = parse_gib, allow_hyphen_values = true, help_heading = SettingGroup::Engine.heading())]
+    pub ram: Option<f64>,
+    /// Then run real SQLite for N rows per strategy and print predicted against measured.
+    ///
+    /// With the same settings, per batch: time and its interval, misses, pages written; size and
+    /// leaf pages.
+    #[arg(long, value_name = "N", value_parser = parse_count, allow_hyphen_values = true, conflicts_with = "check_from", help_heading = CALIBRATION)]
+    pub check: Option<u64>,
+    /// Compare with an existing `pkbench run` results.json of the same settings.
+    ///
+    /// Instead of a new real run.
+    #[arg(long, value_name = "FILE", help_heading = CALIBRATION)]
+    pub check_from: Option<PathBuf>,
+    /// Keep every key (exact; ~16 bytes per row) [default up to 20M rows].
+    #[arg(long, conflicts_with = "bounded", help_heading = MODEL)]
+    pub exact: bool,
+    /// Keep leaves as key ranges with counts (bounded memory) [default above 20M rows].
+    #[arg(long, help_heading = MODEL)]
+    pub bounded: bool,
+    /// Scale model: simulate 1/K of the rows, batch and cache and multiply the counts by K.
+    ///
+    /// For ordered or uniformly random keys only [default: 1 up to 25M rows, then the power of
+    /// two that simulates at most 25M rows, within ≥ 5,000 rows per batch and ≥ 100 pages]
+    #[arg(long, value_name = "K", help_heading = MODEL)]
+    pub scale: Option<u64>,
+    /// Sharded model: where each batch's rows land on N shards (2–256).
+    ///
+    /// Instead of the page model: the hottest shard's share, max/mean and rows per shard
+    /// [default with --sharding or --range-split-mb: 4].
+    #[arg(long, value_name = "N", help_heading = MODEL)]
+    pub shards: Option<u32>,
+    /// Sharded model: `range` or `hash` [default: range].
+    ///
+    /// `range`: the even ranges pkbench's Spider and postgres-fdw engines lay out over the run's
+    /// own keys.
+    #[arg(long, value_name = "range|hash", help_heading = MODEL)]
+    pub sharding: Option<String>,
+    /// Sharded model: ranges that split at their median key above this many MiB.
+    ///
+    /// Ranges start as one and split above this size (key width + payload per row), each new
+    /// range on the node with the fewest ranges — a CockroachDB-like layout (e.g. 512, its
+    /// default range size).
+    #[arg(long, value_name = "MB", help_heading = MODEL)]
+    pub range_split_mb: Option<f64>,
     /// What the sharded model prints: a table or JSON.
-    #[arg(long, value_enum, default_value = "table")]
+    #[arg(long, value_enum, default_value = "table", help_heading = SettingGroup::Output.heading())]
     pub format: PredictFormat,
     /// Results folder [default: ./pkbench-results/predict-<timestamp>].
-    #[arg(long, short = 'o')]
+    #[arg(long, short = 'o', value_name = "DIR", help_heading = SettingGroup::Output.heading())]
     pub out: Option<PathBuf>,
     /// Replace the earlier pkbench results folder given with --out, as `run --force` does.
-    #[arg(long, requires = "out")]
+    #[arg(long, requires = "out", help_heading = SettingGroup::Output.heading())]
     pub force: bool,
     /// Only the table and the final lines.
-    #[arg(long, short = 'q')]
+    #[arg(long, short = 'q', help_heading = SettingGroup::Output.heading())]
     pub quiet: bool,
 }
 

@@ -93,7 +93,7 @@ impl Choice for FkLocality {
     fn choices() -> Vec<(Self, &'static str, &'static str)> {
         vec![
             (FkLocality::Recent, "recent", "A row of the same batch"),
-            (FkLocality::Uniform, "uniform", "Any row inserted so far"),
+            (FkLocality::Uniform, "uniform", "Any row inserted before it"),
         ]
     }
 }

@@ -23,6 +23,58 @@ pub enum Shape {
     Repeated,
 }
 
+/// The heading a setting is listed under in `pkbench run --help`, in the order they are listed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SettingGroup {
+    /// What runs: the workload, the strategies, your schema.
+    Input,
+    /// How much: rows, batches, repeats, connections, time.
+    Size,
+    /// How the keys are made.
+    Keys,
+    /// The engine and its settings.
+    Engine,
+    /// Your server, or the throwaway one pkbench starts.
+    Server,
+    /// What is printed and kept.
+    Output,
+}
+
+impl SettingGroup {
+    /// The heading's text.
+    pub fn heading(self) -> &'static str {
+        match self {
+            SettingGroup::Input => "Input",
+            SettingGroup::Size => "Size",
+            SettingGroup::Keys => "Keys",
+            SettingGroup::Engine => "Engine",
+            SettingGroup::Server => "Server",
+            SettingGroup::Output => "Output",
+        }
+    }
+}
+
+/// A doc comment's paragraphs (`lines` one per line, as the settings macro gives them), each
+/// paragraph's lines joined with a space.
+pub(super) fn paragraphs(lines: &str) -> Vec<String> {
+    let mut paragraphs = Vec::new();
+    let mut current: Vec<&str> = Vec::new();
+    for line in lines.lines().map(str::trim) {
+        if line.is_empty() {
+            if !current.is_empty() {
+                paragraphs.push(current.join(" "));
+                current.clear();
+            }
+        } else {
+            current.push(line);
+        }
+    }
+    if !current.is_empty() {
+        paragraphs.push(current.join(" "));
+    }
+    paragraphs
+}
+
 /// One of the names a setting's value takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ValueName {

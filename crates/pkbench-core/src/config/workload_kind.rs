@@ -73,13 +73,13 @@ impl WorkloadKind {
                 "--threads N connections insert single rows (autocommit) for --duration after --warmup; per-second rows/s, latency p50/p95/p99/max, SQLite lock wait"
             }
             WorkloadKind::App => {
-                "seed 001's small-SaaS app (users + orders): load, aggregate, point select, paginated join, CRUD (SQLite, PostgreSQL, MariaDB)"
+                "a small-SaaS app (users + orders): load, aggregate, point select, paginated join, CRUD (SQLite, PostgreSQL, MariaDB)"
             }
             WorkloadKind::FileBaseline => {
-                "seed 004: plain-file writes (per row, buffered, ± fsync) vs SQLite at every synchronous level"
+                "plain-file writes (per row, buffered, ± fsync) vs SQLite at every synchronous level"
             }
             WorkloadKind::Remedy => {
-                "seed 000's advice: grow with uuid4, switch new rows to uuid7, then VACUUM / VACUUM FULL / OPTIMIZE TABLE (default --strategies uuid4)"
+                "switching to uuid7 tested: grow with uuid4, switch new rows to uuid7, then VACUUM / VACUUM FULL / OPTIMIZE TABLE (default --strategies uuid4)"
             }
             WorkloadKind::Churn => {
                 "retention: fixed-size table, delete oldest --batch rows and insert new ones; size and leaf fill over time"
@@ -88,7 +88,7 @@ impl WorkloadKind {
                 "your own tables (--schema FILE.sql): parents, batches of rows with their children, reads by key, index and children; every row and foreign key verified"
             }
             WorkloadKind::Scale => {
-                "seed 003's regimes: insert-growth split by table size vs engine cache and memory cap (cgroup limit or RAM)"
+                "three regimes: insert-growth split by table size vs engine cache and memory cap (cgroup limit or RAM)"
             }
         }
     }

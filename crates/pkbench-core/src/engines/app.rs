@@ -1,5 +1,5 @@
-//! The small-SaaS application of seed 001 (`users` and their `orders`, both keyed by the
-//! strategy) as an engine extension: each engine's SQL ([`AppSql`]) behind [`AppCase`]. The
+//! The small-SaaS application of "SQLite ID Benchmarks" (`users` and their `orders`, both keyed by
+//! the strategy) as an engine extension: each engine's SQL ([`AppSql`]) behind [`AppCase`]. The
 //! engine core ([`super::server::ServerEngine`]) implements it once for SQLite and every server.
 
 use crate::Error;

@@ -3,24 +3,23 @@
 //! batch of a calibration and of `--check`'s real run.
 //!
 //! A batch that took longer than its forecast may be the model's error or the machine's: on a
-//! shared host the same SQLite batch has run 50% slower for minutes at a time. The canary does
-//! not change with the table, so when it slows down too, the machine did. `--check` sets each
+//! shared host the same batch can run much slower for minutes at a time. The canary does not
+//! change with the table, so when it slows down too, the machine did. `--check` sets each
 //! batch's canary against the calibration's and reports the batches measured while the machine
 //! ran more than [`OFF`] slower or faster apart from the rest (it never drops or adjusts them).
 //! In the calibration it also takes each batch's time to the usual speed before the costs are
 //! fitted, and puts the intervals' draws at the speeds the batches ran at ([`super::moves`]).
 //!
-//! Between batches, not beside them: a canary sampled on the other core while SQLite inserted
-//! read 0.40 ms in the median during a calibration's small batches and 0.62 ms during its
-//! check's large ones, whose batches were on time — it timed the engine's own use of the
-//! shared cache and memory as much as the machine. Between batches it times the machine without
-//! SQLite (in-process, idle then), at the price of about 3 ms per batch and of the core's own
-//! cache (2 MiB here), which the next batch fills again. A server's background writers keep
-//! running after a commit, so beside a server it times them too.
+//! Between batches, not beside them: a canary run on another core while the engine inserts
+//! shares the engine's caches and memory bandwidth, so it reads slower during large batches that
+//! are on time — it times the engine as much as the machine. Between batches it times the
+//! machine without SQLite (in-process, idle then), at the price of a few milliseconds per batch
+//! and of the core's own cache, which the next batch fills again. A server's background writers
+//! keep running after a commit, so beside a server it times them too.
 //!
-//! One reading scatters by ±20% from batch to batch on a shared host, so a batch's machine
-//! speed is the median of three: the canary before it (after the batch before), after it, and
-//! after the next one ([`around_batch`]).
+//! One reading scatters from batch to batch on a shared host, so a batch's machine speed is the
+//! median of three: the canary before it (after the batch before), after it, and after the next
+//! one ([`around_batch`]).
 
 use crate::metrics::stats;
 use crate::results::{BatchResult, ResultsDoc, RunResult};

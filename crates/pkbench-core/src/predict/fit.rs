@@ -227,8 +227,8 @@ impl TimeFit {
     /// whole (a strategy's later batches drift together: the regime, and the machine's state
     /// where no canary took it off), in
     /// either direction: the holdout shows how far a forecast drifts, not which way it drifts at
-    /// a target many times the calibration's size (the same checks drift up in one sitting and
-    /// down in the next). The batch's scatter about it shrinks in a longer batch by (calibration
+    /// a target many times the calibration's size (the same check can drift up on one run and
+    /// down on the next). The batch's scatter about it shrinks in a longer batch by (calibration
     /// batch ms ÷ this batch's ms)^(1 − [`TimeFit::persistence`]): by the square root where it
     /// is noise from independent events (a sync's latency) that average out, less where the
     /// machine's slow spells last longer than a batch. The machine's share is taken off each

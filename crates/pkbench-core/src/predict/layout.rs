@@ -154,7 +154,7 @@ fn unmodelled(strategy: &Strategy) -> Option<&'static str> {
     } else if storages.clone().any(|s| s == Storage::MariaDbUuid) {
         Some("MariaDB's UUID type does not exist on SQLite")
     } else if storages.clone().any(|s| s == Storage::Binary16TimeSwapped) {
-        Some("the model orders keys by their UUID bytes, not by the time-swapped form; not modelled yet")
+        Some("the model orders keys by their UUID bytes, not by the time-swapped form")
     } else {
         None
     }

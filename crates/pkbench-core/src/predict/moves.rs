@@ -1,13 +1,11 @@
 //! How the calibration's batch times moved with the machine's speed, and the speeds it saw:
 //! what a forecast's interval must hold on a machine that does not keep one speed.
 //!
-//! On a shared host the canary ([`super::canary`]) steps between states minutes apart — 0.7,
-//! 1.7 and 4–5 ms here, within one calibration — and a batch's time steps with it, less than
-//! in proportion (SQLite's int batches at 8 MiB took 3 ms with the canary at 1.8 ms and 5 ms at
-//! 4.2 ms). The out-of-sample ratios behind the intervals ([`super::fit`]) hold only the states
-//! the held-out batches happened to run in, and a strategy's whole run may fall in one of
-//! them; so a forecast's interval did not hold the run that came in another (a check whose int
-//! batches ran at 1.6 ms against a calibration at 3.9 ms: 19 of 50 covered). Instead, the costs
+//! On a shared host the canary ([`super::canary`]) steps between states minutes apart, even
+//! within one calibration, and a batch's time steps with it, by less than in proportion. The
+//! out-of-sample ratios behind the intervals ([`super::fit`]) hold only the states the held-out
+//! batches happened to run in, and a strategy's whole run may fall in one of them; an interval
+//! built from those ratios alone misses a run that comes in another state. Instead, the costs
 //! are fitted to the batches' times taken at the calibration's usual speed (the machine's share
 //! taken off, [`MachineMoves::at_usual_speed`]), and each of the interval's draws is put at one
 //! of the speeds the calibration's batches ran at ([`MachineMoves::draw`]).
@@ -19,9 +17,9 @@ use std::collections::BTreeMap;
 /// Fewest batches with a canary to measure the machine's share on.
 pub const MIN_BATCHES: usize = 10;
 /// A strategy's own run measures its elasticity only if the machine's speed moved across it by
-/// at least this much (RMS of the log canary ratios about their mean): a canary's own scatter
-/// from batch to batch is about ±20%, which a median of three brings to about ±10%, and a run
-/// that moved no more than that would give mostly its noise's slope (towards 0).
+/// at least this much (RMS of the log canary ratios about their mean): a run that moved no more
+/// than a canary's own scatter from batch to batch, even after the median of three, would give
+/// mostly its noise's slope (towards 0).
 pub const MIN_MOVE: f64 = 0.2;
 
 /// The machine's share of the calibration's batch times.
@@ -42,9 +40,7 @@ pub struct MachineMoves {
     /// Not the median `--check` sets its batches' canaries against
     /// ([`super::canary::MachineSpeed`]): on a machine that steps between two speeds the median
     /// is one of them, and a forecast at it is off by the whole step whenever the machine runs at
-    /// the other (the saved runs of two sittings re-predicted centred on the median: 379 of 540
-    /// late batches within their bound and 410 inside the interval, against 390 and 399 centred
-    /// on the mean; the probes alone move such counts by a few).
+    /// the other; at the mean it is off by part of the step either way.
     usual: f64,
     /// Where the time fit ([`super::fit`]) fitted the costs and the shares in turn and stopped
     /// before they settled: the most an elasticity moved in its last round. `None` where they

@@ -173,8 +173,8 @@ impl DeviceCosts {
     /// Each term's bounds in milliseconds per unit, for `engine`'s fit: only work the inserting
     /// connection waits for is bounded below (a server's background writers are not), and
     /// PostgreSQL's checkpoint flush: the checkpointer syncs in the background, but on the
-    /// device and CPUs the backend's commits wait on, and its uuid4 checks put it on the
-    /// inserts' clock (5M rows: −30% in total without the term, −15% to +1% with it).
+    /// device and CPUs the backend's commits wait on, so with random keys, which dirty many
+    /// pages, a forecast without the term comes out short.
     pub fn bounds(&self, engine: ModelEngine, terms: &[Term]) -> Vec<Bounds> {
         let ms = |us: f64| us / 1000.0;
         // An engine that reads past the OS page cache misses onto the device.

@@ -1,6 +1,7 @@
 //! The summary and B-tree tables as plain rows of cells, shared by the terminal and Markdown
 //! exporters.
 
+use super::engine_settings::ReadableSetting;
 use super::fmt;
 use crate::metrics::{StrategySummary, stats, summarize};
 use crate::results::{ResultsDoc, RunResult};
@@ -20,6 +21,11 @@ const COUNTER_COLUMNS: [CounterColumn; 6] = [
 
 /// Width of the batch-time sparkline.
 const TREND_WIDTH: usize = 20;
+
+/// The strategy the summary's `vs` column divides by (`int` if it ran, else the fastest per row).
+pub fn baseline(doc: &ResultsDoc) -> Option<String> {
+    summarize(doc).baseline
+}
 
 /// Header and rows of the per-strategy summary.
 pub fn summary(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
@@ -215,8 +221,12 @@ pub fn has_summary(doc: &ResultsDoc) -> bool {
 pub fn settings_line(doc: &ResultsDoc) -> Option<String> {
     let run = doc.runs.first()?;
     let s = &run.settings;
-    let engine: Vec<String> =
-        s.engine.iter().filter(|(k, _)| k.as_str() != "sqlite_version").map(|(k, v)| format!("{k}={v}")).collect();
+    let engine: Vec<String> = s
+        .engine
+        .iter()
+        .filter(|(k, _)| k.as_str() != "sqlite_version")
+        .map(|(k, v)| ReadableSetting::new(k, v).inline())
+        .collect();
     // Each strategy's own row count when they differ (a timed workload inserts what it can).
     let rows = if doc.runs.iter().all(|r| r.settings.rows == s.rows) {
         format!("{} rows", s.rows)

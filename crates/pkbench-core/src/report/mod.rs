@@ -8,6 +8,7 @@
 mod charts;
 mod columns;
 mod csv;
+mod engine_settings;
 pub(crate) mod fmt;
 mod html;
 mod input;

@@ -227,7 +227,8 @@ pub struct Counters {
     pub doublewrite_pages: Option<u64>,
     /// Distinct index blocks (of every index on the case's tables) that the span's WAL records
     /// reference: how widely the inserts spread over the indexes (PostgreSQL, from
-    /// `pg_walinspect` block references; seed 003's "distinct index blocks touched").
+    /// `pg_walinspect` block references; the "distinct index blocks touched" of
+    /// Tomas Vondra's "Sequential UUID Generators").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub index_blocks_touched: Option<u64>,
     /// Pages the checkpoints made durable (SQLite: distinct pages in the WAL at each automatic

@@ -3,10 +3,10 @@
 use super::{CATALOG, Strategy};
 use crate::Error;
 
-/// Finds a strategy by canonical name (any case) or seed-001 alias (exact case).
+/// Finds a strategy by canonical name (any case) or alias (exact case).
 ///
-/// Aliases are matched first and case-sensitively because seed 001's `Uuid4` (a rowid table)
-/// differs from pkbench's `uuid4` (clustered).
+/// Aliases are matched first and case-sensitively because the `Uuid4` of "SQLite ID Benchmarks" (a
+/// rowid table) differs from pkbench's `uuid4` (clustered).
 pub fn find(name: &str) -> Result<&'static Strategy, Error> {
     let name = name.trim();
     CATALOG
@@ -41,7 +41,7 @@ pub fn parse_list(list: &str) -> Result<Vec<&'static Strategy>, Error> {
 
 fn nearest(name: &str) -> Option<&'static str> {
     let lower = name.to_lowercase();
-    // Aliases that differ from a canonical name only in case (seed 001's `Uuid4`) are left out:
+    // Aliases that differ from a canonical name only in case (`Uuid4`) are left out:
     // suggest the canonical spelling.
     let is_canonical = |label: &str| CATALOG.iter().any(|s| s.name.eq_ignore_ascii_case(label));
     let candidates = CATALOG.iter().flat_map(|s| {

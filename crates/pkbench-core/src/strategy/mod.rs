@@ -65,7 +65,8 @@ impl Storage {
         }
     }
 
-    /// The 16 bytes a binary storage holds for `key` (swapped for [`Storage::Binary16TimeSwapped`]).
+    /// The 16 bytes a binary storage holds for `key` (swapped for
+    /// [`Storage::Binary16TimeSwapped`]).
     #[inline]
     pub fn binary_form(self, key: [u8; 16]) -> [u8; 16] {
         match self {
@@ -124,7 +125,8 @@ pub struct SecondaryKey {
 pub struct Strategy {
     /// Canonical lowercase name, e.g. `uuid4-text`.
     pub name: &'static str,
-    /// Other accepted names (seed 001's CamelCase names; matched case-sensitively).
+    /// Other accepted names (the CamelCase names of "SQLite ID Benchmarks"; matched
+    /// case-sensitively).
     pub aliases: &'static [&'static str],
     /// One-line description for `pkbench list`.
     pub description: &'static str,

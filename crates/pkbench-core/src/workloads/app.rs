@@ -1,5 +1,5 @@
-//! app: seed 001's small-SaaS benchmark. `users` and their `orders`, both keyed by the
-//! strategy; load, then an average-age aggregate, random point selects by public id, a
+//! app: the small-SaaS benchmark of "SQLite ID Benchmarks". `users` and their `orders`, both keyed
+//! by the strategy; load, then an average-age aggregate, random point selects by public id, a
 //! keyset-paginated join, all orders of one user, and a mixed CRUD load — one phase each.
 
 use super::outcome::{SettingsBase, conclude, empty_result, verify};
@@ -375,7 +375,10 @@ impl Workload for App {
         ctx.control.set_rows(0);
         let outcome = (|| -> Result<(), Error> {
             let app = engine.app().ok_or_else(|| {
-                Error::InvalidInput(format!("the app workload has no SQL for {} yet: use --engine sqlite", info.name))
+                Error::InvalidInput(format!(
+                    "the app workload has no SQL for {}: use --engine sqlite, postgres or mariadb",
+                    info.name
+                ))
             })?;
             let mut case = app.create_app(strategy)?;
             result.settings.engine = case.effective_settings()?;

@@ -1,4 +1,5 @@
-//! file-baseline: seed 004's question — is SQLite faster than the filesystem? `N` short rows
+//! file-baseline: is SQLite faster than the filesystem? (the question of
+//! "Are SQLite INSERTS faster than direct file writes?" (thehellmaker).) `N` short rows
 //! (`test{i}`) written to a plain file with one `write` per row and with one buffered write,
 //! each with and without `fsync`, beside SQLite inserting the same rows in one transaction
 //! (WAL) at every `synchronous` level. Each method is one phase; each phase's

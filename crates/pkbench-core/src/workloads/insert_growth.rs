@@ -1,5 +1,6 @@
 //! insert-growth: insert rows in fixed-size transactions and time every batch as the table
-//! grows — the experiment of seed 000.
+//! grows — the experiment of
+//! "Your SQLite Inserts Got 10× Slower — and a Random UUID Did It" (Arthur).
 
 use super::outcome::{Batches, SettingsBase, conclude, empty_result, record_report};
 use super::{CaseContext, Workload};

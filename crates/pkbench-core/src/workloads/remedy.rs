@@ -1,7 +1,8 @@
-//! remedy: seed 000's advice tested. Grow a table with random UUIDv4 keys, switch new rows to
-//! UUIDv7 and keep inserting (does the batch time drop back at once?), then `VACUUM` (size and
-//! leaf fill before and after, time, space it needs). Batches of both segments are in
-//! `batches`; phases `insert-uuid4`, `insert-uuid7` and `vacuum` summarise the three steps.
+//! remedy: the advice of "Your SQLite Inserts Got 10× Slower — and a Random UUID Did It" (Arthur)
+//! tested. Grow a table with random UUIDv4 keys, switch new rows to UUIDv7 and keep inserting (does
+//! the batch time drop back at once?), then `VACUUM` (size and leaf fill before and after, time,
+//! space it needs). Batches of both segments are in `batches`; phases `insert-uuid4`,
+//! `insert-uuid7` and `vacuum` summarise the three steps.
 
 use super::outcome::{Batches, SettingsBase, conclude, empty_result, record_report};
 use super::{CaseContext, Workload};

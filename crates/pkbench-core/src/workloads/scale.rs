@@ -1,8 +1,9 @@
-//! scale: seed 003's three regimes in one run. insert-growth, with every batch placed in the
-//! regime its table size falls in — fits the engine cache, exceeds the cache but fits the
-//! memory cap, exceeds the memory cap — and one phase per regime with its throughput and the
-//! counters that explain it. pkbench never creates a cgroup: the cap is the cgroup memory
-//! limit the process already runs under, else the machine's RAM (said in `memory_cap`).
+//! scale: the three regimes of Tomas Vondra's "Sequential UUID Generators" in one run.
+//! insert-growth, with every batch placed in the regime its table size falls in — fits the engine
+//! cache, exceeds the cache but fits the memory cap, exceeds the memory cap — and one phase per
+//! regime with its throughput and the counters that explain it. pkbench never creates a cgroup: the
+//! cap is the cgroup memory limit the process already runs under, else the machine's RAM (said in
+//! `memory_cap`).
 
 use super::{CaseContext, InsertGrowth, Workload};
 use crate::Error;

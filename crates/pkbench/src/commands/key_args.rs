@@ -34,7 +34,7 @@ impl SchemeArgs {
 
 impl Args for SchemeArgs {
     fn augment_args(cmd: clap::Command) -> clap::Command {
-        crate::settings_args::augment(cmd, key_settings())
+        crate::settings_args::augment(cmd, key_settings(), crate::settings_args::ShortHelp::All)
     }
 
     fn augment_args_for_update(cmd: clap::Command) -> clap::Command {

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 pub fn list() -> anyhow::Result<ExitCode> {
     let width = CATALOG.iter().map(|s| s.name.len()).max().unwrap_or(0);
-    outln!("Strategies (use with --strategies; seed-001 names in brackets are accepted too):\n")?;
+    outln!("Strategies (use with --strategies; the names in brackets, from 'SQLite ID Benchmarks', work too):\n")?;
     for s in CATALOG {
         let aliases = if s.aliases.is_empty() { String::new() } else { format!(" [{}]", s.aliases.join(", ")) };
         outln!("  {:width$}  {}{aliases}", s.name, s.description)?;

@@ -125,9 +125,12 @@ impl DistributedSql {
         }
     }
 
-    /// The error of something pkbench does not do on this system yet.
+    /// The error of something pkbench does not do on this system.
     pub fn not_supported(self, what: &str) -> Error {
-        Error::InvalidInput(format!("{what} is not supported on {} yet", self.label()))
+        Error::InvalidInput(format!(
+            "{what} is not supported on {}: use a PostgreSQL or MariaDB server for it",
+            self.label()
+        ))
     }
 }
 

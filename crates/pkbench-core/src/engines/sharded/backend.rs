@@ -125,7 +125,7 @@ impl<F: ShardFamily> ShardedBackend<F> {
 fn role_settings(settings: &ServerSettings, add: fn(&mut ManagedOptions)) -> Result<ServerSettings, Error> {
     let ServerTarget::Managed(options) = &settings.target else {
         return Err(Error::InvalidInput(
-            "a sharded engine starts its head and shards itself: leave out --url (pkbench does not reach existing sharded set-ups yet)".into(),
+            "a sharded engine starts its head and shards itself: leave out --url (it cannot use an existing sharded set-up)".into(),
         ));
     };
     let mut options = options.clone();

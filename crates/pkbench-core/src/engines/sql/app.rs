@@ -1,6 +1,6 @@
-//! The application workload's SQL (seed 001's `users` and `orders`, keyed by the strategy as
-//! the insert-growth table is, with a foreign key orders → users and the keyset join index
-//! `orders(user_id, id)`) in any server engine's dialect.
+//! The application workload's SQL (the `users` and `orders` of "SQLite ID Benchmarks", keyed by the
+//! strategy as the insert-growth table is, with a foreign key orders → users and the keyset join
+//! index `orders(user_id, id)`) in any server engine's dialect.
 
 use super::primary_key;
 use crate::Error;

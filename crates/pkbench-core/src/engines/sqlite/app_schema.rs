@@ -1,5 +1,5 @@
 //! SQLite's tables of the application workload: `users` and `orders` keyed by the strategy in
-//! the rowid or `WITHOUT ROWID` layout its benchmark table has, with seed 001's foreign key and
+//! the rowid or `WITHOUT ROWID` layout its benchmark table has, with its foreign key and
 //! the keyset index `orders(user_id, id)`. The statements are the shared renderer's
 //! ([`crate::engines::sql::app`]) in SQLite's dialect.
 

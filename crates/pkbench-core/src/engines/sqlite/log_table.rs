@@ -1,4 +1,4 @@
-//! Seed 004's SQLite side: `N` short text rows (`test{i}`) into a rowid table
+//! file-baseline's SQLite side: `N` short text rows (`test{i}`) into a rowid table
 //! `log(logline TEXT)` in one transaction, WAL, a chosen `synchronous` level.
 
 use super::Synchronous;

@@ -60,7 +60,7 @@ pub fn refuse_unmodelled(strategy: &Strategy, engine: &str) -> Result<(), Error>
             "the reordered UUID column type is MariaDB's; PostgreSQL's uuid type is what the strategy without -mariadb-uuid uses",
         )
     } else if strategy.secondary.is_some_and(|s| s.lookup == SecondaryLookup::MappingTable) {
-        Some("mapping tables are not modelled yet")
+        Some("mapping tables are not modelled")
     } else {
         None
     };

@@ -49,7 +49,8 @@ struct Index {
     tuple: u64,
 }
 
-/// Counts a batch's distinct modified index pages (seed 003's "index blocks touched").
+/// Counts a batch's distinct modified index pages (the "index blocks touched" of
+/// Tomas Vondra's "Sequential UUID Generators").
 struct Touched<'a> {
     inner: &'a mut ClockSweep,
     stamp: &'a mut Vec<u32>,

@@ -180,12 +180,15 @@ impl PagePlan {
     fn from_request(request: PredictRequest) -> Result<PagePlan, Error> {
         if request.format != Format::Table {
             return Err(Error::InvalidInput(
-                "--format json is for the sharded model (--shards) so far: the page model writes results.json".into(),
+                "--format json is for the sharded model (--shards): the page model writes results.json; leave out --format".into(),
             ));
         }
         let engine = request.engine;
         if !engine.capabilities().page_model {
-            return Err(Error::InvalidInput(format!("predict has no page model of {} yet", engine.label())));
+            return Err(Error::InvalidInput(format!(
+                "predict has no page model of {}: use --engine sqlite, postgres or mariadb, or --shards for the sharded model",
+                engine.label()
+            )));
         }
         let strategies = parse_list(&request.strategies)?;
         let config = model_config(&request, &strategies)?;

@@ -2,6 +2,7 @@
 //! line, settings, environment) so a reader can reproduce it.
 
 use crate::report::columns;
+use crate::report::engine_settings::ReadableSetting;
 use crate::report::input::Source;
 use crate::report::svg::esc;
 use crate::results::{ResultsDoc, Settings};
@@ -11,23 +12,28 @@ use std::fmt::Write;
 /// column named "batch ms trend" is a sparkline.
 fn table(out: &mut String, header: &[String], rows: &[Vec<String>], incomplete: impl Fn(usize) -> bool) {
     out.push_str("<div class=\"scroll\"><table><thead><tr>");
+    // A heading takes its column's class, so it is aligned as the values under it are.
     for h in header {
-        let _ = write!(out, "<th>{}</th>", esc(h));
+        let _ = write!(out, "<th{}>{}</th>", column_class(h), esc(h));
     }
     out.push_str("</tr></thead><tbody>\n");
     for (i, row) in rows.iter().enumerate() {
         out.push_str(if incomplete(i) { "<tr class=\"incomplete\">" } else { "<tr>" });
         for (cell, h) in row.iter().zip(header) {
-            let class = match h.as_str() {
-                "batch ms trend" => " class=\"spark\"",
-                "b-tree" | "kind" | "step" | "details" => " class=\"text\"",
-                _ => "",
-            };
-            let _ = write!(out, "<td{class}>{}</td>", esc(cell));
+            let _ = write!(out, "<td{}>{}</td>", column_class(h), esc(cell));
         }
         out.push_str("</tr>\n");
     }
     out.push_str("</tbody></table></div>\n");
+}
+
+/// The class of a column's cells: text and sparklines are left-aligned, figures right-aligned.
+fn column_class(header: &str) -> &'static str {
+    match header {
+        "batch ms trend" => " class=\"spark\"",
+        "b-tree" | "kind" | "step" | "details" => " class=\"text\"",
+        _ => "",
+    }
 }
 
 /// A sub-heading naming the source, only when several are shown.
@@ -40,14 +46,24 @@ fn source_heading(out: &mut String, source: &Source, several: bool) {
 /// The per-strategy summary table of every source.
 pub fn summary(out: &mut String, sources: &[Source]) {
     out.push_str("<section id=\"summary\"><h2>Summary</h2>");
+    let mut baselines: Vec<String> = Vec::new();
     for source in sources {
         source_heading(out, source, sources.len() > 1);
         let (header, rows) = columns::summary(&source.doc);
         table(out, &header, &rows, |i| source.doc.runs.get(i).is_some_and(|r| !r.complete));
+        if let Some(baseline) = columns::baseline(&source.doc)
+            && !baselines.contains(&baseline)
+        {
+            baselines.push(baseline);
+        }
     }
-    out.push_str(
+    // The footnote names the column as its header does: `vs int`.
+    let vs: String = baselines.iter().map(|b| format!("vs {b}: time per row over {b}'s. ")).collect();
+    let _ = write!(
+        out,
         "<p class=\"lede\">last/first: the last batch's time over the first's (1× = flat). \
-         vs baseline: time per row over the baseline's. Counters are per 1,000 rows inserted.</p></section>",
+         {}Counters are per 1,000 rows inserted.</p></section>",
+        esc(&vs)
     );
 }
 
@@ -128,7 +144,10 @@ fn settings(out: &mut String, doc: &ResultsDoc) {
     if let Some(keys) = crate::report::columns::key_note(doc) {
         items.push(("key parameters".to_string(), keys));
     }
-    items.extend(s.engine.iter().map(|(k, v)| (format!("{} {k}", first.engine), v.clone())));
+    items.extend(s.engine.iter().map(|(k, v)| {
+        let setting = ReadableSetting::new(k, v);
+        (format!("{} {}", first.engine, setting.name), setting.value)
+    }));
     // Key parameters belong to each strategy's keys (listed above), not to the run's settings.
     let without_keys = |r: &Settings| Settings { key_parameters: Default::default(), ..r.clone() };
     let differing: Vec<&str> =

@@ -32,7 +32,7 @@ svg.chart .axis{stroke:var(--axis)}
 table{border-collapse:collapse;font-size:.85em;font-variant-numeric:tabular-nums;margin:.3em 0}
 th,td{padding:3px 9px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
 th{font-weight:600;white-space:normal;vertical-align:bottom;min-width:4.5em}
-th:first-child,td:first-child,td.text{text-align:left}
+th:first-child,td:first-child,th.text,td.text,th.spark{text-align:left}
 td.spark{text-align:left;letter-spacing:-.05em}
 tr.incomplete td{color:var(--warn)}
 pre{margin:.3em 0;padding:8px 12px;background:var(--card);border:1px solid var(--line);border-radius:6px;white-space:pre-wrap;word-break:break-all;font-size:.85em}
