@@ -40,6 +40,9 @@ pub trait SchemaCase {
     /// Settings as the engine reports them.
     fn effective_settings(&mut self) -> Result<BTreeMap<String, String>, Error>;
 
+    /// Runs one statement of the run's own (DDL or a setting), outside a transaction.
+    fn execute(&mut self, sql: &str) -> Result<(), Error>;
+
     /// Starts a transaction.
     fn begin(&mut self) -> Result<(), Error>;
 

@@ -134,7 +134,7 @@ fn round_trip_mariadb(name: &str, key_table: &str) {
     let rendered =
         render_with_changes(&schema, key_table, find("int").unwrap(), EngineKind::MariaDb, &ours_db).unwrap();
     let mut conn = mysql::Conn::new(opts).unwrap();
-    for stmt in &rendered.statements {
+    for stmt in rendered.statements.iter().chain(&rendered.deferred) {
         conn.query_drop(stmt).unwrap_or_else(|e| panic!("{name}: {stmt}: {e}"));
     }
     let tables: Vec<String> = conn
@@ -173,7 +173,7 @@ fn round_trip_postgres(name: &str, key_table: &str) {
     let rendered =
         render_with_changes(&schema, key_table, find("int").unwrap(), EngineKind::Postgres, "public").unwrap();
     let mut client = ours_config.connect(postgres::NoTls).unwrap();
-    for stmt in &rendered.statements {
+    for stmt in rendered.statements.iter().chain(&rendered.deferred) {
         client.batch_execute(stmt).unwrap_or_else(|e| panic!("{name}: {stmt}: {e}"));
     }
     let dump = |db: &str| {
@@ -196,7 +196,7 @@ fn round_trip_sqlite(name: &str, key_table: &str) {
     file_db.execute_batch(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let rendered = render_with_changes(&schema, key_table, find("int").unwrap(), EngineKind::Sqlite, "").unwrap();
     let ours_db = rusqlite::Connection::open(dir.path().join("ours.db")).unwrap();
-    for stmt in &rendered.statements {
+    for stmt in rendered.statements.iter().chain(&rendered.deferred) {
         ours_db.execute_batch(stmt).unwrap_or_else(|e| panic!("{name}: {stmt}: {e}"));
     }
     let table_of = |first: &str| first.split('"').nth(1).unwrap_or_default().to_string();

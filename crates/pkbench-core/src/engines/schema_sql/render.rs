@@ -46,6 +46,10 @@ pub struct Rendered {
     pub statements: Vec<String>,
     /// How the tables differ from the file's, in statement order.
     pub changes: Vec<Change>,
+    /// The foreign keys that close a cycle, added once every table exists (and, in a run, once
+    /// the referenced tables are filled). SQLite, which cannot add one later, declares them with
+    /// the table.
+    pub deferred: Vec<String>,
 }
 
 /// The statements creating `schema` inside `namespace` (ignored by SQLite) for `strategy` as the
@@ -57,7 +61,8 @@ pub fn render(
     engine: EngineKind,
     namespace: &str,
 ) -> Result<Vec<String>, Error> {
-    Ok(render_with_changes(schema, key_table, strategy, engine, namespace)?.statements)
+    let rendered = render_with_changes(schema, key_table, strategy, engine, namespace)?;
+    Ok(rendered.statements.into_iter().chain(rendered.deferred).collect())
 }
 
 /// [`render()`], with the list of what differs from the file.
@@ -87,15 +92,19 @@ pub fn render_with_changes(
         same: schema.dialect.is_some_and(|d| family(d) == family(engine)),
         key_def,
         key_type: key_type.to_string(),
-        out: Rendered { statements: Vec::new(), changes: Vec::new() },
+        out: Rendered { statements: Vec::new(), changes: Vec::new(), deferred: Vec::new() },
     };
     let mut deferred = Vec::new();
-    for table in ordered(schema, &mut deferred) {
+    let tables = ordered(schema, &mut deferred);
+    if engine == EngineKind::Sqlite {
+        deferred.clear();
+    }
+    for table in tables {
         r.table(table, &deferred);
     }
     for (table, fk) in deferred {
         let add = format!("ALTER TABLE {} ADD {}", r.qualify(&table.name), r.foreign_key(fk));
-        r.out.statements.push(add);
+        r.out.deferred.push(add);
     }
     Ok(r.out)
 }

@@ -6,7 +6,7 @@
 //! with `RETURNING`). PostgreSQL binds parameters in binary, so its statements cast each one
 //! from the type pkbench binds (`$3::text::numeric`); MySQL and SQLite convert on insert.
 
-use super::render::{qualified, render};
+use super::render::{qualified, render_with_changes};
 use crate::Error;
 use crate::engines::EngineKind;
 use crate::engines::dialect::Dialect;
@@ -19,6 +19,12 @@ use crate::values::SqlType;
 pub struct RunSql {
     /// DDL, referenced tables first.
     pub create: Vec<String>,
+    /// Run before the referenced tables are filled: where their foreign keys form a cycle,
+    /// SQLite stops checking foreign keys.
+    pub before_parents: Vec<String>,
+    /// Run once the referenced tables are filled: the foreign keys that close a cycle are added
+    /// (checking every row), or SQLite checks foreign keys again.
+    pub after_parents: Vec<String>,
     /// Per filled table (as `Plan::fills`): its INSERT.
     pub inserts: Vec<Insert>,
     /// Per filled table: `SELECT count(*)`.
@@ -66,7 +72,16 @@ pub const INDEX_READ_LIMIT: u32 = 20;
 
 /// Renders `plan`'s statements for `strategy` on `engine`, in `namespace` (ignored by SQLite).
 pub fn run_sql(plan: &Plan, strategy: &Strategy, engine: EngineKind, namespace: &str) -> Result<RunSql, Error> {
-    let create = render(&plan.schema(), &plan.key_table().name, strategy, engine, namespace)?;
+    let rendered = render_with_changes(&plan.schema(), &plan.key_table().name, strategy, engine, namespace)?;
+    let cycle =
+        plan.fills.iter().enumerate().any(|(i, f)| f.sources.iter().any(|s| matches!(s, Source::Parent(p) if *p > i)));
+    let (before_parents, after_parents) = match engine {
+        EngineKind::Sqlite if cycle => {
+            (vec!["PRAGMA foreign_keys = OFF".into()], vec!["PRAGMA foreign_keys = ON".into()])
+        }
+        _ => (Vec::new(), rendered.deferred),
+    };
+    let create = rendered.statements;
     let dialect = engine.dialect();
     let sql = Spelling {
         plan,
@@ -84,6 +99,8 @@ pub fn run_sql(plan: &Plan, strategy: &Strategy, engine: EngineKind, namespace: 
     let by_key = format!("SELECT * FROM {} WHERE {lookup} = {}", sql.qualify(&key.name), dialect.placeholder(1));
     Ok(RunSql {
         create,
+        before_parents,
+        after_parents,
         inserts,
         counts,
         orphans: sql.orphan_counts(),

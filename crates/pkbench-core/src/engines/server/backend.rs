@@ -198,10 +198,7 @@ pub trait Backend: Sized + Send + 'static {
         what: &str,
         _finished: bool,
     ) -> Result<Option<PathBuf>, Error> {
-        let dialect = self.dialect();
-        let list: Vec<String> = tables.iter().rev().map(|t| dialect.qualify(namespace, t)).collect();
-        let sql = format!("DROP TABLE IF EXISTS {}", list.join(", "));
-        conn.execute(&sql).map_err(|e| Error::server(format!("could not drop the {what}"), e))?;
+        drop_tables(self.dialect(), conn, namespace, tables, what)?;
         Ok(None)
     }
 
@@ -316,4 +313,17 @@ pub trait Backend: Sized + Send + 'static {
     fn take_shards(&self) -> Option<Vec<ShardCounters>> {
         None
     }
+}
+
+/// Drops `tables` (unqualified, in `namespace`), last first, in one statement.
+pub fn drop_tables<C: Connection>(
+    dialect: &dyn Dialect,
+    conn: &mut C,
+    namespace: &str,
+    tables: &[&str],
+    what: &str,
+) -> Result<(), Error> {
+    let list: Vec<String> = tables.iter().rev().map(|t| dialect.qualify(namespace, t)).collect();
+    let sql = format!("DROP TABLE IF EXISTS {}", list.join(", "));
+    conn.execute(&sql).map_err(|e| Error::server(format!("could not drop the {what}"), e))
 }

@@ -15,7 +15,7 @@ mod own_schema;
 mod process;
 mod url;
 
-pub use backend::{Backend, SettingsFor};
+pub use backend::{Backend, SettingsFor, drop_tables};
 pub use engine::ServerEngine;
 pub use managed::{ManagedOptions, ServerSetting, TcpListen};
 

@@ -107,6 +107,10 @@ impl<B: Backend> SchemaCase for ServerSchema<'_, B> {
         self.engine.case_settings(SettingsFor::Schema)
     }
 
+    fn execute(&mut self, sql: &str) -> Result<(), Error> {
+        self.engine.run(sql, || format!("could not run {sql}"))
+    }
+
     fn begin(&mut self) -> Result<(), Error> {
         self.engine.begin()
     }

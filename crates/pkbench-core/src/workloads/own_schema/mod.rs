@@ -241,6 +241,9 @@ impl OwnSchema {
         let parent_rows = self.sizes.parent_rows;
         case.take_counters(&cheap())?;
         let t0 = ctx.timer.now_ns();
+        for sql in case.sql().before_parents.clone() {
+            case.execute(&sql)?;
+        }
         for &a in &ancestors {
             let mut done = 0;
             while done < parent_rows {
@@ -263,6 +266,9 @@ impl OwnSchema {
                     return Err(Error::Interrupted);
                 }
             }
+        }
+        for sql in case.sql().after_parents.clone() {
+            case.execute(&sql)?;
         }
         let names: Vec<&str> = ancestors.iter().map(|&a| self.plan.fills[a].table.name.as_str()).collect();
         let rows = parent_rows * ancestors.len() as u64;

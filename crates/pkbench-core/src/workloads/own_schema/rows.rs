@@ -40,6 +40,9 @@ struct ColumnFeed {
     source: Source,
     /// The key type of the ancestor a foreign key references.
     parent_type: Option<SqlType>,
+    /// A foreign key leading a unique index (`store.manager_staff_id`): row n references the
+    /// parent's row n, so no two rows share a parent.
+    distinct_parent: bool,
     generator: Option<ColumnGenerator>,
     /// How its values stay distinct, when a unique index leads with this column.
     unique: Option<Unique>,
@@ -106,9 +109,11 @@ impl TableRows {
             };
             let mut bytes = [0u8; 16];
             bytes[..8].copy_from_slice(&derive_seed(seed, &f.table.name, &f.table.columns[i].name).to_be_bytes());
+            let distinct_parent = leads_unique && matches!(source, Source::Parent(_));
             columns.push(ColumnFeed {
                 source,
                 parent_type,
+                distinct_parent,
                 generator,
                 unique,
                 enum_values,
@@ -142,6 +147,9 @@ impl TableRows {
                 Source::Sequence(ty) => sequence(ty, row, &mut c.text, &mut c.bytes),
                 Source::Parent(p) => match parent(p) {
                     Ref::Key(k) => c.slot.bind(k, storage),
+                    Ref::Row(_) if c.distinct_parent => {
+                        sequence(c.parent_type.unwrap_or(SqlType::Integer(8)), row, &mut c.text, &mut c.bytes)
+                    }
                     Ref::Row(r) => sequence(c.parent_type.unwrap_or(SqlType::Integer(8)), r, &mut c.text, &mut c.bytes),
                 },
                 Source::Null | Source::Computed => Param::Null,
