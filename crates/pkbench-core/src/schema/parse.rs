@@ -38,28 +38,18 @@ pub fn parse(sql: &str, engine: Option<EngineKind>) -> Result<Schema, Error> {
 }
 
 /// The server whose dump `sql` looks like, when it says so: `mysqldump`'s and `pg_dump`'s
-/// headers, backquoted names, `ENGINE=`, `AUTO_INCREMENT`; `SERIAL` and `::` casts.
+/// headers, backquoted names, `ENGINE=`, `AUTO_INCREMENT`, `UNSIGNED`, `ENUM(…)`; `SERIAL`, `::`
+/// casts and the types only PostgreSQL has (`timestamptz`, `jsonb`, `bytea`).
 pub fn detect_engine(sql: &str) -> Option<EngineKind> {
     // The first MiB says it; cut at a character boundary.
     let end = (0..=sql.len().min(1 << 20)).rev().find(|&i| sql.is_char_boundary(i)).unwrap_or(0);
     let head = &sql[..end];
     let upper = head.to_ascii_uppercase();
-    let mysql = [
-        "-- MYSQL DUMP",
-        "-- MARIADB DUMP",
-        "ENGINE=",
-        "AUTO_INCREMENT",
-        "/*!40101",
-        " UNSIGNED",
-        " TINYINT",
-        " MEDIUMINT",
-        " ENUM(",
-        " ENUM (",
-        " DATETIME",
-    ]
-    .iter()
-    .any(|m| upper.contains(m))
-        || head.contains('`');
+    let mysql =
+        ["-- MYSQL DUMP", "-- MARIADB DUMP", "ENGINE=", "AUTO_INCREMENT", "/*!40101", " UNSIGNED", " ENUM(", " ENUM ("]
+            .iter()
+            .any(|m| upper.contains(m))
+            || head.contains('`');
     let postgres = [
         "-- POSTGRESQL DATABASE DUMP",
         "SERIAL",
@@ -69,7 +59,6 @@ pub fn detect_engine(sql: &str) -> Option<EngineKind> {
         " JSONB",
         " BYTEA",
         " TIMESTAMP WITH TIME ZONE",
-        " DOUBLE PRECISION",
     ]
     .iter()
     .any(|m| upper.contains(m))

@@ -270,6 +270,11 @@ fn chinook_as_pg_dump_writes_it_round_trips_on_postgres() {
 }
 
 #[test]
+fn northwind_as_pg_dump_writes_it_round_trips_on_postgres() {
+    round_trip_postgres("northwind.postgres.sql", "orders");
+}
+
+#[test]
 fn chinook_as_sqlite_writes_it_round_trips_on_sqlite() {
     round_trip_sqlite("chinook.sqlite.sql", "Track");
 }

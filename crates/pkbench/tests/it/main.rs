@@ -37,6 +37,8 @@ mod mariadb_cli;
 #[cfg(feature = "server-tests")]
 mod postgres_cli;
 #[cfg(feature = "server-tests")]
+mod public_schemas_cli;
+#[cfg(feature = "server-tests")]
 mod report_browser;
 #[cfg(feature = "server-tests")]
 mod sharded_cli;

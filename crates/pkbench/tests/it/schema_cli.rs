@@ -22,7 +22,9 @@ fn the_test_schema_is_shown_per_strategy_on_each_engine() {
             .args(["schema", FIXTURE, "--engine", engine, "-s", "int,uuid4"])
             .assert()
             .success()
-            .stdout(contains("2 tables; key table accounts (line 1), its key id replaced by each strategy"))
+            .stdout(contains(
+                "2 tables written for PostgreSQL; key table accounts (line 1), its key id replaced by each strategy",
+            ))
             .stdout(contains("-- uuid4 on"))
             .stdout(contains(key))
             .stdout(contains("FOREIGN KEY"));
@@ -191,12 +193,28 @@ fn the_files_dialect_is_read_from_the_file_and_named_when_the_engine_is_wrong() 
     assert!(shown.status.success(), "{}", String::from_utf8_lossy(&shown.stderr));
     assert!(text.contains("key table rental") && text.contains("-- int on mariadb"), "{text}");
     // The user's index keeps its name, so per-index figures match it.
+    assert!(text.contains("UNIQUE KEY `rental_date` (`rental_date`, `customer_id`)"), "{text}");
+    // Shown for another engine, the file is still read as MySQL's, and each conversion is said.
+    let converted = pkbench()
+        .arg("schema")
+        .arg(&mysql)
+        .args(["--engine", "postgres", "--table", "rental", "-s", "int"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&converted.stdout);
+    assert!(converted.status.success(), "{}", String::from_utf8_lossy(&converted.stderr));
+    assert!(text.contains("written for MariaDB/MySQL") && text.contains("-- int on postgres"), "{text}");
     assert!(
-        text.contains("CREATE UNIQUE INDEX `rental_date` ON pkbench.`rental` (`rental_date`, `customer_id`)"),
+        text.contains(
+            "-- changed: customer.customer_id: SMALLINT UNSIGNED NOT NULL AUTO_INCREMENT → SMALLINT NOT NULL"
+        ),
         "{text}"
     );
+    // A file without a dump's marks that does not parse as the engine's says which engine's it is.
+    let plain = dir.path().join("plain.sql");
+    std::fs::write(&plain, "CREATE TABLE t (id INT PRIMARY KEY, name VARCHAR(10), UNIQUE KEY uk (name));\n").unwrap();
     one_line_error(
-        pkbench().arg("schema").arg(&mysql).args(["--engine", "postgres", "--table", "rental"]),
+        pkbench().arg("schema").arg(&plain).args(["--engine", "postgres"]),
         "the file is written in MariaDB/MySQL syntax: give --engine mariadb",
     );
     let pg = dir.path().join("store.pg.sql");

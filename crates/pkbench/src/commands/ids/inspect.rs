@@ -40,10 +40,11 @@ pub fn inspect(args: InspectArgs) -> anyhow::Result<ExitCode> {
             match String::from_utf8(bytes) {
                 Ok(line) if line.trim().is_empty() => {}
                 Ok(line) => session.handle(&format!("line {number}"), &line, &mut out).context(STDOUT)?,
+                // Bytes that are not text (a binary file, /dev/urandom) end the reading: every
+                // further line would be the same complaint.
                 Err(_) => {
-                    session.failed += 1;
                     out.flush().context(STDOUT)?;
-                    say!("line {number}: not valid UTF-8 text");
+                    anyhow::bail!("standard input is not text (line {number} is not UTF-8): give one ID per line");
                 }
             }
         }
