@@ -3,7 +3,7 @@ use crate::engines::EngineKind;
 use crate::engines::schema_sql::render;
 use crate::values::SqlType;
 
-/// Issue 18's test schema in PostgreSQL syntax: a parent with three secondary indexes (one
+/// The test schema in PostgreSQL syntax: a parent with three secondary indexes (one
 /// composite), TEXT and JSON columns with NULLs, and a child with a foreign key.
 const POSTGRES: &str = "
 CREATE TABLE accounts (
@@ -276,4 +276,69 @@ CREATE TABLE `orders` (
     // The same in PostgreSQL's dialect.
     let pg = parse(&sql[..sql.find("CREATE TABLE `orders`").unwrap()], Some(EngineKind::Postgres)).unwrap();
     assert_eq!(pg.tables[0].column("name").unwrap().comment.as_deref(), Some("pkbench: nulls=0.2"));
+}
+
+/// A MySQL table with what a faithful copy must keep: unsigned and enum types, a default and
+/// `ON UPDATE`, a character set, a `CHECK`, a generated column, a prefix index and a named
+/// foreign key with its actions.
+const MYSQL_AS_WRITTEN: &str = "
+CREATE TABLE `shop` (`id` int unsigned NOT NULL AUTO_INCREMENT, PRIMARY KEY (`id`)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+CREATE TABLE `item` (
+  `id` int unsigned NOT NULL AUTO_INCREMENT,
+  `shop_id` int unsigned NOT NULL,
+  `title` varchar(200) CHARACTER SET latin1 NOT NULL,
+  `grade` enum('low','high') NOT NULL DEFAULT 'low',
+  `qty` smallint unsigned NOT NULL CHECK (`qty` < 1000),
+  `double_qty` int AS (`qty` * 2) VIRTUAL,
+  `touched` timestamp NOT NULL DEFAULT current_timestamp() ON UPDATE current_timestamp(),
+  PRIMARY KEY (`id`),
+  KEY `item_title` (`title`(20)),
+  CONSTRAINT `item_shop` FOREIGN KEY (`shop_id`) REFERENCES `shop` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+";
+
+#[test]
+fn on_its_own_engine_a_table_is_kept_as_written_and_only_the_key_changes() {
+    let schema = parse(MYSQL_AS_WRITTEN, Some(EngineKind::MariaDb)).unwrap();
+    let strategy = crate::strategy::find("uuid4").unwrap();
+    let r =
+        crate::engines::schema_sql::render_with_changes(&schema, "shop", strategy, EngineKind::MariaDb, "d").unwrap();
+    let item = r.statements.iter().find(|s| s.contains("`item`")).unwrap();
+    for kept in [
+        "`title` VARCHAR(200) CHARACTER SET latin1 NOT NULL",
+        "ENUM('low', 'high') NOT NULL DEFAULT 'low'",
+        "SMALLINT UNSIGNED NOT NULL CHECK (`qty` < 1000)",
+        "AS (`qty` * 2) VIRTUAL",
+        "ON UPDATE current_timestamp()",
+        "KEY `item_title` (`title`(20))",
+        "CONSTRAINT `item_shop` FOREIGN KEY (`shop_id`) REFERENCES d.`shop` (`id`) ON DELETE CASCADE",
+        "ENGINE=InnoDB DEFAULT CHARSET = utf8mb4",
+    ] {
+        assert!(item.contains(kept), "{kept} missing from {item}");
+    }
+    let listed: Vec<String> = r.changes.iter().map(|c| format!("{}.{}", c.table, c.subject)).collect();
+    assert_eq!(listed, ["shop.id", "item.shop_id"], "only the key and its reference change: {:?}", r.changes);
+    // The generated column is never inserted into; the enum's labels are what it draws.
+    let plan = Plan::new(&schema, "shop").unwrap();
+    let fill = plan.fills.iter().position(|f| f.table.name == "item").unwrap();
+    let sql = crate::engines::schema_sql::run_sql(&plan, strategy, EngineKind::MariaDb, "d").unwrap();
+    assert!(!sql.inserts[fill].sql.contains("double_qty"), "{}", sql.inserts[fill].sql);
+    assert_eq!(plan.fills[fill].table.column("grade").unwrap().labels, ["low", "high"]);
+}
+
+#[test]
+fn on_another_engine_each_conversion_is_listed() {
+    let schema = parse(MYSQL_AS_WRITTEN, Some(EngineKind::MariaDb)).unwrap();
+    let strategy = crate::strategy::find("int").unwrap();
+    let r =
+        crate::engines::schema_sql::render_with_changes(&schema, "shop", strategy, EngineKind::Postgres, "p").unwrap();
+    let said: Vec<String> = r.changes.iter().map(|c| c.to_string()).collect();
+    for expected in [
+        "item.grade: ENUM('low', 'high') NOT NULL DEFAULT 'low' → VARCHAR(4) NOT NULL",
+        "item.touched: TIMESTAMP NOT NULL DEFAULT current_timestamp() ON UPDATE current_timestamp() → TIMESTAMP NOT NULL",
+        "item.double_qty: INT AS (`qty` * 2) VIRTUAL → INTEGER (its generating expression is another engine's",
+        "item: table options DEFAULT CHARSET = utf8mb4 dropped",
+    ] {
+        assert!(said.iter().any(|s| s.starts_with(expected)), "{expected} not in {said:#?}");
+    }
 }
