@@ -584,7 +584,7 @@ impl Workload for OwnSchema {
         let outcome = (|| -> Result<(), Error> {
             let host = engine.own_schema().ok_or_else(|| {
                 Error::InvalidInput(format!(
-                    "--schema has no SQL for {} yet: use --engine sqlite, postgres or mariadb",
+                    "--schema runs on SQLite, PostgreSQL and MariaDB, not {}: use --engine sqlite, postgres or mariadb",
                     info.name
                 ))
             })?;
