@@ -153,8 +153,16 @@ fn part_column(expr: &Expr, dialect: Option<EngineKind>) -> String {
     match expr {
         Expr::Identifier(ident) => ident.value.clone(),
         Expr::CompoundIdentifier(parts) => parts.last().map(|p| p.value.clone()).unwrap_or_default(),
-        Expr::Function(f) if matches!(dialect, Some(EngineKind::MariaDb | EngineKind::Spider)) => last(&f.name),
+        Expr::Function(f) if mysql_syntax(dialect) => last(&f.name),
         other => other.to_string(),
+    }
+}
+
+/// Whether a file read as `dialect` is in MySQL's syntax.
+fn mysql_syntax(dialect: Option<EngineKind>) -> bool {
+    match dialect {
+        Some(EngineKind::MariaDb | EngineKind::Spider) => true,
+        Some(EngineKind::Sqlite | EngineKind::Postgres | EngineKind::PostgresFdw) | None => false,
     }
 }
 

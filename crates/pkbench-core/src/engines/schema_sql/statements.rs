@@ -75,11 +75,11 @@ pub fn run_sql(plan: &Plan, strategy: &Strategy, engine: EngineKind, namespace: 
     let rendered = render_with_changes(&plan.schema(), &plan.key_table().name, strategy, engine, namespace)?;
     let cycle =
         plan.fills.iter().enumerate().any(|(i, f)| f.sources.iter().any(|s| matches!(s, Source::Parent(p) if *p > i)));
-    let (before_parents, after_parents) = match engine {
-        EngineKind::Sqlite if cycle => {
-            (vec!["PRAGMA foreign_keys = OFF".into()], vec!["PRAGMA foreign_keys = ON".into()])
-        }
-        _ => (Vec::new(), rendered.deferred),
+    // SQLite cannot add a foreign key to a table: it declares them all and stops checking.
+    let (before_parents, after_parents) = if cycle && engine == EngineKind::Sqlite {
+        (vec!["PRAGMA foreign_keys = OFF".into()], vec!["PRAGMA foreign_keys = ON".into()])
+    } else {
+        (Vec::new(), rendered.deferred)
     };
     let create = rendered.statements;
     let dialect = engine.dialect();
