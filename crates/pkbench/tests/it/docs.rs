@@ -76,3 +76,16 @@ fn a_changed_schema_makes_the_reference_stale() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("docs/reference/results-json.md"), "{}", text(&out));
 }
+
+/// Every command of the README's and the guide's `sh` blocks, run with small sizes
+/// (`PKBENCH_DOC_ROWS`), on SQLite and on the managed servers pkbench starts itself.
+#[cfg(feature = "server-tests")]
+#[test]
+fn every_documented_command_runs() {
+    let out = Command::new(repository().join("scripts/run-doc-commands"))
+        .args(["--tier", "all", "--pkbench", env!("CARGO_BIN_EXE_pkbench")])
+        .env("PKBENCH_DOC_ROWS", "2k")
+        .output()
+        .expect("python3 runs scripts/run-doc-commands");
+    assert!(out.status.success(), "{}", text(&out));
+}
