@@ -14,6 +14,7 @@ mod bounded_inputs;
 mod cli;
 mod concurrent_cli;
 mod connect_timeout_cli;
+mod docs;
 mod doctor_cli;
 mod help;
 mod ids_cli;
