@@ -26,7 +26,7 @@ pub fn parse(sql: &str, engine: Option<EngineKind>) -> Result<Schema, Error> {
     };
     let other = match engine {
         Some(EngineKind::Postgres | EngineKind::PostgresFdw) => Some(EngineKind::MariaDb),
-        Some(EngineKind::MariaDb | EngineKind::Spider) => Some(EngineKind::Postgres),
+        Some(EngineKind::MariaDb | EngineKind::Spider | EngineKind::MyRocks) => Some(EngineKind::Postgres),
         Some(EngineKind::Sqlite) | None => None,
     };
     Err(Error::InvalidInput(match other {
@@ -86,7 +86,7 @@ fn parse_as(sql: &str, engine: Option<EngineKind>) -> Result<Schema, Error> {
     let dialect: Box<dyn Dialect> = match engine {
         Some(EngineKind::Sqlite) => Box::new(SQLiteDialect {}),
         Some(EngineKind::Postgres | EngineKind::PostgresFdw) => Box::new(PostgreSqlDialect {}),
-        Some(EngineKind::MariaDb | EngineKind::Spider) => Box::new(MySqlDialect {}),
+        Some(EngineKind::MariaDb | EngineKind::Spider | EngineKind::MyRocks) => Box::new(MySqlDialect {}),
         None => Box::new(GenericDialect {}),
     };
     let tokens = Tokenizer::new(dialect.as_ref(), sql)
@@ -161,10 +161,11 @@ fn last(name: &ObjectName) -> String {
 /// The column an index part names: the identifier itself (unquoted); MySQL's prefix part
 /// `title(10)` names `title`; an expression part is its text.
 fn part_column(expr: &Expr, dialect: Option<EngineKind>) -> String {
+    let mysql = matches!(dialect, Some(EngineKind::MariaDb | EngineKind::Spider | EngineKind::MyRocks));
     match expr {
         Expr::Identifier(ident) => ident.value.clone(),
         Expr::CompoundIdentifier(parts) => parts.last().map(|p| p.value.clone()).unwrap_or_default(),
-        Expr::Function(f) if matches!(dialect, Some(EngineKind::MariaDb | EngineKind::Spider)) => last(&f.name),
+        Expr::Function(f) if mysql => last(&f.name),
         other => other.to_string(),
     }
 }
