@@ -39,6 +39,13 @@ pub fn flush_memtables(conn: &mut mysql::Conn) -> Result<(), Error> {
         .map_err(|e| Error::mariadb("could not flush RocksDB's memtables", e))
 }
 
+/// Compacts the default column family whole, waiting for it: the keys of dropped tables, which
+/// RocksDB leaves in the sorted files until a compaction meets them, are gone afterwards.
+pub fn compact_everything(conn: &mut mysql::Conn) -> Result<(), Error> {
+    conn.query_drop("SET GLOBAL rocksdb_compact_cf = 'default'")
+        .map_err(|e| Error::mariadb("could not compact RocksDB's column family", e))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
