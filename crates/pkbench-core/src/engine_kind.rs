@@ -52,6 +52,22 @@ const POSTGRES_COUNTERS: &[&str] = &[
 const INNODB_COUNTERS: &[&str] =
     &["cache_hits", "cache_misses", "pages_written", "wal_bytes", "doublewrite_pages", "page_splits", "page_merges"];
 
+/// RocksDB's counters, read from MyRocks' status variables.
+const ROCKSDB_COUNTERS: &[&str] = &[
+    "cache_hits",
+    "cache_misses",
+    "wal_bytes",
+    "ingest_bytes",
+    "flush_bytes",
+    "compaction_read_bytes",
+    "compaction_write_bytes",
+    "bloom_checks",
+    "bloom_useful",
+    "write_stalls",
+    "write_stall_us",
+    "deadlocks",
+];
+
 /// One engine pkbench can run, diagnose or model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum EngineKind {
@@ -67,12 +83,21 @@ pub enum EngineKind {
     /// Sharded PostgreSQL: a partitioned table whose partitions are `postgres_fdw` foreign
     /// tables on N managed PostgreSQL servers, by key range or hash.
     PostgresFdw,
+    /// MariaDB with the RocksDB storage engine (MyRocks, a log-structured merge tree): a managed
+    /// throwaway server with the plugin loaded or the user's server.
+    MyRocks,
 }
 
 impl EngineKind {
     /// Every engine, in the order lists show them.
-    pub const ALL: [EngineKind; 5] =
-        [EngineKind::Sqlite, EngineKind::Postgres, EngineKind::MariaDb, EngineKind::Spider, EngineKind::PostgresFdw];
+    pub const ALL: [EngineKind; 6] = [
+        EngineKind::Sqlite,
+        EngineKind::Postgres,
+        EngineKind::MariaDb,
+        EngineKind::Spider,
+        EngineKind::PostgresFdw,
+        EngineKind::MyRocks,
+    ];
 
     /// The short lowercase name (`--engine`, results' `engine`, doctor's `engine`).
     pub fn name(self) -> &'static str {
@@ -82,6 +107,7 @@ impl EngineKind {
             EngineKind::MariaDb => "mariadb",
             EngineKind::Spider => "spider",
             EngineKind::PostgresFdw => "postgres-fdw",
+            EngineKind::MyRocks => "myrocks",
         }
     }
 
@@ -93,6 +119,7 @@ impl EngineKind {
             EngineKind::MariaDb => &["mysql"],
             EngineKind::Spider => &["mariadb-spider"],
             EngineKind::PostgresFdw => &["postgres_fdw", "postgresql-fdw"],
+            EngineKind::MyRocks => &["rocksdb", "mariadb-rocksdb"],
         }
     }
 
@@ -104,6 +131,7 @@ impl EngineKind {
             EngineKind::MariaDb => "MariaDB/MySQL",
             EngineKind::Spider => "MariaDB Spider (sharded)",
             EngineKind::PostgresFdw => "PostgreSQL postgres_fdw (sharded)",
+            EngineKind::MyRocks => "MyRocks (MariaDB + RocksDB)",
         }
     }
 
@@ -119,6 +147,9 @@ impl EngineKind {
             EngineKind::PostgresFdw => {
                 "sharded PostgreSQL: postgres_fdw partitions on --shards servers, all managed, split by --sharding range|hash"
             }
+            EngineKind::MyRocks => {
+                "MariaDB with RocksDB tables (an LSM tree): a throwaway managed server with the plugin, or your server with --url"
+            }
         }
     }
 
@@ -128,8 +159,9 @@ impl EngineKind {
             EngineKind::Sqlite => &[],
             EngineKind::Postgres => &["postgres", "postgresql"],
             EngineKind::MariaDb => &["mysql", "mariadb"],
-            // Sharded engines start their own servers; they are never named by a URL.
-            EngineKind::Spider | EngineKind::PostgresFdw => &[],
+            // Sharded engines start their own servers; they are never named by a URL. A MyRocks
+            // server's URL is a MariaDB one: `--engine myrocks` says which tables to make there.
+            EngineKind::Spider | EngineKind::PostgresFdw | EngineKind::MyRocks => &[],
         }
     }
 
@@ -139,6 +171,7 @@ impl EngineKind {
             EngineKind::Sqlite => None,
             EngineKind::Postgres => Some("PKBENCH_PG_URL"),
             EngineKind::MariaDb => Some("PKBENCH_MYSQL_URL"),
+            EngineKind::MyRocks => Some("PKBENCH_MYROCKS_URL"),
             EngineKind::Spider | EngineKind::PostgresFdw => None,
         }
     }
@@ -148,7 +181,7 @@ impl EngineKind {
         match self {
             EngineKind::Sqlite => Wire::Embedded,
             EngineKind::Postgres => Wire::Postgres,
-            EngineKind::MariaDb | EngineKind::Spider => Wire::Mysql,
+            EngineKind::MariaDb | EngineKind::Spider | EngineKind::MyRocks => Wire::Mysql,
             EngineKind::PostgresFdw => Wire::Postgres,
         }
     }
@@ -197,14 +230,32 @@ impl EngineKind {
                 managed_server: true,
                 min_cache_mb: None,
             },
+            EngineKind::MyRocks => Capabilities {
+                counters: ROCKSDB_COUNTERS,
+                // MyRocks runs it as a manual compaction of the table's key range.
+                compaction: "OPTIMIZE TABLE",
+                // RocksDB has no pages: its blocks are 4 KiB before compression by default.
+                fixed_page_size: None,
+                page_model: false,
+                managed_server: true,
+                min_cache_mb: None,
+            },
         }
     }
 
     /// Whether the engine spreads one table over several servers.
     pub fn is_sharded(self) -> bool {
         match self {
-            EngineKind::Sqlite | EngineKind::Postgres | EngineKind::MariaDb => false,
+            EngineKind::Sqlite | EngineKind::Postgres | EngineKind::MariaDb | EngineKind::MyRocks => false,
             EngineKind::Spider | EngineKind::PostgresFdw => true,
+        }
+    }
+
+    /// Whether `pkbench doctor` examines this engine's tables: one server's B-trees.
+    pub fn has_doctor(self) -> bool {
+        match self {
+            EngineKind::Sqlite | EngineKind::Postgres | EngineKind::MariaDb => true,
+            EngineKind::Spider | EngineKind::PostgresFdw | EngineKind::MyRocks => false,
         }
     }
 
@@ -283,12 +334,8 @@ mod tests {
             .iter()
             .filter_map(|v| v.as_str())
             .collect();
-        // Doctor examines one server: the sharded engines are never its subject.
-        let names: Vec<&str> = EngineKind::ALL.iter().filter(|k| !k.is_sharded()).map(|k| k.name()).collect();
-        assert_eq!(
-            listed, names,
-            "schema/doctor.schema.json's engine enum must list the registry's one-server engines"
-        );
+        let names: Vec<&str> = EngineKind::ALL.iter().filter(|k| k.has_doctor()).map(|k| k.name()).collect();
+        assert_eq!(listed, names, "schema/doctor.schema.json's engine enum must list the engines doctor examines");
     }
 
     #[test]

@@ -29,7 +29,7 @@ pub fn plan(args: &RunSettings, engine: EngineKind, out_dir: &Path) -> Result<En
     };
     let shards = shard_layout(args, engine)?;
     let url_env = match engine {
-        EngineKind::Postgres | EngineKind::MariaDb => engine.url_env(),
+        EngineKind::Postgres | EngineKind::MariaDb | EngineKind::MyRocks => engine.url_env(),
         EngineKind::Spider | EngineKind::PostgresFdw => {
             if args.url.is_some() {
                 return Err(Error::InvalidInput(format!(
@@ -216,8 +216,12 @@ fn check_reserved(options: &ManagedOptions, engine: EngineKind) -> Result<(), Er
         options.check_settings("PostgreSQL", crate::engines::postgres::RESERVED_SETTINGS)?;
     }
     #[cfg(feature = "mysql")]
-    if matches!(engine, EngineKind::MariaDb | EngineKind::Spider) {
+    if matches!(engine, EngineKind::MariaDb | EngineKind::Spider | EngineKind::MyRocks) {
         options.check_settings("MariaDB", crate::engines::mariadb::RESERVED_SETTINGS)?;
+    }
+    #[cfg(feature = "mysql")]
+    if engine == EngineKind::MyRocks {
+        options.check_settings("MyRocks", crate::engines::myrocks::RESERVED_SETTINGS)?;
     }
     let _ = (options, engine);
     Ok(())

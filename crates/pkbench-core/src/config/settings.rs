@@ -241,7 +241,8 @@ run_settings! {
     Payload payload: u64 = parse_count, "payload" in Size, default "50", value "BYTES";
     /// Engine page cache, MiB.
     ///
-    /// SQLite `cache_size`; `shared_buffers` / `innodb_buffer_pool_size` of a managed server.
+    /// SQLite `cache_size`; `shared_buffers` / `innodb_buffer_pool_size` /
+    /// `rocksdb_block_cache_size` (MyRocks) of a managed server.
     CacheMb cache_mb: u64 = parse::number, "cache-mb" in Engine, default "8", value "MiB";
     /// SQLite `synchronous`.
     Sync sync: Synchronous = parse::choice, "sync" in Engine, default "full", value "LEVEL";
@@ -292,7 +293,8 @@ run_settings! {
     ///
     /// `-c NAME=VALUE` for PostgreSQL, `--NAME=VALUE` for MariaDB, applied after pkbench's own
     /// (which it overrides) and checked by the server as it starts. Every setting given is
-    /// recorded in results.json.
+    /// recorded in results.json. MyRocks' memtable and level sizes:
+    /// rocksdb_default_cf_options=write_buffer_size=64m;max_bytes_for_level_base=256m.
     ServerSettings server_settings: Vec<String> = parse::one, "server-setting" in Server, value "NAME=VALUE";
     /// Where a managed server's temporary data folder is made.
     ///

@@ -42,7 +42,11 @@ pub struct Advice {
 fn rebuilt_bytes(engine: EngineKind, database_bytes: u64, table_bytes: u64) -> u64 {
     match engine {
         EngineKind::Sqlite => database_bytes * 2,
-        EngineKind::Postgres | EngineKind::MariaDb | EngineKind::Spider | EngineKind::PostgresFdw => table_bytes,
+        EngineKind::Postgres
+        | EngineKind::MariaDb
+        | EngineKind::Spider
+        | EngineKind::PostgresFdw
+        | EngineKind::MyRocks => table_bytes,
     }
 }
 

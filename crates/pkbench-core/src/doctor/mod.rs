@@ -218,6 +218,7 @@ pub fn diagnose_target(target: &str, options: &DoctorOptions) -> Result<DoctorRe
         #[cfg(not(feature = "sqlite"))]
         EngineKind::Sqlite => Err(not_built(EngineKind::Sqlite)),
         kind @ (EngineKind::Spider | EngineKind::PostgresFdw) => Err(sharded_doctor(kind)),
+        kind @ EngineKind::MyRocks => Err(lsm_doctor(kind)),
     }
 }
 
@@ -247,6 +248,7 @@ pub fn export_target(
         #[cfg(not(feature = "mysql"))]
         EngineKind::MariaDb => return Err(not_built(EngineKind::MariaDb)),
         kind @ (EngineKind::Spider | EngineKind::PostgresFdw) => return Err(sharded_doctor(kind)),
+        kind @ EngineKind::MyRocks => return Err(lsm_doctor(kind)),
     };
     Ok((kind, version, tables))
 }
@@ -255,6 +257,14 @@ pub fn export_target(
 pub(crate) fn sharded_doctor(kind: EngineKind) -> Error {
     Error::InvalidInput(format!(
         "doctor examines one server: point it at one shard's URL (postgres:// or mysql://), not at --engine {kind}"
+    ))
+}
+
+/// Doctor reads B-trees' pages; an LSM tree's files have none of the leaves it examines.
+pub(crate) fn lsm_doctor(kind: EngineKind) -> Error {
+    Error::InvalidInput(format!(
+        "doctor examines B-tree tables (SQLite, PostgreSQL, InnoDB): it does not read {} tables",
+        kind.label()
     ))
 }
 
@@ -268,6 +278,7 @@ pub fn migration_sql_for(target: &str, report: &DoctorReport) -> Result<String, 
         EngineKind::Sqlite => Err(not_built(EngineKind::Sqlite)),
         EngineKind::Postgres | EngineKind::MariaDb => server_sql::script(report),
         kind @ (EngineKind::Spider | EngineKind::PostgresFdw) => Err(sharded_doctor(kind)),
+        kind @ EngineKind::MyRocks => Err(lsm_doctor(kind)),
     }
 }
 

@@ -34,6 +34,11 @@ impl Remedies {
                 repack: "OPTIMIZE TABLE once to rebuild the table and its indexes",
                 repack_needs: |size| format!("copies the table: needs ~{size} free disk space while it runs"),
             },
+            EngineKind::MyRocks => Remedies {
+                binary_storage: "BINARY(16) (or the 16-byte UUID type on MariaDB 10.7+)",
+                repack: "OPTIMIZE TABLE once to compact the table's key ranges",
+                repack_needs: |size| format!("writes new sorted files: needs ~{size} free disk space while it runs"),
+            },
         }
     }
 

@@ -132,6 +132,6 @@ fn benchmark_command(report: &DoctorReport, table: &str) -> Option<String> {
             report.target,
             engine.name()
         ),
-        EngineKind::Spider | EngineKind::PostgresFdw => return None,
+        EngineKind::Spider | EngineKind::PostgresFdw | EngineKind::MyRocks => return None,
     })
 }

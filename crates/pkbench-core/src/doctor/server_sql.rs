@@ -48,6 +48,7 @@ pub fn script(report: &DoctorReport) -> Result<String, Error> {
                 EngineKind::Postgres => postgres(t, a.kind, major),
                 EngineKind::MariaDb => mariadb(t, a.kind, (major, minor)),
                 EngineKind::Spider | EngineKind::PostgresFdw => return Err(sharded_doctor(engine)),
+                EngineKind::MyRocks => return Err(super::lsm_doctor(engine)),
                 EngineKind::Sqlite => {
                     return Err(Error::InvalidInput(
                         "a SQLite script needs the file: see doctor::migration_sql".into(),

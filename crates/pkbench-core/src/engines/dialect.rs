@@ -206,6 +206,7 @@ pub fn of(kind: EngineKind) -> &'static dyn Dialect {
         // the sharded backend's own.
         EngineKind::Postgres | EngineKind::PostgresFdw => &super::postgres::dialect::PostgresDialect,
         EngineKind::MariaDb | EngineKind::Spider => &super::mariadb::dialect::INNODB,
+        EngineKind::MyRocks => &super::myrocks::dialect::ROCKSDB,
     }
 }
 

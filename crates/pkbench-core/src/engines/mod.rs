@@ -26,6 +26,7 @@ pub mod dialect;
 pub mod distributed;
 pub mod mariadb;
 pub mod mock;
+pub mod myrocks;
 pub mod own_schema;
 pub mod postgres;
 pub mod postgres_fdw;
@@ -61,7 +62,7 @@ use std::path::PathBuf;
 pub fn schema_of(kind: EngineKind, strategy: &Strategy) -> Result<Vec<String>, Error> {
     match kind {
         EngineKind::Sqlite => sqlite::render_schema(strategy).map(|s| s.create),
-        EngineKind::Postgres | EngineKind::MariaDb => {
+        EngineKind::Postgres | EngineKind::MariaDb | EngineKind::MyRocks => {
             sql::bench::render(kind.dialect(), strategy, "pkbench").map(|s| s.create)
         }
         EngineKind::Spider | EngineKind::PostgresFdw => match crate::sharding::refusal(strategy) {
@@ -100,6 +101,10 @@ pub fn open_server(
         EngineKind::Spider => Ok(opened(spider::SpiderEngine::open(settings)?)),
         #[cfg(not(feature = "mysql"))]
         EngineKind::Spider => Err(not_built(kind, "mysql")),
+        #[cfg(feature = "mysql")]
+        EngineKind::MyRocks => Ok(opened(myrocks::MyRocksEngine::open(settings)?)),
+        #[cfg(not(feature = "mysql"))]
+        EngineKind::MyRocks => Err(not_built(kind, "mysql")),
         #[cfg(feature = "postgres")]
         EngineKind::PostgresFdw => Ok(opened(postgres_fdw::PostgresFdwEngine::open(settings)?)),
         #[cfg(not(feature = "postgres"))]

@@ -47,6 +47,13 @@ pub struct StrategySummary {
     /// Distinct index blocks touched per 1,000 rows (summed over batches).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub index_blocks_touched_per_1k: Option<f64>,
+    /// An LSM tree's bytes written to storage (WAL, flushes, compactions) ÷ bytes the inserts
+    /// handed it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write_amplification: Option<f64>,
+    /// Bytes an LSM tree's compactions wrote per row.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compaction_write_bytes_per_row: Option<f64>,
     /// Time pkbench spent reading the engine's counters after batches, seconds (the harness's
     /// own cost, within the counter budget).
     pub counters_s: f64,
@@ -120,6 +127,8 @@ pub fn summarize(doc: &ResultsDoc) -> Summary {
                 wal_fpi_per_1k: per_1k("wal_fpi"),
                 page_splits_per_1k: per_1k("page_splits"),
                 index_blocks_touched_per_1k: per_1k("index_blocks_touched"),
+                write_amplification: counters.write_amplification(),
+                compaction_write_bytes_per_row: per_1k("compaction_write_bytes").map(|v| v / 1000.0),
                 counters_s: run.counters_ns() as f64 / 1e9,
             }
         })

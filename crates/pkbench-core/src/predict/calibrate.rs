@@ -73,7 +73,11 @@ impl CalibrationPlan {
             ((target.batch_rows as f64 * ratio).round() as u64).clamp(MIN_BATCH_ROWS, rows / MIN_BATCHES_PER_STRATEGY);
         let cache_kib = match engine {
             ModelEngine::Sqlite => cache_kib,
-            ModelEngine::Postgres | ModelEngine::MariaDb | ModelEngine::Spider | ModelEngine::PostgresFdw => {
+            ModelEngine::Postgres
+            | ModelEngine::MariaDb
+            | ModelEngine::Spider
+            | ModelEngine::PostgresFdw
+            | ModelEngine::MyRocks => {
                 let min_mb = engine.capabilities().min_cache_mb.unwrap_or(1);
                 cache_kib.div_ceil(1024).max(min_mb) * 1024
             }
@@ -93,9 +97,11 @@ impl CalibrationPlan {
     pub fn cache_pages(&self) -> u64 {
         match self.engine {
             ModelEngine::Sqlite => self.cache_kib * 1024 / (u64::from(self.page_size) + CACHE_EXTRA_BYTES),
-            ModelEngine::Postgres | ModelEngine::MariaDb | ModelEngine::Spider | ModelEngine::PostgresFdw => {
-                self.engine.cache_pages(&self.model_config())
-            }
+            ModelEngine::Postgres
+            | ModelEngine::MariaDb
+            | ModelEngine::Spider
+            | ModelEngine::PostgresFdw
+            | ModelEngine::MyRocks => self.engine.cache_pages(&self.model_config()),
         }
     }
 
@@ -319,9 +325,11 @@ impl Calibration {
                     let layout = Layout::sqlite(s, plan.payload_bytes as u32, plan.page_size)?;
                     Box::new(Model::new(s, layout, plan.seed, plan.cache_pages(), false))
                 }
-                ModelEngine::Postgres | ModelEngine::MariaDb | ModelEngine::Spider | ModelEngine::PostgresFdw => {
-                    plan.engine.build_model(s, &plan.model_config())?
-                }
+                ModelEngine::Postgres
+                | ModelEngine::MariaDb
+                | ModelEngine::Spider
+                | ModelEngine::PostgresFdw
+                | ModelEngine::MyRocks => plan.engine.build_model(s, &plan.model_config())?,
             };
             for (i, b) in run.batches.iter().enumerate() {
                 let c = model.insert_batch(b.rows);
@@ -450,6 +458,8 @@ fn page_and_cache(engine: ModelEngine, settings: &BTreeMap<String, String>) -> O
             let page = get("innodb_page_size").and_then(|v| v.parse().ok()).unwrap_or(16384);
             Some((page, get("innodb_buffer_pool_size")?.parse::<u64>().ok()? / 1024))
         }
+        // No page model to calibrate.
+        ModelEngine::MyRocks => None,
     }
 }
 

@@ -65,6 +65,14 @@ impl PageModel for Model {
 /// a page model.
 pub type ModelEngine = EngineKind;
 
+/// Predict models B-trees' pages; an LSM tree's compactions are another model.
+pub fn no_lsm_model(kind: EngineKind) -> Error {
+    Error::InvalidInput(format!(
+        "predict models B-tree pages (sqlite, postgres, mariadb): it has no model of {}'s LSM tree",
+        kind.label()
+    ))
+}
+
 impl EngineKind {
     /// Engine name recorded in a prediction's results (`sqlite-model`, …).
     pub fn model_name(self) -> &'static str {
@@ -73,6 +81,8 @@ impl EngineKind {
             // Each shard of a sharded engine holds its base engine's trees.
             EngineKind::Postgres | EngineKind::PostgresFdw => postgres::ENGINE,
             EngineKind::MariaDb | EngineKind::Spider => innodb::ENGINE,
+            // No model of an LSM tree: predict refuses MyRocks before naming one.
+            EngineKind::MyRocks => "myrocks",
         }
     }
 
@@ -82,6 +92,7 @@ impl EngineKind {
             EngineKind::Sqlite => super::engine_version(),
             EngineKind::Postgres | EngineKind::PostgresFdw => postgres::VERSION.into(),
             EngineKind::MariaDb | EngineKind::Spider => innodb::VERSION.into(),
+            EngineKind::MyRocks => "no model".into(),
         }
     }
 
@@ -97,6 +108,8 @@ impl EngineKind {
             EngineKind::Sqlite => config.cache_pages(),
             EngineKind::Postgres | EngineKind::PostgresFdw => postgres::cache_pages(config.cache_mb),
             EngineKind::MariaDb | EngineKind::Spider => innodb::lru_pages(config.cache_mb),
+            // RocksDB's block cache, in its default 4 KiB blocks.
+            EngineKind::MyRocks => config.cache_mb * 256,
         }
     }
 
@@ -172,6 +185,7 @@ impl EngineKind {
             EngineKind::MariaDb | EngineKind::Spider => {
                 Box::new(InnodbModel::new(strategy, config.payload_bytes, config.seed, config.cache_mb, config.scale)?)
             }
+            EngineKind::MyRocks => return Err(no_lsm_model(self)),
         })
     }
 }
@@ -185,7 +199,12 @@ mod tests {
         assert_eq!(EngineKind::Postgres.fixed_page_size(), Some(super::super::server::nbtree::PAGE));
         assert_eq!(EngineKind::MariaDb.fixed_page_size(), Some(super::super::server::innodb_page::PAGE));
         assert_eq!(EngineKind::Sqlite.fixed_page_size(), None);
-        // Every one-server engine has a page model; a sharded engine's shards are its base engine's.
-        assert!(EngineKind::ALL.iter().all(|k| k.capabilities().page_model != k.is_sharded()));
+        // Every one-server B-tree engine has a page model; a sharded engine's shards are its base
+        // engine's; MyRocks is an LSM tree.
+        assert!(
+            EngineKind::ALL
+                .iter()
+                .all(|k| k.capabilities().page_model == (!k.is_sharded() && *k != EngineKind::MyRocks))
+        );
     }
 }

@@ -411,6 +411,7 @@ fn empty_result(
                 format!("a checkpoint every 2 WAL segments of 1/{k} of 16 MiB")
             }
             ModelEngine::MariaDb | ModelEngine::Spider => "no checkpoints modelled".into(),
+            ModelEngine::MyRocks => "no LSM model".into(),
         };
         options.insert(
             "scale".into(),

@@ -75,6 +75,8 @@ impl Term {
             ModelEngine::Sqlite => &Term::SQLITE,
             ModelEngine::Postgres | ModelEngine::PostgresFdw => &Term::POSTGRES,
             ModelEngine::MariaDb | ModelEngine::Spider => &Term::INNODB,
+            // No model of an LSM tree's time (predict refuses MyRocks first).
+            ModelEngine::MyRocks => &[],
         }
     }
 
@@ -164,6 +166,7 @@ impl Shape {
             ModelEngine::MariaDb | ModelEngine::Spider => {
                 Ok(Shape { trees: 1 + u32::from(indexed), key_bytes: key_bytes_per_row(strategy) })
             }
+            ModelEngine::MyRocks => Err(super::engine::no_lsm_model(engine)),
         }
     }
 }

@@ -10,13 +10,15 @@ use crate::results::{ResultsDoc, RunResult};
 type CounterColumn = (&'static str, fn(&StrategySummary) -> Option<f64>);
 
 /// The counters that explain a result, per row or per 1,000 rows.
-const COUNTER_COLUMNS: [CounterColumn; 6] = [
+const COUNTER_COLUMNS: [CounterColumn; 8] = [
     ("cache misses /1k rows", |s| s.cache_misses_per_1k),
     ("pages written /1k rows", |s| s.pages_written_per_1k),
     ("WAL bytes /row", |s| s.wal_bytes_per_row),
     ("full-page images /1k rows", |s| s.wal_fpi_per_1k),
     ("page splits /1k rows", |s| s.page_splits_per_1k),
     ("index blocks touched /1k rows", |s| s.index_blocks_touched_per_1k),
+    ("write amplification", |s| s.write_amplification),
+    ("compaction bytes written /row", |s| s.compaction_write_bytes_per_row),
 ];
 
 /// Width of the batch-time sparkline.

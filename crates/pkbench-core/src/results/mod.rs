@@ -190,11 +190,13 @@ fn is_one(n: &u64) -> bool {
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Counters {
     /// Page requests served by the engine's cache (SQLite `CACHE_HIT`; PostgreSQL
-    /// `heap_blks_hit + idx_blks_hit`; InnoDB read requests that did not miss).
+    /// `heap_blks_hit + idx_blks_hit`; InnoDB read requests that did not miss; RocksDB
+    /// block-cache hits, `rocksdb_block_cache_hit`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache_hits: Option<u64>,
     /// Page requests that missed the engine's cache and read from the OS (SQLite `CACHE_MISS`;
-    /// PostgreSQL `heap_blks_read + idx_blks_read`; InnoDB `Innodb_buffer_pool_reads`).
+    /// PostgreSQL `heap_blks_read + idx_blks_read`; InnoDB `Innodb_buffer_pool_reads`; RocksDB
+    /// block-cache misses, `rocksdb_block_cache_miss`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache_misses: Option<u64>,
     /// Pages written out by the engine (SQLite `CACHE_WRITE`: to the WAL or database file;
@@ -204,7 +206,8 @@ pub struct Counters {
     /// Dirty pages written before commit because the cache was full (SQLite `CACHE_SPILL`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache_spills: Option<u64>,
-    /// Write-ahead log bytes (PostgreSQL LSN difference; InnoDB redo, `Innodb_lsn_current` delta).
+    /// Write-ahead log bytes (PostgreSQL LSN difference; InnoDB redo, `Innodb_lsn_current` delta;
+    /// RocksDB `rocksdb_wal_bytes`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wal_bytes: Option<u64>,
     /// Write-ahead log records (PostgreSQL `pg_stat_wal.wal_records`).
@@ -271,11 +274,39 @@ pub struct Counters {
     /// `lock_deadlocks`; PostgreSQL `pg_stat_database.deadlocks` of the database).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deadlocks: Option<u64>,
+    /// Bytes of keys and values the writes handed an LSM tree: the rows and their index entries
+    /// before any copy (RocksDB `rocksdb_bytes_written`); what write amplification divides by.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ingest_bytes: Option<u64>,
+    /// Bytes memtable flushes wrote to new sorted files (RocksDB `rocksdb_flush_write_bytes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flush_bytes: Option<u64>,
+    /// Bytes compactions read from sorted files (RocksDB `rocksdb_compact_read_bytes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compaction_read_bytes: Option<u64>,
+    /// Bytes compactions wrote to sorted files (RocksDB `rocksdb_compact_write_bytes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compaction_write_bytes: Option<u64>,
+    /// Bloom-filter probes of point reads, the unique-key checks' included (RocksDB
+    /// `rocksdb_bloom_filter_useful + rocksdb_bloom_filter_full_positive`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bloom_checks: Option<u64>,
+    /// Of those, probes that ruled a file out without reading it (RocksDB
+    /// `rocksdb_bloom_filter_useful`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bloom_useful: Option<u64>,
+    /// Writes stopped or slowed because flushes or compactions fell behind (RocksDB
+    /// `rocksdb_stall_total_stops + rocksdb_stall_total_slowdowns`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_stalls: Option<u64>,
+    /// Time writers spent in those stalls, µs (RocksDB `rocksdb_stall_micros`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_stall_us: Option<u64>,
 }
 
 impl Counters {
     /// Every counter with its field name, in declaration order (for exporters and charts).
-    pub fn fields(&self) -> [(&'static str, Option<u64>); 21] {
+    pub fn fields(&self) -> [(&'static str, Option<u64>); 29] {
         [
             ("cache_hits", self.cache_hits),
             ("cache_misses", self.cache_misses),
@@ -298,10 +329,18 @@ impl Counters {
             ("row_lock_waits", self.row_lock_waits),
             ("row_lock_wait_ms", self.row_lock_wait_ms),
             ("deadlocks", self.deadlocks),
+            ("ingest_bytes", self.ingest_bytes),
+            ("flush_bytes", self.flush_bytes),
+            ("compaction_read_bytes", self.compaction_read_bytes),
+            ("compaction_write_bytes", self.compaction_write_bytes),
+            ("bloom_checks", self.bloom_checks),
+            ("bloom_useful", self.bloom_useful),
+            ("write_stalls", self.write_stalls),
+            ("write_stall_us", self.write_stall_us),
         ]
     }
 
-    fn fields_mut(&mut self) -> [&mut Option<u64>; 21] {
+    fn fields_mut(&mut self) -> [&mut Option<u64>; 29] {
         [
             &mut self.cache_hits,
             &mut self.cache_misses,
@@ -324,6 +363,14 @@ impl Counters {
             &mut self.row_lock_waits,
             &mut self.row_lock_wait_ms,
             &mut self.deadlocks,
+            &mut self.ingest_bytes,
+            &mut self.flush_bytes,
+            &mut self.compaction_read_bytes,
+            &mut self.compaction_write_bytes,
+            &mut self.bloom_checks,
+            &mut self.bloom_useful,
+            &mut self.write_stalls,
+            &mut self.write_stall_us,
         ]
     }
 
@@ -346,6 +393,15 @@ impl Counters {
             }
         }
         c
+    }
+
+    /// An LSM tree's write amplification: bytes written to storage (the WAL, flushes and
+    /// compactions) ÷ bytes the writes handed it ([`ingest_bytes`](Self::ingest_bytes)); `None`
+    /// on engines without those counters or when nothing was written.
+    pub fn write_amplification(&self) -> Option<f64> {
+        let ingested = self.ingest_bytes.filter(|&b| b > 0)? as f64;
+        let written = self.wal_bytes? + self.flush_bytes? + self.compaction_write_bytes?;
+        Some(written as f64 / ingested)
     }
 
     /// Cache misses that read a page: PostgreSQL's relation extensions count as misses but

@@ -21,6 +21,9 @@ pub fn carried_note(engine: EngineKind) -> &'static str {
         EngineKind::MariaDb | EngineKind::Spider => {
             "InnoDB: every secondary index entry carries the table's primary key, so a wider key widens every index of the table, not only the primary one."
         }
+        EngineKind::MyRocks => {
+            "RocksDB: every secondary index entry's key ends with the table's primary key, so a wider key widens every index of the table, not only the primary one."
+        }
         EngineKind::Postgres | EngineKind::PostgresFdw => {
             "PostgreSQL: tables are heaps and index entries point at heap tuples (6 bytes), so only the key's own index and the indexes of foreign keys holding it grow with the key."
         }
@@ -69,7 +72,7 @@ pub fn key_share(plan: &Plan, strategy: &Strategy, engine: EngineKind, rows: &[u
             };
             let own: f64 = columns.iter().map(|c| held(c)).sum();
             let carries_key = match engine {
-                EngineKind::MariaDb | EngineKind::Spider => is_key_table,
+                EngineKind::MariaDb | EngineKind::Spider | EngineKind::MyRocks => is_key_table,
                 EngineKind::Postgres | EngineKind::PostgresFdw => false,
                 EngineKind::Sqlite => is_key_table && sqlite_clustered_by_key(strategy),
             };
@@ -124,7 +127,8 @@ fn key_bytes(storage: Storage, source: KeySource, engine: EngineKind, rows: u64)
             | EngineKind::Postgres
             | EngineKind::MariaDb
             | EngineKind::Spider
-            | EngineKind::PostgresFdw => 8.0,
+            | EngineKind::PostgresFdw
+            | EngineKind::MyRocks => 8.0,
         },
         // Text keys: their characters and a length byte.
         s => match s.text_encoding() {

@@ -26,7 +26,7 @@ pub fn parse(sql: &str, engine: Option<EngineKind>) -> Result<Schema, Error> {
     };
     let other = match engine {
         Some(EngineKind::Postgres | EngineKind::PostgresFdw) => Some(EngineKind::MariaDb),
-        Some(EngineKind::MariaDb | EngineKind::Spider) => Some(EngineKind::Postgres),
+        Some(EngineKind::MariaDb | EngineKind::Spider | EngineKind::MyRocks) => Some(EngineKind::Postgres),
         Some(EngineKind::Sqlite) | None => None,
     };
     Err(Error::InvalidInput(match other {
@@ -75,7 +75,7 @@ fn parse_as(sql: &str, engine: Option<EngineKind>) -> Result<Schema, Error> {
     let dialect: Box<dyn Dialect> = match engine {
         Some(EngineKind::Sqlite) => Box::new(SQLiteDialect {}),
         Some(EngineKind::Postgres | EngineKind::PostgresFdw) => Box::new(PostgreSqlDialect {}),
-        Some(EngineKind::MariaDb | EngineKind::Spider) => Box::new(MySqlDialect {}),
+        Some(EngineKind::MariaDb | EngineKind::Spider | EngineKind::MyRocks) => Box::new(MySqlDialect {}),
         None => Box::new(GenericDialect {}),
     };
     let tokens = Tokenizer::new(dialect.as_ref(), sql)
@@ -161,7 +161,7 @@ fn part_column(expr: &Expr, dialect: Option<EngineKind>) -> String {
 /// Whether a file read as `dialect` is in MySQL's syntax.
 fn mysql_syntax(dialect: Option<EngineKind>) -> bool {
     match dialect {
-        Some(EngineKind::MariaDb | EngineKind::Spider) => true,
+        Some(EngineKind::MariaDb | EngineKind::Spider | EngineKind::MyRocks) => true,
         Some(EngineKind::Sqlite | EngineKind::Postgres | EngineKind::PostgresFdw) | None => false,
     }
 }

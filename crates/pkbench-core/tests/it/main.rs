@@ -42,6 +42,8 @@ mod doctor_postgres;
 #[cfg(feature = "server-tests")]
 mod mariadb_engine;
 #[cfg(feature = "server-tests")]
+mod myrocks_engine;
+#[cfg(feature = "server-tests")]
 mod postgres_engine;
 #[cfg(feature = "server-tests")]
 mod predict_vs_servers;

@@ -36,6 +36,8 @@ mod hostile_inputs;
 #[cfg(feature = "server-tests")]
 mod mariadb_cli;
 #[cfg(feature = "server-tests")]
+mod myrocks_cli;
+#[cfg(feature = "server-tests")]
 mod postgres_cli;
 #[cfg(feature = "server-tests")]
 mod public_schemas_cli;

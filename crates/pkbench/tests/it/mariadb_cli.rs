@@ -66,8 +66,9 @@ fn an_unreachable_url_never_shows_the_password() {
     assert!(!stderr.contains("hunter22"), "{stderr}");
 }
 
-/// The managed servers of pkbench process `pid` still running (their command lines).
-fn servers_left(pid: u32) -> Vec<String> {
+/// The managed servers of pkbench process `pid` still running (their command lines); MyRocks'
+/// are MariaDB servers too.
+pub(crate) fn servers_left(pid: u32) -> Vec<String> {
     let mark = format!("pkbench-mariadb-{pid}-");
     let ps = std::process::Command::new("ps").args(["-eo", "args"]).output().unwrap();
     String::from_utf8_lossy(&ps.stdout)
@@ -78,7 +79,7 @@ fn servers_left(pid: u32) -> Vec<String> {
 }
 
 /// Whether a server folder of pkbench process `pid` is in `parent`.
-fn folder_left(parent: &std::path::Path, pid: u32) -> bool {
+pub(crate) fn folder_left(parent: &std::path::Path, pid: u32) -> bool {
     let mark = format!("pkbench-mariadb-{pid}-");
     std::fs::read_dir(parent)
         .unwrap()
@@ -86,12 +87,13 @@ fn folder_left(parent: &std::path::Path, pid: u32) -> bool {
         .any(|e| e.file_name().to_string_lossy().starts_with(&mark))
 }
 
-/// A managed MariaDB run of many rows, its server's folder in `data_dir`, results in `out`.
-fn long_run(data_dir: &std::path::Path, out: &std::path::Path) -> std::process::Child {
+/// A managed run of many rows on `engine` (a MariaDB server), its server's folder in `data_dir`,
+/// results in `out`.
+fn long_run(engine: &str, data_dir: &std::path::Path, out: &std::path::Path) -> std::process::Child {
     std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
         .env_remove("PKBENCH_PG_URL")
         .env_remove("PKBENCH_MYSQL_URL")
-        .args(["run", "--engine", "mariadb", "-s", "int", "-n", "50M", "-b", "20k", "--cache-mb", "16", "-q"])
+        .args(["run", "--engine", engine, "-s", "int", "-n", "50M", "-b", "20k", "--cache-mb", "16", "-q"])
         .arg("--data-dir")
         .arg(data_dir)
         .arg("--out")
@@ -102,11 +104,11 @@ fn long_run(data_dir: &std::path::Path, out: &std::path::Path) -> std::process::
         .unwrap()
 }
 
-/// Sends `signal` once rows flow; checks the exit status, the batches kept, and that no server
-/// and no server folder is left.
-fn a_signal_keeps_results_and_leaves_no_server(signal: &str, code: i32) {
+/// Sends `signal` to a managed run on `engine` once rows flow; checks the exit status, the
+/// batches kept, and that no server and no server folder is left.
+pub(crate) fn a_signal_keeps_results_and_leaves_no_server(engine: &str, signal: &str, code: i32) {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = long_run(dir.path(), &dir.path().join("out"));
+    let mut child = long_run(engine, dir.path(), &dir.path().join("out"));
     common::wait_for_a_batch(&dir.path().join("out"));
     assert!(std::process::Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap().success());
     let started = std::time::Instant::now();
@@ -136,15 +138,15 @@ fn a_signal_keeps_results_and_leaves_no_server(signal: &str, code: i32) {
 
 #[test]
 fn sigterm_and_sighup_during_a_managed_run_keep_results_and_leave_no_server() {
-    a_signal_keeps_results_and_leaves_no_server("-TERM", 143);
-    a_signal_keeps_results_and_leaves_no_server("-HUP", 129);
+    a_signal_keeps_results_and_leaves_no_server("mariadb", "-TERM", 143);
+    a_signal_keeps_results_and_leaves_no_server("mariadb", "-HUP", 129);
 }
 
 #[test]
 fn sigkill_keeps_the_journal_and_the_next_run_removes_the_server_folder() {
     let dir = tempfile::tempdir().unwrap();
     let killed = dir.path().join("killed");
-    let mut child = long_run(dir.path(), &killed);
+    let mut child = long_run("mariadb", dir.path(), &killed);
     common::wait_for_a_batch(&killed);
     child.kill().unwrap(); // SIGKILL: no handler runs
     child.wait().unwrap();

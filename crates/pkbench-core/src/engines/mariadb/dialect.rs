@@ -12,19 +12,27 @@ use crate::strategy::{PrimaryIndex, Storage, Strategy};
 pub struct MysqlDialect {
     /// `ENGINE=` of every table pkbench creates.
     pub storage_engine: &'static str,
+    /// The engine these tables make a run of.
+    pub kind: EngineKind,
+    /// What keeps the rows, in messages: both InnoDB and RocksDB store them in primary-key order.
+    pub row_store: &'static str,
 }
 
 /// MariaDB/MySQL with InnoDB tables.
-pub const INNODB: MysqlDialect = MysqlDialect { storage_engine: "InnoDB" };
+pub const INNODB: MysqlDialect =
+    MysqlDialect { storage_engine: "InnoDB", kind: EngineKind::MariaDb, row_store: "InnoDB" };
 
 impl Dialect for MysqlDialect {
     fn kind(&self) -> EngineKind {
-        EngineKind::MariaDb
+        self.kind
     }
 
     fn refusal(&self, strategy: &Strategy) -> Option<String> {
         (strategy.index == PrimaryIndex::HeapWithIndex).then(|| {
-            "InnoDB always clusters rows by the primary key; there is no rowid table (use the strategy without -rowid)".into()
+            format!(
+                "{} always clusters rows by the primary key; there is no rowid table (use the strategy without -rowid)",
+                self.row_store
+            )
         })
     }
 

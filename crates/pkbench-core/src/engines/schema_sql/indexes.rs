@@ -56,7 +56,9 @@ fn table_index_name(engine: EngineKind, table: &Table, i: usize) -> String {
             let before = table.indexes[..i].iter().filter(|x| x.constraint && x.unique && x.name.is_none()).count();
             format!("sqlite_autoindex_{}_{}", table.name, key_index + before + 1)
         }
-        EngineKind::PostgresFdw | EngineKind::Spider => unreachable!("family() maps to a base engine"),
+        EngineKind::PostgresFdw | EngineKind::Spider | EngineKind::MyRocks => {
+            unreachable!("family() maps to a base engine")
+        }
     }
 }
 
@@ -88,7 +90,9 @@ pub(super) fn inline_sql(engine: EngineKind, same: bool, schema: &Schema, table:
         }
         EngineKind::Sqlite if index.name.is_none() => (format!("UNIQUE ({parts})"), note),
         EngineKind::Postgres | EngineKind::Sqlite => (format!("CONSTRAINT {name} UNIQUE ({parts})"), note),
-        EngineKind::PostgresFdw | EngineKind::Spider => unreachable!("family() maps to a base engine"),
+        EngineKind::PostgresFdw | EngineKind::Spider | EngineKind::MyRocks => {
+            unreachable!("family() maps to a base engine")
+        }
     })
 }
 

@@ -114,7 +114,7 @@ pub(super) fn family(engine: EngineKind) -> EngineKind {
     match engine {
         EngineKind::Sqlite => EngineKind::Sqlite,
         EngineKind::Postgres | EngineKind::PostgresFdw => EngineKind::Postgres,
-        EngineKind::MariaDb | EngineKind::Spider => EngineKind::MariaDb,
+        EngineKind::MariaDb | EngineKind::Spider | EngineKind::MyRocks => EngineKind::MariaDb,
     }
 }
 
@@ -285,7 +285,7 @@ impl Renderer<'_> {
                 table.primary_key_name.as_ref().is_some_and(|n| *n != default)
             }
             // MySQL's primary key is always PRIMARY; SQLite keeps no name.
-            EngineKind::MariaDb | EngineKind::Spider | EngineKind::Sqlite => false,
+            EngineKind::MariaDb | EngineKind::Spider | EngineKind::MyRocks | EngineKind::Sqlite => false,
         };
         if named_otherwise {
             let name = table.primary_key_name.clone().unwrap_or_default();
@@ -297,7 +297,7 @@ impl Renderer<'_> {
     /// finds its index rather than making one); unique constraints elsewhere.
     fn inline(&self, index: &crate::schema::Index) -> bool {
         match self.engine {
-            EngineKind::MariaDb | EngineKind::Spider => true,
+            EngineKind::MariaDb | EngineKind::Spider | EngineKind::MyRocks => true,
             EngineKind::Postgres | EngineKind::PostgresFdw | EngineKind::Sqlite => {
                 index.constraint && index.unique && index.special.is_none()
             }
@@ -349,13 +349,18 @@ impl Renderer<'_> {
                     self.strategy.index == PrimaryIndex::Clustered && self.strategy.primary.storage != Storage::Integer;
                 if self.is_key_table(table) && clustered { " WITHOUT ROWID".into() } else { String::new() }
             }
-            EngineKind::MariaDb | EngineKind::Spider => {
-                if let Some(other) = table.storage_engine.as_deref().filter(|e| !e.eq_ignore_ascii_case("InnoDB")) {
-                    self.change(table, &table.name, format!("ENGINE={other} → InnoDB (the engine pkbench measures)"));
+            EngineKind::MariaDb | EngineKind::Spider | EngineKind::MyRocks => {
+                let measured = if self.engine == EngineKind::MyRocks { "ROCKSDB" } else { "InnoDB" };
+                if let Some(other) = table.storage_engine.as_deref().filter(|e| !e.eq_ignore_ascii_case(measured)) {
+                    self.change(
+                        table,
+                        &table.name,
+                        format!("ENGINE={other} → {measured} (the engine pkbench measures)"),
+                    );
                 }
                 let kept = if self.same { table.options.clone() } else { Vec::new() };
                 self.dropped_options(table);
-                std::iter::once(" ENGINE=InnoDB".to_string()).chain(kept).collect::<Vec<_>>().join(" ")
+                std::iter::once(format!(" ENGINE={measured}")).chain(kept).collect::<Vec<_>>().join(" ")
             }
             EngineKind::Postgres | EngineKind::PostgresFdw => {
                 self.dropped_options(table);
@@ -388,9 +393,11 @@ pub(super) fn qualified(engine: EngineKind, namespace: &str, t: &str) -> String 
     let dialect = engine.dialect();
     match engine {
         EngineKind::Sqlite => dialect.quote(t),
-        EngineKind::Postgres | EngineKind::MariaDb | EngineKind::Spider | EngineKind::PostgresFdw => {
-            dialect.qualify(namespace, &dialect.quote(t))
-        }
+        EngineKind::Postgres
+        | EngineKind::MariaDb
+        | EngineKind::Spider
+        | EngineKind::PostgresFdw
+        | EngineKind::MyRocks => dialect.qualify(namespace, &dialect.quote(t)),
     }
 }
 

@@ -42,7 +42,7 @@ pub fn predict_schema(
         EngineKind::Sqlite => sqlite::predict_sqlite(workload, strategy, page_size),
         EngineKind::Postgres => postgres::predict(workload, strategy),
         EngineKind::MariaDb => innodb::predict(workload, strategy),
-        EngineKind::Spider | EngineKind::PostgresFdw => Err(Error::InvalidInput(format!(
+        EngineKind::Spider | EngineKind::PostgresFdw | EngineKind::MyRocks => Err(Error::InvalidInput(format!(
             "predict --schema models sqlite, postgres and mariadb, not {}: use --engine with one of them",
             engine.name()
         ))),

@@ -135,7 +135,11 @@ fn probe_working_set(
             observer.event(&PredictEvent::ProbedWorkingSet { curve: &curve });
             Ok(Some(curve))
         }
-        EngineKind::Postgres | EngineKind::MariaDb | EngineKind::Spider | EngineKind::PostgresFdw => Ok(None),
+        EngineKind::Postgres
+        | EngineKind::MariaDb
+        | EngineKind::Spider
+        | EngineKind::PostgresFdw
+        | EngineKind::MyRocks => Ok(None),
     }
 }
 

@@ -32,9 +32,11 @@ impl RealEngines for ManagedEngines {
     fn open(&mut self, plan: &CalibrationPlan, dir: &Path) -> Result<RealEngine, Error> {
         let (engine, data_dir) = match plan.engine {
             EngineKind::Sqlite => open_sqlite(plan, dir)?,
-            EngineKind::Postgres | EngineKind::MariaDb | EngineKind::Spider | EngineKind::PostgresFdw => {
-                open_managed(plan, dir)?
-            }
+            EngineKind::Postgres
+            | EngineKind::MariaDb
+            | EngineKind::Spider
+            | EngineKind::PostgresFdw
+            | EngineKind::MyRocks => open_managed(plan, dir)?,
         };
         let info = engine.info();
         let environment = Environment::detect(info.name, &info.version, &data_dir);

@@ -294,7 +294,8 @@ fn default_mode(engine: ModelEngine, rows: u64) -> Mode {
         | EngineKind::Postgres
         | EngineKind::MariaDb
         | EngineKind::Spider
-        | EngineKind::PostgresFdw => Mode::Exact,
+        | EngineKind::PostgresFdw
+        | EngineKind::MyRocks => Mode::Exact,
     }
 }
 
@@ -303,9 +304,11 @@ fn default_mode(engine: ModelEngine, rows: u64) -> Mode {
 fn rows_ceiling(engine: ModelEngine) -> u64 {
     match engine {
         EngineKind::Sqlite => u64::MAX,
-        EngineKind::Postgres | EngineKind::MariaDb | EngineKind::Spider | EngineKind::PostgresFdw => {
-            predict::MAX_EXACT_SERVER_ROWS
-        }
+        EngineKind::Postgres
+        | EngineKind::MariaDb
+        | EngineKind::Spider
+        | EngineKind::PostgresFdw
+        | EngineKind::MyRocks => predict::MAX_EXACT_SERVER_ROWS,
     }
 }
 

@@ -115,9 +115,11 @@ impl SchemaForecast {
     pub fn render(&self) -> String {
         let pages = match self.engine {
             EngineKind::Sqlite => format!("{}-byte pages", self.page_size),
-            EngineKind::Postgres | EngineKind::MariaDb | EngineKind::Spider | EngineKind::PostgresFdw => {
-                "the server's pages".into()
-            }
+            EngineKind::Postgres
+            | EngineKind::MariaDb
+            | EngineKind::Spider
+            | EngineKind::PostgresFdw
+            | EngineKind::MyRocks => "the server's pages".into(),
         };
         let mut out = format!(
             "predict --schema ({} page model): {} after {} rows, {pages}\n{:<14} {:<44} {:>12} {:>10} {:>12}\n",

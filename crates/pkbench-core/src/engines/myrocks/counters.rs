@@ -1,0 +1,101 @@
+//! RocksDB's statistics from `SHOW GLOBAL STATUS` (one cheap query, like InnoDB's): WAL, flush
+//! and compaction bytes, block-cache and bloom-filter counts, write stalls. They are
+//! server-wide and include the background flushes and compactions of every table.
+
+use crate::results::Counters;
+use mysql::prelude::Queryable;
+use std::collections::HashMap;
+
+/// Cumulative values at one moment, by lower-case status name.
+#[derive(Clone, Debug, Default)]
+pub struct Snapshot(HashMap<String, u64>);
+
+/// The status variables read.
+const STATUS: [&str; 13] = [
+    "rocksdb_block_cache_hit",
+    "rocksdb_block_cache_miss",
+    "rocksdb_wal_bytes",
+    "rocksdb_bytes_written",
+    "rocksdb_flush_write_bytes",
+    "rocksdb_compact_read_bytes",
+    "rocksdb_compact_write_bytes",
+    "rocksdb_bloom_filter_useful",
+    "rocksdb_bloom_filter_full_positive",
+    "rocksdb_stall_total_stops",
+    "rocksdb_stall_total_slowdowns",
+    "rocksdb_stall_micros",
+    "rocksdb_row_lock_deadlocks",
+];
+
+/// The query reading them.
+fn status_sql() -> String {
+    let list: Vec<String> = STATUS.iter().map(|n| format!("'{n}'")).collect();
+    format!("SHOW GLOBAL STATUS WHERE LOWER(Variable_name) IN ({})", list.join(", "))
+}
+
+/// Reads the counters now.
+pub fn snapshot(conn: &mut mysql::Conn) -> Result<Snapshot, mysql::Error> {
+    let rows: Vec<(String, String)> = conn.query(status_sql())?;
+    // A value that is not a count (never expected) leaves its counter absent.
+    let values = rows.into_iter().filter_map(|(n, v)| Some((n.to_ascii_lowercase(), v.parse().ok()?))).collect();
+    Ok(Snapshot(values))
+}
+
+/// Counters between two snapshots (a counter the server lacks stays `None`).
+pub fn between(before: &Snapshot, after: &Snapshot) -> Counters {
+    let d = |name: &str| Some(after.0.get(name)?.saturating_sub(*before.0.get(name)?));
+    let sum = |a: &str, b: &str| Some(d(a)? + d(b)?);
+    let useful = d("rocksdb_bloom_filter_useful");
+    Counters {
+        cache_hits: d("rocksdb_block_cache_hit"),
+        cache_misses: d("rocksdb_block_cache_miss"),
+        wal_bytes: d("rocksdb_wal_bytes"),
+        ingest_bytes: d("rocksdb_bytes_written"),
+        flush_bytes: d("rocksdb_flush_write_bytes"),
+        compaction_read_bytes: d("rocksdb_compact_read_bytes"),
+        compaction_write_bytes: d("rocksdb_compact_write_bytes"),
+        bloom_checks: useful.zip(d("rocksdb_bloom_filter_full_positive")).map(|(u, p)| u + p),
+        bloom_useful: useful,
+        write_stalls: sum("rocksdb_stall_total_stops", "rocksdb_stall_total_slowdowns"),
+        write_stall_us: d("rocksdb_stall_micros"),
+        deadlocks: d("rocksdb_row_lock_deadlocks"),
+        ..Counters::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snap(pairs: &[(&str, u64)]) -> Snapshot {
+        Snapshot(pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect())
+    }
+
+    #[test]
+    fn deltas_sum_what_rocksdb_counts_apart() {
+        let before = snap(&[
+            ("rocksdb_bloom_filter_useful", 10),
+            ("rocksdb_bloom_filter_full_positive", 5),
+            ("rocksdb_stall_total_stops", 1),
+            ("rocksdb_stall_total_slowdowns", 2),
+            ("rocksdb_wal_bytes", 1000),
+        ]);
+        let after = snap(&[
+            ("rocksdb_bloom_filter_useful", 40),
+            ("rocksdb_bloom_filter_full_positive", 15),
+            ("rocksdb_stall_total_stops", 1),
+            ("rocksdb_stall_total_slowdowns", 5),
+            ("rocksdb_wal_bytes", 1500),
+        ]);
+        let c = between(&before, &after);
+        assert_eq!((c.bloom_checks, c.bloom_useful), (Some(40), Some(30)));
+        assert_eq!((c.write_stalls, c.wal_bytes), (Some(3), Some(500)));
+        assert_eq!(c.flush_bytes, None, "a counter the server lacks stays absent");
+    }
+
+    #[test]
+    fn every_name_is_read() {
+        let sql = status_sql();
+        assert!(STATUS.iter().all(|n| sql.contains(&format!("'{n}'"))), "{sql}");
+    }
+}

@@ -1,0 +1,116 @@
+//! MyRocks against real servers: a managed one (MariaDB with Debian's RocksDB plugin, started by
+//! the engine in a temporary folder) and a user's one the test starts itself and reaches by URL.
+//! A machine without the plugin fails these tests with what to install; they never skip.
+
+use crate::common;
+
+use common::run;
+use mysql::prelude::Queryable;
+use pkbench_core::engines::EngineKind;
+use pkbench_core::engines::mariadb::ManagedMariaDb;
+use pkbench_core::engines::myrocks::MyRocksEngine;
+use pkbench_core::engines::server::{
+    ExternalOptions, ManagedOptions, ServerSetting, ServerSettings, ServerTarget, TcpListen, free_port,
+};
+use pkbench_core::results::RunResult;
+use pkbench_core::strategy::find;
+
+fn settings(target: ServerTarget) -> ServerSettings {
+    ServerSettings { target, cache_mb: 16, durable_commits: false, shards: None }
+}
+
+/// A managed MyRocks server with `user` settings (`NAME=VALUE`).
+fn managed(user: &[&str]) -> Result<MyRocksEngine, pkbench_core::Error> {
+    let settings_given = user.iter().map(|s| ServerSetting::parse(s).unwrap()).collect();
+    MyRocksEngine::open(&settings(ServerTarget::Managed(ManagedOptions {
+        settings: settings_given,
+        ..Default::default()
+    })))
+}
+
+/// Every counter the registry says MyRocks reports is in every batch.
+fn assert_every_counter_in_every_batch(r: &RunResult) {
+    for b in &r.batches {
+        for name in EngineKind::MyRocks.capabilities().counters {
+            assert!(
+                b.counters.get(name).is_some(),
+                "{}: batch {} has no {name}: {:?}",
+                r.strategy,
+                b.index,
+                b.counters
+            );
+        }
+    }
+}
+
+#[test]
+fn managed_myrocks_verifies_every_row_and_reports_every_rocksdb_counter() {
+    // A 256 KiB memtable: 20,000 rows of ~70 bytes fill several, flushed within the run (the
+    // write after the one that fills a memtable switches it; a background job flushes it).
+    let mut engine = managed(&["rocksdb_default_cf_options=write_buffer_size=256k;target_file_size_base=256k"])
+        .unwrap_or_else(|e| panic!("could not start a managed MyRocks server: {e}"));
+    for name in ["int", "uuid4"] {
+        let r = run(&mut engine, find(name).unwrap(), 20_000, 2_000);
+        assert_eq!(r.verified_rows, Some(20_000), "{name}");
+        assert_every_counter_in_every_batch(&r);
+        let c = r.total_counters();
+        assert!(c.wal_bytes.unwrap() > 0 && c.ingest_bytes.unwrap() > 0, "{name}: {c:?}");
+        assert!(c.flush_bytes.unwrap() > 0, "{name}: full memtables were flushed: {c:?}");
+        assert!(c.write_amplification().is_some_and(|w| w > 1.0), "{name}: {c:?}");
+        assert!(r.size_bytes.unwrap() > 0, "{name}: measured from the sorted files");
+        assert!(r.btrees.is_empty(), "{name}: an LSM tree lists no B-trees");
+        let engine_settings = &r.settings.engine;
+        assert_eq!(engine_settings["rocksdb_block_cache_size"], (16u64 << 20).to_string());
+        assert_eq!(engine_settings["rocksdb_cf_write_buffer_size"], (256u64 << 10).to_string());
+        let filter = engine_settings["rocksdb_cf_filter_policy"].to_ascii_lowercase();
+        assert!(filter.contains("bloom"), "{engine_settings:?}");
+        assert_eq!(engine_settings["given_with_server_setting"], "rocksdb_default_cf_options");
+        assert!(!engine_settings.contains_key("innodb_buffer_pool_size"), "InnoDB holds no measured table here");
+    }
+}
+
+#[test]
+fn a_managed_server_without_the_plugin_says_what_to_install() {
+    let Err(e) = managed(&["plugin_dir=/nonexistent-plugins"]) else { panic!("no plugin, no server") };
+    let e = e.to_string();
+    assert!(e.contains("install Debian's mariadb-plugin-rocksdb"), "{e}");
+}
+
+/// A MariaDB server with the RocksDB plugin, on TCP with a password user, as a user runs one.
+fn users_myrocks_server() -> (ManagedMariaDb, String) {
+    let port = free_port().unwrap();
+    let plugin = ServerSetting { name: "plugin_load_add".into(), value: "ha_rocksdb".into() };
+    let options =
+        ManagedOptions { settings: vec![plugin], tcp: Some(TcpListen { port, tls: None }), ..Default::default() };
+    let server = ManagedMariaDb::start(&options, 16, false).unwrap_or_else(|e| {
+        panic!("could not start a MariaDB server with RocksDB (install Debian's mariadb-plugin-rocksdb): {e}")
+    });
+    let mut admin = mysql::Conn::new(server.opts()).unwrap();
+    admin.query_drop("CREATE USER 'pk'@'127.0.0.1' IDENTIFIED BY 'rocks-pw'").unwrap();
+    admin.query_drop("GRANT ALL ON *.* TO 'pk'@'127.0.0.1'").unwrap();
+    (server, format!("mysql://pk:rocks-pw@127.0.0.1:{port}/mysql"))
+}
+
+fn external(url: &str) -> ServerSettings {
+    settings(ServerTarget::External { url: url.into(), options: ExternalOptions::default() })
+}
+
+#[test]
+fn a_users_myrocks_server_at_a_url_runs_and_a_server_without_rocksdb_is_refused() {
+    let (server, url) = users_myrocks_server();
+    let mut engine = MyRocksEngine::open(&external(&url)).unwrap_or_else(|e| panic!("{url}: {e}"));
+    let r = run(&mut engine, find("uuid7").unwrap(), 5_000, 1_000);
+    assert_eq!(r.verified_rows, Some(5_000));
+    assert_every_counter_in_every_batch(&r);
+    drop(engine);
+    // pkbench worked in a database of its own there, and dropped it.
+    let mut admin = mysql::Conn::new(server.opts()).unwrap();
+    let left: Vec<String> = admin.query("SHOW DATABASES LIKE 'pkbench%'").unwrap();
+    assert!(left.is_empty(), "{left:?}");
+
+    let (_opts, socket) = common::shared::mariadb_database("myrocks_refused");
+    let plain = format!("mysql://root@localhost/myrocks_refused?socket={}", socket.display());
+    let Err(e) = MyRocksEngine::open(&external(&plain)) else { panic!("a server with InnoDB only was taken") };
+    let e = e.to_string();
+    assert!(e.contains("this server has no RocksDB storage engine") && !e.contains('\n'), "{e}");
+}
