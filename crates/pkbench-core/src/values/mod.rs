@@ -24,6 +24,7 @@ mod parse_tests;
 pub use generate::ColumnGenerator;
 pub use param::Param;
 pub use parse::{Sidecar, SpecOverrides, resolve};
+pub(crate) use spec::DAY_2000_01_01;
 pub use spec::{Alphabet, ColumnSpec, Distinct, Lengths, MAX_VALUE_LEN, Skew, SqlType, ValueKind};
 
 /// One generated value, borrowed from its [`ColumnGenerator`]'s buffers until the next row.

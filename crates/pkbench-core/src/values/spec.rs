@@ -194,7 +194,7 @@ pub enum SqlType {
 }
 
 /// Days from 1970-01-01 to 2000-01-01, where default dates start.
-const DAY_2000_01_01: i32 = 10_957;
+pub(crate) const DAY_2000_01_01: i32 = 10_957;
 
 impl ColumnSpec {
     /// A never-NULL column of `kind` drawing every value afresh.

@@ -192,6 +192,7 @@ impl Spelling<'_> {
     fn index_reads(&self) -> Vec<IndexRead> {
         let key = self.plan.key_table();
         let key_fill = &self.plan.fills[self.plan.key];
+        let schema = self.plan.schema();
         let mut by_index = Vec::new();
         for (n, index) in key.indexes.iter().enumerate() {
             let columns: Vec<usize> = index
@@ -207,7 +208,7 @@ impl Spelling<'_> {
                 })
                 .collect();
             by_index.push(IndexRead {
-                name: super::index_name(self.engine, &self.plan.schema(), key, n),
+                name: super::index_name(self.engine, &schema, key, n),
                 columns,
                 sql: format!(
                     "SELECT * FROM {} WHERE {} LIMIT {INDEX_READ_LIMIT}",

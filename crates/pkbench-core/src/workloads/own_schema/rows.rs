@@ -9,12 +9,10 @@ use crate::engines::wire::KeySlot;
 use crate::generators::{Key, derive_seed};
 use crate::schema::{Fill, Plan, Source};
 use crate::strategy::Storage;
+use crate::values::DAY_2000_01_01;
 use crate::values::Param;
 use crate::values::{ColumnGenerator, ColumnSpec, SqlType, ValueKind};
 use std::fmt::Write;
-
-/// Days from 1970-01-01 to 2000-01-01, where a date key's row numbers start.
-const DAY_2000_01_01: i32 = 10_957;
 
 /// Most columns a filled table may have (the parameters of one row live on the stack).
 pub(super) const MAX_COLUMNS: usize = 64;
