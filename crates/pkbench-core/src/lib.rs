@@ -5,6 +5,7 @@
 
 #![warn(missing_docs)]
 
+pub mod advise;
 pub mod compare;
 pub mod config;
 pub mod control;

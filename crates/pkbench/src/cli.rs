@@ -45,6 +45,9 @@ pub enum Command {
     Compare(crate::commands::compare::CompareArgs),
     /// Diagnose an existing database's keys, read-only (a SQLite file, or a PostgreSQL or MariaDB URL): scheme, layout, order, fill, advice.
     Doctor(crate::commands::doctor::DoctorArgs),
+    /// Which key to use for your table, and what each choice costs when it is ten times bigger:
+    /// one command (reads your table read-only, calibrates, forecasts, decides).
+    Advise(Box<crate::commands::advise::AdviseArgs>),
     /// Forecast each key's cost at sizes this machine cannot hold (a B-tree + cache model).
     Predict(Box<PredictArgs>),
     /// Read your schema file and show each strategy's DDL for it (the key table, every table and
@@ -57,6 +60,11 @@ pub enum Command {
     },
     /// Print pkbench's man page (roff), e.g. `pkbench man > pkbench.1`.
     Man,
+}
+
+/// `--engine`: every engine of the registry, by name or alias, each with its one-line help.
+pub fn engine_value() -> impl clap::builder::TypedValueParser<Value = EngineKind> {
+    engine_arg()
 }
 
 /// `--engine`: every engine of the registry, by name or alias, each with its one-line help.

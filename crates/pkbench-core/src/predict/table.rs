@@ -6,7 +6,7 @@ use comfy_table::{CellAlignment, ContentArrangement, Table, presets::UTF8_FULL_C
 
 /// Counts per 1k rows over the last tenth of the batches (at least one): the rate at the
 /// predicted size, not the average over the growth.
-fn tail_per_1k(run: &RunResult, f: fn(&Counters) -> Option<u64>) -> Option<f64> {
+pub fn tail_per_1k(run: &RunResult, f: fn(&Counters) -> Option<u64>) -> Option<f64> {
     let n = run.batches.len();
     let tail = &run.batches[n - (n / 10).max(1).min(n)..];
     let rows: u64 = tail.iter().map(|b| b.rows).sum();

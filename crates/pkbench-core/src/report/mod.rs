@@ -24,11 +24,12 @@ mod writer;
 
 pub use csv::phases_csv;
 pub use fmt::{rate, sparkline};
-pub use html::{HtmlExporter, render_html};
+pub use html::{HtmlExporter, render_html, render_page};
 pub use input::{Source, label_sources, load_results, load_sources};
 pub use journal::{JOURNAL_FILE, Journal, recover};
 pub use markdown::{KEY_CHART_FILE, MarkdownExporter, key_chart_svg, render_markdown};
 pub use repeats::render_repeats;
+pub use svg::esc as svg_escape;
 pub use writer::{PHASES_CSV, ResultsWriter};
 
 use crate::Error;

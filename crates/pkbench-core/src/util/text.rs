@@ -20,6 +20,19 @@ pub fn plural(noun: &str) -> String {
     }
 }
 
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -34,5 +47,12 @@ mod tests {
         assert_eq!(count(5, "key"), "5 keys");
         assert_eq!(count(3, "ID"), "3 IDs");
         assert_eq!(count("1", "timed step"), "1 timed step");
+    }
+
+    #[test]
+    fn thousands_groups_digits() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(100), "100");
+        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 }

@@ -1,5 +1,6 @@
 //! One function per subcommand.
 
+pub mod advise;
 pub mod compare;
 pub mod doctor;
 pub mod ids;
@@ -28,6 +29,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Run(args) if args.options.plan.is_some() => plan::run_plan(*args),
         Command::Run(args) => run::run(*args),
+        Command::Advise(args) => advise::advise(*args),
         Command::List => list::list(),
         Command::Ids(args) => ids::ids(args),
         Command::Report(args) => report::report(args),

@@ -10,6 +10,7 @@
 
 mod common;
 
+mod advise_cli;
 mod bounded_inputs;
 mod cli;
 mod concurrent_cli;

@@ -103,6 +103,34 @@ pub struct PredictRequest {
 }
 
 impl PredictRequest {
+    /// A page-model forecast of `strategies` at `rows` with every other flag at `pkbench
+    /// predict`'s default (the batch grows with the rows; no calibration, no check).
+    pub fn new(engine: ModelEngine, strategies: &str, rows: u64) -> Self {
+        PredictRequest {
+            engine,
+            strategies: strategies.into(),
+            rows,
+            batch_rows: predict::scale::default_batch_rows(rows).min(rows),
+            payload_bytes: 50,
+            cache_mb: 8,
+            page_size: None,
+            seed: 42,
+            mode: None,
+            scale: None,
+            calibration: None,
+            calibrate_rows: 1_000_000,
+            ram_gib: None,
+            check: None,
+            shards: None,
+            sharding: None,
+            range_split_mb: None,
+            schema: None,
+            format: Format::Table,
+            out: None,
+            command: Vec::new(),
+        }
+    }
+
     /// Checks every flag and the flags together, and chooses the model: the sharded model
     /// with `--shards`, `--sharding` or `--range-split-mb`; else `--schema`'s trees; else the
     /// page model. Reads the files given as calibration or check; creates nothing.

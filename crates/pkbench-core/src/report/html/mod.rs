@@ -26,6 +26,12 @@ impl Exporter for HtmlExporter {
 /// The page for one or more results documents; several are compared on the same charts, each
 /// run labelled by its source.
 pub fn render_html(sources: &[Source]) -> String {
+    render_page(sources, None)
+}
+
+/// [`render_html`] with `lead` (HTML, e.g. `pkbench advise`'s verdict) as the page's first
+/// section, before the report's title and charts.
+pub fn render_page(sources: &[Source], lead: Option<&str>) -> String {
     let data = ReportData::new(sources);
     let charts = charts::all(&data);
     let title = page_title(sources);
@@ -41,6 +47,9 @@ pub fn render_html(sources: &[Source]) -> String {
         esc(&title),
         style::CSS
     );
+    if let Some(lead) = lead {
+        out.push_str(lead);
+    }
     header(&mut out, sources, &title);
     if charts.is_empty() {
         out.push_str("<p class=\"warn\">No measurements yet: no strategy finished a batch.</p>\n");

@@ -1,0 +1,166 @@
+//! Each candidate's figures, from its calibrated forecast (time per row, counters per row) and
+//! the schema model's trees (the table and every index, scaled to the target).
+
+use crate::predict::table::tail_per_1k;
+use crate::results::{BtreeStats, Counters, RunResult};
+use crate::strategy::{Storage, Strategy};
+use serde::{Deserialize, Serialize};
+
+/// A predicted value with its 90% interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Estimate {
+    /// The prediction.
+    pub value: f64,
+    /// The interval's low end (5th percentile).
+    pub low: f64,
+    /// The interval's high end (95th percentile).
+    pub high: f64,
+}
+
+impl Estimate {
+    /// Whether this interval lies wholly below `other`'s: a measurable difference.
+    pub fn clearly_below(&self, other: &Estimate) -> bool {
+        self.high < other.low
+    }
+
+    /// How many times `self` is `other`, with the widest ratio the intervals allow.
+    pub fn ratio_to(&self, other: &Estimate) -> Estimate {
+        Estimate { value: self.value / other.value, low: self.low / other.high, high: self.high / other.low }
+    }
+}
+
+/// One tree of the candidate's table at the target.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TreeSize {
+    /// The table's or index's name (`table.index` for an index).
+    pub name: String,
+    /// `table` or `index`.
+    pub kind: String,
+    /// Bytes at the target: the schema model's size at its sample, times the target's rows
+    /// over the sample's.
+    pub size_bytes: u64,
+    /// Share of the bytes that is the key (in the key column, a foreign key holding it, or the
+    /// primary key an index entry carries), where the layout tells.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key_share: Option<f64>,
+}
+
+/// What one candidate costs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CandidateFigures {
+    /// The strategy's name.
+    pub strategy: String,
+    /// What it stores, in words.
+    pub description: String,
+    /// The table's key today.
+    pub current: bool,
+    /// Microseconds per row of a batch at today's size (a new table: its first batch).
+    pub us_per_row_now: Option<Estimate>,
+    /// Microseconds per row of the last batch before the target.
+    pub us_per_row_target: Option<Estimate>,
+    /// Seconds one client spends inserting from today's size to the target.
+    pub seconds_to_target: Option<Estimate>,
+    /// Bytes of the table and every index at the target.
+    pub size_bytes: u64,
+    /// The table and each index at the target.
+    pub trees: Vec<TreeSize>,
+    /// Cache misses per row over the last tenth of the rows.
+    pub cache_misses_per_row: Option<f64>,
+    /// Pages written per row over the last tenth of the rows (SQLite, InnoDB).
+    pub pages_written_per_row: Option<f64>,
+    /// Page splits per row over the last tenth of the rows.
+    pub page_splits_per_row: Option<f64>,
+    /// Bytes of one key value, as the engine stores it in a column.
+    pub key_bytes: u32,
+    /// Whether the keys arrive in increasing order.
+    pub ordered: bool,
+    /// Where inserts land, in words.
+    pub hot_spot: String,
+}
+
+/// The figures of `run` (the candidate's forecast at the target) and `trees` (its schema model
+/// at `sample_rows`), for a table holding `rows_now` rows today.
+pub fn figures(
+    strategy: &Strategy,
+    current: bool,
+    run: &RunResult,
+    trees: &[BtreeStats],
+    sample_rows: u64,
+    rows_now: u64,
+) -> CandidateFigures {
+    let per_row = |f: fn(&Counters) -> Option<u64>| tail_per_1k(run, f).map(|v| v / 1000.0);
+    let scale = run.rows_inserted() as f64 / sample_rows.max(1) as f64;
+    let trees: Vec<TreeSize> = trees
+        .iter()
+        .map(|t| TreeSize {
+            name: t.name.clone(),
+            kind: t.kind.clone(),
+            size_bytes: (t.size_bytes as f64 * scale).round() as u64,
+            key_share: t.key_share,
+        })
+        .collect();
+    let ordered = strategy.primary_is_ordered();
+    CandidateFigures {
+        strategy: strategy.name.into(),
+        description: strategy.description.into(),
+        current,
+        us_per_row_now: batch_us_per_row(run, rows_now),
+        us_per_row_target: run
+            .batches
+            .last()
+            .and_then(|b| us_per_row(b.elapsed_ns, b.elapsed_ns_low, b.elapsed_ns_high, b.rows)),
+        seconds_to_target: seconds_after(run, rows_now),
+        size_bytes: trees.iter().map(|t| t.size_bytes).sum(),
+        trees,
+        cache_misses_per_row: per_row(|c| c.cache_misses),
+        pages_written_per_row: per_row(|c| c.pages_written),
+        page_splits_per_row: per_row(|c| c.page_splits),
+        key_bytes: key_bytes(strategy.primary.storage),
+        ordered,
+        hot_spot: hot_spot(strategy, ordered).into(),
+    }
+}
+
+/// Microseconds per row of a batch's time and interval (none for an uncalibrated batch).
+fn us_per_row(ns: u64, low: Option<u64>, high: Option<u64>, rows: u64) -> Option<Estimate> {
+    let (low, high) = low.zip(high)?;
+    let per = |ns: u64| ns as f64 / 1e3 / rows.max(1) as f64;
+    (ns > 0).then(|| Estimate { value: per(ns), low: per(low), high: per(high) })
+}
+
+/// The batch that holds row `rows_now + 1` (the first batch for a new table).
+fn batch_us_per_row(run: &RunResult, rows_now: u64) -> Option<Estimate> {
+    let b = run.batches.iter().find(|b| b.rows_total > rows_now).or(run.batches.first())?;
+    us_per_row(b.elapsed_ns, b.elapsed_ns_low, b.elapsed_ns_high, b.rows)
+}
+
+/// Seconds of the batches past `rows_now`, the interval's ends summed (a batch's scatter that
+/// persists across batches, as the fit's intervals assume at worst).
+fn seconds_after(run: &RunResult, rows_now: u64) -> Option<Estimate> {
+    let later: Vec<_> = run.batches.iter().filter(|b| b.rows_total > rows_now).collect();
+    let sum = |f: &dyn Fn(&crate::results::BatchResult) -> Option<u64>| -> Option<f64> {
+        later.iter().map(|b| f(b)).sum::<Option<u64>>().map(|ns| ns as f64 / 1e9)
+    };
+    let value = sum(&|b| (b.elapsed_ns > 0).then_some(b.elapsed_ns))?;
+    Some(Estimate { value, low: sum(&|b| b.elapsed_ns_low)?, high: sum(&|b| b.elapsed_ns_high)? })
+}
+
+/// Bytes of one key value in a column.
+fn key_bytes(storage: Storage) -> u32 {
+    match (storage, storage.text_encoding()) {
+        (Storage::Integer, _) => 8,
+        (_, Some(encoding)) => encoding.encode(&[0; 16], &mut [0; 36]).len() as u32,
+        (_, None) => 16,
+    }
+}
+
+/// Where a candidate's inserts land.
+fn hot_spot(strategy: &Strategy, ordered: bool) -> &'static str {
+    match (ordered, strategy.secondary.is_some()) {
+        (true, false) => {
+            "on one hot page at the tree's right edge: cheap on one node, a hot spot for many writers and for a range-sharded table"
+        }
+        (true, true) => "at the right edge of the key's tree and all over its UUID index",
+        (false, _) => "all over the tree: no hot spot, but an insert may miss the cache once the tree outgrows it",
+    }
+}

@@ -1,0 +1,325 @@
+//! `pkbench advise`: which key to use for a table, on its engine, and what each choice costs at
+//! the size the table will reach — in one step, from the library's own instruments.
+//!
+//! 1. [`profile`]: read the table — a typical table, the user's schema file, or an existing table
+//!    (read-only, as `doctor` reads it: definition, value shapes, rows, current key's scheme).
+//! 2. [`target`]: the size to forecast — `--rows`, `--growth` over a `--horizon`, or ten times
+//!    today's rows.
+//! 3. [`candidates`]: the current key and every strategy that fits the engine.
+//! 4. [`shape`]: the engine's schema model of the table for each candidate (every tree), and the
+//!    row width the plain page model matches.
+//! 5. A calibrated page-model forecast of each candidate at the target (`predict --calibrate`:
+//!    short real runs at the target's cache pressure, 90% intervals).
+//! 6. [`figures`] per candidate and the [`verdict`], rendered by [`render`].
+
+pub mod candidates;
+pub mod figures;
+pub mod profile;
+pub mod render;
+pub mod shape;
+pub mod target;
+pub mod verdict;
+
+pub use figures::{CandidateFigures, Estimate, TreeSize};
+pub use profile::{CurrentKey, TYPICAL_TABLE_SQL, TableProfile, TableSource};
+pub use target::{Target, TargetRequest};
+
+use crate::Error;
+use crate::control::RunControl;
+use crate::engines::EngineKind;
+use crate::predict::session::{
+    CalibrationSource, Forecasted, PredictEvent, PredictObserver, PredictPlan, PredictRequest, PredictSession,
+};
+use crate::util::folder::write_atomically;
+use crate::util::text::thousands;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Page cache of the forecast, MiB, unless given: `pkbench run`'s default.
+pub const DEFAULT_CACHE_MB: u64 = 8;
+
+/// Rows per candidate of the calibration's real runs, unless given.
+pub const DEFAULT_CALIBRATE_ROWS: u64 = 200_000;
+
+/// Version of the advice's JSON (`schema/advice.schema.json`).
+pub const ADVICE_SCHEMA_VERSION: u32 = 1;
+
+/// What advise is asked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AdviseRequest {
+    /// The engine, if given (an existing table's is its own).
+    pub engine: Option<EngineKind>,
+    /// The table.
+    pub source: TableSource,
+    /// The size to forecast.
+    pub target: TargetRequest,
+    /// `-s`: the candidates, if chosen.
+    pub strategies: Option<String>,
+    /// The target's page cache, MiB.
+    pub cache_mb: u64,
+    /// Rows per candidate of the calibration.
+    pub calibrate_rows: u64,
+    /// Key-stream seed.
+    pub seed: u64,
+    /// The results folder.
+    pub out_dir: PathBuf,
+    /// The command line, recorded in the results.
+    pub command: Vec<String>,
+}
+
+/// The answer, as saved in `advice.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AdviceReport {
+    /// [`ADVICE_SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// The command line.
+    pub command: Vec<String>,
+    /// The verdict line.
+    pub verdict: String,
+    /// The candidate advised.
+    pub advised: String,
+    /// Candidates not measurably different from the advised one.
+    pub tied: Vec<String>,
+    /// The table as read.
+    pub table: TableProfile,
+    /// The size forecast.
+    pub target: Target,
+    /// The forecast's page cache, MiB.
+    pub cache_mb: u64,
+    /// Payload bytes per row the page model's table carries to match the table's row width.
+    pub payload_bytes: u64,
+    /// Rows of the schema model whose trees were scaled to the target.
+    pub sample_rows: u64,
+    /// The calibration's engine and version (the machine's own engine, started by pkbench).
+    pub calibrated_on: Option<String>,
+    /// Each candidate, in order (the current key first).
+    pub candidates: Vec<CandidateFigures>,
+    /// One paragraph per notable candidate: the counters that explain its cost.
+    pub why: Vec<String>,
+    /// How to move to the advised key, where there is a key today.
+    pub migration: Vec<String>,
+    /// What advise did not measure.
+    pub not_measured: Vec<String>,
+    /// The forecast's results folder (its results.json and report.html).
+    pub forecast_dir: PathBuf,
+}
+
+impl AdviceReport {
+    /// The answer as `advice.json` holds it.
+    pub fn to_json(&self) -> Result<String, Error> {
+        serde_json::to_string_pretty(self).map_err(|e| Error::Internal(format!("advice as JSON: {e}")))
+    }
+}
+
+/// Watches advise's steps.
+pub trait AdviseObserver {
+    /// Each step, as a line, as it begins.
+    fn step(&mut self, line: &str);
+}
+
+/// How advise ended.
+#[derive(Clone, Debug)]
+pub enum Advised {
+    /// The answer, saved.
+    Done(Box<AdviceReport>),
+    /// A stop was asked; what was measured is in the results folder.
+    Interrupted(String),
+}
+
+impl AdviseRequest {
+    /// Reads the table, forecasts every candidate at the target, and decides; saves
+    /// `advice.json`, `advice.md` and `advice.html` in the results folder, which it creates (the
+    /// files it reads the table into go in its `input/`, the forecast in its `forecast/`).
+    pub fn run(&self, control: &RunControl, observer: &mut dyn AdviseObserver) -> Result<Advised, Error> {
+        let engine = self.engine()?;
+        if !engine.capabilities().page_model {
+            return Err(Error::InvalidInput(format!(
+                "advise forecasts with the page models of SQLite, PostgreSQL and MariaDB; {} has none: measure it with pkbench run --engine {}",
+                engine.label(),
+                engine.name()
+            )));
+        }
+        let input = self.out_dir.join("input");
+        crate::util::folder::create(&self.out_dir)?;
+        crate::util::folder::create(&input)?;
+        observer.step(&format!("Reading the table ({})", self.source_words()));
+        let profile = self.source.read(engine, &input)?;
+        let target = self.target.resolve(profile.rows_now)?;
+        let candidates = candidates::choose(engine, profile.current_key.as_ref(), self.strategies.as_deref())?;
+        let names: Vec<&str> = candidates.iter().map(|s| s.name).collect();
+        observer.step(&format!(
+            "Target: {} rows ({}); candidates: {}",
+            thousands(target.rows),
+            target.chosen_by,
+            names.join(", ")
+        ));
+        observer.step(&format!("Modelling the table's trees for each candidate ({} model)", engine.name()));
+        let table = (!profile.table.is_empty()).then_some(profile.table.as_str());
+        let shape = shape::model(
+            engine,
+            &profile.schema_file,
+            table,
+            profile.values_file.as_deref(),
+            &candidates,
+            target.rows,
+            self.seed,
+        )?;
+        let request = self.forecast_request(engine, &names, target.rows, shape.payload_bytes);
+        let PredictPlan::Page(plan) = request.validate()? else {
+            return Err(Error::Internal("a forecast without shards or a schema planned another model".into()));
+        };
+        observer.step(&format!(
+            "Forecasting each candidate at {} rows: calibration runs of {} rows at the target's cache pressure, then the page model",
+            thousands(target.rows),
+            thousands(self.calibrate_rows)
+        ));
+        let mut lines = Forward { observer, calibration_dir: None };
+        let forecasted = PredictSession::new(*plan, control, &mut lines).forecast().map_err(|e| match e {
+            crate::predict::session::PredictError::Failed(e) => e,
+            crate::predict::session::PredictError::Stopped { error, .. } => error,
+        })?;
+        let forecast = match forecasted {
+            Forecasted::Done(f) => f,
+            Forecasted::Interrupted(i) => return Ok(Advised::Interrupted(i.to_string())),
+        };
+        let calibrated_on = lines.calibrated_on();
+        let rows_now = profile.rows_now;
+        let figures: Vec<CandidateFigures> = candidates
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| {
+                let run = forecast.doc.runs.iter().find(|r| r.strategy == s.name)?;
+                let trees = shape.trees.iter().find(|(n, _)| *n == s.name).map(|(_, t)| t.as_slice())?;
+                let current =
+                    i == 0 && profile.current_key.as_ref().and_then(|k| k.strategy.as_deref()) == Some(s.name);
+                Some(figures::figures(s, current, run, trees, shape.sample_rows, rows_now))
+            })
+            .collect();
+        let verdict = verdict::decide(&figures, target.rows);
+        let report = AdviceReport {
+            schema_version: ADVICE_SCHEMA_VERSION,
+            command: self.command.clone(),
+            verdict: verdict.line,
+            advised: verdict.advised.clone(),
+            tied: verdict.tied,
+            migration: migration(&profile, &verdict.advised),
+            not_measured: not_measured(&profile),
+            table: profile,
+            target,
+            cache_mb: self.cache_mb,
+            payload_bytes: shape.payload_bytes,
+            sample_rows: shape.sample_rows,
+            calibrated_on,
+            candidates: figures,
+            why: verdict.why,
+            forecast_dir: forecast.results_dir.clone(),
+        };
+        save(&report, &forecast.doc, &self.out_dir)?;
+        Ok(Advised::Done(Box::new(report)))
+    }
+
+    /// The calibrated page forecast of the candidates `names` at `rows`, each row carrying
+    /// `payload` bytes beside its key, saved in the results folder's `forecast/`.
+    fn forecast_request(&self, engine: EngineKind, names: &[&str], rows: u64, payload: u64) -> PredictRequest {
+        PredictRequest {
+            payload_bytes: payload,
+            cache_mb: self.cache_mb,
+            seed: self.seed,
+            calibration: Some(CalibrationSource::Run),
+            calibrate_rows: self.calibrate_rows,
+            out: Some(self.out_dir.join("forecast")),
+            command: self.command.clone(),
+            ..PredictRequest::new(engine, &names.join(","), rows)
+        }
+    }
+
+    /// The engine: an existing table's own (refusing a different `--engine`), else the one
+    /// given, else SQLite.
+    fn engine(&self) -> Result<EngineKind, Error> {
+        let TableSource::Existing { target, .. } = &self.source else {
+            return Ok(self.engine.unwrap_or(EngineKind::Sqlite));
+        };
+        let found = crate::doctor::target_kind(target)?;
+        match self.engine {
+            Some(given) if given != found => Err(Error::InvalidInput(format!(
+                "--engine {} does not match the table's engine ({}): leave --engine out for an existing table",
+                given.name(),
+                found.name()
+            ))),
+            Some(_) | None => Ok(found),
+        }
+    }
+
+    /// The source in a few words (a URL without its password).
+    fn source_words(&self) -> String {
+        match &self.source {
+            TableSource::Typical => "a typical table".into(),
+            TableSource::SchemaFile { file, .. } => file.display().to_string(),
+            TableSource::Existing { target, table, .. } => {
+                format!("{table} in {}, read-only", crate::engines::server::redact_url(target))
+            }
+        }
+    }
+}
+
+/// Saves the answer as JSON, Markdown and an HTML page with the forecast's charts.
+fn save(report: &AdviceReport, forecast: &crate::results::ResultsDoc, dir: &Path) -> Result<(), Error> {
+    write_atomically(&dir.join("advice.json"), report.to_json()?.as_bytes())?;
+    write_atomically(&dir.join("advice.md"), render::markdown(report).as_bytes())?;
+    write_atomically(&dir.join("advice.html"), render::html(report, forecast).as_bytes())
+}
+
+/// How to move an existing table to the advised key.
+fn migration(profile: &TableProfile, advised: &str) -> Vec<String> {
+    let Some(key) = &profile.current_key else { return Vec::new() };
+    if key.strategy.as_deref() == Some(advised) || advised.is_empty() {
+        return Vec::new();
+    }
+    vec![
+        format!(
+            "pkbench doctor {} --table {} --sql writes a migration script to review (doctor never runs it).",
+            profile.source, profile.table
+        ),
+        format!(
+            "pkbench run --workload remedy --like {} --table {} measures what switching costs on a copy of the table's shape.",
+            profile.source, profile.table
+        ),
+    ]
+}
+
+/// What advise did not measure, for this table.
+fn not_measured(profile: &TableProfile) -> Vec<String> {
+    let mut out = vec![
+        "Reads: your queries' plans and latencies (pkbench run --workload app measures reads beside inserts).".to_string(),
+        "Time counts the key table's own trees at your row width; secondary indexes are sized (above) but their insert cost, the same work for every candidate, is not in the time.".to_string(),
+        "One inserting client: contention between many writers (pkbench run --concurrency) and sharded layouts (pkbench predict --shards).".to_string(),
+    ];
+    if profile.current_key.is_none() {
+        out.push("A table with rows: with no rows to read, the time now is the first batch's.".into());
+    }
+    out
+}
+
+/// Passes the forecast's steps on as lines, noting where the calibration was saved.
+struct Forward<'a> {
+    observer: &'a mut dyn AdviseObserver,
+    calibration_dir: Option<PathBuf>,
+}
+
+impl Forward<'_> {
+    /// The calibration's engine and version, from its saved results.
+    fn calibrated_on(&self) -> Option<String> {
+        let doc = crate::report::load_results(&self.calibration_dir.as_ref()?.join("results.json")).ok()?;
+        let run = doc.runs.first()?;
+        Some(format!("{} {}", run.engine, run.engine_version))
+    }
+}
+
+impl PredictObserver for Forward<'_> {
+    fn event(&mut self, event: &PredictEvent<'_>) {
+        if let PredictEvent::CalibrationWritten { dir } = event {
+            self.calibration_dir = Some(dir.to_path_buf());
+        }
+        self.observer.step(&format!("  {event}"));
+    }
+}

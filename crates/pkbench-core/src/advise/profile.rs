@@ -1,0 +1,305 @@
+//! The table advise answers for, as it reads it: a typical table, the user's schema file, or
+//! an existing table (a SQLite file, or a PostgreSQL or MariaDB URL) read as `doctor` reads it
+//! — its definition and value shapes (lengths, NULL shares, distinct counts, never a row's
+//! values), its rows today and the scheme of its current key.
+
+use crate::Error;
+use crate::doctor::export::{self, EXPORT_SAMPLE_ROWS};
+use crate::doctor::{DoctorOptions, DoctorReport, KeyScheme, KeyStorage, Layout, TableReport};
+use crate::engines::EngineKind;
+use crate::engines::server::redact_url;
+use crate::engines::wire::connect::ConnectOptions;
+use crate::util::folder::write_atomically;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// A typical table of a new application: two integer columns, a timestamp and a short text
+/// beside its key (the key column is replaced by each candidate's).
+pub const TYPICAL_TABLE_SQL: &str = "\
+-- A typical table: two integer columns, a timestamp and a short text beside the key.
+CREATE TABLE events (
+    id BIGINT NOT NULL PRIMARY KEY,
+    account_id BIGINT NOT NULL,
+    kind INTEGER NOT NULL,
+    created_at TIMESTAMP NOT NULL,
+    note VARCHAR(40)
+);
+";
+
+/// Where the table comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TableSource {
+    /// No input: [`TYPICAL_TABLE_SQL`].
+    Typical,
+    /// `--schema FILE --table T` (and `--values FILE`), as `run --schema` reads them.
+    SchemaFile {
+        /// The schema file.
+        file: PathBuf,
+        /// The table whose key the candidates replace (default: the one the others reference).
+        table: Option<String>,
+        /// Per-column value settings.
+        values: Option<PathBuf>,
+    },
+    /// A SQLite file or a server URL, and the table there: read-only, as `doctor` reads it.
+    Existing {
+        /// The file path or URL.
+        target: String,
+        /// The table.
+        table: String,
+        /// PostgreSQL schema or MariaDB database (default: every non-system one).
+        schema: Option<String>,
+        /// How to reach a server.
+        connect: ConnectOptions,
+    },
+}
+
+/// The key a table has today, as doctor reads its values.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CurrentKey {
+    /// The key column.
+    pub column: String,
+    /// Its declared type.
+    pub declared_type: String,
+    /// The scheme its values follow, in words (e.g. `random UUIDv4`).
+    pub scheme: String,
+    /// Doctor's evidence line.
+    pub evidence: String,
+    /// The pkbench strategy that inserts such keys, where one does.
+    pub strategy: Option<String>,
+}
+
+/// What advise knows of the table before it forecasts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableProfile {
+    /// Where it was read, in words (a URL without its password).
+    pub source: String,
+    /// The table's name.
+    pub table: String,
+    /// The engine it lives on (or the one asked for a file or a typical table).
+    pub engine: String,
+    /// The server's or SQLite file's engine version, where one was read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine_version: Option<String>,
+    /// Rows today (0 for a schema file or a typical table).
+    pub rows_now: u64,
+    /// `rows_now` is the server's catalog estimate.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rows_estimated: bool,
+    /// The key today, where the table has rows to read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub current_key: Option<CurrentKey>,
+    /// The schema file the forecast reads (the user's, or one advise wrote: the typical table,
+    /// or the existing table's definition with its value statistics).
+    pub schema_file: PathBuf,
+    /// The values file beside it, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub values_file: Option<PathBuf>,
+    /// How the existing server kept the session read-only, as it reported it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<String>,
+}
+
+impl TableSource {
+    /// Reads the table into a profile; files advise writes (the typical table's schema, an
+    /// existing table's definition and value statistics) go into `dir`.
+    pub fn read(&self, engine: EngineKind, dir: &Path) -> Result<TableProfile, Error> {
+        match self {
+            TableSource::Typical => {
+                let file = dir.join("typical-table.sql");
+                write(&file, TYPICAL_TABLE_SQL)?;
+                Ok(TableProfile {
+                    source: "a typical table (no table given)".into(),
+                    table: "events".into(),
+                    engine: engine.name().into(),
+                    engine_version: None,
+                    rows_now: 0,
+                    rows_estimated: false,
+                    current_key: None,
+                    schema_file: file,
+                    values_file: None,
+                    read_only: None,
+                })
+            }
+            TableSource::SchemaFile { file, table, values } => Ok(TableProfile {
+                source: format!("the schema file {}", file.display()),
+                table: table.clone().unwrap_or_default(),
+                engine: engine.name().into(),
+                engine_version: None,
+                rows_now: 0,
+                rows_estimated: false,
+                current_key: None,
+                schema_file: file.clone(),
+                values_file: values.clone(),
+                read_only: None,
+            }),
+            TableSource::Existing { target, table, schema, connect } => {
+                read_existing(target, table, schema, connect, dir)
+            }
+        }
+    }
+}
+
+/// Doctor's reading of one table, and its definition with value statistics written to `dir`.
+fn read_existing(
+    target: &str,
+    table: &str,
+    schema: &Option<String>,
+    connect: &ConnectOptions,
+    dir: &Path,
+) -> Result<TableProfile, Error> {
+    let shown = redact_url(target);
+    let options = DoctorOptions {
+        table: Some(table.to_string()),
+        schema: schema.clone(),
+        connect: connect.clone(),
+        ..DoctorOptions::default()
+    };
+    let report = match crate::doctor::diagnose_target(target, &options) {
+        Err(Error::NotFound(_)) => return Err(no_such_table(table, &shown)),
+        other => other?,
+    };
+    let found = the_table(&report, table, &shown)?;
+    let current_key = current_key(found, table)?;
+    let schema_file = dir.join(format!("{table}.sql"));
+    let values_file = match crate::doctor::target_kind(target)? {
+        EngineKind::Sqlite => {
+            write(&schema_file, &sqlite_definition(target, table)?)?;
+            None
+        }
+        EngineKind::Postgres
+        | EngineKind::MariaDb
+        | EngineKind::Spider
+        | EngineKind::PostgresFdw
+        | EngineKind::MyRocks => {
+            let (engine, version, tables) =
+                crate::doctor::export_target(target, schema.as_deref(), table, EXPORT_SAMPLE_ROWS, connect)?;
+            let values_file = schema_file.with_extension("values.toml");
+            let values_name = values_file.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            let files = export::render(engine, &version, table, &tables, &values_name)?;
+            write(&schema_file, &files.schema)?;
+            write(&values_file, &files.values)?;
+            Some(values_file)
+        }
+    };
+    Ok(TableProfile {
+        source: shown,
+        table: table.to_string(),
+        engine: report.engine.clone(),
+        engine_version: Some(report.engine_version.clone()),
+        rows_now: found.rows,
+        rows_estimated: found.rows_estimated,
+        current_key: Some(current_key),
+        schema_file,
+        values_file,
+        read_only: report.read_only.clone(),
+    })
+}
+
+/// The report's entry for `table`, or a line saying it is not there.
+fn the_table<'r>(report: &'r DoctorReport, table: &str, shown: &str) -> Result<&'r TableReport, Error> {
+    report.tables.iter().find(|t| t.name.eq_ignore_ascii_case(table)).ok_or_else(|| no_such_table(table, shown))
+}
+
+/// A table that is not there (or that this login cannot read).
+fn no_such_table(table: &str, shown: &str) -> Error {
+    Error::InvalidInput(format!(
+        "there is no table '{table}' in '{shown}' that this login can read: check --table (pkbench doctor {shown} lists the tables)"
+    ))
+}
+
+/// A SQLite table's definition as written, and those of the tables its foreign keys reference
+/// (their parents first), from `sqlite_master`, read-only: definitions, never rows.
+#[cfg(feature = "sqlite")]
+fn sqlite_definition(path: &str, table: &str) -> Result<String, Error> {
+    let conn = crate::doctor::open_read_only(Path::new(path))?;
+    let read = |e: rusqlite::Error| Error::UnexpectedResponse(format!("could not read the schema of '{path}': {e}"));
+    let mut wanted = vec![table.to_string()];
+    let mut statements: Vec<String> = Vec::new();
+    while let Some(name) = wanted.pop() {
+        use rusqlite::OptionalExtension;
+        let sql: Option<String> = conn
+            .query_row(
+                "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1 COLLATE NOCASE",
+                [&name],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(read)?;
+        let Some(sql) = sql else { continue };
+        if statements.contains(&sql) {
+            continue;
+        }
+        statements.insert(0, sql);
+        let mut parents = conn.prepare("SELECT DISTINCT \"table\" FROM pragma_foreign_key_list(?1)").map_err(read)?;
+        let names = parents.query_map([&name], |r| r.get::<_, String>(0)).map_err(read)?;
+        for parent in names {
+            wanted.push(parent.map_err(read)?);
+        }
+    }
+    Ok(statements.iter().map(|s| format!("{s};\n")).collect())
+}
+
+/// A build without SQLite reads no SQLite file.
+#[cfg(not(feature = "sqlite"))]
+fn sqlite_definition(path: &str, _table: &str) -> Result<String, Error> {
+    Err(Error::InvalidInput(format!(
+        "this build of pkbench reads no SQLite file ('{path}'): build it with the sqlite feature"
+    )))
+}
+
+/// The table's single-column primary key, as doctor sampled it; refuses a table without one
+/// and a composite key, which no candidate replaces.
+fn current_key(table: &TableReport, name: &str) -> Result<CurrentKey, Error> {
+    let Some(key) = &table.primary_key else {
+        return Err(Error::InvalidInput(format!(
+            "table '{name}' has no primary key: advise compares keys for a table that has one (pkbench doctor shows how its rows are stored)"
+        )));
+    };
+    if key.columns.len() != 1 {
+        return Err(Error::InvalidInput(format!(
+            "table '{name}' has a composite primary key ({}): advise compares single-column keys; give --schema with the key you consider",
+            key.columns.join(", ")
+        )));
+    }
+    let (scheme, evidence, strategy) = match &key.scheme {
+        Some(s) => (s.scheme.label().to_string(), s.evidence.clone(), strategy_for(s.scheme, s.storage, table.layout)),
+        None => ("not sampled (the table is empty)".into(), String::new(), None),
+    };
+    Ok(CurrentKey {
+        column: key.columns[0].clone(),
+        declared_type: key.declared_type.clone(),
+        scheme,
+        evidence,
+        strategy: strategy.map(String::from),
+    })
+}
+
+/// The strategy that inserts keys of `scheme` stored as `storage` in a table laid out as
+/// `layout`, where pkbench has one.
+pub fn strategy_for(scheme: KeyScheme, storage: KeyStorage, layout: Layout) -> Option<&'static str> {
+    let text = matches!(storage, KeyStorage::Text36 | KeyStorage::Text32 | KeyStorage::OtherText);
+    let heap = layout == Layout::RowidWithKeyIndex;
+    Some(match scheme {
+        KeyScheme::Sequence => "int",
+        KeyScheme::RandomInteger => "masked-int",
+        KeyScheme::Snowflake => "snowflake",
+        KeyScheme::UuidV4 if text => "uuid4-text",
+        KeyScheme::UuidV4 if heap => "uuid4-rowid",
+        KeyScheme::UuidV4 => "uuid4",
+        KeyScheme::UuidV7 if text => "uuid7-text",
+        KeyScheme::UuidV7 if heap => "uuid7-rowid",
+        KeyScheme::UuidV7 => "uuid7",
+        KeyScheme::UuidV1 if text => "uuid1-text",
+        KeyScheme::UuidV1 => "uuid1",
+        KeyScheme::UuidV6 if text => "uuid6-text",
+        KeyScheme::UuidV6 => "uuid6",
+        KeyScheme::Ulid if storage == KeyStorage::Text26 => "ulid-text",
+        KeyScheme::Ulid => "ulid",
+        KeyScheme::UuidOther | KeyScheme::Other128 | KeyScheme::Unknown => return None,
+    })
+}
+
+/// Writes a file advise made, whole or not at all.
+fn write(path: &Path, text: &str) -> Result<(), Error> {
+    write_atomically(path, text.as_bytes())
+}

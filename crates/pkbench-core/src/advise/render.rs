@@ -1,0 +1,180 @@
+//! The answer as terminal text, Markdown and an HTML page whose first screen is the verdict,
+//! followed by the forecast's report charts.
+
+use super::AdviceReport;
+use super::figures::{CandidateFigures, Estimate};
+use crate::report::fmt;
+use crate::results::ResultsDoc;
+use crate::util::text::thousands;
+use comfy_table::{CellAlignment, ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
+use std::fmt::Write as _;
+
+/// The table's column titles.
+const HEADER: [&str; 9] = [
+    "key",
+    "µs/row now (90%)",
+    "µs/row at target (90%)",
+    "time to target (90%)",
+    "size at target",
+    "cache misses/row",
+    "pages written/row",
+    "key bytes",
+    "inserts land",
+];
+
+/// One candidate's cells.
+fn cells(c: &CandidateFigures) -> [String; 9] {
+    let name = if c.current { format!("{} (current)", c.strategy) } else { c.strategy.clone() };
+    [
+        name,
+        estimate(c.us_per_row_now, 2),
+        estimate(c.us_per_row_target, 2),
+        duration(c.seconds_to_target),
+        fmt::mib(Some(c.size_bytes)),
+        c.cache_misses_per_row.map_or("—".into(), |v| format!("{v:.3}")),
+        c.pages_written_per_row.map_or("—".into(), |v| format!("{v:.3}")),
+        c.key_bytes.to_string(),
+        if c.ordered { "one hot page".into() } else { "whole tree".into() },
+    ]
+}
+
+/// `1.23 (1.10–1.40)`.
+fn estimate(e: Option<Estimate>, digits: usize) -> String {
+    match e {
+        Some(e) => format!("{:.digits$} ({:.digits$}–{:.digits$})", e.value, e.low, e.high),
+        None => "—".into(),
+    }
+}
+
+/// `1.2 h (0.9–1.6 h)`: seconds in the unit that suits the value.
+fn duration(e: Option<Estimate>) -> String {
+    let Some(e) = e else { return "—".into() };
+    let (unit, per) = match e.value {
+        v if v >= 2.0 * 86_400.0 => ("d", 86_400.0),
+        v if v >= 2.0 * 3_600.0 => ("h", 3_600.0),
+        v if v >= 120.0 => ("min", 60.0),
+        _ => ("s", 1.0),
+    };
+    format!("{:.1} {unit} ({:.1}–{:.1})", e.value / per, e.low / per, e.high / per)
+}
+
+/// The lines above the table: what was read, the target, how the forecast was made.
+fn context(r: &AdviceReport) -> Vec<String> {
+    let t = &r.table;
+    let mut lines = vec![format!(
+        "Table {} ({}) on {}{}: {} rows today{}, forecast at {} rows ({}).",
+        t.table,
+        t.source,
+        t.engine,
+        t.engine_version.as_ref().map_or(String::new(), |v| format!(" {v}")),
+        thousands(t.rows_now),
+        if t.rows_estimated { " (the server's estimate)" } else { "" },
+        thousands(r.target.rows),
+        r.target.chosen_by
+    )];
+    if let Some(k) = &t.current_key {
+        lines.push(format!("Current key: {} {} — {}.", k.column, k.declared_type, k.evidence));
+    }
+    lines.push(format!(
+        "Forecast: the {} page model with a {} MiB page cache and rows as wide as yours ({} payload bytes beside the key); sizes from the schema model at {} rows, scaled to the target; calibrated on {}.",
+        t.engine,
+        r.cache_mb,
+        r.payload_bytes,
+        thousands(r.sample_rows),
+        r.calibrated_on.as_deref().unwrap_or("this machine")
+    ));
+    lines
+}
+
+/// The sections after the table, as (title, lines).
+fn sections(r: &AdviceReport) -> Vec<(&'static str, Vec<String>)> {
+    let sizes = r
+        .candidates
+        .iter()
+        .map(|c| {
+            let trees: Vec<String> =
+                c.trees.iter().map(|t| format!("{} {}", t.name, fmt::mib(Some(t.size_bytes)))).collect();
+            format!("{}: {}", c.strategy, trees.join(", "))
+        })
+        .collect();
+    let mut out = vec![("Sizes at the target (MiB)", sizes), ("Why", r.why.clone())];
+    if !r.migration.is_empty() {
+        out.push(("How to get there", r.migration.clone()));
+    }
+    out.push(("Not measured", r.not_measured.clone()));
+    out
+}
+
+/// The terminal text: the verdict first, then the table and the sections.
+pub fn text(r: &AdviceReport) -> String {
+    let mut t = Table::new();
+    t.load_style(UTF8_FULL_CONDENSED)
+        .force_no_tty()
+        .set_content_arrangement(ContentArrangement::Disabled)
+        .set_header(HEADER.to_vec());
+    for c in &r.candidates {
+        t.add_row(cells(c).to_vec());
+    }
+    for i in 1..t.column_count() - 1 {
+        if let Some(col) = t.column_mut(i) {
+            col.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    let mut out = format!("{}\n\n{}\n\n{t}\n", r.verdict, context(r).join("\n"));
+    for (title, lines) in sections(r) {
+        let _ = write!(out, "\n{title}:\n");
+        for line in lines {
+            let _ = writeln!(out, "  - {line}");
+        }
+    }
+    out
+}
+
+/// Markdown: the verdict as the heading's paragraph, a table, the sections as lists.
+pub fn markdown(r: &AdviceReport) -> String {
+    let mut out = format!("# pkbench advise\n\n**{}**\n\n{}\n\n", r.verdict, context(r).join("\n\n"));
+    let _ = writeln!(out, "| {} |", HEADER.join(" | "));
+    let _ = writeln!(out, "|{}", "---|".repeat(HEADER.len()));
+    for c in &r.candidates {
+        let _ = writeln!(out, "| {} |", cells(c).map(|cell| cell.replace('|', "\\|")).join(" | "));
+    }
+    for (title, lines) in sections(r) {
+        let _ = write!(out, "\n## {title}\n\n");
+        for line in lines {
+            let _ = writeln!(out, "- {line}");
+        }
+    }
+    out
+}
+
+/// The HTML page: the verdict and table first, then the forecast's report.
+pub fn html(r: &AdviceReport, forecast: &ResultsDoc) -> String {
+    let esc = crate::report::svg_escape;
+    let mut lead =
+        format!("<section class=\"advice\"><p class=\"kicker\">pkbench advise</p><h1>{}</h1>", esc(&r.verdict));
+    for line in context(r) {
+        let _ = write!(lead, "<p>{}</p>", esc(&line));
+    }
+    lead.push_str("<table><thead><tr>");
+    for h in HEADER {
+        let _ = write!(lead, "<th>{}</th>", esc(h));
+    }
+    lead.push_str("</tr></thead><tbody>");
+    for c in &r.candidates {
+        lead.push_str("<tr>");
+        for cell in cells(c) {
+            let _ = write!(lead, "<td>{}</td>", esc(&cell));
+        }
+        lead.push_str("</tr>");
+    }
+    lead.push_str("</tbody></table>");
+    for (title, lines) in sections(r) {
+        let _ = write!(lead, "<h2>{}</h2><ul>", esc(title));
+        for line in lines {
+            let _ = write!(lead, "<li>{}</li>", esc(&line));
+        }
+        lead.push_str("</ul>");
+    }
+    lead.push_str("</section>\n");
+    crate::report::render_page(&[crate::report::Source::single(forecast.clone())], Some(&lead))
+}

@@ -1,0 +1,187 @@
+//! The answer: which candidate inserts fastest at the target, whether the difference is
+//! measurable (the 90% intervals apart) or not, and why, in the counters that explain it.
+
+use super::figures::{CandidateFigures, Estimate};
+use crate::util::text::thousands;
+
+/// The verdict line and, per notable candidate, the paragraph that explains it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    /// The first line advise prints.
+    pub line: String,
+    /// The candidate advised.
+    pub advised: String,
+    /// Candidates whose time at the target is not measurably different from the advised one's.
+    pub tied: Vec<String>,
+    /// One paragraph per notable candidate.
+    pub why: Vec<String>,
+}
+
+/// Ranks `candidates` by their time per row at `target_rows`; a candidate is only called faster
+/// when its interval lies wholly below the other's.
+pub fn decide(candidates: &[CandidateFigures], target_rows: u64) -> Verdict {
+    let timed: Vec<(&CandidateFigures, Estimate)> =
+        candidates.iter().filter_map(|c| c.us_per_row_target.map(|e| (c, e))).collect();
+    let Some(&(best, best_time)) = timed.iter().min_by(|a, b| a.1.value.total_cmp(&b.1.value)) else {
+        return Verdict {
+            line: "No candidate's time was forecast: nothing to rank.".into(),
+            advised: String::new(),
+            tied: Vec::new(),
+            why: Vec::new(),
+        };
+    };
+    let tied: Vec<String> = timed
+        .iter()
+        .filter(|(c, e)| c.strategy != best.strategy && !best_time.clearly_below(e))
+        .map(|(c, _)| c.strategy.clone())
+        .collect();
+    let at = format!("at {} rows", thousands(target_rows));
+    let current = timed.iter().find(|(c, _)| c.current);
+    let line = match current {
+        Some((c, _)) if c.strategy == best.strategy => {
+            format!("Keep {}: {at} no other candidate inserts measurably faster{}.", c.strategy, tie_note(&tied))
+        }
+        Some((c, e)) if tied.contains(&c.strategy) => format!(
+            "Keep {}: {at} {} is not measurably faster (their 90% intervals overlap: {} against {} µs per row).",
+            c.strategy,
+            best.strategy,
+            interval(best_time),
+            interval(*e)
+        ),
+        Some((c, e)) => format!(
+            "Use {}: {at} it inserts {} faster than your current {} key{}{}.",
+            best.strategy,
+            times(e.ratio_to(&best_time)),
+            c.strategy,
+            smaller(best, c),
+            tie_note(&tied)
+        ),
+        None => {
+            let slowest = timed.iter().max_by(|a, b| a.1.value.total_cmp(&b.1.value)).map(|(c, e)| (*c, *e));
+            match slowest {
+                Some((s, e)) if best_time.clearly_below(&e) => format!(
+                    "Use {}: {at} it inserts {} faster than {}{}{}.",
+                    best.strategy,
+                    times(e.ratio_to(&best_time)),
+                    s.strategy,
+                    smaller(best, s),
+                    tie_note(&tied)
+                ),
+                _ => format!(
+                    "No measurable difference {at}: every candidate's 90% interval overlaps {}'s.",
+                    best.strategy
+                ),
+            }
+        }
+    };
+    let why = candidates.iter().filter_map(|c| explain(c, best, &tied)).collect();
+    Verdict { line, advised: best.strategy.clone(), tied, why }
+}
+
+/// `, its table and indexes 41% smaller` where the advised candidate's are smaller.
+fn smaller(best: &CandidateFigures, other: &CandidateFigures) -> String {
+    if best.size_bytes == 0 || other.size_bytes <= best.size_bytes {
+        return String::new();
+    }
+    let share = 1.0 - best.size_bytes as f64 / other.size_bytes as f64;
+    format!(", and its table with every index is {:.0}% smaller", share * 100.0)
+}
+
+/// ` (no measurable difference from a, b)` when others tie with the advised candidate.
+fn tie_note(tied: &[String]) -> String {
+    if tied.is_empty() { String::new() } else { format!(" (no measurable difference from {})", tied.join(", ")) }
+}
+
+/// `2.4× (1.9–3.1×)`.
+fn times(ratio: Estimate) -> String {
+    format!("{:.1}× (90% interval {:.1}–{:.1}×)", ratio.value, ratio.low, ratio.high)
+}
+
+/// `1.2–1.9`.
+fn interval(e: Estimate) -> String {
+    format!("{:.2}–{:.2}", e.low, e.high)
+}
+
+/// Why a candidate costs what it does, where it differs measurably from the advised one (or is
+/// the current key): its cache misses, pages written and splits per row, and its key's width.
+fn explain(c: &CandidateFigures, best: &CandidateFigures, tied: &[String]) -> Option<String> {
+    // The advised key is explained beside the others; a tie says nothing new.
+    if c.strategy == best.strategy || (tied.contains(&c.strategy) && !c.current) {
+        return None;
+    }
+    let (misses, best_misses) = (c.cache_misses_per_row?, best.cache_misses_per_row?);
+    let order = if c.ordered { "arrive in increasing order" } else { "arrive in random order" };
+    let mut text = format!(
+        "{}: its keys {order}, so inserts land {}. At the target it misses the cache {:.2} times per row ({} {:.2})",
+        c.strategy, c.hot_spot, misses, best.strategy, best_misses
+    );
+    if let (Some(w), Some(bw)) = (c.pages_written_per_row, best.pages_written_per_row) {
+        text.push_str(&format!(" and writes {w:.2} pages per row ({bw:.2})"));
+    }
+    if let (Some(s), Some(bs)) = (c.page_splits_per_row, best.page_splits_per_row) {
+        text.push_str(&format!("; {s:.4} page splits per row ({bs:.4})"));
+    }
+    text.push('.');
+    text.push_str(&format!(
+        " Its key takes {} bytes in the key column and in every column that carries it ({} {}).",
+        c.key_bytes, best.strategy, best.key_bytes
+    ));
+    Some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn candidate(name: &str, current: bool, us: (f64, f64, f64), size: u64) -> CandidateFigures {
+        CandidateFigures {
+            strategy: name.into(),
+            description: String::new(),
+            current,
+            us_per_row_now: None,
+            us_per_row_target: Some(Estimate { value: us.0, low: us.1, high: us.2 }),
+            seconds_to_target: None,
+            size_bytes: size,
+            trees: Vec::new(),
+            cache_misses_per_row: Some(0.1),
+            pages_written_per_row: None,
+            page_splits_per_row: None,
+            key_bytes: 16,
+            ordered: true,
+            hot_spot: "here".into(),
+        }
+    }
+
+    #[test]
+    fn a_measurably_faster_candidate_replaces_the_current_key() {
+        let c = [candidate("uuid4", true, (10.0, 9.0, 11.0), 200), candidate("uuid7", false, (4.0, 3.5, 4.5), 150)];
+        let v = decide(&c, 1_000_000);
+        assert_eq!(v.advised, "uuid7");
+        assert!(v.line.starts_with("Use uuid7: at 1,000,000 rows it inserts 2.5× (90% interval 2.0–3.1×) faster than your current uuid4 key, and its table with every index is 25% smaller."), "{}", v.line);
+    }
+
+    #[test]
+    fn overlapping_intervals_are_no_measurable_difference() {
+        let c = [candidate("uuid4", true, (5.0, 4.0, 6.0), 200), candidate("uuid7", false, (4.8, 4.2, 5.5), 150)];
+        let v = decide(&c, 10);
+        assert!(v.line.starts_with("Keep uuid4: at 10 rows uuid7 is not measurably faster"), "{}", v.line);
+        let new = [candidate("int", false, (1.0, 0.9, 1.1), 1), candidate("uuid7", false, (1.05, 0.95, 1.2), 1)];
+        assert!(decide(&new, 10).line.starts_with("No measurable difference at 10 rows"));
+    }
+
+    #[test]
+    fn ties_with_the_advised_key_are_named() {
+        let c = [
+            candidate("int", false, (1.0, 0.9, 1.1), 100),
+            candidate("snowflake", false, (1.05, 0.95, 1.15), 100),
+            candidate("uuid4", false, (5.0, 4.0, 6.0), 300),
+        ];
+        let v = decide(&c, 100);
+        assert_eq!(v.tied, ["snowflake"]);
+        assert!(
+            v.line.contains("faster than uuid4") && v.line.ends_with("(no measurable difference from snowflake)."),
+            "{}",
+            v.line
+        );
+    }
+}

@@ -1,0 +1,209 @@
+//! `pkbench advise` end to end: a typical table, an existing SQLite table read without being
+//! changed or copied, a server table read as a role that may only SELECT it, and every bad
+//! input refused with one line.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::Path;
+
+/// A value planted in the user's rows: it must appear in no output and no file advise writes.
+const ROW_MARKER: &str = "Row-Marker-9fQ2";
+
+fn pkbench() -> Command {
+    Command::cargo_bin("pkbench").unwrap()
+}
+
+/// Small sizes: a target a debug build forecasts in seconds, with short calibration runs.
+const SMALL: [&str; 4] = ["-n", "200k", "--calibrate-rows", "30k"];
+
+/// advice.json checked against the committed schema.
+fn validated(dir: &Path) -> Value {
+    let advice: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("advice.json")).unwrap()).unwrap();
+    let schema: Value = serde_json::from_str(include_str!("../../../../schema/advice.schema.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&advice).map(|e| format!("{e} at {}", e.instance_path())).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    advice
+}
+
+/// No file under `dir`, and neither output stream, holds [`ROW_MARKER`].
+fn assert_no_row_value(out: &std::process::Output, dir: &Path) {
+    for bytes in [&out.stdout, &out.stderr] {
+        assert!(!String::from_utf8_lossy(bytes).contains(ROW_MARKER), "a row value was printed");
+    }
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let bytes = std::fs::read(&path).unwrap();
+                assert!(!String::from_utf8_lossy(&bytes).contains(ROW_MARKER), "{} holds a row value", path.display());
+            }
+        }
+    }
+}
+
+#[test]
+fn advise_answers_for_a_typical_table_with_its_verdict_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("advice");
+    let out = pkbench().args(["advise", "-s", "int,uuid7,uuid4"]).args(SMALL).arg("-o").arg(&out_dir).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let first = stdout.lines().next().unwrap();
+    assert!(first.starts_with("Use ") || first.starts_with("No measurable difference"), "{first}");
+    let advice = validated(&out_dir);
+    assert_eq!(advice["verdict"], first);
+    assert_eq!(advice["target"]["rows"], 200_000);
+    let names: Vec<&str> =
+        advice["candidates"].as_array().unwrap().iter().map(|c| c["strategy"].as_str().unwrap()).collect();
+    assert_eq!(names, ["int", "uuid7", "uuid4"]);
+    for c in advice["candidates"].as_array().unwrap() {
+        let t = &c["us_per_row_target"];
+        assert!(t["low"].as_f64().unwrap() <= t["value"].as_f64().unwrap(), "{t}");
+        assert!(t["value"].as_f64().unwrap() <= t["high"].as_f64().unwrap(), "{t}");
+        assert!(c["size_bytes"].as_u64().unwrap() > 0, "{c}");
+    }
+    // The HTML page opens on the verdict, then the forecast's report.
+    let html = std::fs::read_to_string(out_dir.join("advice.html")).unwrap();
+    let verdict_at = html.find("pkbench advise</p><h1>").expect("the verdict section comes first");
+    assert!(verdict_at < html.find("pkbench report").unwrap());
+    let md = std::fs::read_to_string(out_dir.join("advice.md")).unwrap();
+    assert!(md.contains(&format!("**{first}**")), "{md}");
+    let json = pkbench()
+        .args(["advise", "--format", "json", "-s", "int,uuid4"])
+        .args(SMALL)
+        .arg("-o")
+        .arg(dir.path().join("json"))
+        .output()
+        .unwrap();
+    assert!(json.status.success(), "{}", String::from_utf8_lossy(&json.stderr));
+    let printed: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(printed, validated(&dir.path().join("json")));
+}
+
+/// A SQLite table keyed by UUIDv4 text, with [`ROW_MARKER`] in every row.
+fn uuid4_text_table(path: &Path, rows: u32) {
+    let db = rusqlite::Connection::open(path).unwrap();
+    db.execute_batch("CREATE TABLE orders (id TEXT PRIMARY KEY, customer INTEGER NOT NULL, note TEXT) WITHOUT ROWID")
+        .unwrap();
+    let tx = db.unchecked_transaction().unwrap();
+    for i in 0..rows {
+        let id = format!(
+            "{:08x}-{:04x}-4{:03x}-a{:03x}-{:012x}",
+            i.wrapping_mul(2_654_435_761),
+            i % 0xffff,
+            i % 0xfff,
+            (i * 7) % 0xfff,
+            u64::from(i).wrapping_mul(0x9E37_79B9_7F4A) & 0xffff_ffff_ffff
+        );
+        tx.execute("INSERT INTO orders VALUES (?1, ?2, ?3)", rusqlite::params![id, i % 100, ROW_MARKER]).unwrap();
+    }
+    tx.commit().unwrap();
+}
+
+#[test]
+fn advise_reads_a_sqlite_table_without_changing_or_copying_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("shop.db");
+    uuid4_text_table(&db, 3000);
+    let before = std::fs::read(&db).unwrap();
+    let out_dir = dir.path().join("advice");
+    let out = pkbench()
+        .args(["advise", "--table", "orders", "-s", "int,uuid7"])
+        .arg(&db)
+        .args(SMALL)
+        .arg("-o")
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read(&db).unwrap(), before, "advise changed the user's database");
+    let advice = validated(&out_dir);
+    assert_eq!(advice["table"]["rows_now"], 3000);
+    assert_eq!(advice["table"]["current_key"]["strategy"], "uuid4-text");
+    assert_eq!(advice["candidates"][0]["strategy"], "uuid4-text");
+    assert_eq!(advice["candidates"][0]["current"], true);
+    assert_no_row_value(&out, &out_dir);
+}
+
+#[test]
+fn bad_input_gets_one_line_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("shop.db");
+    uuid4_text_table(&db, 50);
+    let c = rusqlite::Connection::open(&db).unwrap();
+    c.execute_batch(
+        "CREATE TABLE loose (a INTEGER, b TEXT);
+         CREATE TABLE pairs (a INTEGER, b INTEGER, PRIMARY KEY (a, b));",
+    )
+    .unwrap();
+    drop(c);
+    let db = db.to_str().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (&["advise", db, "--table", "nowhere"], "there is no table 'nowhere'"),
+        (&["advise", db, "--table", "loose"], "has no primary key"),
+        (&["advise", db, "--table", "pairs"], "composite primary key (a, b)"),
+        (&["advise", db, "--table", "orders", "-n", "10"], "not above the 50 rows the table holds today"),
+        (&["advise", db], "needs --table"),
+        (&["advise", "--growth", "2M/day"], "--growth needs --horizon"),
+        (&["advise", "--engine", "myrocks"], "measure it with pkbench run --engine myrocks"),
+        (&["advise", db, "--table", "orders", "--engine", "postgres"], "does not match the table's engine"),
+    ];
+    for (args, expected) in cases {
+        let out_dir = dir.path().join("out");
+        let out = pkbench().args(*args).arg("-o").arg(&out_dir).arg("--force").output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("Error:")).collect();
+        assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
+        assert!(errors[0].contains(expected), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(!out_dir.exists(), "{args:?} left a results folder with nothing measured");
+    }
+}
+
+/// Advise on managed servers (tier two).
+#[cfg(feature = "server-tests")]
+mod servers {
+    use super::*;
+    use pkbench_core::engines::postgres::ManagedPostgres;
+
+    #[test]
+    fn advise_reads_a_postgres_table_as_a_role_that_may_only_select_it() {
+        let server = ManagedPostgres::start(&Default::default(), 32)
+            .unwrap_or_else(|e| panic!("could not start PostgreSQL: {e}"));
+        let mut admin = server.config().connect(postgres::NoTls).unwrap();
+        admin
+            .batch_execute(&format!(
+                "CREATE TABLE orders (id uuid PRIMARY KEY, customer int NOT NULL, note text);
+                 INSERT INTO orders SELECT gen_random_uuid(), g % 100, '{ROW_MARKER}' FROM generate_series(1, 5000) g;
+                 ANALYZE orders;
+                 CREATE ROLE reader LOGIN;
+                 GRANT SELECT ON orders TO reader;"
+            ))
+            .unwrap();
+        let objects = "SELECT count(*) FROM pg_class WHERE relnamespace = 'public'::regnamespace";
+        let before: i64 = admin.query_one(objects, &[]).unwrap().get(0);
+        let url = format!("postgresql://reader@/postgres?host={}&port={}", server.dir().display(), server.port());
+        let dir = tempfile::tempdir().unwrap();
+        let out_dir = dir.path().join("advice");
+        let out = pkbench()
+            .args(["advise", "--table", "orders", "-s", "int,uuid7", "--url", &url])
+            .args(SMALL)
+            .arg("-o")
+            .arg(&out_dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let advice = validated(&out_dir);
+        assert_eq!(advice["table"]["rows_now"], 5000);
+        assert_eq!(advice["table"]["current_key"]["strategy"], "uuid4");
+        assert!(advice["table"]["read_only"].as_str().unwrap().contains("read_only"), "{}", advice["table"]);
+        let after: i64 = admin.query_one(objects, &[]).unwrap().get(0);
+        assert_eq!(before, after, "advise left something behind on the server");
+        assert_no_row_value(&out, &out_dir);
+    }
+}
