@@ -292,10 +292,10 @@ fn not_measured(profile: &TableProfile) -> Vec<String> {
     let mut out = vec![
         "Reads: your queries' plans and latencies (pkbench run --workload app measures reads beside inserts).".to_string(),
         "Time counts the key table's own trees at your row width; secondary indexes are sized (above) but their insert cost, the same work for every candidate, is not in the time.".to_string(),
-        "One inserting client: contention between many writers (pkbench run --concurrency) and sharded layouts (pkbench predict --shards).".to_string(),
+        "One inserting client: contention between many writers (pkbench run --workload concurrent) and sharded layouts (pkbench predict --shards).".to_string(),
     ];
     if profile.current_key.is_none() {
-        out.push("A table with rows: with no rows to read, the time now is the first batch's.".into());
+        out.push("Today's time: a new table has no rows, so its time now is its first batch's.".into());
     }
     out
 }

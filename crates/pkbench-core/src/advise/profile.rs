@@ -108,7 +108,7 @@ impl TableSource {
                 let file = dir.join("typical-table.sql");
                 write(&file, TYPICAL_TABLE_SQL)?;
                 Ok(TableProfile {
-                    source: "a typical table (no table given)".into(),
+                    source: "a typical table".into(),
                     table: "events".into(),
                     engine: engine.name().into(),
                     engine_version: None,

@@ -97,11 +97,12 @@ fn sections(r: &AdviceReport) -> Vec<(&'static str, Vec<String>)> {
             format!("{}: {}", c.strategy, trees.join(", "))
         })
         .collect();
-    let mut out = vec![("Sizes at the target (MiB)", sizes), ("Why", r.why.clone())];
+    let mut out = vec![("Sizes at the target", sizes), ("Why", r.why.clone())];
     if !r.migration.is_empty() {
         out.push(("How to get there", r.migration.clone()));
     }
     out.push(("Not measured", r.not_measured.clone()));
+    out.retain(|(_, lines)| !lines.is_empty());
     out
 }
 

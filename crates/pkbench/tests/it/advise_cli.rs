@@ -206,4 +206,48 @@ mod servers {
         assert_eq!(before, after, "advise left something behind on the server");
         assert_no_row_value(&out, &out_dir);
     }
+
+    /// A random UUIDv4 as 36-character text, in MariaDB's SQL.
+    const UUID_V4: &str = "LOWER(CONCAT(HEX(RANDOM_BYTES(4)), '-', HEX(RANDOM_BYTES(2)), '-4', \
+        SUBSTR(HEX(RANDOM_BYTES(2)), 2), '-a', SUBSTR(HEX(RANDOM_BYTES(2)), 2), '-', HEX(RANDOM_BYTES(6))))";
+
+    #[test]
+    fn advise_reads_a_mariadb_table_as_a_user_that_may_only_select_it() {
+        use mysql::prelude::Queryable;
+        let (server, port) = crate::credentials_cli::mariadb();
+        let mut admin = mysql::Conn::new(server.opts()).unwrap();
+        for sql in [
+            "CREATE DATABASE shop".to_string(),
+            "CREATE TABLE shop.orders (id CHAR(36) PRIMARY KEY, customer INT NOT NULL, note VARCHAR(40))".into(),
+            format!("INSERT INTO shop.orders SELECT {UUID_V4}, seq % 100, '{ROW_MARKER}' FROM shop.seq_1_to_4000"),
+            "CREATE USER 'reader'@'127.0.0.1'".into(),
+            "GRANT SELECT ON shop.orders TO 'reader'@'127.0.0.1'".into(),
+        ] {
+            admin.query_drop(&sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+        }
+        let objects = "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'shop'";
+        let before: Option<u64> = admin.query_first(objects).unwrap();
+        let url = format!("mysql://reader@127.0.0.1:{port}/shop");
+        let dir = tempfile::tempdir().unwrap();
+        let out_dir = dir.path().join("advice");
+        let out = pkbench()
+            .args(["advise", "--table", "orders", "-s", "int,uuid7", "--url", &url])
+            .args(SMALL)
+            .arg("-o")
+            .arg(&out_dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let advice = validated(&out_dir);
+        assert_eq!(advice["table"]["rows_now"], 4000);
+        assert_eq!(advice["table"]["current_key"]["strategy"], "uuid4-text");
+        assert!(
+            advice["table"]["read_only"].as_str().unwrap().to_lowercase().contains("read only"),
+            "{}",
+            advice["table"]
+        );
+        let after: Option<u64> = admin.query_first(objects).unwrap();
+        assert_eq!(before, after, "advise left something behind on the server");
+        assert_no_row_value(&out, &out_dir);
+    }
 }

@@ -234,3 +234,44 @@ fn the_report_renders_in_chromium() {
     assert!(light_mean > 180.0, "the light page should be light (mean luminance {light_mean:.0})");
     assert!(dark_mean < 90.0, "prefers-color-scheme: dark should give a dark page (mean luminance {dark_mean:.0})");
 }
+
+/// `pkbench advise`'s page: rendered by Chromium without errors, its verdict on the first screen
+/// of a 1280×800 window, and the forecast's charts after it.
+#[test]
+fn the_advice_page_shows_its_verdict_without_scrolling() {
+    let dir = artifact_dir();
+    let out = dir.join("advise");
+    let _ = std::fs::remove_dir_all(&out);
+    Command::cargo_bin("pkbench")
+        .unwrap()
+        .args(["advise", "-s", "int,uuid4", "-n", "200k", "--calibrate-rows", "30k", "--quiet", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(out.join("advice.html")).unwrap();
+    const VERDICT: &str = r#"<script>
+const h=document.querySelector('section.advice h1');const r=h.getBoundingClientRect();
+const pre=document.createElement('pre');pre.id='probe';pre.hidden=true;
+pre.textContent=JSON.stringify({top:r.top,bottom:r.bottom,height:innerHeight,text:h.textContent,svgs:document.querySelectorAll('figure svg').length,errors:__errors});
+document.body.appendChild(pre);
+</script>"#;
+    let probe = dir.join("advice-probe.html");
+    let page = probe_page(&html);
+    let page = page.replacen(&page[page.rfind("<script>").unwrap()..page.rfind("</body>").unwrap()], VERDICT, 1);
+    std::fs::write(&probe, page).unwrap();
+    let shot = dir.join("advice.png");
+    let flags = ["--window-size=1280,800".to_string(), format!("--screenshot={}", shot.display()), "--dump-dom".into()];
+    let browser = chromium(&probe, &flags);
+    assert!(console_messages(&browser.stderr).is_empty(), "{:?}", console_messages(&browser.stderr));
+    let seen = probe_result(&browser.stdout);
+    assert_eq!(seen["errors"], serde_json::json!([]), "{seen}");
+    assert!(
+        seen["text"].as_str().unwrap().starts_with("Use ")
+            || seen["text"].as_str().unwrap().starts_with("No measurable"),
+        "{seen}"
+    );
+    let (bottom, height) = (seen["bottom"].as_f64().unwrap(), seen["height"].as_f64().unwrap());
+    assert!(seen["top"].as_f64().unwrap() >= 0.0 && bottom <= height, "the verdict is not on the first screen: {seen}");
+    assert!(seen["svgs"].as_u64().unwrap() > 0, "the forecast's charts are missing: {seen}");
+    println!("advice screenshot: {}", shot.display());
+}
