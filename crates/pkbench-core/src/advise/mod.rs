@@ -55,8 +55,9 @@ pub struct AdviseRequest {
     pub target: TargetRequest,
     /// `-s`: the candidates, if chosen.
     pub strategies: Option<String>,
-    /// The target's page cache, MiB.
-    pub cache_mb: u64,
+    /// The target's page cache, MiB, if given (else an existing server's own, else
+    /// [`DEFAULT_CACHE_MB`]).
+    pub cache_mb: Option<u64>,
     /// Rows per candidate of the calibration.
     pub calibrate_rows: u64,
     /// Key-stream seed.
@@ -164,7 +165,10 @@ impl AdviseRequest {
             target.rows,
             self.seed,
         )?;
-        let request = self.forecast_request(engine, &names, target.rows, shape.payload_bytes);
+        // The server's own cache, where advise read one (at least a MiB: the models' smallest).
+        let server_cache = profile.cache_bytes.map(|b| (b >> 20).max(1));
+        let cache_mb = self.cache_mb.or(server_cache).unwrap_or(DEFAULT_CACHE_MB);
+        let request = self.forecast_request(engine, &names, target.rows, shape.payload_bytes, cache_mb);
         let PredictPlan::Page(plan) = request.validate()? else {
             return Err(Error::Internal("a forecast without shards or a schema planned another model".into()));
         };
@@ -196,6 +200,10 @@ impl AdviseRequest {
             })
             .collect();
         let verdict = verdict::decide(&figures, target.rows);
+        let mut not_measured = not_measured(&profile);
+        if let Some(line) = other_version(&profile, calibrated_on.as_deref()) {
+            not_measured.push(line);
+        }
         let report = AdviceReport {
             schema_version: ADVICE_SCHEMA_VERSION,
             command: self.command.clone(),
@@ -203,10 +211,10 @@ impl AdviseRequest {
             advised: verdict.advised.clone(),
             tied: verdict.tied,
             migration: migration(&profile, &verdict.advised),
-            not_measured: not_measured(&profile),
+            not_measured,
             table: profile,
             target,
-            cache_mb: self.cache_mb,
+            cache_mb,
             payload_bytes: shape.payload_bytes,
             sample_rows: shape.sample_rows,
             calibrated_on,
@@ -220,10 +228,17 @@ impl AdviseRequest {
 
     /// The calibrated page forecast of the candidates `names` at `rows`, each row carrying
     /// `payload` bytes beside its key, saved in the results folder's `forecast/`.
-    fn forecast_request(&self, engine: EngineKind, names: &[&str], rows: u64, payload: u64) -> PredictRequest {
+    fn forecast_request(
+        &self,
+        engine: EngineKind,
+        names: &[&str],
+        rows: u64,
+        payload: u64,
+        cache_mb: u64,
+    ) -> PredictRequest {
         PredictRequest {
             payload_bytes: payload,
-            cache_mb: self.cache_mb,
+            cache_mb,
             seed: self.seed,
             calibration: Some(CalibrationSource::Run),
             calibrate_rows: self.calibrate_rows,
@@ -233,11 +248,23 @@ impl AdviseRequest {
         }
     }
 
-    /// The engine: an existing table's own (refusing a different `--engine`), else the one
-    /// given, else SQLite.
+    /// The engine: an existing table's own (refusing a different `--engine`); else the one
+    /// given; else the one a schema file's dump was written by; else SQLite.
     fn engine(&self) -> Result<EngineKind, Error> {
-        let TableSource::Existing { target, .. } = &self.source else {
-            return Ok(self.engine.unwrap_or(EngineKind::Sqlite));
+        let target = match &self.source {
+            TableSource::Typical => return Ok(self.engine.unwrap_or(EngineKind::Sqlite)),
+            TableSource::SchemaFile { file, .. } => {
+                // A dump says which engine wrote it; a plain file is SQLite's unless --engine says.
+                let written_for = || -> Result<Option<EngineKind>, Error> {
+                    let text = crate::util::input::read_text(file, crate::util::input::InputKind::Schema)?;
+                    Ok(crate::schema::detect_engine(&text))
+                };
+                return match self.engine {
+                    Some(given) => Ok(given),
+                    None => Ok(written_for()?.unwrap_or(EngineKind::Sqlite)),
+                };
+            }
+            TableSource::Existing { target, .. } => target,
         };
         let found = crate::doctor::target_kind(target)?;
         match self.engine {
@@ -291,13 +318,27 @@ fn migration(profile: &TableProfile, advised: &str) -> Vec<String> {
 fn not_measured(profile: &TableProfile) -> Vec<String> {
     let mut out = vec![
         "Reads: your queries' plans and latencies (pkbench run --workload app measures reads beside inserts).".to_string(),
-        "Time counts the key table's own trees at your row width; secondary indexes are sized (above) but their insert cost, the same work for every candidate, is not in the time.".to_string(),
+        "Secondary indexes in the time: the time counts the key table's own trees at your row width; the other indexes are sized above, but their inserts (one entry per row for every candidate, wider where the engine's index entries carry the key) are not in the time.".to_string(),
         "One inserting client: contention between many writers (pkbench run --workload concurrent) and sharded layouts (pkbench predict --shards).".to_string(),
     ];
     if profile.current_key.is_none() {
         out.push("Today's time: a new table has no rows, so its time now is its first batch's.".into());
     }
     out
+}
+
+/// Where the calibration ran on another major version than the user's server: which one, and
+/// what that means.
+fn other_version(profile: &TableProfile, calibrated_on: Option<&str>) -> Option<String> {
+    let theirs = profile.engine_version.as_deref()?;
+    let ours = calibrated_on?;
+    let major = |v: &str| v.split(|c: char| !c.is_ascii_digit()).find(|p| !p.is_empty()).map(String::from);
+    let ours_version = ours.split_whitespace().nth(1)?;
+    (profile.engine != "sqlite" && major(theirs) != major(ours_version)).then(|| {
+        format!(
+            "Your server's version: it runs {theirs}, and pkbench calibrated on {ours}, the version it starts on this machine; the page layout is the same, the time per page is this machine's."
+        )
+    })
 }
 
 /// Passes the forecast's steps on as lines, noting where the calibration was saved.

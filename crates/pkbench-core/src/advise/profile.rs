@@ -97,6 +97,9 @@ pub struct TableProfile {
     /// How the existing server kept the session read-only, as it reported it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub read_only: Option<String>,
+    /// The existing server's page cache, bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_bytes: Option<u64>,
 }
 
 impl TableSource {
@@ -118,6 +121,7 @@ impl TableSource {
                     schema_file: file,
                     values_file: None,
                     read_only: None,
+                    cache_bytes: None,
                 })
             }
             TableSource::SchemaFile { file, table, values } => Ok(TableProfile {
@@ -131,6 +135,7 @@ impl TableSource {
                 schema_file: file.clone(),
                 values_file: values.clone(),
                 read_only: None,
+                cache_bytes: None,
             }),
             TableSource::Existing { target, table, schema, connect } => {
                 read_existing(target, table, schema, connect, dir)
@@ -192,6 +197,7 @@ fn read_existing(
         schema_file,
         values_file,
         read_only: report.read_only.clone(),
+        cache_bytes: report.cache_bytes,
     })
 }
 

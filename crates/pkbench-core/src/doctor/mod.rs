@@ -90,6 +90,10 @@ pub struct DoctorReport {
     /// Servers: how the session was kept read-only, as the server reported it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub read_only: Option<String>,
+    /// Servers: the engine's page cache, bytes (PostgreSQL `shared_buffers`, InnoDB
+    /// `innodb_buffer_pool_size`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_bytes: Option<u64>,
     /// What doctor could not measure directly and estimated instead, and why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,

@@ -62,9 +62,10 @@ pub struct AdviseArgs {
     /// How long the growth lasts, e.g. 90d, 18mo, 3y.
     #[arg(long, value_name = "DURATION")]
     pub horizon: Option<String>,
-    /// The target's page cache, MiB (as `run --cache-mb`).
-    #[arg(long, default_value_t = pkbench_core::advise::DEFAULT_CACHE_MB, value_name = "MiB")]
-    pub cache_mb: u64,
+    /// The target's page cache, MiB (as `run --cache-mb`) [default: an existing server's own
+    /// shared_buffers or innodb_buffer_pool_size; else 8].
+    #[arg(long, value_name = "MiB")]
+    pub cache_mb: Option<u64>,
     /// Rows per candidate of the calibration's real runs (at the target's cache pressure).
     #[arg(long, default_value = "200k", value_name = "N", value_parser = parse_count)]
     pub calibrate_rows: u64,

@@ -69,6 +69,8 @@ pub fn diagnose_session(session: &mut ReadOnlySession, options: &DoctorOptions) 
     let flavor = crate::engines::mariadb::flavor::Flavor::of(&version).map_err(Error::InvalidInput)?;
     let page: u64 =
         c.query_first("SELECT @@innodb_page_size").map_err(my("could not read innodb_page_size"))?.unwrap_or(16384);
+    let cache_bytes: Option<u64> =
+        c.query_first("SELECT @@innodb_buffer_pool_size").map_err(my("could not read innodb_buffer_pool_size"))?;
     let current: Option<String> =
         c.query_first("SELECT DATABASE()").map_err(my("could not read DATABASE()"))?.flatten();
     let scope = options.schema.clone().or(current);
@@ -121,6 +123,7 @@ pub fn diagnose_session(session: &mut ReadOnlySession, options: &DoctorOptions) 
         page_count,
         freelist_pages: free / page.max(1),
         read_only: Some(session.read_only.clone()),
+        cache_bytes,
         notes,
         tables: reports,
     })

@@ -64,6 +64,10 @@ pub fn diagnose_session(session: &mut ReadOnlySession, options: &DoctorOptions) 
         .query_one("SELECT pg_database_size(current_database())", &[])
         .map_err(pg("could not read the database size"))?
         .get(0);
+    let cache_bytes: i64 = c
+        .query_one("SELECT pg_size_bytes(current_setting('shared_buffers'))", &[])
+        .map_err(pg("could not read shared_buffers"))?
+        .get(0);
     let tables = list_tables(c, options)?;
     if pgstattuple.is_none() {
         notes.push(
@@ -84,6 +88,7 @@ pub fn diagnose_session(session: &mut ReadOnlySession, options: &DoctorOptions) 
         page_count,
         freelist_pages: 0,
         read_only: Some(session.read_only.clone()),
+        cache_bytes: u64::try_from(cache_bytes).ok(),
         notes,
         tables: reports,
     })

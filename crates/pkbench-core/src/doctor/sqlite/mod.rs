@@ -90,6 +90,7 @@ pub fn diagnose(path: &Path, options: &DoctorOptions) -> Result<DoctorReport, Er
         page_count,
         freelist_pages,
         read_only: None,
+        cache_bytes: None,
         notes,
         tables: reports,
     })

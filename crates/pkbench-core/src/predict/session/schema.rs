@@ -92,7 +92,9 @@ impl SchemaPlan {
 /// error of either file before anything is modelled.
 fn workload(files: &SchemaRequest, engine: ModelEngine, request: &PredictRequest) -> Result<OwnSchema, Error> {
     let file = &files.file;
-    let schema = crate::schema::parse(&read_text(file, InputKind::Schema)?, Some(engine))?;
+    // The file is read in its own syntax (as `run --schema` reads it); its trees are the engine's.
+    let text = read_text(file, InputKind::Schema)?;
+    let schema = crate::schema::parse(&text, Some(crate::schema::detect_engine(&text).unwrap_or(engine)))?;
     let sidecar = match &files.values {
         Some(path) => Some(crate::values::Sidecar::parse(&read_text(path, InputKind::Values)?)?),
         None => None,
