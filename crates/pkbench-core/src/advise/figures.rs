@@ -76,6 +76,10 @@ pub struct CandidateFigures {
     pub ordered: bool,
     /// Where inserts land, in words.
     pub hot_spot: String,
+    /// With `--shards`: the median over batches of the hottest shard's share of the batch's
+    /// rows (an even spread is 1 ÷ shards).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hottest_shard_share: Option<f64>,
 }
 
 /// The figures of `run` (the candidate's forecast at the target) and `trees` (its schema model
@@ -118,6 +122,7 @@ pub fn figures(
         key_bytes: key_bytes(strategy.primary.storage),
         ordered,
         hot_spot: hot_spot(strategy, ordered).into(),
+        hottest_shard_share: None,
     }
 }
 

@@ -60,6 +60,10 @@ pub struct AdviseRequest {
     pub cache_mb: Option<u64>,
     /// Rows per candidate of the calibration.
     pub calibrate_rows: u64,
+    /// `--shards N`: also place each candidate's rows on N shards.
+    pub shards: Option<u32>,
+    /// `--sharding range|hash` (with `--shards`; default range).
+    pub sharding: Option<String>,
     /// Key-stream seed.
     pub seed: u64,
     /// The results folder.
@@ -87,6 +91,9 @@ pub struct AdviceReport {
     pub target: Target,
     /// The forecast's page cache, MiB.
     pub cache_mb: u64,
+    /// With `--shards`: the shards and their layout, in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sharded: Option<String>,
     /// Payload bytes per row the page model's table carries to match the table's row width.
     pub payload_bytes: u64,
     /// Rows of the schema model whose trees were scaled to the target.
@@ -199,8 +206,10 @@ impl AdviseRequest {
                 Some(figures::figures(s, current, run, trees, shape.sample_rows, rows_now))
             })
             .collect();
+        let mut figures = figures;
+        let sharded = self.place_on_shards(target.rows, shape.payload_bytes, &mut figures, observer)?;
         let verdict = verdict::decide(&figures, target.rows);
-        let mut not_measured = not_measured(&profile);
+        let mut not_measured = not_measured(&profile, self.shards.is_some());
         if let Some(line) = other_version(&profile, calibrated_on.as_deref()) {
             not_measured.push(line);
         }
@@ -215,6 +224,7 @@ impl AdviseRequest {
             table: profile,
             target,
             cache_mb,
+            sharded,
             payload_bytes: shape.payload_bytes,
             sample_rows: shape.sample_rows,
             calibrated_on,
@@ -246,6 +256,44 @@ impl AdviseRequest {
             command: self.command.clone(),
             ..PredictRequest::new(engine, &names.join(","), rows)
         }
+    }
+
+    /// With `--shards`: each candidate's rows placed on the shards by the sharded model (as
+    /// `predict --shards`), its hottest shard's share noted in its figures; the layout in words.
+    fn place_on_shards(
+        &self,
+        rows: u64,
+        payload: u64,
+        figures: &mut [CandidateFigures],
+        observer: &mut dyn AdviseObserver,
+    ) -> Result<Option<String>, Error> {
+        let Some(shards) = self.shards else {
+            if self.sharding.is_some() {
+                return Err(Error::InvalidInput(
+                    "--sharding needs --shards: say how many shards (e.g. --shards 8)".into(),
+                ));
+            }
+            return Ok(None);
+        };
+        let sharding = self.sharding.clone().unwrap_or_else(|| "range".into());
+        observer.step(&format!("Placing each candidate's rows on {shards} {sharding}-sharded nodes"));
+        let mut model = String::new();
+        for figure in figures.iter_mut() {
+            let request = PredictRequest {
+                payload_bytes: payload,
+                seed: self.seed,
+                shards: Some(shards),
+                sharding: Some(sharding.clone()),
+                ..PredictRequest::new(EngineKind::Sqlite, &figure.strategy, rows)
+            };
+            // A candidate the model cannot place (a server-generated key) keeps no share.
+            let Ok(PredictPlan::Sharded(plan)) = request.validate() else { continue };
+            let mut lines = Forward { observer: &mut *observer, calibration_dir: None };
+            let placed = plan.run(&mut lines)?;
+            figure.hottest_shard_share = placed.forecasts.first().map(|f| f.skew.hottest_share_median);
+            model = placed.model;
+        }
+        Ok(Some(format!("{shards} {sharding}-sharded nodes ({model})")))
     }
 
     /// The engine: an existing table's own (refusing a different `--engine`); else the one
@@ -315,12 +363,16 @@ fn migration(profile: &TableProfile, advised: &str) -> Vec<String> {
 }
 
 /// What advise did not measure, for this table.
-fn not_measured(profile: &TableProfile) -> Vec<String> {
+fn not_measured(profile: &TableProfile, sharded: bool) -> Vec<String> {
     let mut out = vec![
         "Reads: your queries' plans and latencies (pkbench run --workload app measures reads beside inserts).".to_string(),
         "Secondary indexes in the time: the time counts the key table's own trees at your row width; the other indexes are sized above, but their inserts (one entry per row for every candidate, wider where the engine's index entries carry the key) are not in the time.".to_string(),
-        "One inserting client: contention between many writers (pkbench run --workload concurrent) and sharded layouts (pkbench predict --shards).".to_string(),
     ];
+    out.push(if sharded {
+        "One inserting client: contention between many writers (pkbench run --workload concurrent); the shards' figures are where rows land, not their time.".to_string()
+    } else {
+        "One inserting client: contention between many writers (pkbench run --workload concurrent) and sharded layouts (--shards).".to_string()
+    });
     if profile.current_key.is_none() {
         out.push("Today's time: a new table has no rows, so its time now is its first batch's.".into());
     }

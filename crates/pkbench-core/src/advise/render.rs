@@ -22,6 +22,24 @@ const HEADER: [&str; 9] = [
     "inserts land",
 ];
 
+/// The column titles, with the hottest shard's share when the rows were placed on shards.
+fn header(r: &AdviceReport) -> Vec<&'static str> {
+    let mut h = HEADER.to_vec();
+    if r.sharded.is_some() {
+        h.push("hottest shard's share");
+    }
+    h
+}
+
+/// One candidate's cells, as [`header`] titles them.
+fn row(r: &AdviceReport, c: &CandidateFigures) -> Vec<String> {
+    let mut cells = cells(c).to_vec();
+    if r.sharded.is_some() {
+        cells.push(c.hottest_shard_share.map_or("—".into(), fmt::percent));
+    }
+    cells
+}
+
 /// One candidate's cells.
 fn cells(c: &CandidateFigures) -> [String; 9] {
     let name = if c.current { format!("{} (current)", c.strategy) } else { c.strategy.clone() };
@@ -75,6 +93,9 @@ fn context(r: &AdviceReport) -> Vec<String> {
     if let Some(k) = &t.current_key {
         lines.push(format!("Current key: {} {} — {}.", k.column, k.declared_type, k.evidence));
     }
+    if let Some(sharded) = &r.sharded {
+        lines.push(format!("Rows placed on {sharded}: an even spread gives each shard 1 ÷ shards of a batch."));
+    }
     lines.push(format!(
         "Forecast: the {} page model with a {} MiB page cache and rows as wide as yours ({} payload bytes beside the key); sizes from the schema model at {} rows, scaled to the target; calibrated on {}.",
         t.engine,
@@ -112,11 +133,11 @@ pub fn text(r: &AdviceReport) -> String {
     t.load_style(UTF8_FULL_CONDENSED)
         .force_no_tty()
         .set_content_arrangement(ContentArrangement::Disabled)
-        .set_header(HEADER.to_vec());
+        .set_header(header(r));
     for c in &r.candidates {
-        t.add_row(cells(c).to_vec());
+        t.add_row(row(r, c));
     }
-    for i in 1..t.column_count() - 1 {
+    for i in (1..t.column_count()).filter(|&i| i != HEADER.len() - 1) {
         if let Some(col) = t.column_mut(i) {
             col.set_cell_alignment(CellAlignment::Right);
         }
@@ -134,10 +155,12 @@ pub fn text(r: &AdviceReport) -> String {
 /// Markdown: the verdict as the heading's paragraph, a table, the sections as lists.
 pub fn markdown(r: &AdviceReport) -> String {
     let mut out = format!("# pkbench advise\n\n**{}**\n\n{}\n\n", r.verdict, context(r).join("\n\n"));
-    let _ = writeln!(out, "| {} |", HEADER.join(" | "));
-    let _ = writeln!(out, "|{}", "---|".repeat(HEADER.len()));
+    let header = header(r);
+    let _ = writeln!(out, "| {} |", header.join(" | "));
+    let _ = writeln!(out, "|{}", "---|".repeat(header.len()));
     for c in &r.candidates {
-        let _ = writeln!(out, "| {} |", cells(c).map(|cell| cell.replace('|', "\\|")).join(" | "));
+        let cells: Vec<String> = row(r, c).iter().map(|cell| cell.replace('|', "\\|")).collect();
+        let _ = writeln!(out, "| {} |", cells.join(" | "));
     }
     for (title, lines) in sections(r) {
         let _ = write!(out, "\n## {title}\n\n");
@@ -157,13 +180,13 @@ pub fn html(r: &AdviceReport, forecast: &ResultsDoc) -> String {
         let _ = write!(lead, "<p>{}</p>", esc(&line));
     }
     lead.push_str("<table><thead><tr>");
-    for h in HEADER {
+    for h in header(r) {
         let _ = write!(lead, "<th>{}</th>", esc(h));
     }
     lead.push_str("</tr></thead><tbody>");
     for c in &r.candidates {
         lead.push_str("<tr>");
-        for cell in cells(c) {
+        for cell in row(r, c) {
             let _ = write!(lead, "<td>{}</td>", esc(&cell));
         }
         lead.push_str("</tr>");

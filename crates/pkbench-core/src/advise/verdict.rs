@@ -74,8 +74,29 @@ pub fn decide(candidates: &[CandidateFigures], target_rows: u64) -> Verdict {
             }
         }
     };
+    let line = line + &shard_note(candidates, best);
     let why = candidates.iter().filter_map(|c| explain(c, best, &tied)).collect();
     Verdict { line, advised: best.strategy.clone(), tied, why }
+}
+
+/// ` But on the shards, …` where the advised candidate's rows crowd one shard (its hottest shard
+/// takes over twice the even share) and another candidate spreads them.
+fn shard_note(candidates: &[CandidateFigures], best: &CandidateFigures) -> String {
+    let Some(share) = best.hottest_shard_share else { return String::new() };
+    let spread = candidates
+        .iter()
+        .filter_map(|c| c.hottest_shard_share.map(|s| (c, s)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .filter(|(_, s)| *s * 2.0 < share);
+    match spread {
+        Some((c, s)) => format!(
+            " But on the shards its hottest shard takes {:.0}% of each batch's rows, where {} spreads them ({:.0}%): a hot spot if one node cannot take every insert.",
+            share * 100.0,
+            c.strategy,
+            s * 100.0
+        ),
+        None => String::new(),
+    }
 }
 
 /// `, its table and indexes 41% smaller` where the advised candidate's are smaller.
@@ -149,6 +170,7 @@ mod tests {
             key_bytes: 16,
             ordered: true,
             hot_spot: "here".into(),
+            hottest_shard_share: None,
         }
     }
 
@@ -183,5 +205,15 @@ mod tests {
             "{}",
             v.line
         );
+    }
+
+    #[test]
+    fn an_advised_key_that_crowds_one_shard_says_so() {
+        let mut int = candidate("int", false, (1.0, 0.9, 1.1), 100);
+        let mut uuid4 = candidate("uuid4", false, (5.0, 4.0, 6.0), 300);
+        int.hottest_shard_share = Some(1.0);
+        uuid4.hottest_shard_share = Some(0.13);
+        let v = decide(&[int, uuid4], 100);
+        assert!(v.line.ends_with("But on the shards its hottest shard takes 100% of each batch's rows, where uuid4 spreads them (13%): a hot spot if one node cannot take every insert."), "{}", v.line);
     }
 }

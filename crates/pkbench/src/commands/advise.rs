@@ -69,6 +69,12 @@ pub struct AdviseArgs {
     /// Rows per candidate of the calibration's real runs (at the target's cache pressure).
     #[arg(long, default_value = "200k", value_name = "N", value_parser = parse_count)]
     pub calibrate_rows: u64,
+    /// Also place each candidate's rows on N shards: the hottest shard's share of each batch.
+    #[arg(long, value_name = "N")]
+    pub shards: Option<u32>,
+    /// With --shards: `range` (even key ranges, as pkbench's sharded engines lay out) or `hash`.
+    #[arg(long, value_name = "range|hash", requires = "shards")]
+    pub sharding: Option<String>,
     /// Seed of the key streams.
     #[arg(long, default_value_t = 42, value_name = "N", value_parser = parse_seed)]
     pub seed: u64,
@@ -152,6 +158,8 @@ fn request(args: &AdviseArgs) -> anyhow::Result<AdviseRequest> {
         strategies: args.strategies.clone(),
         cache_mb: args.cache_mb,
         calibrate_rows: args.calibrate_rows,
+        shards: args.shards,
+        sharding: args.sharding.clone(),
         seed: args.seed,
         out_dir: args.out.clone().unwrap_or_else(|| new_results_dir("advise-")),
         command: std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect(),

@@ -73,7 +73,7 @@ fn advise_answers_for_a_typical_table_with_its_verdict_first() {
     let md = std::fs::read_to_string(out_dir.join("advice.md")).unwrap();
     assert!(md.contains(&format!("**{first}**")), "{md}");
     let json = pkbench()
-        .args(["advise", "--format", "json", "-s", "int,uuid4"])
+        .args(["advise", "--format", "json", "-s", "int,uuid4", "--shards", "4"])
         .args(SMALL)
         .arg("-o")
         .arg(dir.path().join("json"))
@@ -82,6 +82,11 @@ fn advise_answers_for_a_typical_table_with_its_verdict_first() {
     assert!(json.status.success(), "{}", String::from_utf8_lossy(&json.stderr));
     let printed: Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(printed, validated(&dir.path().join("json")));
+    // Ordered keys crowd the shards whose ranges a batch spans (two of four: a batch is half the
+    // rows); random ones spread over all four.
+    let shares: Vec<f64> =
+        printed["candidates"].as_array().unwrap().iter().map(|c| c["hottest_shard_share"].as_f64().unwrap()).collect();
+    assert!(shares[0] >= 0.5 && shares[1] < 0.3, "{shares:?}");
 }
 
 /// A SQLite table keyed by UUIDv4 text, with [`ROW_MARKER`] in every row.
