@@ -18,17 +18,23 @@ pub struct Verdict {
 }
 
 /// Ranks `candidates` by their time per row at `target_rows`; a candidate is only called faster
-/// when its interval lies wholly below the other's.
+/// when its interval lies wholly below the other's, and of those tied with the fastest the first
+/// shown is advised.
 pub fn decide(candidates: &[CandidateFigures], target_rows: u64) -> Verdict {
     let timed: Vec<(&CandidateFigures, Estimate)> =
         candidates.iter().filter_map(|c| c.us_per_row_target.map(|e| (c, e))).collect();
-    let Some(&(best, best_time)) = timed.iter().min_by(|a, b| a.1.value.total_cmp(&b.1.value)) else {
+    let Some(&(_, fastest)) = timed.iter().min_by(|a, b| a.1.value.total_cmp(&b.1.value)) else {
         return Verdict {
             line: "No candidate's time was forecast: nothing to rank.".into(),
             advised: String::new(),
             tied: Vec::new(),
             why: Vec::new(),
         };
+    };
+    // Of the candidates no measurably slower than the fastest, the first in the order shown (the
+    // current key, then the simplest): a tie is no reason to change or to choose the rarer key.
+    let Some(&(best, best_time)) = timed.iter().find(|(_, e)| !fastest.clearly_below(e)) else {
+        return Verdict { line: String::new(), advised: String::new(), tied: Vec::new(), why: Vec::new() };
     };
     let tied: Vec<String> = timed
         .iter()
@@ -41,13 +47,6 @@ pub fn decide(candidates: &[CandidateFigures], target_rows: u64) -> Verdict {
         Some((c, _)) if c.strategy == best.strategy => {
             format!("Keep {}: {at} no other candidate inserts measurably faster{}.", c.strategy, tie_note(&tied))
         }
-        Some((c, e)) if tied.contains(&c.strategy) => format!(
-            "Keep {}: {at} {} is not measurably faster (their 90% intervals overlap: {} against {} µs per row).",
-            c.strategy,
-            best.strategy,
-            interval(best_time),
-            interval(*e)
-        ),
         Some((c, e)) => format!(
             "Use {}: {at} it inserts {} faster than your current {} key{}{}.",
             best.strategy,
@@ -118,11 +117,6 @@ fn times(ratio: Estimate) -> String {
     format!("{:.1}× (90% interval {:.1}–{:.1}×)", ratio.value, ratio.low, ratio.high)
 }
 
-/// `1.2–1.9`.
-fn interval(e: Estimate) -> String {
-    format!("{:.2}–{:.2}", e.low, e.high)
-}
-
 /// Why a candidate costs what it does, where it differs measurably from the advised one (or is
 /// the current key): its cache misses, pages written and splits per row, and its key's width.
 fn explain(c: &CandidateFigures, best: &CandidateFigures, tied: &[String]) -> Option<String> {
@@ -186,7 +180,10 @@ mod tests {
     fn overlapping_intervals_are_no_measurable_difference() {
         let c = [candidate("uuid4", true, (5.0, 4.0, 6.0), 200), candidate("uuid7", false, (4.8, 4.2, 5.5), 150)];
         let v = decide(&c, 10);
-        assert!(v.line.starts_with("Keep uuid4: at 10 rows uuid7 is not measurably faster"), "{}", v.line);
+        assert_eq!(
+            v.line,
+            "Keep uuid4: at 10 rows no other candidate inserts measurably faster (no measurable difference from uuid7)."
+        );
         let new = [candidate("int", false, (1.0, 0.9, 1.1), 1), candidate("uuid7", false, (1.05, 0.95, 1.2), 1)];
         assert!(decide(&new, 10).line.starts_with("No measurable difference at 10 rows"));
     }
@@ -215,5 +212,16 @@ mod tests {
         uuid4.hottest_shard_share = Some(0.13);
         let v = decide(&[int, uuid4], 100);
         assert!(v.line.ends_with("But on the shards its hottest shard takes 100% of each batch's rows, where uuid4 spreads them (13%): a hot spot if one node cannot take every insert."), "{}", v.line);
+    }
+
+    #[test]
+    fn of_keys_tied_with_the_fastest_the_first_shown_is_advised() {
+        let c = [
+            candidate("int", false, (1.02, 0.9, 1.2), 100),
+            candidate("int-client", false, (1.0, 0.9, 1.1), 100),
+            candidate("uuid4", false, (5.0, 4.0, 6.0), 300),
+        ];
+        let v = decide(&c, 100);
+        assert_eq!((v.advised.as_str(), v.tied.as_slice()), ("int", ["int-client".to_string()].as_slice()));
     }
 }
