@@ -344,22 +344,37 @@ fn save(report: &AdviceReport, forecast: &crate::results::ResultsDoc, dir: &Path
     write_atomically(&dir.join("advice.html"), render::html(report, forecast).as_bytes())
 }
 
-/// How to move an existing table to the advised key.
+/// How to move an existing table to the advised key, and how to measure the two on its shape.
 fn migration(profile: &TableProfile, advised: &str) -> Vec<String> {
     let Some(key) = &profile.current_key else { return Vec::new() };
-    if key.strategy.as_deref() == Some(advised) || advised.is_empty() {
+    let current = key.strategy.as_deref().unwrap_or_default();
+    if current == advised || advised.is_empty() {
         return Vec::new();
     }
-    vec![
-        format!(
-            "pkbench doctor {} --table {} --sql writes a migration script to review (doctor never runs it).",
-            profile.source, profile.table
+    let (source, table) = (&profile.source, &profile.table);
+    let mut out = vec![format!(
+        "pkbench doctor {source} --table {table} --sql writes a migration script to review (doctor never runs it)."
+    )];
+    let measure = match &profile.values_file {
+        Some(values) => format!(
+            "pkbench run --schema {} --values {} --table {table}",
+            profile.schema_file.display(),
+            values.display()
         ),
-        format!(
-            "pkbench run --workload remedy --like {} --table {} measures what switching costs on a copy of the table's shape.",
-            profile.source, profile.table
-        ),
-    ]
+        None => format!("pkbench run --schema {} --table {table}", profile.schema_file.display()),
+    };
+    let both = if current.is_empty() { advised.to_string() } else { format!("{current},{advised}") };
+    out.push(format!(
+        "{measure} --engine {} -s {both} measures both keys on your table's shape, on a throwaway server or file.",
+        profile.engine
+    ));
+    if advised == "uuid7" && current.starts_with("uuid4") {
+        out.push(format!(
+            "pkbench run --workload remedy --engine {} measures switching new rows from uuid4 to uuid7 and rebuilding the table, on pkbench's own table.",
+            profile.engine
+        ));
+    }
+    out
 }
 
 /// What advise did not measure, for this table.
