@@ -37,11 +37,17 @@ enum Told {
     Progress { rows_done: u64, elapsed: Duration },
 }
 
+/// A strategy's forecast, as a worker ends it.
+type Outcome = Box<Result<RunResult, Error>>;
+
 /// What a worker sends: strategy `index`'s event, or its forecast.
 enum Message {
     Told(usize, Told),
-    Done(usize, Result<RunResult, Error>),
+    Done(usize, Outcome),
 }
+
+/// A strategy's events not told yet, and its forecast once done.
+type Pending = (Vec<Told>, Option<Outcome>);
 
 /// Most bytes the models forecast side by side may be expected to hold together: with the rest
 /// of the process, a forecast stays within the 2 GB of memory it is allowed.
@@ -96,15 +102,14 @@ impl Forecasts<'_> {
                             break;
                         }
                         let result = self.forecast_one(index, &tx);
-                        if tx.send(Message::Done(index, result)).is_err() {
+                        if tx.send(Message::Done(index, Box::new(result))).is_err() {
                             break;
                         }
                     }
                 });
             }
             drop(tx);
-            let mut pending: Vec<(Vec<Told>, Option<Result<RunResult, Error>>)> =
-                (0..n).map(|_| (Vec::new(), None)).collect();
+            let mut pending: Vec<Pending> = (0..n).map(|_| (Vec::new(), None)).collect();
             let mut current = 0;
             for message in rx {
                 match message {
@@ -118,7 +123,7 @@ impl Forecasts<'_> {
                     }
                     let Some(result) = pending[current].1.take() else { break };
                     current += 1;
-                    if on_result(result).is_break() {
+                    if on_result(*result).is_break() {
                         stop.store(true, Ordering::Relaxed);
                         return;
                     }
