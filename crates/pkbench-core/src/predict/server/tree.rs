@@ -109,6 +109,16 @@ pub struct Shape {
     pub new_roots: u32,
 }
 
+/// Inserts `value` at `pos`, growing a full vector by an eighth rather than doubling it: a
+/// model keeps every key of tens of millions of rows, and pages' vectors that doubled would
+/// hold up to twice the keys' bytes.
+fn insert_tight<T>(values: &mut Vec<T>, pos: usize, value: T) {
+    if values.len() == values.capacity() {
+        values.reserve_exact(values.len() / 8 + 4);
+    }
+    values.insert(pos, value);
+}
+
 /// One B+tree: a root and the rules of its engine.
 #[derive(Debug)]
 pub struct Tree<R> {
@@ -205,9 +215,9 @@ impl<R: SplitRules> Tree<R> {
             if self.rules.fits(node, pos) {
                 let leaf = node.is_leaf();
                 let node = &mut store.nodes[page as usize];
-                node.keys.insert(pos, key);
+                insert_tight(&mut node.keys, pos, key);
                 if !leaf {
-                    node.children.insert(pos, child);
+                    insert_tight(&mut node.children, pos, child);
                 }
                 node.last_insert = Some(key);
                 let rightmost = node.is_rightmost();
@@ -220,12 +230,15 @@ impl<R: SplitRules> Tree<R> {
             let s = self.rules.split_at(node, pos, key);
             let node = &mut store.nodes[page as usize];
             let (level, leaf) = (node.level, node.is_leaf());
-            node.keys.insert(pos, key);
+            insert_tight(&mut node.keys, pos, key);
             if !leaf {
-                node.children.insert(pos, child);
+                insert_tight(&mut node.children, pos, child);
             }
             let keys = node.keys.split_off(s);
             let children = if leaf { Vec::new() } else { node.children.split_off(s) };
+            // The left half keeps the full page's allocation unless given back.
+            node.keys.shrink_to_fit();
+            node.children.shrink_to_fit();
             let on_left = pos < s;
             node.last_insert = on_left.then_some(key);
             let old_next = node.next;

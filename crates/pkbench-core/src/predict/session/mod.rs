@@ -8,6 +8,7 @@
 //! - `calibration`: the calibration's real runs or file, the probes, the fit.
 //! - [`real`]: the real engines of the calibration and check runs.
 //! - [`event`]: what the observer is told.
+//! - `workers`: the strategies' forecasts side by side, one per core, told in the plan's order.
 //! - [`shards`] and [`schema`]: the two models that only print.
 
 mod calibration;
@@ -18,6 +19,7 @@ pub mod schema;
 pub mod shards;
 #[cfg(test)]
 mod tests;
+mod workers;
 
 pub use event::{PredictEvent, PredictObserver, Unobserved};
 pub use real::{ManagedEngines, RealEngine, RealEngines};
@@ -31,15 +33,15 @@ pub use shards::ShardedPlan;
 use crate::Error;
 use crate::control::RunControl;
 use crate::predict::check::{self, BatchCheck};
-use crate::predict::{Calibration, CalibrationPlan, predict_engine, run_real, table};
+use crate::predict::{Calibration, CalibrationPlan, run_real, table};
 use crate::report::ResultsWriter;
-use crate::results::{BatchResult, Environment, ResultsDoc, RunResult, SCHEMA_VERSION};
-use crate::strategy::Strategy;
+use crate::results::{Environment, ResultsDoc, SCHEMA_VERSION};
 use crate::util::time::rfc3339_now;
 use calibration::Calibrated;
 use std::fmt;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
-use std::time::Instant;
+use workers::Forecasts;
 
 /// A forecast that failed.
 #[derive(Debug, thiserror::Error)]
@@ -174,58 +176,43 @@ impl<'a> PredictSession<'a> {
             environment: Environment::detect(engine.model_name(), &engine.model_version(), &self.plan.out_dir),
             runs: Vec::new(),
         };
-        for strategy in self.plan.strategies.clone() {
-            let result = self.forecast_one(strategy);
-            match result {
+        let forecasts = Forecasts {
+            engine,
+            strategies: &self.plan.strategies,
+            config: &self.plan.config,
+            calibration: self.calibration.as_ref(),
+            control: self.control,
+            faster_batch: self.plan.faster_batch,
+        };
+        // How the strategies' forecasts ended, if not each one complete.
+        let mut ended: Option<Result<Forecasted, PredictError>> = None;
+        forecasts.run(&mut *self.observer, &mut |result| {
+            let outcome = match result {
                 Ok(run) => {
                     let complete = run.complete;
                     doc.runs.push(run);
-                    writer.write(&doc)?;
-                    if !complete {
-                        let results_dir = writer.dir().to_path_buf();
-                        return Ok(Forecasted::Interrupted(Interruption::Forecast { results_dir }));
+                    match writer.write(&doc) {
+                        Err(e) => Err(e.into()),
+                        Ok(()) if complete => return ControlFlow::Continue(()),
+                        Ok(()) => {
+                            let results_dir = writer.dir().to_path_buf();
+                            Ok(Forecasted::Interrupted(Interruption::Forecast { results_dir }))
+                        }
                     }
                 }
-                Err(error) => {
-                    writer.write(&doc)?;
-                    return Err(PredictError::Stopped { dir: writer.dir().to_path_buf(), error });
-                }
-            }
+                Err(error) => match writer.write(&doc) {
+                    Err(e) => Err(e.into()),
+                    Ok(()) => Err(PredictError::Stopped { dir: writer.dir().to_path_buf(), error }),
+                },
+            };
+            ended = Some(outcome);
+            ControlFlow::Break(())
+        });
+        if let Some(outcome) = ended {
+            return outcome;
         }
         let (results_dir, report_html) = (writer.dir().to_path_buf(), writer.html_path());
         Ok(Forecasted::Done(Box::new(Forecast { doc, results_dir, report_html })))
-    }
-
-    /// One strategy's forecast, with a progress event every tenth of the rows.
-    fn forecast_one(&mut self, strategy: &Strategy) -> Result<RunResult, Error> {
-        let config = &self.plan.config;
-        let rows = config.rows;
-        let event = PredictEvent::Predicting {
-            strategy: strategy.name,
-            mode: config.mode,
-            rows,
-            scale: config.scale,
-            faster_batch: self.plan.faster_batch,
-        };
-        self.observer.event(&event);
-        let started = Instant::now();
-        let mut next_tenth = 1;
-        let observer = &mut *self.observer;
-        let mut report = |b: &BatchResult| {
-            // A line every tenth of the rows: long predictions show they are alive.
-            if b.rows_total * 10 >= next_tenth * rows {
-                let elapsed = started.elapsed();
-                observer.event(&PredictEvent::Progress {
-                    strategy: strategy.name,
-                    rows_done: b.rows_total,
-                    rows,
-                    elapsed,
-                });
-                next_tenth = b.rows_total * 10 / rows + 1;
-            }
-        };
-        let calibration = self.calibration.as_ref();
-        predict_engine(self.plan.engine, strategy, config, calibration, self.control, &mut report)
     }
 
     /// The forecast against the real run the plan asks for (`None` if none): `--check`'s new
