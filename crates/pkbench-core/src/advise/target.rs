@@ -68,11 +68,11 @@ impl TargetRequest {
                 }
             }
             (None, None, None) if rows_now == 0 => {
-                Target { rows: NEW_TABLE_DEFAULT_ROWS, chosen_by: "a new table's default (use --rows)".into() }
+                Target { rows: NEW_TABLE_DEFAULT_ROWS, chosen_by: "the default for a new table".into() }
             }
             (None, None, None) => Target {
                 rows: rows_now.saturating_mul(DEFAULT_GROWTH_FACTOR),
-                chosen_by: format!("{DEFAULT_GROWTH_FACTOR}× today's {} rows (use --rows)", thousands(rows_now)),
+                chosen_by: format!("{DEFAULT_GROWTH_FACTOR}× today's {} rows", thousands(rows_now)),
             },
         };
         if target.rows <= rows_now {
