@@ -109,7 +109,7 @@ impl TableSource {
         match self {
             TableSource::Typical => {
                 let file = dir.join("typical-table.sql");
-                write(&file, TYPICAL_TABLE_SQL)?;
+                write_atomically(&file, TYPICAL_TABLE_SQL.as_bytes())?;
                 Ok(TableProfile {
                     source: "a typical table".into(),
                     table: "events".into(),
@@ -168,7 +168,7 @@ fn read_existing(
     let schema_file = dir.join(format!("{table}.sql"));
     let values_file = match crate::doctor::target_kind(target)? {
         EngineKind::Sqlite => {
-            write(&schema_file, &sqlite_definition(target, table)?)?;
+            write_atomically(&schema_file, sqlite_definition(target, table)?.as_bytes())?;
             None
         }
         EngineKind::Postgres
@@ -181,8 +181,8 @@ fn read_existing(
             let values_file = schema_file.with_extension("values.toml");
             let values_name = values_file.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
             let files = export::render(engine, &version, table, &tables, &values_name)?;
-            write(&schema_file, &files.schema)?;
-            write(&values_file, &files.values)?;
+            write_atomically(&schema_file, files.schema.as_bytes())?;
+            write_atomically(&values_file, files.values.as_bytes())?;
             Some(values_file)
         }
     };
@@ -303,9 +303,4 @@ pub fn strategy_for(scheme: KeyScheme, storage: KeyStorage, layout: Layout) -> O
         KeyScheme::Ulid => "ulid",
         KeyScheme::UuidOther | KeyScheme::Other128 | KeyScheme::Unknown => return None,
     })
-}
-
-/// Writes a file advise made, whole or not at all.
-fn write(path: &Path, text: &str) -> Result<(), Error> {
-    write_atomically(path, text.as_bytes())
 }

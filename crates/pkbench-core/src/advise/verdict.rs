@@ -23,7 +23,7 @@ pub struct Verdict {
 pub fn decide(candidates: &[CandidateFigures], target_rows: u64) -> Verdict {
     let timed: Vec<(&CandidateFigures, Estimate)> =
         candidates.iter().filter_map(|c| c.us_per_row_target.map(|e| (c, e))).collect();
-    let Some(&(_, fastest)) = timed.iter().min_by(|a, b| a.1.value.total_cmp(&b.1.value)) else {
+    let Some(&(fastest_candidate, fastest)) = timed.iter().min_by(|a, b| a.1.value.total_cmp(&b.1.value)) else {
         return Verdict {
             line: "No candidate's time was forecast: nothing to rank.".into(),
             advised: String::new(),
@@ -33,9 +33,8 @@ pub fn decide(candidates: &[CandidateFigures], target_rows: u64) -> Verdict {
     };
     // Of the candidates no measurably slower than the fastest, the first in the order shown (the
     // current key, then the simplest): a tie is no reason to change or to choose the rarer key.
-    let Some(&(best, best_time)) = timed.iter().find(|(_, e)| !fastest.clearly_below(e)) else {
-        return Verdict { line: String::new(), advised: String::new(), tied: Vec::new(), why: Vec::new() };
-    };
+    let (best, best_time) =
+        timed.iter().copied().find(|(_, e)| !fastest.clearly_below(e)).unwrap_or((fastest_candidate, fastest));
     let tied: Vec<String> = timed
         .iter()
         .filter(|(c, e)| c.strategy != best.strategy && !best_time.clearly_below(e))

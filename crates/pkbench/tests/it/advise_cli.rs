@@ -176,6 +176,23 @@ mod servers {
     use super::*;
     use pkbench_core::engines::postgres::ManagedPostgres;
 
+    /// Advice on the `orders` table at `url`, with small sizes: it succeeds, holds no row value
+    /// in any output or file, and validates against the schema.
+    fn advise_orders(url: &str) -> Value {
+        let dir = tempfile::tempdir().unwrap();
+        let out_dir = dir.path().join("advice");
+        let out = pkbench()
+            .args(["advise", "--table", "orders", "-s", "int,uuid7", "--url", url])
+            .args(SMALL)
+            .arg("-o")
+            .arg(&out_dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_no_row_value(&out, &out_dir);
+        validated(&out_dir)
+    }
+
     #[test]
     fn advise_reads_a_postgres_table_as_a_role_that_may_only_select_it() {
         let server = ManagedPostgres::start(&Default::default(), 32)
@@ -193,23 +210,12 @@ mod servers {
         let objects = "SELECT count(*) FROM pg_class WHERE relnamespace = 'public'::regnamespace";
         let before: i64 = admin.query_one(objects, &[]).unwrap().get(0);
         let url = format!("postgresql://reader@/postgres?host={}&port={}", server.dir().display(), server.port());
-        let dir = tempfile::tempdir().unwrap();
-        let out_dir = dir.path().join("advice");
-        let out = pkbench()
-            .args(["advise", "--table", "orders", "-s", "int,uuid7", "--url", &url])
-            .args(SMALL)
-            .arg("-o")
-            .arg(&out_dir)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let advice = validated(&out_dir);
+        let advice = advise_orders(&url);
         assert_eq!(advice["table"]["rows_now"], 5000);
         assert_eq!(advice["table"]["current_key"]["strategy"], "uuid4");
         assert!(advice["table"]["read_only"].as_str().unwrap().contains("read_only"), "{}", advice["table"]);
         let after: i64 = admin.query_one(objects, &[]).unwrap().get(0);
         assert_eq!(before, after, "advise left something behind on the server");
-        assert_no_row_value(&out, &out_dir);
     }
 
     /// A random UUIDv4 as 36-character text, in MariaDB's SQL.
@@ -233,17 +239,7 @@ mod servers {
         let objects = "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'shop'";
         let before: Option<u64> = admin.query_first(objects).unwrap();
         let url = format!("mysql://reader@127.0.0.1:{port}/shop");
-        let dir = tempfile::tempdir().unwrap();
-        let out_dir = dir.path().join("advice");
-        let out = pkbench()
-            .args(["advise", "--table", "orders", "-s", "int,uuid7", "--url", &url])
-            .args(SMALL)
-            .arg("-o")
-            .arg(&out_dir)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let advice = validated(&out_dir);
+        let advice = advise_orders(&url);
         assert_eq!(advice["table"]["rows_now"], 4000);
         assert_eq!(advice["table"]["current_key"]["strategy"], "uuid4-text");
         assert!(
@@ -253,6 +249,5 @@ mod servers {
         );
         let after: Option<u64> = admin.query_first(objects).unwrap();
         assert_eq!(before, after, "advise left something behind on the server");
-        assert_no_row_value(&out, &out_dir);
     }
 }

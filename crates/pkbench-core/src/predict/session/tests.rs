@@ -8,27 +8,12 @@ use std::sync::Arc;
 /// `pkbench predict -s STRATEGIES -n ROWS -b BATCH --payload 20 --cache-mb 1 -o DIR/out`.
 fn request(dir: &Path, strategies: &str, rows: u64, batch_rows: u64) -> PredictRequest {
     PredictRequest {
-        engine: EngineKind::Sqlite,
-        strategies: strategies.into(),
-        rows,
         batch_rows,
         payload_bytes: 20,
         cache_mb: 1,
-        page_size: None,
-        seed: 42,
-        mode: None,
-        scale: None,
-        calibration: None,
-        calibrate_rows: 1_000_000,
-        ram_gib: None,
-        check: None,
-        shards: None,
-        sharding: None,
-        range_split_mb: None,
-        schema: None,
-        format: Format::Table,
         out: Some(dir.join("out")),
         command: vec!["pkbench".into(), "predict".into()],
+        ..PredictRequest::new(EngineKind::Sqlite, strategies, rows)
     }
 }
 
