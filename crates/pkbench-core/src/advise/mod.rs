@@ -9,7 +9,8 @@
 //! 4. [`shape`]: the engine's schema model of the table for each candidate (every tree), and the
 //!    row width the plain page model matches.
 //! 5. A calibrated page-model forecast of each candidate at the target (`predict --calibrate`:
-//!    short real runs at the target's cache pressure, 90% intervals).
+//!    short real runs of the user's table, its indexes included, at the target's cache pressure;
+//!    90% intervals).
 //! 6. [`figures`] per candidate and the [`verdict`], rendered by [`render`].
 
 pub mod candidates;
@@ -29,6 +30,7 @@ use crate::control::RunControl;
 use crate::engines::EngineKind;
 use crate::predict::session::{
     CalibrationSource, Forecasted, PredictEvent, PredictObserver, PredictPlan, PredictRequest, PredictSession,
+    SchemaRequest,
 };
 use crate::util::folder::write_atomically;
 use crate::util::text::thousands;
@@ -175,12 +177,12 @@ impl AdviseRequest {
         // The server's own cache, where advise read one (at least a MiB: the models' smallest).
         let server_cache = profile.cache_bytes.map(|b| (b >> 20).max(1));
         let cache_mb = self.cache_mb.or(server_cache).unwrap_or(DEFAULT_CACHE_MB);
-        let request = self.forecast_request(engine, &names, target.rows, shape.payload_bytes, cache_mb);
+        let request = self.forecast_request(engine, &names, target.rows, shape.payload_bytes, cache_mb, &profile);
         let PredictPlan::Page(plan) = request.validate()? else {
             return Err(Error::Internal("a forecast without shards or a schema planned another model".into()));
         };
         observer.step(&format!(
-            "Forecasting each candidate at {} rows: calibration runs of {} rows at the target's cache pressure, then the page model",
+            "Forecasting each candidate at {} rows: calibration runs of {} rows of your table at the target's cache pressure, then the page model",
             thousands(target.rows),
             thousands(self.calibrate_rows)
         ));
@@ -237,7 +239,8 @@ impl AdviseRequest {
     }
 
     /// The calibrated page forecast of the candidates `names` at `rows`, each row carrying
-    /// `payload` bytes beside its key, saved in the results folder's `forecast/`.
+    /// `payload` bytes beside its key, calibrated on the profiled table itself, saved in the
+    /// results folder's `forecast/`.
     fn forecast_request(
         &self,
         engine: EngineKind,
@@ -245,8 +248,15 @@ impl AdviseRequest {
         rows: u64,
         payload: u64,
         cache_mb: u64,
+        profile: &TableProfile,
     ) -> PredictRequest {
         PredictRequest {
+            calibrate_on: Some(SchemaRequest {
+                file: profile.schema_file.clone(),
+                table: (!profile.table.is_empty()).then(|| profile.table.clone()),
+                values: profile.values_file.clone(),
+                parent_rows: None,
+            }),
             payload_bytes: payload,
             cache_mb,
             seed: self.seed,
@@ -381,7 +391,7 @@ fn migration(profile: &TableProfile, advised: &str) -> Vec<String> {
 fn not_measured(profile: &TableProfile, sharded: bool) -> Vec<String> {
     let mut out = vec![
         "Reads: your queries' plans and latencies (pkbench run --workload app measures reads beside inserts).".to_string(),
-        "Secondary indexes in the time: the time counts the key table's own trees at your row width; the other indexes are sized above, but their inserts (one entry per row for every candidate, wider where the engine's index entries carry the key) are not in the time.".to_string(),
+        "Secondary indexes as the table grows: the calibration runs insert your table with its indexes, so their work at the calibration's size is in the time; beyond it, the time grows as the key's own tree does, not as the other indexes do.".to_string(),
     ];
     out.push(if sharded {
         "One inserting client: contention between many writers (pkbench run --workload concurrent); the shards' figures are where rows land, not their time.".to_string()

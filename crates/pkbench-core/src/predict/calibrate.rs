@@ -21,7 +21,7 @@ use crate::metrics::budget::CounterBudget;
 use crate::results::{Counters, Environment, ResultsDoc, RunResult};
 use crate::run::{RunPlan, run};
 use crate::strategy::Strategy;
-use crate::workloads::{CaseContext, InsertGrowth};
+use crate::workloads::{CaseContext, InsertGrowth, Workload};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -467,7 +467,8 @@ fn page_and_cache(engine: ModelEngine, settings: &BTreeMap<String, String>) -> O
 pub type OpenEngine<'a> = dyn FnMut() -> Result<(Box<dyn Engine>, Environment), Error> + 'a;
 
 /// Runs `workload` for each strategy on an engine of its own from `open` (the calibration, or
-/// `--check`'s real run; `flag` names which in the recorded command). One engine per strategy:
+/// `--check`'s real run; `flag` names which in the recorded command): the plain table of
+/// insert-growth, or a user's table (`run --schema`'s rows). One engine per strategy:
 /// what a strategy leaves on a server would tilt the next one's run — on PostgreSQL, the WAL
 /// a managed cluster keeps for `pg_walinspect` slowed uuid7's batches by a quarter once int's
 /// 5M rows had run before it, and not at all on a cluster of its own — and the model forecasts
@@ -475,7 +476,7 @@ pub type OpenEngine<'a> = dyn FnMut() -> Result<(Box<dyn Engine>, Environment), 
 pub fn run_real(
     strategies: &[&'static Strategy],
     open: &mut OpenEngine<'_>,
-    workload: &InsertGrowth,
+    workload: &dyn Workload,
     control: &RunControl,
     flag: &str,
 ) -> Result<ResultsDoc, Error> {

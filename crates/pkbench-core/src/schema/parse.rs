@@ -37,14 +37,19 @@ pub fn parse(sql: &str, engine: Option<EngineKind>) -> Result<Schema, Error> {
     }))
 }
 
-/// The server whose dump `sql` looks like, when it says so: `mysqldump`'s and `pg_dump`'s
-/// headers, backquoted names, `ENGINE=`, `AUTO_INCREMENT`, `UNSIGNED`, `ENUM(…)`; `SERIAL`, `::`
-/// casts and the types only PostgreSQL has (`timestamptz`, `jsonb`, `bytea`).
+/// The engine whose dump `sql` looks like, when it says so: SQLite's `AUTOINCREMENT`, `WITHOUT
+/// ROWID` and `PRAGMA` first (its type names are free words, `INTEGER UNSIGNED` among them);
+/// then `mysqldump`'s and `pg_dump`'s headers, backquoted names, `ENGINE=`, `AUTO_INCREMENT`,
+/// `UNSIGNED`, `ENUM(…)`; `SERIAL`, `::` casts and the types only PostgreSQL has
+/// (`timestamptz`, `jsonb`, `bytea`).
 pub fn detect_engine(sql: &str) -> Option<EngineKind> {
     // The first MiB says it; cut at a character boundary.
     let end = (0..=sql.len().min(1 << 20)).rev().find(|&i| sql.is_char_boundary(i)).unwrap_or(0);
     let head = &sql[..end];
     let upper = head.to_ascii_uppercase();
+    if [" AUTOINCREMENT", "WITHOUT ROWID", "PRAGMA "].iter().any(|m| upper.contains(m)) {
+        return Some(EngineKind::Sqlite);
+    }
     let mysql =
         ["-- MYSQL DUMP", "-- MARIADB DUMP", "ENGINE=", "AUTO_INCREMENT", "/*!40101", " UNSIGNED", " ENUM(", " ENUM ("]
             .iter()

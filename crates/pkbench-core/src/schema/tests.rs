@@ -342,3 +342,19 @@ fn on_another_engine_each_conversion_is_listed() {
         assert!(said.iter().any(|s| s.starts_with(expected)), "{expected} not in {said:#?}");
     }
 }
+
+#[test]
+fn a_sqlite_schema_with_unsigned_type_names_is_read_as_sqlite() {
+    // As MediaWiki's SQLite schema writes its tables: free type names, AUTOINCREMENT.
+    let sql = "CREATE TABLE revision (rev_id INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, rev_page INTEGER UNSIGNED NOT NULL);";
+    assert_eq!(crate::schema::detect_engine(sql), Some(EngineKind::Sqlite));
+    let schema = parse(sql, crate::schema::detect_engine(sql)).unwrap();
+    assert_eq!(schema.tables[0].columns.len(), 2);
+    for (sql, engine) in [
+        ("CREATE TABLE t (id INT UNSIGNED AUTO_INCREMENT PRIMARY KEY);", EngineKind::MariaDb),
+        ("CREATE TABLE t (id BIGSERIAL PRIMARY KEY);", EngineKind::Postgres),
+        ("CREATE TABLE t (id INTEGER PRIMARY KEY, b) WITHOUT ROWID;", EngineKind::Sqlite),
+    ] {
+        assert_eq!(crate::schema::detect_engine(sql), Some(engine), "{sql}");
+    }
+}

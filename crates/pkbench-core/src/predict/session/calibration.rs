@@ -12,6 +12,7 @@ use crate::predict::working_set::WorkingSet;
 use crate::predict::{Calibration, CalibrationPlan, PredictConfig, canary, from_results, memory, run_real};
 use crate::report::ResultsWriter;
 use crate::results::ResultsDoc;
+use crate::workloads::Workload;
 use std::path::Path;
 
 /// How the calibration step ended.
@@ -60,7 +61,12 @@ impl PredictSession<'_> {
             moments.push(costs);
             Ok((real.engine, real.environment))
         };
-        let doc = match run_real(&self.plan.strategies, &mut open, &plan.workload()?, self.control, "--calibrate") {
+        let plain = plan.workload()?;
+        let workload: &dyn Workload = match self.plan.calibration_table.as_deref() {
+            Some(table) => table,
+            None => &plain,
+        };
+        let doc = match run_real(&self.plan.strategies, &mut open, workload, self.control, "--calibrate") {
             Err(Error::Interrupted) => return Ok(Calibrated::Interrupted),
             other => other?,
         };

@@ -10,6 +10,7 @@ use crate::predict::{self, CalibrationPlan, Mode, ModelEngine, PredictConfig};
 use crate::results::ResultsDoc;
 use crate::strategy::{Strategy, parse_list};
 use crate::util::time::new_results_dir;
+use crate::workloads::OwnSchema;
 use std::path::PathBuf;
 
 /// Above this many rows SQLite's default mode is bounded (exact mode holds every key).
@@ -82,6 +83,11 @@ pub struct PredictRequest {
     pub calibration: Option<CalibrationSource>,
     /// Rows per strategy of the calibration (or of the calibration file read).
     pub calibrate_rows: u64,
+    /// The table a calibration run inserts, if not the page model's plain table: a schema
+    /// file's key table with its indexes and parents, as `run --schema` makes it (the key
+    /// table's rows as wide as the model's). The work of its secondary indexes and foreign keys
+    /// is then in the fitted costs; their growth beyond the calibration is the key tree's.
+    pub calibrate_on: Option<SchemaRequest>,
     /// Memory for the database, GiB, if given.
     pub ram_gib: Option<f64>,
     /// What the forecast is checked against, if anything.
@@ -119,6 +125,7 @@ impl PredictRequest {
             scale: None,
             calibration: None,
             calibrate_rows: 1_000_000,
+            calibrate_on: None,
             ram_gib: None,
             check: None,
             shards: None,
@@ -191,6 +198,9 @@ pub struct PagePlan {
     pub config: PredictConfig,
     /// The calibration, if any.
     pub calibration: Option<CalibrationStep>,
+    /// The table the calibration's real runs insert, if not the plain table (see
+    /// [`PredictRequest::calibrate_on`]).
+    pub calibration_table: Option<Box<OwnSchema>>,
     /// Memory for the database, bytes, if given (else the machine's).
     pub ram_bytes: Option<u64>,
     /// The check, if any.
@@ -226,11 +236,16 @@ impl PagePlan {
                 "--ram prices cache misses in time: add --calibrate (or --calibrate-from FILE)".into(),
             ));
         }
+        let mut calibration_table = None;
         let calibration = match &request.calibration {
             None => None,
             Some(CalibrationSource::Run) => {
                 let plan = CalibrationPlan::for_target(engine, &config, request.calibrate_rows)?;
                 plan.workload()?;
+                if let Some(files) = &request.calibrate_on {
+                    let table = super::schema::workload(files, engine, plan.rows, plan.batch_rows, plan.seed)?;
+                    calibration_table = Some(Box::new(table));
+                }
                 Some(CalibrationStep::Run(plan))
             }
             Some(CalibrationSource::File(path)) => {
@@ -256,6 +271,7 @@ impl PagePlan {
             strategies,
             config,
             calibration,
+            calibration_table,
             ram_bytes: request.ram_gib.map(|gib| (gib * f64::from(1 << 30)) as u64),
             check,
             faster_batch,

@@ -64,7 +64,7 @@ impl SchemaPlan {
             )));
         }
         let page_size = request.page_size.unwrap_or(4096);
-        let workload = workload(&schema, engine, request)?;
+        let workload = workload(&schema, engine, request.rows, request.batch_rows, request.seed)?;
         let strategies = crate::strategy::parse_list(&request.strategies)?;
         for s in &strategies {
             crate::engines::schema_sql::check_strategy(s, engine.dialect())?;
@@ -88,9 +88,16 @@ impl SchemaPlan {
     }
 }
 
-/// Reads the schema (and values) file and plans the rows `run --schema` would insert: every
-/// error of either file before anything is modelled.
-fn workload(files: &SchemaRequest, engine: ModelEngine, request: &PredictRequest) -> Result<OwnSchema, Error> {
+/// Reads the schema (and values) file and plans the rows `run --schema` would insert, `rows` of
+/// the key table in batches of `batch_rows`: every error of either file before anything is
+/// modelled or run.
+pub(super) fn workload(
+    files: &SchemaRequest,
+    engine: ModelEngine,
+    rows: u64,
+    batch_rows: u64,
+    seed: u64,
+) -> Result<OwnSchema, Error> {
     let file = &files.file;
     // The file is read in its own syntax (as `run --schema` reads it); its trees are the engine's.
     let text = read_text(file, InputKind::Schema)?;
@@ -100,8 +107,8 @@ fn workload(files: &SchemaRequest, engine: ModelEngine, request: &PredictRequest
         None => None,
     };
     let sizes = SchemaSizes {
-        rows: request.rows,
-        batch_rows: request.batch_rows,
+        rows,
+        batch_rows,
         parent_rows: files.parent_rows.unwrap_or(1000),
         children_per_row: 0,
         fk_locality: FkLocality::Recent,
@@ -109,7 +116,7 @@ fn workload(files: &SchemaRequest, engine: ModelEngine, request: &PredictRequest
         reads: 0,
     };
     let name = file.display().to_string();
-    OwnSchema::new(&schema, files.table.as_deref(), sidecar.as_ref(), sizes, request.seed, &name)
+    OwnSchema::new(&schema, files.table.as_deref(), sidecar.as_ref(), sizes, seed, &name)
 }
 
 impl SchemaForecast {

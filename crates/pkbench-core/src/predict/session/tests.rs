@@ -286,3 +286,41 @@ fn a_schemas_trees_are_rendered_per_strategy() {
     assert!(lines[1].starts_with("strategy") && lines[1].ends_with("size MiB"), "{text}");
     assert!(lines.iter().any(|l| l.starts_with("uuid4 ")), "{text}");
 }
+
+#[cfg(feature = "sqlite")]
+#[test]
+fn a_calibration_on_a_schema_table_inserts_that_table_with_its_indexes() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("events.sql");
+    std::fs::write(
+        &schema,
+        "CREATE TABLE events (id INTEGER PRIMARY KEY, account bigint NOT NULL, note text);\n\
+         CREATE INDEX events_account ON events (account);\n",
+    )
+    .unwrap();
+    let mut r = request(dir.path(), "int,uuid4", 60_000, 2_000);
+    (r.calibration, r.calibrate_rows) = (Some(CalibrationSource::Run), 30_000);
+    r.calibrate_on = Some(SchemaRequest { file: schema, table: Some("events".into()), ..SchemaRequest::default() });
+    let control = RunControl::new();
+    let mut recorder = Recorder::default();
+    let mut session = PredictSession::new(page_plan(r), &control, &mut recorder);
+    let Forecasted::Done(forecast) = session.forecast().unwrap() else { panic!("interrupted") };
+    assert!(forecast.doc.runs[0].batches[0].elapsed_ns > 0, "calibrated: a time per batch");
+    let calibration = crate::report::load_results(&dir.path().join("out/calibration/results.json")).unwrap();
+    for run in &calibration.runs {
+        assert_eq!(run.rows_inserted(), 30_000, "{}", run.strategy);
+        let names: Vec<&str> = run.btrees.iter().map(|t| t.name.as_str()).collect();
+        assert!(names.iter().any(|n| n.ends_with("events_account")), "{}: {names:?}", run.strategy);
+    }
+}
+
+#[test]
+fn a_calibration_tables_file_errors_come_before_anything_is_created() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut r = request(dir.path(), "int,uuid4", 60_000, 2_000);
+    (r.calibration, r.calibrate_rows) = (Some(CalibrationSource::Run), 30_000);
+    r.calibrate_on = Some(SchemaRequest { file: dir.path().join("none.sql"), ..SchemaRequest::default() });
+    let e = r.validate().expect_err("a missing schema file is refused");
+    assert!(e.to_string().contains("none.sql"), "{e}");
+    assert!(!dir.path().join("out").exists());
+}
