@@ -391,7 +391,7 @@ fn migration(profile: &TableProfile, advised: &str) -> Vec<String> {
 fn not_measured(profile: &TableProfile, sharded: bool) -> Vec<String> {
     let mut out = vec![
         "Reads: your queries' plans and latencies (pkbench run --workload app measures reads beside inserts).".to_string(),
-        "Secondary indexes as the table grows: the calibration runs insert your table with its indexes, so their work at the calibration's size is in the time; beyond it, the time grows as the key's own tree does, not as the other indexes do.".to_string(),
+        "Secondary indexes tree by tree: the calibration runs insert your table with its indexes, and the time they add beyond the key's tree is carried from the calibration to the target at the same cache pressure, not modelled page by page.".to_string(),
     ];
     out.push(if sharded {
         "One inserting client: contention between many writers (pkbench run --workload concurrent); the shards' figures are where rows land, not their time.".to_string()

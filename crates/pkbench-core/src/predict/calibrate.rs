@@ -11,6 +11,7 @@ use super::memory::Memory;
 use super::model::Model;
 use super::probe::{DeviceCosts, Probes};
 use super::terms::{Shape, Term};
+use super::unexplained::Unexplained;
 use super::working_set::{self, WorkingSet};
 use super::{Mode, ModelEngine, PredictConfig};
 use crate::Error;
@@ -175,6 +176,11 @@ pub struct Calibration {
     pub memory: Option<Memory>,
     /// The machine's speed during the calibration's batches and beside its probes.
     pub machine: Option<MachineSpeed>,
+    /// Each strategy's time per row the fitted costs leave unexplained, over the calibration.
+    pub unexplained: BTreeMap<String, Unexplained>,
+    /// Whether the forecast adds [`Calibration::unexplained`]: a calibration on a user's table,
+    /// whose other trees the page model does not hold ([`Calibration::carrying_unexplained`]).
+    pub carries_unexplained: bool,
 }
 
 impl Calibration {
@@ -186,6 +192,18 @@ impl Calibration {
             self.device.and_then(|d| d.device_read_us.map(|us| (us - d.cached_read_us).max(0.0) / 1000.0));
         let direct_io = super::memory::direct_io(self.plan.engine);
         Calibration { memory: Some(Memory { ram_bytes, engine_cache_bytes, device_extra_ms, direct_io }), ..self }
+    }
+
+    /// This calibration, its unexplained time per row added to the forecast's batches: for a
+    /// calibration that inserted a user's table, whose secondary indexes and foreign keys cost
+    /// time the key's tree does not count.
+    pub fn carrying_unexplained(self) -> Calibration {
+        Calibration { carries_unexplained: true, ..self }
+    }
+
+    /// The unexplained time per row the forecast adds for `strategy`, if it carries any.
+    pub fn unexplained_of(&self, strategy: &str) -> Option<Unexplained> {
+        self.carries_unexplained.then(|| self.unexplained.get(strategy).copied()).flatten()
     }
 
     /// Units of each term for a batch of `strategy`.
@@ -294,6 +312,17 @@ impl Calibration {
             let left: Vec<String> = f.left_out.iter().map(|(t, why)| format!("per {}: {why}", t.unit())).collect();
             options.insert("calibration_left_out".into(), left.join("; "));
         }
+        if self.carries_unexplained {
+            let lines: Vec<String> = self
+                .unexplained
+                .iter()
+                .map(|(s, u)| {
+                    let (start, end) = (u.ms_per_row(0.0) * 1e3, u.ms_per_row(1.0) * 1e3);
+                    format!("{s} {start:.2} µs per row at the calibration's start, {end:.2} at its end")
+                })
+                .collect();
+            options.insert("calibration_unexplained".into(), lines.join("; "));
+        }
     }
 
     /// Fits the costs to a real run's `runs` made as `plan` says, with the model's counts for
@@ -311,6 +340,7 @@ impl Calibration {
         let terms = Term::for_engine(plan.engine).to_vec();
         let mut shapes = BTreeMap::new();
         let mut obs = Vec::new();
+        let mut rows = Vec::new();
         let mut seen_per_row = vec![0.0_f64; terms.len()];
         for s in strategies {
             let run = runs
@@ -343,6 +373,7 @@ impl Calibration {
                 for (seen, v) in seen_per_row.iter_mut().zip(&x) {
                     *seen = seen.max(v / b.rows.max(1) as f64);
                 }
+                rows.push(b.rows);
                 obs.push(super::fit::Observation {
                     group: s.name.to_string(),
                     position: b.rows_total as f64 / plan.rows as f64,
@@ -357,7 +388,19 @@ impl Calibration {
             None => vec![UNBOUNDED; terms.len()],
         };
         let fit = TimeFit::fit_bounded(&terms, &obs, &bounds)?;
-        Ok(Calibration { fit, plan, shapes, seen_per_row, device, working_set, memory: None, machine })
+        let unexplained = Unexplained::of(&fit, &obs, &rows);
+        Ok(Calibration {
+            fit,
+            plan,
+            shapes,
+            seen_per_row,
+            device,
+            working_set,
+            memory: None,
+            machine,
+            unexplained,
+            carries_unexplained: false,
+        })
     }
 }
 

@@ -42,6 +42,7 @@ pub mod sharded;
 pub mod table;
 pub mod terms;
 mod tree;
+pub mod unexplained;
 pub mod working_set;
 
 pub use calibrate::{Calibration, CalibrationPlan, OpenEngine, from_results, run_real};
@@ -272,6 +273,12 @@ impl ModelRun<'_> {
     fn price(&mut self, model: &dyn PageModel, counters: &Counters, n: u64) -> Option<fit::Predicted> {
         let (engine, k, calibration) = (self.engine, self.config.scale, self.calibration?);
         let mut p = calibration.predict(self.strategy.name, counters, n);
+        if let Some(line) = calibration.unexplained_of(self.strategy.name) {
+            // The user's other trees, at this batch's fraction of the target (never below none).
+            let fraction = self.total as f64 / self.config.rows as f64;
+            let extra = (line.ms_per_row(fraction) * n as f64).max(-p.low);
+            (p.ms, p.low, p.high) = ((p.ms + extra).max(0.0), p.low + extra, p.high + extra);
+        }
         if let Some(m) = calibration.memory {
             let (misses, files) = (counters.reads(), model.size_bytes() * k);
             // Misses the OS page cache serves cost more in larger files; the rest read the device.

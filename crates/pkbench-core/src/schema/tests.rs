@@ -358,3 +358,16 @@ fn a_sqlite_schema_with_unsigned_type_names_is_read_as_sqlite() {
         assert_eq!(crate::schema::detect_engine(sql), Some(engine), "{sql}");
     }
 }
+
+#[test]
+fn binary_columns_keep_their_length_limits() {
+    // As MediaWiki's MySQL schema writes them: a SHA-1 in VARBINARY(32), a comment in TINYBLOB.
+    let sql = "CREATE TABLE r (id BIGINT UNSIGNED AUTO_INCREMENT NOT NULL, sha1 VARBINARY(32) DEFAULT '' NOT NULL, c TINYBLOB, ts BINARY(14) NOT NULL, b LONGBLOB, PRIMARY KEY(id));";
+    let schema = parse(sql, Some(EngineKind::MariaDb)).unwrap();
+    let r = &schema.tables[0];
+    let max = |c: &str| r.column(c).unwrap().sql_type;
+    assert_eq!(max("sha1"), Some(SqlType::Binary { max: Some(32) }));
+    assert_eq!(max("c"), Some(SqlType::Binary { max: Some(255) }));
+    assert_eq!(max("ts"), Some(SqlType::Binary { max: Some(14) }));
+    assert_eq!(max("b"), Some(SqlType::Binary { max: None }));
+}

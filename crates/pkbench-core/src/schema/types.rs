@@ -1,7 +1,7 @@
 //! A column's declared type (as sqlparser reads it) mapped to what pkbench generates for it.
 
 use crate::values::SqlType;
-use sqlparser::ast::{CharacterLength, DataType, EnumMember, ExactNumberInfo};
+use sqlparser::ast::{BinaryLength, CharacterLength, DataType, EnumMember, ExactNumberInfo};
 
 /// What pkbench generates for a column declared `ty`; `None` for a type it cannot generate
 /// (arrays, intervals, geometry, user types).
@@ -59,7 +59,12 @@ pub fn sql_type(ty: &DataType) -> Option<SqlType> {
         D::Binary(n) | D::Blob(n) | D::Bytes(n) => {
             SqlType::Binary { max: n.map(|n| n.min(u64::from(u32::MAX)) as u32) }
         }
-        D::Varbinary(_) | D::TinyBlob | D::MediumBlob | D::LongBlob | D::Bytea => SqlType::Binary { max: None },
+        D::Varbinary(Some(BinaryLength::IntegerLength { length })) => {
+            SqlType::Binary { max: Some((*length).min(u64::from(u32::MAX)) as u32) }
+        }
+        // MySQL's TINYBLOB holds at most 255 bytes.
+        D::TinyBlob => SqlType::Binary { max: Some(255) },
+        D::Varbinary(_) | D::MediumBlob | D::LongBlob | D::Bytea => SqlType::Binary { max: None },
         D::Uuid => SqlType::Uuid,
         D::Date => SqlType::Date,
         D::Datetime(_) | D::Timestamp(_, _) | D::TimestampNtz(_) => SqlType::Timestamp,

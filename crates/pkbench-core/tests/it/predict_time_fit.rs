@@ -232,6 +232,8 @@ fn the_reported_error_is_out_of_sample() {
         working_set: None,
         memory: None,
         machine: None,
+        unexplained: BTreeMap::new(),
+        carries_unexplained: false,
     };
     cal.describe(&mut options);
     let reported = &options["calibration_error"];

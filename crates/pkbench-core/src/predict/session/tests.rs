@@ -190,6 +190,8 @@ fn a_calibrated_checked_forecast_tells_calibration_probes_forecast_and_check_in_
     let Forecasted::Done(forecast) = session.forecast().unwrap() else { panic!("interrupted") };
     let batch = &forecast.doc.runs[0].batches[0];
     assert!(batch.elapsed_ns > 0, "calibrated: a time per batch");
+    let options = &forecast.doc.runs[0].settings.workload_options;
+    assert!(!options.contains_key("calibration_unexplained"), "the plain table's fit carries nothing more");
     assert!(session.check(&forecast).unwrap().is_some());
     drop(session);
     assert_eq!(
@@ -306,6 +308,8 @@ fn a_calibration_on_a_schema_table_inserts_that_table_with_its_indexes() {
     let mut session = PredictSession::new(page_plan(r), &control, &mut recorder);
     let Forecasted::Done(forecast) = session.forecast().unwrap() else { panic!("interrupted") };
     assert!(forecast.doc.runs[0].batches[0].elapsed_ns > 0, "calibrated: a time per batch");
+    let options = &forecast.doc.runs[0].settings.workload_options;
+    assert!(options.contains_key("calibration_unexplained"), "the other trees' time is carried: {options:?}");
     let calibration = crate::report::load_results(&dir.path().join("out/calibration/results.json")).unwrap();
     for run in &calibration.runs {
         assert_eq!(run.rows_inserted(), 30_000, "{}", run.strategy);
