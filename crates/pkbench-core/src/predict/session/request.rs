@@ -85,8 +85,9 @@ pub struct PredictRequest {
     pub calibrate_rows: u64,
     /// The table a calibration run inserts, if not the page model's plain table: a schema
     /// file's key table with its indexes and parents, as `run --schema` makes it (the key
-    /// table's rows as wide as the model's). The work of its secondary indexes and foreign keys
-    /// is then in the fitted costs; their growth beyond the calibration is the key tree's.
+    /// table's rows as wide as the model's). The time its secondary indexes and foreign keys add,
+    /// which the key's tree leaves unexplained, is carried to the target
+    /// ([`crate::predict::unexplained`]).
     pub calibrate_on: Option<SchemaRequest>,
     /// Memory for the database, GiB, if given.
     pub ram_gib: Option<f64>,
