@@ -66,6 +66,7 @@ const ROCKSDB_COUNTERS: &[&str] = &[
     "write_stalls",
     "write_stall_us",
     "deadlocks",
+    "keys_read",
 ];
 
 /// One engine pkbench can run, diagnose or model.

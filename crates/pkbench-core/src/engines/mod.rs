@@ -200,6 +200,12 @@ pub trait InsertCase {
         None
     }
 
+    /// On an LSM engine, its sorted files by level when the last counters were read; `None`
+    /// on a B-tree engine.
+    fn take_levels(&mut self) -> Option<Vec<crate::results::LsmLevel>> {
+        None
+    }
+
     /// Whether counters must be read after every batch, whatever the counter budget: a sharded
     /// engine's rows per shard per batch are what it measures (their cost is still reported).
     fn counters_every_batch(&self) -> bool {

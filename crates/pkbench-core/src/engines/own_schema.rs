@@ -61,6 +61,12 @@ pub trait SchemaCase {
     /// them (the caller debits the call's time).
     fn take_counters(&mut self, account: &CounterAccount) -> Result<Counters, Error>;
 
+    /// On an LSM engine, its sorted files by level when the last counters were read; `None`
+    /// on a B-tree engine.
+    fn take_levels(&mut self) -> Option<Vec<crate::results::LsmLevel>> {
+        None
+    }
+
     /// Each tree's counters (`table`, `table.index`) since the case was created, where the
     /// engine counts them per tree; empty where it does not.
     fn tree_counters(&mut self) -> Result<BTreeMap<String, TreeCounters>, Error> {

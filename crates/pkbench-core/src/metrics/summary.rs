@@ -54,6 +54,9 @@ pub struct StrategySummary {
     /// Bytes an LSM tree's compactions wrote per row.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compaction_write_bytes_per_row: Option<f64>,
+    /// Keys an LSM tree looked up per 1,000 rows (each insert's unique-key check).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keys_read_per_1k: Option<f64>,
     /// Time pkbench spent reading the engine's counters after batches, seconds (the harness's
     /// own cost, within the counter budget).
     pub counters_s: f64,
@@ -129,6 +132,7 @@ pub fn summarize(doc: &ResultsDoc) -> Summary {
                 index_blocks_touched_per_1k: per_1k("index_blocks_touched"),
                 write_amplification: counters.write_amplification(),
                 compaction_write_bytes_per_row: per_1k("compaction_write_bytes").map(|v| v / 1000.0),
+                keys_read_per_1k: per_1k("keys_read"),
                 counters_s: run.counters_ns() as f64 / 1e9,
             }
         })

@@ -265,6 +265,7 @@ impl ModelRun<'_> {
             db_size_bytes: Some(model.size_bytes() * k),
             shards: None,
             machine_ns: None,
+            lsm_levels: None,
         }
     }
 

@@ -10,7 +10,7 @@ use crate::results::{ResultsDoc, RunResult};
 type CounterColumn = (&'static str, fn(&StrategySummary) -> Option<f64>);
 
 /// The counters that explain a result, per row or per 1,000 rows.
-const COUNTER_COLUMNS: [CounterColumn; 8] = [
+const COUNTER_COLUMNS: [CounterColumn; 9] = [
     ("cache misses /1k rows", |s| s.cache_misses_per_1k),
     ("pages written /1k rows", |s| s.pages_written_per_1k),
     ("WAL bytes /row", |s| s.wal_bytes_per_row),
@@ -19,6 +19,7 @@ const COUNTER_COLUMNS: [CounterColumn; 8] = [
     ("index blocks touched /1k rows", |s| s.index_blocks_touched_per_1k),
     ("write amplification", |s| s.write_amplification),
     ("compaction bytes written /row", |s| s.compaction_write_bytes_per_row),
+    ("keys read /1k rows", |s| s.keys_read_per_1k),
 ];
 
 /// Width of the batch-time sparkline.

@@ -128,6 +128,11 @@ impl Exporter for MarkdownExporter {
             let _ = write!(out, "\n## Where each batch's rows landed, by shard\n\n{}\n\n", super::shards::NOTE);
             md_table(&mut out, &h, &r);
         }
+        let (h, r) = super::levels::table(doc);
+        if !r.is_empty() {
+            let _ = write!(out, "\n## LSM levels after the run\n\n{}\n\n", super::levels::NOTE);
+            md_table(&mut out, &h, &r);
+        }
         let (h, r) = super::waits::table(doc);
         if !r.is_empty() {
             out.push_str("\n## What the sessions waited for\n\nShare of the sampled busy-session time per wait the engine named.\n\n");

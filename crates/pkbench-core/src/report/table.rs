@@ -70,6 +70,14 @@ impl Exporter for TableExporter {
             out.push_str(super::shards::NOTE);
             out.push('\n');
         }
+        let (header, rows) = super::levels::table(doc);
+        if !rows.is_empty() {
+            out.push_str("LSM levels after the run:\n");
+            out.push_str(&table(header, rows, 1).to_string());
+            out.push('\n');
+            out.push_str(super::levels::NOTE);
+            out.push('\n');
+        }
         let (header, rows) = super::waits::table(doc);
         if !rows.is_empty() {
             out.push_str("What the sessions waited for (share of sampled busy-session time):\n");

@@ -142,6 +142,38 @@ pub struct BatchResult {
     /// calibration and `--check` runs; see `predict::canary`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine_ns: Option<u64>,
+    /// On an LSM engine, its sorted files by level, read with the counters: `None` elsewhere,
+    /// and for a batch whose counts went to a later batch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lsm_levels: Option<Vec<LsmLevel>>,
+}
+
+/// One level of an LSM tree at a moment (RocksDB's column family: every table's keys in it).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct LsmLevel {
+    /// The level's name: `L0`, `L1`, ….
+    pub level: String,
+    /// Sorted (SST) files in the level.
+    pub files: u64,
+    /// Their bytes on disk.
+    pub size_bytes: u64,
+    /// RocksDB's compaction score: L0's files ÷ the files that trigger its compaction, another
+    /// level's bytes ÷ its target size; 1 or more means the level waits for a compaction.
+    pub score: f64,
+}
+
+impl LsmLevel {
+    /// Bytes compaction still owes the tree: a level's bytes above its target (all of L0 once
+    /// it reached its trigger). An estimate from the scores, which MariaDB shows where RocksDB's
+    /// own pending-compaction estimate is not.
+    pub fn bytes_over_target(levels: &[LsmLevel]) -> u64 {
+        let over = |l: &LsmLevel| match l.level.as_str() {
+            _ if l.score < 1.0 => 0.0,
+            "L0" => l.size_bytes as f64,
+            _ => l.size_bytes as f64 * (1.0 - 1.0 / l.score),
+        };
+        levels.iter().map(over).sum::<f64>().round() as u64
+    }
 }
 
 /// Adds `more` (one reading per shard) to `sum`, shard by shard: rows and counters add up, the
@@ -302,11 +334,15 @@ pub struct Counters {
     /// Time writers spent in those stalls, µs (RocksDB `rocksdb_stall_micros`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub write_stall_us: Option<u64>,
+    /// Point reads of one key: on an LSM tree each insert into a unique key first looks its key
+    /// up (RocksDB `rocksdb_number_keys_read`; none with `unique_checks` off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keys_read: Option<u64>,
 }
 
 impl Counters {
     /// Every counter with its field name, in declaration order (for exporters and charts).
-    pub fn fields(&self) -> [(&'static str, Option<u64>); 29] {
+    pub fn fields(&self) -> [(&'static str, Option<u64>); 30] {
         [
             ("cache_hits", self.cache_hits),
             ("cache_misses", self.cache_misses),
@@ -337,10 +373,11 @@ impl Counters {
             ("bloom_useful", self.bloom_useful),
             ("write_stalls", self.write_stalls),
             ("write_stall_us", self.write_stall_us),
+            ("keys_read", self.keys_read),
         ]
     }
 
-    fn fields_mut(&mut self) -> [&mut Option<u64>; 29] {
+    fn fields_mut(&mut self) -> [&mut Option<u64>; 30] {
         [
             &mut self.cache_hits,
             &mut self.cache_misses,
@@ -371,6 +408,7 @@ impl Counters {
             &mut self.bloom_useful,
             &mut self.write_stalls,
             &mut self.write_stall_us,
+            &mut self.keys_read,
         ]
     }
 
@@ -528,6 +566,7 @@ mod tests {
             db_size_bytes: None,
             shards: None,
             machine_ns: None,
+            lsm_levels: None,
             elapsed_ns_low: None,
             elapsed_ns_high: None,
         }

@@ -189,30 +189,31 @@ impl Batches {
         let first = result.batches.is_empty();
         // The batch is committed: a counter read that fails (the server gone) still records it.
         let mut failed = None;
-        let (counters, shards, counters_ns, counters_span) =
+        let (counters, (shards, lsm_levels), counters_ns, counters_span) =
             if first || last || case.counters_every_batch() || account.affords(self.read_cost.expected_ns(1)) {
                 match case.take_counters_within(account) {
                     Ok(counters) => {
-                        let shards = case.take_shards();
+                        let layout = (case.take_shards(), case.take_levels());
                         let ns = ctx.timer.now_ns() - t2;
                         account.spend(ns);
                         self.read_cost.record(1, ns);
                         let span = std::mem::take(&mut self.unread) + 1;
-                        (counters, shards, ns, span)
+                        (counters, layout, ns, span)
                     }
                     Err(e) => {
                         failed = Some(e);
-                        (Counters::default(), None, 0, 0)
+                        (Counters::default(), (None, None), 0, 0)
                     }
                 }
             } else {
                 self.unread += 1;
-                (Counters::default(), None, 0, 0)
+                (Counters::default(), (None, None), 0, 0)
             };
         let batch = BatchResult {
             counters_ns,
             counters_span,
             shards,
+            lsm_levels,
             ..batch_result(index, (n, rows_total), (t2 - t1, t1 - t0), counters)
         };
         record_batch(result, batch, ctx, strategy);
@@ -245,5 +246,6 @@ fn batch_result(
         db_size_bytes: None,
         shards: None,
         machine_ns: None,
+        lsm_levels: None,
     }
 }

@@ -43,6 +43,19 @@ fn assert_every_counter_in_every_batch(r: &RunResult) {
     }
 }
 
+/// Every batch whose counters were read has RocksDB's level layout, levels in order.
+fn assert_levels_in_every_batch(r: &RunResult) {
+    for b in r.batches.iter().filter(|b| b.counters_span > 0) {
+        let levels =
+            b.lsm_levels.as_deref().unwrap_or_else(|| panic!("{}: batch {} has no levels", r.strategy, b.index));
+        let names: Vec<&str> = levels.iter().map(|l| l.level.as_str()).collect();
+        let mut sorted = names.clone();
+        sorted.sort_by_key(|n| n[1..].parse::<u32>().unwrap());
+        assert_eq!(names, sorted, "{}: batch {}", r.strategy, b.index);
+        assert!(levels.iter().all(|l| l.score >= 0.0), "{levels:?}");
+    }
+}
+
 #[test]
 fn managed_myrocks_verifies_every_row_and_reports_every_rocksdb_counter() {
     // A 256 KiB memtable: 20,000 rows of ~70 bytes fill several, flushed within the run (the
@@ -59,6 +72,11 @@ fn managed_myrocks_verifies_every_row_and_reports_every_rocksdb_counter() {
         assert!(c.write_amplification().is_some_and(|w| w > 1.0), "{name}: {c:?}");
         assert!(r.size_bytes.unwrap() > 0, "{name}: measured from the sorted files");
         assert!(r.btrees.is_empty(), "{name}: an LSM tree lists no B-trees");
+        // Each insert into the primary key looked its key up first (the unique check).
+        assert!(c.keys_read.unwrap() >= 20_000, "{name}: {c:?}");
+        assert_levels_in_every_batch(&r);
+        let last = r.batches.last().and_then(|b| b.lsm_levels.as_deref()).unwrap();
+        assert!(last.iter().map(|l| l.files).sum::<u64>() > 0, "{name}: flushed memtables are files: {last:?}");
         let engine_settings = &r.settings.engine;
         assert_eq!(engine_settings["rocksdb_block_cache_size"], (16u64 << 20).to_string());
         assert_eq!(engine_settings["rocksdb_cf_write_buffer_size"], (256u64 << 10).to_string());
@@ -67,6 +85,19 @@ fn managed_myrocks_verifies_every_row_and_reports_every_rocksdb_counter() {
         assert_eq!(engine_settings["given_with_server_setting"], "rocksdb_default_cf_options");
         assert!(!engine_settings.contains_key("innodb_buffer_pool_size"), "InnoDB holds no measured table here");
     }
+}
+
+#[test]
+fn skipping_the_unique_check_reads_no_keys_and_says_what_it_trades() {
+    let mut engine =
+        managed(&["unique_checks=0"]).unwrap_or_else(|e| panic!("could not start a managed MyRocks server: {e}"));
+    let notices = pkbench_core::engines::Engine::take_notices(&mut engine);
+    assert!(notices.iter().any(|n| n.contains("a duplicate key silently replace a row")), "{notices:?}");
+    let r = run(&mut engine, find("uuid4").unwrap(), 5_000, 1_000);
+    assert_eq!(r.verified_rows, Some(5_000));
+    let c = r.total_counters();
+    assert!(c.keys_read.unwrap() < 100, "no key looked up before its insert: {c:?}");
+    assert_eq!(r.settings.engine["unique_checks"], "OFF");
 }
 
 #[test]

@@ -24,6 +24,7 @@ fn managed_myrocks_run_end_to_end() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("write amplification") && stdout.contains("compaction bytes written /row"), "{stdout}");
+    assert!(stdout.contains("LSM levels after the run") && stdout.contains("L0: files, MiB (score)"), "{stdout}");
     let doc: Value = serde_json::from_slice(&std::fs::read(dir.path().join("out/results.json")).unwrap()).unwrap();
     assert_eq!(doc["environment"]["engine"], "myrocks");
     for run in doc["runs"].as_array().unwrap() {
@@ -32,9 +33,12 @@ fn managed_myrocks_run_end_to_end() {
         // Within the counter budget a batch's counts may go to a later batch (span 0).
         let read = run["batches"].as_array().unwrap().iter().filter(|b| b["counters_span"] != 0);
         for batch in read {
-            for name in ["wal_bytes", "ingest_bytes", "flush_bytes", "compaction_write_bytes", "bloom_checks"] {
+            for name in
+                ["wal_bytes", "ingest_bytes", "flush_bytes", "compaction_write_bytes", "bloom_checks", "keys_read"]
+            {
                 assert!(batch["counters"][name].is_u64(), "{name} in {}", batch["counters"]);
             }
+            assert!(batch["lsm_levels"].is_array(), "{batch}");
         }
     }
     let schema: Value = serde_json::from_str(include_str!("../../../../schema/results.schema.json")).unwrap();

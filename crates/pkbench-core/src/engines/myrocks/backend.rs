@@ -11,10 +11,11 @@ use crate::engines::mariadb::{ManagedMariaDb, MariaDbBackend};
 use crate::engines::server::{Backend, ServerSettings, SettingsFor};
 use crate::engines::wire::mysql::MyConnection;
 use crate::metrics::budget::CounterAccount;
-use crate::results::{BtreeStats, Counters};
+use crate::results::{BtreeStats, Counters, LsmLevel};
 use mysql::prelude::Queryable;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// The server variables recorded with every case.
 const VARIABLES: [&str; 6] = [
@@ -22,7 +23,7 @@ const VARIABLES: [&str; 6] = [
     "rocksdb_flush_log_at_trx_commit",
     "rocksdb_default_cf_options",
     "rocksdb_max_background_jobs",
-    "rocksdb_skip_unique_check",
+    "unique_checks",
     "rocksdb_rate_limiter_bytes_per_sec",
 ];
 
@@ -46,6 +47,10 @@ pub struct MyRocksBackend {
     maria: MariaDbBackend,
     /// The settings the user gave a managed server (pkbench's own are not listed as theirs).
     user_settings: Vec<String>,
+    /// The sorted files by level, read with the last counters.
+    levels: Mutex<Option<Vec<LsmLevel>>>,
+    /// Whether the server skips the unique-key check of inserts (`unique_checks` off).
+    skips_unique_check: bool,
 }
 
 impl MyRocksBackend {
@@ -89,10 +94,13 @@ impl Backend for MyRocksBackend {
 
     fn open(settings: &ServerSettings) -> Result<(Self, MyConnection), Error> {
         let user_settings = settings.target.user_setting_names();
-        let (maria, mut conn) =
-            MariaDbBackend::open(&server::managed_settings(settings)?).map_err(server::explain_start_failure)?;
+        let (settings, after_start) = server::managed_settings(settings)?;
+        let (maria, mut conn) = MariaDbBackend::open(&settings).map_err(server::explain_start_failure)?;
         server::require_rocksdb(&mut conn, maria.managed().is_some())?;
-        Ok((MyRocksBackend { maria, user_settings }, conn))
+        server::apply_after_start(&mut conn, &after_start)?;
+        let skips_unique_check = server::skips_unique_check(&mut conn)?;
+        let levels = Mutex::new(None);
+        Ok((MyRocksBackend { maria, user_settings, levels, skips_unique_check }, conn))
     }
 
     fn label_namespace(&self, conn: &mut MyConnection, namespace: &str, label: &str) -> Result<(), Error> {
@@ -166,15 +174,28 @@ impl Backend for MyRocksBackend {
         counters::snapshot(conn.conn()).map_err(|e| Error::mariadb("could not read RocksDB statistics", e))
     }
 
+    /// The level layout is read here too (a failed read leaves it absent).
     fn counters(
         &self,
-        _conn: &mut MyConnection,
+        conn: &mut MyConnection,
         (before, after): (&counters::Snapshot, &counters::Snapshot),
         _namespace: &str,
         _tables: &[&str],
         _account: &CounterAccount,
     ) -> Counters {
+        *self.levels.lock().unwrap_or_else(|p| p.into_inner()) = physical::levels(conn.conn()).ok();
         counters::between(before, after)
+    }
+
+    fn take_levels(&self) -> Option<Vec<LsmLevel>> {
+        self.levels.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
+
+    fn notices(&self) -> Vec<String> {
+        match self.skips_unique_check {
+            true => vec![server::SKIPS_UNIQUE_CHECK.to_string()],
+            false => Vec::new(),
+        }
     }
 
     fn wait_sample_sql(&self, namespace: &str, table: &str) -> Option<String> {

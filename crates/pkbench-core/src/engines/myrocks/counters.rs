@@ -11,7 +11,7 @@ use std::collections::HashMap;
 pub struct Snapshot(HashMap<String, u64>);
 
 /// The status variables read.
-const STATUS: [&str; 13] = [
+const STATUS: [&str; 14] = [
     "rocksdb_block_cache_hit",
     "rocksdb_block_cache_miss",
     "rocksdb_wal_bytes",
@@ -25,6 +25,7 @@ const STATUS: [&str; 13] = [
     "rocksdb_stall_total_slowdowns",
     "rocksdb_stall_micros",
     "rocksdb_row_lock_deadlocks",
+    "rocksdb_number_keys_read",
 ];
 
 /// The query reading them.
@@ -59,6 +60,7 @@ pub fn between(before: &Snapshot, after: &Snapshot) -> Counters {
         write_stalls: sum("rocksdb_stall_total_stops", "rocksdb_stall_total_slowdowns"),
         write_stall_us: d("rocksdb_stall_micros"),
         deadlocks: d("rocksdb_row_lock_deadlocks"),
+        keys_read: d("rocksdb_number_keys_read"),
         ..Counters::default()
     }
 }

@@ -25,17 +25,25 @@ pub const RESERVED_SETTINGS: &[(&str, &str)] = &[
 /// the user gives in `rocksdb_default_cf_options` are appended, so theirs win.
 pub const DEFAULT_CF_OPTIONS: &str = "block_based_table_factory={filter_policy=bloomfilter:10:false}";
 
-/// The settings MariaDB's backend starts a managed MyRocks server with; a user's server's are
-/// left as they are.
-pub fn managed_settings(settings: &ServerSettings) -> Result<ServerSettings, Error> {
-    let ServerTarget::Managed(options) = &settings.target else { return Ok(settings.clone()) };
+/// Settings MariaDB takes only once running (it has no start-up option for them): a managed
+/// server gets them with `SET GLOBAL` right after it starts, so every session pkbench opens
+/// has them. `unique_checks=0` is how MariaDB's MyRocks skips the unique-key check of inserts
+/// into tables with a primary key only (Facebook's MySQL calls it `rocksdb_skip_unique_check`).
+pub const AFTER_START: &[&str] = &["unique_checks"];
+
+/// The settings MariaDB's backend starts a managed MyRocks server with, and those it takes after
+/// starting ([`AFTER_START`]); a user's server's are left as they are.
+pub fn managed_settings(settings: &ServerSettings) -> Result<(ServerSettings, Vec<ServerSetting>), Error> {
+    let ServerTarget::Managed(options) = &settings.target else { return Ok((settings.clone(), Vec::new())) };
     options.check_settings("MyRocks", RESERVED_SETTINGS)?;
     let setting = |name: &str, value: String| ServerSetting { name: name.into(), value };
     let mut cf_options = DEFAULT_CF_OPTIONS.to_string();
     let mut user = Vec::with_capacity(options.settings.len());
+    let mut after_start = Vec::new();
     for s in &options.settings {
         match s.name.as_str() {
             "rocksdb_default_cf_options" => cf_options = format!("{cf_options};{}", s.value),
+            name if AFTER_START.contains(&name) => after_start.push(checked_switch(s)?),
             _ => user.push(s.clone()),
         }
     }
@@ -49,7 +57,27 @@ pub fn managed_settings(settings: &ServerSettings) -> Result<ServerSettings, Err
     own.extend(user);
     let mut options = options.clone();
     options.settings = own;
-    Ok(ServerSettings { target: ServerTarget::Managed(options), cache_mb: MIN_POOL_MB, ..settings.clone() })
+    let settings = ServerSettings { target: ServerTarget::Managed(options), cache_mb: MIN_POOL_MB, ..settings.clone() };
+    Ok((settings, after_start))
+}
+
+/// An on/off setting with its value as MariaDB's `SET` takes it (0 or 1), or what to give.
+fn checked_switch(s: &ServerSetting) -> Result<ServerSetting, Error> {
+    let value = match s.value.to_ascii_lowercase().as_str() {
+        "0" | "off" => "0",
+        "1" | "on" => "1",
+        _ => return Err(Error::InvalidInput(format!("--server-setting {}={}: give 0 or 1", s.name, s.value))),
+    };
+    Ok(ServerSetting { name: s.name.clone(), value: value.into() })
+}
+
+/// Applies `settings` (from [`managed_settings`]) to the server and to `conn`'s own session.
+pub fn apply_after_start(conn: &mut MyConnection, settings: &[ServerSetting]) -> Result<(), Error> {
+    for s in settings {
+        let sql = format!("SET GLOBAL {0} = {1}, SESSION {0} = {1}", s.name, s.value);
+        conn.conn().query_drop(sql).map_err(|e| Error::mariadb(format!("could not set {}", s.name), e))?;
+    }
+    Ok(())
 }
 
 /// What to do when a managed server has no RocksDB plugin.
@@ -67,6 +95,19 @@ pub fn explain_start_failure(error: Error) -> Error {
     Error::NotFound(format!(
         "the managed MariaDB server could not load the RocksDB storage engine (ha_rocksdb): {INSTALL_PLUGIN} ({log})"
     ))
+}
+
+/// What a run on a server that skips the unique-key check is told.
+pub const SKIPS_UNIQUE_CHECK: &str = "unique_checks is off: MyRocks inserts into a table with a primary key only without looking each key up first, \
+     which is faster but lets a duplicate key silently replace a row; the runs measure that trade, not a checked insert";
+
+/// Whether the server's sessions skip the unique-key check (`unique_checks` off globally).
+pub fn skips_unique_check(conn: &mut MyConnection) -> Result<bool, Error> {
+    let on: Option<u64> = conn
+        .conn()
+        .query_first("SELECT @@global.unique_checks")
+        .map_err(|e| Error::mariadb("could not read unique_checks", e))?;
+    Ok(on == Some(0))
 }
 
 /// Fails clearly unless the server has the RocksDB storage engine enabled.
@@ -113,6 +154,8 @@ mod tests {
             "rocksdb_max_background_jobs=4",
         ]))
         .unwrap();
+        let (own, after_start) = own;
+        assert!(after_start.is_empty());
         assert_eq!(own.cache_mb, MIN_POOL_MB, "InnoDB keeps only the system tables");
         let set = started_with(&own);
         let get = |n: &str| set.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
@@ -126,6 +169,15 @@ mod tests {
             )
         );
         assert_eq!(set.last().map(|(k, _)| k.as_str()), Some("rocksdb_max_background_jobs"));
+    }
+
+    #[test]
+    fn unique_checks_is_set_once_the_server_runs_and_takes_only_on_or_off() {
+        let (own, after_start) = managed_settings(&managed(&["unique_checks=OFF"])).unwrap();
+        assert!(started_with(&own).iter().all(|(k, _)| k != "unique_checks"), "no start-up option");
+        assert_eq!(after_start, [ServerSetting { name: "unique_checks".into(), value: "0".into() }]);
+        let Err(e) = managed_settings(&managed(&["unique_checks=0; DROP TABLE t"])) else { panic!("taken") };
+        assert_eq!(e.to_string(), "--server-setting unique_checks=0; DROP TABLE t: give 0 or 1");
     }
 
     #[test]

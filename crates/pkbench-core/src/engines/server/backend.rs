@@ -13,7 +13,7 @@ use crate::engines::sql::BenchSql;
 use crate::engines::txn::ClientOptions;
 use crate::engines::wire::Connection;
 use crate::metrics::budget::CounterAccount;
-use crate::results::{BtreeStats, Counters, ShardCounters};
+use crate::results::{BtreeStats, Counters, LsmLevel, ShardCounters};
 use crate::strategy::Strategy;
 use crate::{Error, ServerError};
 use std::collections::BTreeMap;
@@ -312,6 +312,18 @@ pub trait Backend: Sized + Send + 'static {
     /// Each shard's part of the last [`counters`](Self::counters) span, on a sharded engine.
     fn take_shards(&self) -> Option<Vec<ShardCounters>> {
         None
+    }
+
+    /// On an LSM engine, its sorted files by level, read with the last
+    /// [`counters`](Self::counters).
+    fn take_levels(&self) -> Option<Vec<LsmLevel>> {
+        None
+    }
+
+    /// What opening the engine noticed that the person running it should know (a setting that
+    /// trades correctness for speed), one line each.
+    fn notices(&self) -> Vec<String> {
+        Vec::new()
     }
 }
 

@@ -168,6 +168,10 @@ impl<B: Backend> InsertCase for ServerCase<'_, B> {
         self.engine.backend.take_shards()
     }
 
+    fn take_levels(&mut self) -> Option<Vec<crate::results::LsmLevel>> {
+        self.engine.backend.take_levels()
+    }
+
     fn counters_every_batch(&self) -> bool {
         B::KIND.is_sharded()
     }

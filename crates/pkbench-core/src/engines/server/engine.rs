@@ -45,7 +45,8 @@ impl<B: Backend> ServerEngine<B> {
             Some(_) => "pkbench".to_string(),
             None => format!("pkbench_{}_{}", std::process::id(), unique_suffix() % 1_000_000),
         };
-        let notices = super::leftovers::sweep(&backend, &mut conn, backend.target());
+        let mut notices = backend.notices();
+        notices.extend(super::leftovers::sweep(&backend, &mut conn, backend.target()));
         backend.create_namespace(&mut conn, &namespace)?;
         let mut engine = ServerEngine { conn, namespace, backend, notices, lost: false };
         let label = super::leftovers::Label::of_this_process().text();

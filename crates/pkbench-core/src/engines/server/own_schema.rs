@@ -170,6 +170,10 @@ impl<B: Backend> SchemaCase for ServerSchema<'_, B> {
         Ok(c)
     }
 
+    fn take_levels(&mut self) -> Option<Vec<crate::results::LsmLevel>> {
+        self.engine.backend.take_levels()
+    }
+
     fn finish(mut self: Box<Self>) -> Result<SchemaReport, Error> {
         let mut rows = Vec::new();
         for sql in self.sql.counts.clone() {

@@ -1,5 +1,6 @@
 //! The counters that explain a slowdown, per 1,000 rows: cache misses, pages written, WAL bytes
-//! (full-page images stacked within) and page splits — one panel for each the engine reported.
+//! (full-page images stacked within), page splits, and an LSM tree's compaction bytes and key
+//! reads (its unique-key checks) — one panel for each the engine reported.
 
 use super::{Chart, Plot, ReportData, SeriesRun, and_list};
 use crate::metrics::stats::per_thousand;
@@ -20,11 +21,18 @@ struct Measure {
     scale: f64,
 }
 
-const MEASURES: [Measure; 4] = [
+const MEASURES: [Measure; 6] = [
     Measure { field: "cache_misses", title: "cache misses", phrase: "missed the cache {} times", scale: 1.0 },
     Measure { field: "pages_written", title: "pages written", phrase: "wrote {} pages", scale: 1.0 },
     Measure { field: "wal_bytes", title: "WAL KiB", phrase: "wrote {} KiB of WAL", scale: 1024.0 },
     Measure { field: "page_splits", title: "page splits", phrase: "split {} pages", scale: 1.0 },
+    Measure {
+        field: "compaction_write_bytes",
+        title: "compaction KiB written",
+        phrase: "compacted {} KiB into new files",
+        scale: 1024.0,
+    },
+    Measure { field: "keys_read", title: "keys read", phrase: "read {} keys", scale: 1.0 },
 ];
 
 fn field(c: &Counters, name: &str) -> Option<u64> {

@@ -11,6 +11,7 @@ mod btrees;
 mod counters;
 mod indexes;
 mod latency;
+mod levels;
 mod shards;
 mod size;
 mod slowdown;
@@ -38,6 +39,7 @@ pub const CHARTS: &[fn(&ReportData<'_>) -> Option<Chart>] = &[
     size::chart,
     counters::chart,
     btrees::chart,
+    levels::chart,
     indexes::chart,
 ];
 

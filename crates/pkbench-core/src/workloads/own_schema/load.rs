@@ -96,6 +96,7 @@ impl OwnSchema {
                 db_size_bytes: None,
                 shards: None,
                 machine_ns: None,
+                lsm_levels: case.take_levels(),
             };
             record_batch(result, b, ctx, strategy.name);
         }
