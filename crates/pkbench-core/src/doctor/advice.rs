@@ -137,11 +137,17 @@ fn time_ordered_key(
     let evidence_fill = key_btree(btrees, &table.name, pk).map(|b| format!("; {}", fill_line(b))).unwrap_or_default();
     let target =
         if scheme.storage == KeyStorage::Integer { "an ordered integer (a sequence or Snowflake)" } else { "UUIDv7" };
+    let gain = match table.layout.is_lsm() {
+        true => {
+            "each flushed file holds new keys only and moves down the levels without being rewritten, instead of overlapping every file below and being compacted again at each level"
+        }
+        false => "inserts append instead of splitting random leaves",
+    };
     Some(Advice {
         rank: 0,
         kind: AdviceKind::TimeOrderedKey,
         text: format!(
-            "Primary key is a {} stored as {} in a {}: switch new keys to {target} (no migration of old keys needed) so inserts append instead of splitting random leaves",
+            "Primary key is a {} stored as {} in a {}: switch new keys to {target} (no migration of old keys needed) so {gain}",
             scheme.scheme.label(),
             scheme.storage.label(),
             table.layout.describe()
@@ -261,14 +267,28 @@ fn repack(btrees: &[BtreeReport], database_bytes: u64, engine: EngineKind, remed
     })
 }
 
+/// Adds a table's sorted files and levels to the evidence of the advice about key order (on an
+/// LSM tree there is no leaf fill to quote).
+pub fn add_lsm_evidence(advice: &mut [Advice], lsm: &super::lsm::LsmReport) {
+    for a in advice {
+        if matches!(a.kind, AdviceKind::TimeOrderedKey | AdviceKind::TimeOrderedUniqueColumn) {
+            a.evidence = format!("{}; {}", a.evidence, lsm.evidence());
+        }
+    }
+}
+
 /// One line: the top advice, or that the key is fine and why.
 pub fn verdict(advice: &[Advice], primary: Option<&KeyColumnReport>, layout: Layout) -> String {
     if let Some(top) = advice.first() {
         return top.text.clone();
     }
+    let lsm = match layout.is_lsm() {
+        true => "; an LSM tree has no leaf fill to lose: its sorted files are written full",
+        false => "",
+    };
     match primary.and_then(|k| k.scheme.as_ref()) {
         Some(s) => format!(
-            "The key is fine: {} stored as {} in a {}, arriving in order ({})",
+            "The key is fine: {} stored as {} in a {}, arriving in order ({}){lsm}",
             s.scheme.label(),
             s.storage.label(),
             layout.describe(),

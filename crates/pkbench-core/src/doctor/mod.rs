@@ -9,6 +9,7 @@
 pub mod advice;
 pub mod export;
 pub mod key_range;
+pub mod lsm;
 #[cfg(feature = "mysql")]
 pub mod mariadb;
 pub mod order;
@@ -129,6 +130,9 @@ pub struct TableReport {
     pub unique_keys: Vec<KeyColumnReport>,
     /// The table's b-tree and its indexes.
     pub btrees: Vec<BtreeReport>,
+    /// Of a table in an LSM tree (MyRocks): its sorted files and its column family's levels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lsm: Option<lsm::LsmReport>,
     /// Ranked advice, most gain first; empty when the key is fine.
     pub advice: Vec<Advice>,
     /// One-line verdict.
@@ -165,12 +169,17 @@ pub struct TableFacts<'a> {
     pub unique_keys: Vec<KeyColumnReport>,
     /// The table's b-trees (or heap) and indexes.
     pub btrees: Vec<BtreeReport>,
+    /// Of a table in an LSM tree: its sorted files and levels.
+    pub lsm: Option<lsm::LsmReport>,
 }
 
 /// Ranks advice for one table and writes its verdict (shared by every engine).
 pub fn assemble(facts: TableFacts<'_>, database_bytes: u64, engine: EngineKind) -> TableReport {
-    let TableFacts { schema: table, rows, rows_estimated, primary_key, unique_keys, btrees } = facts;
-    let advice = advice::advise(table, rows, primary_key.as_ref(), &unique_keys, &btrees, database_bytes, engine);
+    let TableFacts { schema: table, rows, rows_estimated, primary_key, unique_keys, btrees, lsm } = facts;
+    let mut advice = advice::advise(table, rows, primary_key.as_ref(), &unique_keys, &btrees, database_bytes, engine);
+    if let Some(lsm) = &lsm {
+        advice::add_lsm_evidence(&mut advice, lsm);
+    }
     let verdict = advice::verdict(&advice, primary_key.as_ref(), table.layout);
     TableReport {
         name: table.name.clone(),
@@ -181,6 +190,7 @@ pub fn assemble(facts: TableFacts<'_>, database_bytes: u64, engine: EngineKind) 
         primary_key,
         unique_keys,
         btrees,
+        lsm,
         advice,
         verdict,
     }
@@ -264,10 +274,10 @@ pub(crate) fn sharded_doctor(kind: EngineKind) -> Error {
     ))
 }
 
-/// Doctor reads B-trees' pages; an LSM tree's files have none of the leaves it examines.
+/// A MyRocks server is a MariaDB one: doctor reads its RocksDB tables at its `mysql://` URL.
 pub(crate) fn lsm_doctor(kind: EngineKind) -> Error {
     Error::InvalidInput(format!(
-        "doctor examines B-tree tables (SQLite, PostgreSQL, InnoDB): it does not read {} tables",
+        "doctor reads {} tables at their MariaDB server's URL: give mysql://… (it examines RocksDB and InnoDB tables there)",
         kind.label()
     ))
 }

@@ -66,7 +66,20 @@ pub fn render(report: &DoctorReport, md: bool) -> String {
         for k in &t.unique_keys {
             let _ = writeln!(out, "{bullet}Unique: {}", key_line(k));
         }
-        if md {
+        if let Some(lsm) = &t.lsm {
+            for i in &lsm.indexes {
+                let _ = writeln!(
+                    out,
+                    "{bullet}Sorted files of {}: {} files, {}, {} entries, {} deletion markers",
+                    i.name,
+                    i.files,
+                    human_bytes(i.size_bytes),
+                    i.entries,
+                    i.deletes
+                );
+            }
+            let _ = writeln!(out, "{bullet}Levels of {}", lsm.levels_line());
+        } else if md {
             out.push_str("\n| b-tree | kind | pages | leaf fill | out of order | size | reclaimable |\n|---|---|---:|---:|---:|---:|---:|\n");
         } else {
             let _ = writeln!(
@@ -108,7 +121,7 @@ pub fn render(report: &DoctorReport, md: bool) -> String {
             let _ = writeln!(out, "{bullet}{}. {}\n{bullet}   evidence: {}", a.rank, a.text, a.evidence);
         }
         let keyed = t.advice.iter().any(|a| matches!(a.kind, AdviceKind::TimeOrderedKey | AdviceKind::BinaryStorage));
-        if let (true, Some(command)) = (keyed, benchmark_command(report, &t.name)) {
+        if let (true, Some(command)) = (keyed, benchmark_command(report, &t.name, t.layout.is_lsm())) {
             let _ = writeln!(out, "{bullet}Benchmark this advice on this table's shape: {command}");
         }
     }
@@ -118,20 +131,22 @@ pub fn render(report: &DoctorReport, md: bool) -> String {
 /// The commands that benchmark a key change on `table`'s own shape: its schema (exported from a
 /// server with its column statistics, or SQLite's `.schema`), then `run --schema` with the
 /// current and advised keys.
-fn benchmark_command(report: &DoctorReport, table: &str) -> Option<String> {
+fn benchmark_command(report: &DoctorReport, table: &str, lsm: bool) -> Option<String> {
     const STRATEGIES: &str = "int,uuid7,uuid4,uuid4-text";
     let engine = report.engine_kind()?;
+    // A RocksDB table on a MariaDB server runs as MyRocks.
+    let engine = if lsm && engine == EngineKind::MariaDb { EngineKind::MyRocks } else { engine };
     let file = format!("{table}.sql");
     Some(match engine {
         EngineKind::Sqlite => format!(
             "sqlite3 {} '.schema {table}' > {file} && pkbench run --schema {file} --table {table} -s {STRATEGIES}",
             report.target
         ),
-        EngineKind::Postgres | EngineKind::MariaDb => format!(
+        EngineKind::Postgres | EngineKind::MariaDb | EngineKind::MyRocks => format!(
             "pkbench doctor '{}' --table {table} --export-schema {file} && pkbench run --schema {file} --values {table}.values.toml --table {table} --engine {} -s {STRATEGIES}",
             report.target,
             engine.name()
         ),
-        EngineKind::Spider | EngineKind::PostgresFdw | EngineKind::MyRocks => return None,
+        EngineKind::Spider | EngineKind::PostgresFdw => return None,
     })
 }

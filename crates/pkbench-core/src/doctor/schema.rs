@@ -23,6 +23,11 @@ pub enum Layout {
     ClusteredOnKey,
     /// InnoDB without a primary key: rows clustered on a hidden 6-byte row id.
     ClusteredHiddenKey,
+    /// MyRocks: rows in the sorted files of an LSM tree, in primary-key order; every secondary
+    /// index carries the key.
+    SortedOnKey,
+    /// MyRocks without a primary key: rows sorted on a hidden 8-byte row id.
+    SortedHiddenKey,
 }
 
 impl Layout {
@@ -39,12 +44,23 @@ impl Layout {
                 "clustered InnoDB table (rows in primary-key order; every secondary index carries the key)"
             }
             Layout::ClusteredHiddenKey => "clustered InnoDB table with no primary key (rows in hidden row-id order)",
+            Layout::SortedOnKey => {
+                "MyRocks table: rows in the sorted files of an LSM tree in primary-key order; every secondary index carries the key"
+            }
+            Layout::SortedHiddenKey => {
+                "MyRocks table with no primary key: rows sorted on a hidden row id in an LSM tree"
+            }
         }
+    }
+
+    /// Rows live in an LSM tree's sorted files, not in B-tree pages.
+    pub fn is_lsm(self) -> bool {
+        matches!(self, Layout::SortedOnKey | Layout::SortedHiddenKey)
     }
 
     /// Rows sit in the primary key's order, so the key's b-tree is the table itself.
     pub fn clustered_on_key(self) -> bool {
-        matches!(self, Layout::RowidAlias | Layout::WithoutRowid | Layout::ClusteredOnKey)
+        matches!(self, Layout::RowidAlias | Layout::WithoutRowid | Layout::ClusteredOnKey | Layout::SortedOnKey)
     }
 }
 

@@ -163,6 +163,31 @@ pub struct LsmLevel {
 }
 
 impl LsmLevel {
+    /// Levels from RocksDB's compaction statistics, (level, statistic, value) rows of
+    /// `NumFiles`, `SizeBytes` and `Score`; in level order. A value that is not a number counts
+    /// as 0.
+    pub fn from_statistics(rows: Vec<(String, String, String)>) -> Vec<LsmLevel> {
+        let mut levels: Vec<LsmLevel> = Vec::new();
+        for (level, stat, value) in rows {
+            let i = match levels.iter().position(|l| l.level == level) {
+                Some(i) => i,
+                None => {
+                    levels.push(LsmLevel { level, ..LsmLevel::default() });
+                    levels.len() - 1
+                }
+            };
+            let number: f64 = value.trim().parse().unwrap_or(0.0);
+            let l = &mut levels[i];
+            match stat.as_str() {
+                "NumFiles" => l.files = number as u64,
+                "SizeBytes" => l.size_bytes = number as u64,
+                _ => l.score = number,
+            }
+        }
+        levels.sort_by_key(|l| l.level.get(1..).and_then(|n| n.parse::<u32>().ok()).unwrap_or(u32::MAX));
+        levels
+    }
+
     /// Bytes compaction still owes the tree: a level's bytes above its target (all of L0 once
     /// it reached its trigger). An estimate from the scores, which MariaDB shows where RocksDB's
     /// own pending-compaction estimate is not.
@@ -581,6 +606,23 @@ mod tests {
         }))
         .unwrap();
         RunResult { batches, ..doc }
+    }
+
+    #[test]
+    fn levels_gather_each_levels_statistics_in_level_order() {
+        let row = |l: &str, t: &str, v: &str| (l.to_string(), t.to_string(), v.to_string());
+        let levels = LsmLevel::from_statistics(vec![
+            row("L10", "NumFiles", "1"),
+            row("L2", "SizeBytes", "3086279"),
+            row("L0", "Score", "0.5"),
+            row("L2", "NumFiles", "2"),
+            row("L0", "NumFiles", "2"),
+            row("L2", "Score", "1.25"),
+        ]);
+        let names: Vec<&str> = levels.iter().map(|l| l.level.as_str()).collect();
+        assert_eq!(names, ["L0", "L2", "L10"]);
+        assert_eq!((levels[1].files, levels[1].size_bytes, levels[1].score), (2, 3_086_279, 1.25));
+        assert_eq!(LsmLevel::bytes_over_target(&levels), 617_256, "a fifth of L2 is over its target");
     }
 
     #[test]

@@ -180,7 +180,7 @@ fn read_only_edge_cases_and_one_line_errors() {
     let missing = diagnose(&u, &DoctorOptions { table: Some("nope".into()), ..DoctorOptions::default() });
     let missing = missing.unwrap_err();
     assert!(matches!(&missing, pkbench_core::Error::NotFound(_)), "{missing:?}");
-    assert!(missing.to_string().contains("no InnoDB table 'nope'"));
+    assert!(missing.to_string().contains("no InnoDB or RocksDB table 'nope'"));
 
     conn.query_drop("CREATE USER doc@localhost IDENTIFIED BY 'Right-Pw-1'; GRANT SELECT ON edge.* TO doc@localhost")
         .unwrap();

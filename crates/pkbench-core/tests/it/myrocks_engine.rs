@@ -145,3 +145,81 @@ fn a_users_myrocks_server_at_a_url_runs_and_a_server_without_rocksdb_is_refused(
     let e = e.to_string();
     assert!(e.contains("this server has no RocksDB storage engine") && !e.contains('\n'), "{e}");
 }
+
+/// Inserts `rows` rows of `strategy`'s primary keys into `table` (`id`, `v`), 1,000 a statement;
+/// an engine-assigned key (`int`) counts up from 1 as the engine would.
+fn fill(conn: &mut mysql::Conn, table: &str, strategy: &str, rows: u64) {
+    let mut stream = pkbench_core::keys::KeyStream::new(find(strategy).unwrap(), 7);
+    let mut next = 0;
+    for _ in 0..rows / 1_000 {
+        let values: Vec<String> = (0..1_000)
+            .map(|_| match stream.next_row().primary {
+                Some(pkbench_core::generators::Key::Int(i)) => format!("({i}, 'v')"),
+                Some(pkbench_core::generators::Key::Uuid(b)) => format!("(X'{}', 'v')", hex(&b)),
+                None => {
+                    next += 1;
+                    format!("({next}, 'v')")
+                }
+            })
+            .collect();
+        conn.query_drop(format!("INSERT INTO {table} VALUES {}", values.join(", "))).unwrap();
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn doctor_reads_a_myrocks_tables_key_and_sorted_files_read_only() {
+    use pkbench_core::doctor::{AdviceKind, DoctorOptions, Layout, render::render, to_json};
+    let (server, _) = users_myrocks_server();
+    let mut admin = mysql::Conn::new(server.opts()).unwrap();
+    admin
+        .query_drop(
+            "CREATE DATABASE lsm; \
+             CREATE TABLE lsm.random_key (id BINARY(16) PRIMARY KEY, v VARCHAR(8)) ENGINE=ROCKSDB; \
+             CREATE TABLE lsm.ordered_key (id BIGINT PRIMARY KEY, v VARCHAR(8)) ENGINE=ROCKSDB",
+        )
+        .unwrap();
+    fill(&mut admin, "lsm.random_key", "uuid4", 20_000);
+    fill(&mut admin, "lsm.ordered_key", "int", 20_000);
+    admin.query_drop("SET GLOBAL rocksdb_force_flush_memtable_now = 1").unwrap();
+    let url = format!("mysql://root@localhost/lsm?socket={}", server.dir().join("mariadb.sock").display());
+    let report = pkbench_core::doctor::mariadb::diagnose(&url, &DoctorOptions::default()).unwrap();
+
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../../../../schema/doctor.schema.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&to_json(&report)).unwrap();
+    assert!(validator.is_valid(&json), "the report follows doctor's schema: {json}");
+    assert!(report.read_only.as_deref().is_some_and(|r| r.contains("READ ONLY")), "{:?}", report.read_only);
+    assert!(report.notes.iter().any(|n| n.contains("no leaf fill to measure")), "{:?}", report.notes);
+
+    let table = |name: &str| report.tables.iter().find(|t| t.name == name).unwrap();
+    for t in [table("random_key"), table("ordered_key")] {
+        assert_eq!(t.layout, Layout::SortedOnKey, "{}", t.name);
+        assert!(t.btrees.is_empty(), "{}: an LSM tree has no B-trees", t.name);
+        let lsm = t.lsm.as_ref().unwrap_or_else(|| panic!("{}: no sorted files read", t.name));
+        let primary = &lsm.indexes[0];
+        assert_eq!((primary.name.as_str(), primary.entries), ("PRIMARY", 20_000), "{lsm:?}");
+        assert!(primary.files >= 1 && primary.size_bytes > 0, "{lsm:?}");
+        assert!(lsm.levels.iter().any(|l| l.files > 0), "{lsm:?}");
+    }
+    let random = table("random_key");
+    let top = &random.advice[0];
+    assert_eq!(top.kind, AdviceKind::TimeOrderedKey);
+    assert!(top.text.contains("moves down the levels without being rewritten"), "{}", top.text);
+    assert!(top.evidence.contains("sorted files: PRIMARY in"), "{}", top.evidence);
+    let ordered = table("ordered_key");
+    assert!(ordered.advice.is_empty(), "{:?}", ordered.advice);
+    assert!(ordered.verdict.contains("no leaf fill to lose"), "{}", ordered.verdict);
+
+    let text = render(&report, false);
+    assert!(text.contains("Sorted files of PRIMARY:") && text.contains("Levels of column family 'default':"), "{text}");
+    assert!(text.contains("--engine myrocks"), "the benchmark command runs MyRocks: {text}");
+    assert!(!text.contains("out of order"), "no B-tree columns for an LSM table: {text}");
+    println!("{text}");
+    let n: Option<u64> = admin.query_first("SELECT COUNT(*) FROM lsm.random_key").unwrap();
+    assert_eq!(n, Some(20_000), "doctor changed nothing");
+}

@@ -3,9 +3,11 @@
 //! rows on the primary key), keys sampled by index seeks at evenly spaced points of the key range
 //! (never a scan unless `--full`), compared with an auto-increment or timestamp column where one
 //! exists, and InnoDB's own page counts (`mysql.innodb_index_stats`) with leaf fill estimated
-//! from them and the sampled sizes.
+//! from them and the sampled sizes. A MyRocks (ROCKSDB) table is sampled the same way; its
+//! sorted files and levels stand where an InnoDB table's B-trees do.
 
 pub mod export;
+mod rocksdb;
 mod sample;
 mod session;
 
@@ -84,7 +86,7 @@ pub fn diagnose_session(session: &mut ReadOnlySession, options: &DoctorOptions) 
         )
         .map_err(my("could not list tables"))?;
     let (mut notes, mut reports, mut free) = (connection, Vec::new(), 0);
-    let mut stats_stale = false;
+    let (mut stats_stale, mut innodb, mut rocksdb) = (false, false, false);
     for (db, name, engine, table_rows, data, _index, data_free) in listed {
         let shown = if scope.as_deref() == Some(db.as_str()) { name.clone() } else { format!("{db}.{name}") };
         if let Some(want) = &options.table
@@ -92,25 +94,47 @@ pub fn diagnose_session(session: &mut ReadOnlySession, options: &DoctorOptions) 
         {
             continue;
         }
-        if !engine.as_deref().is_some_and(|e| e.eq_ignore_ascii_case("InnoDB")) {
-            notes.push(format!("table '{shown}' uses {}, not InnoDB: skipped", engine.unwrap_or_default()));
+        let storage = engine.unwrap_or_default();
+        let lsm = storage.eq_ignore_ascii_case("ROCKSDB");
+        if !lsm && !storage.eq_ignore_ascii_case("InnoDB") {
+            notes.push(format!("table '{shown}' uses {storage}, not InnoDB or RocksDB: skipped"));
             continue;
         }
+        let t = table(c, db, name, shown, table_rows.unwrap_or(0), data.unwrap_or(0), lsm)?;
+        if lsm {
+            rocksdb = true;
+            let mut facts = examine(c, &t, None, options, &mut notes, &mut stats_stale)?;
+            facts.lsm = match rocksdb::report(c, &t.db, &t.name) {
+                Ok(report) => Some(report),
+                Err(e) => {
+                    notes.push(format!("table '{}': its sorted files are not listed ({e})", t.schema.name));
+                    None
+                }
+            };
+            let bytes = facts.lsm.as_ref().map_or(t.data_bytes, |l| l.size_bytes());
+            reports.push(assemble(facts, bytes, EngineKind::MyRocks));
+            continue;
+        }
+        innodb = true;
         free += data_free.unwrap_or(0);
-        let t = table(c, db, name, shown, table_rows.unwrap_or(0), data.unwrap_or(0))?;
-        let facts = examine(c, &t, page, options, &mut notes, &mut stats_stale)?;
+        let facts = examine(c, &t, Some(page), options, &mut notes, &mut stats_stale)?;
         let bytes: u64 = facts.btrees.iter().map(|b| b.stats.size_bytes).sum();
         reports.push(assemble(facts, bytes, EngineKind::MariaDb));
     }
     if reports.is_empty()
         && let Some(want) = &options.table
     {
-        return Err(Error::NotFound(format!("no InnoDB table '{want}' in this database (try --schema)")));
+        return Err(Error::NotFound(format!("no InnoDB or RocksDB table '{want}' in this database (try --schema)")));
     }
     if let crate::engines::mariadb::flavor::Flavor::MySql { .. } = flavor {
         notes.push(format!("server: MySQL {version}; pkbench's MySQL path follows the MySQL 8.0/8.4 Reference Manual and is tested on MariaDB, not on a live MySQL"));
     }
-    notes.push("InnoDB keeps no leaf-fill statistic: fill is estimated from mysql.innodb_index_stats leaf pages, the row count and sampled row sizes; fragmentation is not measured".into());
+    if innodb {
+        notes.push("InnoDB keeps no leaf-fill statistic: fill is estimated from mysql.innodb_index_stats leaf pages, the row count and sampled row sizes; fragmentation is not measured".into());
+    }
+    if rocksdb {
+        notes.push(crate::doctor::lsm::NOTE.into());
+    }
     if stats_stale {
         notes.push("mysql.innodb_index_stats was unreadable or empty for some tables: their pages come from information_schema.TABLES (ANALYZE TABLE refreshes the statistics)".into());
     }
@@ -136,6 +160,7 @@ fn table(
     shown: String,
     table_rows: u64,
     data_bytes: u64,
+    lsm: bool,
 ) -> Result<MyTable, Error> {
     let columns: Vec<(String, String, String, String)> = c
         .exec(
@@ -176,7 +201,12 @@ fn table(
         .filter(|i| unique_names.contains(&i.0) && i.1.len() == 1 && i.1[0] != "<expr>")
         .map(|i| KeySchema { columns: i.1.clone(), declared_type: declared(&i.1[0]), index: Some(i.0.clone()) })
         .collect();
-    let layout = if primary.is_some() { Layout::ClusteredOnKey } else { Layout::ClusteredHiddenKey };
+    let layout = match (lsm, primary.is_some()) {
+        (false, true) => Layout::ClusteredOnKey,
+        (false, false) => Layout::ClusteredHiddenKey,
+        (true, true) => Layout::SortedOnKey,
+        (true, false) => Layout::SortedHiddenKey,
+    };
     let schema = TableSchema {
         name: shown,
         without_rowid: primary.is_some(),
@@ -190,10 +220,12 @@ fn table(
     Ok(MyTable { db, name, schema, columns, table_rows, data_bytes })
 }
 
+/// Counts and samples a table; `page` is InnoDB's page size, for its B-tree estimates (none for
+/// a RocksDB table, whose sorted files the caller adds).
 fn examine<'a>(
     c: &mut Conn,
     t: &'a MyTable,
-    page: u64,
+    page: Option<u64>,
     options: &DoctorOptions,
     notes: &mut Vec<String>,
     stats_stale: &mut bool,
@@ -211,8 +243,11 @@ fn examine<'a>(
     let read = TableRead { table: t, from: &from, rows, options };
     let primary_key = s.primary.as_ref().map(|k| read.key_report(k, c, &mut key_bytes)).transpose()?;
     let unique_keys = s.unique.iter().map(|k| read.key_report(k, c, &mut key_bytes)).collect::<Result<Vec<_>, _>>()?;
-    let btrees = read.btree_estimates(c, page, &key_bytes, notes, stats_stale)?;
-    Ok(TableFacts { schema: s, rows, rows_estimated, primary_key, unique_keys, btrees })
+    let btrees = match page {
+        Some(page) => read.btree_estimates(c, page, &key_bytes, notes, stats_stale)?,
+        None => Vec::new(),
+    };
+    Ok(TableFacts { schema: s, rows, rows_estimated, primary_key, unique_keys, btrees, lsm: None })
 }
 
 /// The table being examined: its facts from the catalog, its row count and doctor's options.

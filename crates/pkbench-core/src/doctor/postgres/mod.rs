@@ -254,7 +254,7 @@ fn examine<'a>(
         );
         btrees.push(report(index, "index", pages, leaf_pages, fill, 0.0, Some(how)));
     }
-    Ok(TableFacts { schema: s, rows, rows_estimated, primary_key, unique_keys, btrees })
+    Ok(TableFacts { schema: s, rows, rows_estimated, primary_key, unique_keys, btrees, lsm: None })
 }
 
 fn report(

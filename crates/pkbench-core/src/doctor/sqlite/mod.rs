@@ -141,8 +141,15 @@ fn examine_table(
     {
         physical::add_payload(conn, &mut btrees, &shared::key_holders(table, pk.index.as_deref()))?;
     }
-    let facts =
-        TableFacts { schema: table, rows, rows_estimated: rows_estimate.is_some(), primary_key, unique_keys, btrees };
+    let facts = TableFacts {
+        schema: table,
+        rows,
+        rows_estimated: rows_estimate.is_some(),
+        primary_key,
+        unique_keys,
+        btrees,
+        lsm: None,
+    };
     Ok(assemble(facts, database_bytes, EngineKind::Sqlite))
 }
 

@@ -40,30 +40,7 @@ pub fn levels(conn: &mut mysql::Conn) -> Result<Vec<LsmLevel>, mysql::Error> {
         "SELECT LEVEL, TYPE, VALUE FROM information_schema.ROCKSDB_COMPACTION_STATS \
          WHERE CF_NAME = 'default' AND LEVEL LIKE 'L%' AND TYPE IN ('NumFiles', 'SizeBytes', 'Score')",
     )?;
-    Ok(levels_of(rows))
-}
-
-/// Levels from (level, statistic, value) rows; a value that is not a number counts as 0.
-fn levels_of(rows: Vec<(String, String, String)>) -> Vec<LsmLevel> {
-    let mut levels: Vec<LsmLevel> = Vec::new();
-    for (level, stat, value) in rows {
-        let i = match levels.iter().position(|l| l.level == level) {
-            Some(i) => i,
-            None => {
-                levels.push(LsmLevel { level, ..LsmLevel::default() });
-                levels.len() - 1
-            }
-        };
-        let number: f64 = value.trim().parse().unwrap_or(0.0);
-        let l = &mut levels[i];
-        match stat.as_str() {
-            "NumFiles" => l.files = number as u64,
-            "SizeBytes" => l.size_bytes = number as u64,
-            _ => l.score = number,
-        }
-    }
-    levels.sort_by_key(|l| l.level[1..].parse::<u32>().unwrap_or(u32::MAX));
-    levels
+    Ok(LsmLevel::from_statistics(rows))
 }
 
 /// Writes the memtables to sorted files, so the rows they hold are measured (and then waits for
@@ -88,22 +65,5 @@ mod tests {
     fn the_size_query_names_only_the_cases_tables() {
         let sql = size_sql("pkbench_1", &["bench", "bench_map"]);
         assert!(sql.contains("d.TABLE_SCHEMA = 'pkbench_1' AND d.TABLE_NAME IN ('bench', 'bench_map')"), "{sql}");
-    }
-
-    #[test]
-    fn levels_gather_each_levels_statistics_in_level_order() {
-        let row = |l: &str, t: &str, v: &str| (l.to_string(), t.to_string(), v.to_string());
-        let levels = levels_of(vec![
-            row("L10", "NumFiles", "1"),
-            row("L2", "SizeBytes", "3086279"),
-            row("L0", "Score", "0.5"),
-            row("L2", "NumFiles", "2"),
-            row("L0", "NumFiles", "2"),
-            row("L2", "Score", "1.25"),
-        ]);
-        let names: Vec<&str> = levels.iter().map(|l| l.level.as_str()).collect();
-        assert_eq!(names, ["L0", "L2", "L10"]);
-        assert_eq!((levels[1].files, levels[1].size_bytes, levels[1].score), (2, 3_086_279, 1.25));
-        assert_eq!(LsmLevel::bytes_over_target(&levels), 617_256, "a fifth of L2 is over its target");
     }
 }
