@@ -28,8 +28,11 @@ pub struct Capabilities {
     pub compaction: &'static str,
     /// The page size, where the engine fixes it (servers); `None` where `--page-size` sets it.
     pub fixed_page_size: Option<u32>,
-    /// Whether `pkbench predict` has a page model of this engine.
+    /// Whether `pkbench predict` has a page model of this engine (B-tree pages and their time).
     pub page_model: bool,
+    /// Whether `pkbench predict` has a model of this engine's LSM tree (bytes and levels, no
+    /// time).
+    pub lsm_model: bool,
     /// Whether pkbench can start a throwaway server of this engine itself.
     pub managed_server: bool,
     /// The smallest cache (`--cache-mb`) a managed server starts with, if it has a floor.
@@ -195,6 +198,7 @@ impl EngineKind {
                 compaction: "VACUUM",
                 fixed_page_size: None,
                 page_model: true,
+                lsm_model: false,
                 managed_server: false,
                 min_cache_mb: None,
             },
@@ -203,6 +207,7 @@ impl EngineKind {
                 compaction: "VACUUM FULL",
                 fixed_page_size: Some(8192),
                 page_model: true,
+                lsm_model: false,
                 managed_server: true,
                 min_cache_mb: None,
             },
@@ -211,6 +216,7 @@ impl EngineKind {
                 compaction: "OPTIMIZE TABLE",
                 fixed_page_size: Some(16384),
                 page_model: true,
+                lsm_model: false,
                 managed_server: true,
                 // InnoDB's minimum buffer pool with 16 KiB pages.
                 min_cache_mb: Some(crate::engine_facts::innodb::MIN_POOL_MB),
@@ -220,6 +226,7 @@ impl EngineKind {
                 compaction: "OPTIMIZE TABLE",
                 fixed_page_size: Some(16384),
                 page_model: false,
+                lsm_model: false,
                 managed_server: true,
                 min_cache_mb: Some(crate::engine_facts::innodb::MIN_POOL_MB),
             },
@@ -228,6 +235,7 @@ impl EngineKind {
                 compaction: "VACUUM FULL",
                 fixed_page_size: Some(8192),
                 page_model: false,
+                lsm_model: false,
                 managed_server: true,
                 min_cache_mb: None,
             },
@@ -238,6 +246,7 @@ impl EngineKind {
                 // RocksDB has no pages: its blocks are 4 KiB before compression by default.
                 fixed_page_size: None,
                 page_model: false,
+                lsm_model: true,
                 managed_server: true,
                 min_cache_mb: None,
             },

@@ -48,7 +48,8 @@ pub enum Command {
     /// Which key to use for your table, and what each choice costs when it is ten times bigger:
     /// one command (reads your table read-only, calibrates, forecasts, decides).
     Advise(Box<crate::commands::advise::AdviseArgs>),
-    /// Forecast each key's cost at sizes this machine cannot hold (a B-tree + cache model).
+    /// Forecast each key's cost at sizes this machine cannot hold (a B-tree + cache model, or
+    /// MyRocks' LSM tree).
     Predict(Box<PredictArgs>),
     /// Read your schema file and show each strategy's DDL for it (the key table, every table and
     /// index), without a database; a bad file gets one line with its line number.
@@ -207,9 +208,10 @@ pub struct PredictArgs {
     /// Seed of the key stream (the same keys as `pkbench run --seed`).
     #[arg(long, default_value_t = 42, value_name = "N", value_parser = parse_seed, allow_hyphen_values = true, help_heading = SettingGroup::Keys.heading())]
     pub seed: u64,
-    /// Engine whose B-trees and cache are modelled.
+    /// Engine whose B-trees and cache (or LSM tree) are modelled.
     ///
-    /// SQLite, PostgreSQL 15 or MariaDB 10.11 (InnoDB).
+    /// SQLite, PostgreSQL 15 or MariaDB 10.11 (InnoDB); myrocks: MariaDB 10.11's RocksDB tables
+    /// (bytes, compactions and levels, no time).
     #[arg(long, default_value = "sqlite", value_parser = engine_arg(), ignore_case = true, help_heading = SettingGroup::Engine.heading())]
     pub engine: EngineKind,
     /// Page cache, MiB.

@@ -144,8 +144,9 @@ impl AdviseRequest {
         let engine = self.engine()?;
         if !engine.capabilities().page_model {
             return Err(Error::InvalidInput(format!(
-                "advise forecasts with the page models of SQLite, PostgreSQL and MariaDB; {} has none: measure it with pkbench run --engine {}",
+                "advise forecasts time with the page models of SQLite, PostgreSQL and MariaDB; {} has none: measure it with pkbench run --engine {} (pkbench predict --engine {} forecasts its bytes and levels)",
                 engine.label(),
+                engine.name(),
                 engine.name()
             )));
         }

@@ -35,6 +35,10 @@ pub trait PageModel {
     }
     /// Approximate memory the model holds, bytes.
     fn memory_bytes(&self) -> u64;
+    /// An LSM model's sorted files by level now; `None` for a B-tree model.
+    fn levels(&self) -> Option<Vec<crate::results::LsmLevel>> {
+        None
+    }
     /// The model's parameters and caveats, for `settings.workload_options`.
     fn describe(&self, options: &mut BTreeMap<String, String>);
 }
@@ -65,11 +69,11 @@ impl PageModel for Model {
 /// a page model.
 pub type ModelEngine = EngineKind;
 
-/// Predict models B-trees' pages; an LSM tree's compactions are another model.
+/// Predict's LSM model forecasts bytes and levels, not time.
 pub fn no_lsm_model(kind: EngineKind) -> Error {
     Error::InvalidInput(format!(
-        "predict models B-tree pages (sqlite, postgres, mariadb): it has no model of {}'s LSM tree",
-        kind.label()
+        "predict's {} model forecasts bytes, compactions and levels, not insert time: leave out --calibrate and --check",
+        kind.name()
     ))
 }
 
@@ -81,8 +85,7 @@ impl EngineKind {
             // Each shard of a sharded engine holds its base engine's trees.
             EngineKind::Postgres | EngineKind::PostgresFdw => postgres::ENGINE,
             EngineKind::MariaDb | EngineKind::Spider => innodb::ENGINE,
-            // No model of an LSM tree: predict refuses MyRocks before naming one.
-            EngineKind::MyRocks => "myrocks",
+            EngineKind::MyRocks => super::lsm::ENGINE,
         }
     }
 
@@ -92,7 +95,7 @@ impl EngineKind {
             EngineKind::Sqlite => super::engine_version(),
             EngineKind::Postgres | EngineKind::PostgresFdw => postgres::VERSION.into(),
             EngineKind::MariaDb | EngineKind::Spider => innodb::VERSION.into(),
-            EngineKind::MyRocks => "no model".into(),
+            EngineKind::MyRocks => super::lsm::VERSION.into(),
         }
     }
 
@@ -115,6 +118,9 @@ impl EngineKind {
 
     /// Checks `config` for this engine; messages say what is allowed.
     pub fn validate_model(self, config: &PredictConfig) -> Result<(), Error> {
+        if self == EngineKind::MyRocks {
+            return validate_lsm(config);
+        }
         let Some(page) = self.fixed_page_size() else { return config.validate() };
         crate::workloads::InsertGrowth::new(config.rows, config.batch_rows, config.payload_bytes, config.seed)?;
         if config.page_size != page {
@@ -185,9 +191,25 @@ impl EngineKind {
             EngineKind::MariaDb | EngineKind::Spider => {
                 Box::new(InnodbModel::new(strategy, config.payload_bytes, config.seed, config.cache_mb, config.scale)?)
             }
-            EngineKind::MyRocks => return Err(no_lsm_model(self)),
+            EngineKind::MyRocks => Box::new(super::lsm::LsmModel::new(strategy, config.payload_bytes, config.seed)?),
         })
     }
+}
+
+/// Checks `config` for the LSM model, which keeps no keys (any size runs whole) and has no
+/// pages or page cache.
+fn validate_lsm(config: &PredictConfig) -> Result<(), Error> {
+    crate::workloads::InsertGrowth::new(config.rows, config.batch_rows, config.payload_bytes, config.seed)?;
+    if config.scale != 1 {
+        return Err(Error::InvalidInput(format!(
+            "--scale {} is for the B-tree models: the MyRocks model keeps no keys and runs every row (leave --scale out)",
+            config.scale
+        )));
+    }
+    if config.mode == Mode::Bounded {
+        return Err(Error::InvalidInput("bounded mode is SQLite's: leave --bounded out for MyRocks".into()));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -200,11 +222,12 @@ mod tests {
         assert_eq!(EngineKind::MariaDb.fixed_page_size(), Some(super::super::server::innodb_page::PAGE));
         assert_eq!(EngineKind::Sqlite.fixed_page_size(), None);
         // Every one-server B-tree engine has a page model; a sharded engine's shards are its base
-        // engine's; MyRocks is an LSM tree.
+        // engine's; MyRocks is an LSM tree, with its own model.
         assert!(
             EngineKind::ALL
                 .iter()
                 .all(|k| k.capabilities().page_model == (!k.is_sharded() && *k != EngineKind::MyRocks))
         );
+        assert!(EngineKind::ALL.iter().all(|k| k.capabilities().lsm_model == (*k == EngineKind::MyRocks)));
     }
 }

@@ -28,6 +28,7 @@ pub mod check;
 mod engine;
 pub mod fit;
 pub mod layout;
+pub mod lsm;
 pub mod memory;
 mod model;
 pub mod moves;
@@ -46,7 +47,7 @@ pub mod unexplained;
 pub mod working_set;
 
 pub use calibrate::{Calibration, CalibrationPlan, OpenEngine, from_results, run_real};
-pub use engine::{MAX_EXACT_SERVER_ROWS, ModelEngine, PageModel};
+pub use engine::{MAX_EXACT_SERVER_ROWS, ModelEngine, PageModel, no_lsm_model as engine_refusal};
 pub use model::{BatchCounts, Model};
 pub use schema::{SCHEMA_ENGINES, predict_schema, predict_sqlite as predict_schema_sqlite};
 
@@ -265,7 +266,7 @@ impl ModelRun<'_> {
             db_size_bytes: Some(model.size_bytes() * k),
             shards: None,
             machine_ns: None,
-            lsm_levels: None,
+            lsm_levels: model.levels(),
         }
     }
 

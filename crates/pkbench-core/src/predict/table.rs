@@ -28,6 +28,9 @@ fn with_interval(b: Option<&BatchResult>) -> String {
 /// One line per strategy: predicted size, leaf pages and fill, cache misses, pages written,
 /// pages checkpointed and splits per 1k rows at the end of the growth, and (calibrated) predicted ms per batch.
 pub fn render(doc: &ResultsDoc) -> String {
+    if doc.runs.iter().any(|r| crate::report::levels::last(r).is_some()) {
+        return render_lsm(doc);
+    }
     let calibrated = doc.runs.iter().any(|r| r.batches.iter().any(|b| b.elapsed_ns > 0));
     let mut header: Vec<String> = [
         "strategy",
@@ -121,6 +124,63 @@ pub fn render(doc: &ResultsDoc) -> String {
         if let Some(r) = run.settings.workload_options.get("memory_regimes") {
             out.push_str(&format!("{}'s misses served by: {r}\n", run.strategy));
         }
+    }
+    out.push_str(&t.to_string());
+    out.push('\n');
+    out
+}
+
+/// An LSM model's table: one line per strategy with its size, what the writes cost over the
+/// whole growth (bytes per row flushed and compacted, write amplification) and the levels at
+/// the end.
+fn render_lsm(doc: &ResultsDoc) -> String {
+    let header = [
+        "strategy",
+        "rows",
+        "size",
+        "flushed bytes /row",
+        "compaction read bytes /row",
+        "compaction written bytes /row",
+        "write amplification",
+        "levels at the end: files, MiB",
+        "model s",
+    ];
+    let mut t = Table::new();
+    t.load_style(UTF8_FULL_CONDENSED).force_no_tty().set_content_arrangement(ContentArrangement::Disabled);
+    t.set_header(header);
+    for run in &doc.runs {
+        let c = run.total_counters();
+        let rows = run.rows_inserted().max(1) as f64;
+        let per_row = |v: Option<u64>| v.map_or("–".into(), |v| format!("{:.1}", v as f64 / rows));
+        let levels = crate::report::levels::last(run).unwrap_or(&[]);
+        let levels: Vec<String> = levels
+            .iter()
+            .filter(|l| l.files > 0)
+            .map(|l| format!("{} {}, {:.1}", l.level, l.files, l.size_bytes as f64 / 1048576.0))
+            .collect();
+        t.add_row(vec![
+            run.strategy.clone(),
+            run.rows_inserted().to_string(),
+            fmt::mib(run.size_bytes),
+            per_row(c.flush_bytes),
+            per_row(c.compaction_read_bytes),
+            per_row(c.compaction_write_bytes),
+            c.write_amplification().map_or("–".into(), |w| format!("{w:.2}")),
+            levels.join(" · "),
+            run.settings.workload_options.get("model_seconds").cloned().unwrap_or_default(),
+        ]);
+    }
+    for i in 1..t.column_count() {
+        if let Some(c) = t.column_mut(i) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    let mut out = String::new();
+    if let Some(run) = doc.runs.first() {
+        out.push_str(&format!(
+            "{} · {} rows in batches of {} · payload {} B · seed {} · bytes, compactions and levels (no insert time)\n",
+            run.engine, run.settings.rows, run.settings.batch_rows, run.settings.payload_bytes, run.settings.seed,
+        ));
     }
     out.push_str(&t.to_string());
     out.push('\n');

@@ -14,7 +14,7 @@ mod html;
 mod input;
 mod journal;
 mod json;
-mod levels;
+pub mod levels;
 pub(crate) mod markdown;
 mod repeats;
 mod shards;

@@ -12,7 +12,7 @@ use crate::engine_facts::innodb::{MIN_POOL_MB, lru_scan_depth};
 use crate::keys::KeyStream;
 use crate::predict::PageModel;
 use crate::results::{BtreeStats, Counters};
-use crate::strategy::{PrimaryIndex, SecondaryLookup, Storage, Strategy};
+use crate::strategy::{SecondaryLookup, Storage, Strategy};
 use std::collections::BTreeMap;
 
 /// Engine name recorded in results.
@@ -41,14 +41,7 @@ fn bytes((len, var): (u32, bool)) -> u32 {
 /// Refuses strategies the InnoDB models do not cover, with the reason.
 pub(crate) fn refuse(strategy: &Strategy) -> Result<(), Error> {
     refuse_unmodelled(strategy, ENGINE)?;
-    if strategy.index == PrimaryIndex::HeapWithIndex {
-        return Err(Error::Unsupported {
-            strategy: strategy.name.into(),
-            engine: ENGINE.into(),
-            reason: "InnoDB always clusters rows by the primary key; there is no rowid table (use the strategy without -rowid)".into(),
-        });
-    }
-    Ok(())
+    super::refuse_heap(strategy, ENGINE, "InnoDB")
 }
 
 /// Pages of the buffer pool's LRU list for `innodb_buffer_pool_size = cache_mb` MiB: the pool's

@@ -47,6 +47,21 @@ impl ServerKey {
     }
 }
 
+/// Refuses a strategy whose rows live apart from its key (a rowid table) on `store`, which
+/// always clusters rows by the primary key.
+pub fn refuse_heap(strategy: &Strategy, engine: &str, store: &str) -> Result<(), Error> {
+    match strategy.index {
+        crate::strategy::PrimaryIndex::Clustered => Ok(()),
+        crate::strategy::PrimaryIndex::HeapWithIndex => Err(Error::Unsupported {
+            strategy: strategy.name.into(),
+            engine: engine.into(),
+            reason: format!(
+                "{store} always clusters rows by the primary key; there is no rowid table (use the strategy without -rowid)"
+            ),
+        }),
+    }
+}
+
 /// Refuses strategies the server models do not cover, with the reason.
 pub fn refuse_unmodelled(strategy: &Strategy, engine: &str) -> Result<(), Error> {
     let reason = if matches!(strategy.primary.source, KeySource::Server(_)) {

@@ -223,11 +223,15 @@ impl PagePlan {
             ));
         }
         let engine = request.engine;
-        if !engine.capabilities().page_model {
+        let capabilities = engine.capabilities();
+        if !capabilities.page_model && !capabilities.lsm_model {
             return Err(Error::InvalidInput(format!(
-                "predict has no page model of {}: use --engine sqlite, postgres or mariadb, or --shards for the sharded model",
+                "predict has no model of {}: use --engine sqlite, postgres, mariadb or myrocks, or --shards for the sharded model",
                 engine.label()
             )));
+        }
+        if capabilities.lsm_model && (request.calibration.is_some() || request.check.is_some()) {
+            return Err(crate::predict::engine_refusal(engine));
         }
         let strategies = parse_list(&request.strategies)?;
         let config = model_config(&request, &strategies)?;

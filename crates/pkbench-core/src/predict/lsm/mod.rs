@@ -1,0 +1,367 @@
+//! A model of what `pkbench run --engine myrocks` creates: a MyRocks table whose rows (and the
+//! entries of a unique external key's index) go into RocksDB's memtable, are flushed to sorted
+//! files and compacted down the levels ([`tree`]), each file's bytes found by writing the
+//! strategy's real entries in RocksDB's table format ([`block`]). It replays the strategy's key
+//! stream (the same `--seed` as `pkbench run`) and counts, per batch, what MyRocks' counters
+//! count: bytes handed to RocksDB and its WAL, flushed, read and written by compactions, the
+//! unique-key lookups, and the files per level. The rules are MariaDB 10.11's MyRocks with its
+//! defaults (64 MiB memtable, 4-file L0 trigger, 64 MiB files, 256 MiB L1, ×10 per level).
+//!
+//! Compactions run to completion after each flush, where RocksDB runs them in the background:
+//! the bytes are the same, the levels at a given moment may lag. Write stalls, block-cache
+//! traffic and bloom-filter probes are not modelled.
+
+pub mod block;
+pub mod tree;
+
+use super::PageModel;
+use super::server::{ServerKey, refuse_heap, refuse_unmodelled};
+use crate::Error;
+use crate::generators::Key;
+use crate::keys::{KeyRow, KeyStream};
+use crate::results::{BtreeStats, Counters, LsmLevel};
+use crate::strategy::{SecondaryLookup, Storage, Strategy};
+use block::Entry;
+use std::collections::BTreeMap;
+use tree::{File, Levels, Piece, Shape};
+
+/// Engine name recorded in results.
+pub const ENGINE: &str = "myrocks-model";
+/// Whose rules the model follows.
+pub const VERSION: &str = "model of MariaDB 10.11 MyRocks (RocksDB leveled compaction, block-based tables with Snappy)";
+
+/// The memtable's size (`write_buffer_size`).
+const WRITE_BUFFER_BYTES: f64 = 64.0 * 1024.0 * 1024.0;
+/// Memtable bytes of an entry beyond its encoded key and value: the skip list node's pointer.
+const MEMTABLE_NODE_BYTES: f64 = 8.0;
+/// Most entries written to measure a file's bytes per entry.
+const SAMPLE_ENTRIES: u64 = 1_000_000;
+/// The first index number MyRocks gives a table's indexes (below are its system indexes).
+const FIRST_INDEX_NUMBER: u32 = 256;
+
+/// One index of the table: which key orders it and how its entries are made.
+struct Index {
+    key: ServerKey,
+    /// Storage of the primary key, which a secondary entry carries.
+    primary: Storage,
+    /// Bytes RocksDB counts as written per entry (`rocksdb_bytes_written`): record tag, key
+    /// and value lengths, key, value.
+    ingest_bytes: f64,
+    /// Bytes an entry takes in the memtable.
+    memtable_bytes: f64,
+    /// Bytes per entry in a flushed file, and once compacted to the bottom (zeroed sequence
+    /// numbers).
+    file_bytes: (f64, f64),
+    /// The value's bytes.
+    value_bytes: usize,
+}
+
+/// Rows of the memtable not yet flushed, per index: their key range and count.
+#[derive(Clone, Copy, Debug, Default)]
+struct Pending {
+    range: Option<(u128, u128)>,
+    entries: u64,
+}
+
+/// A strategy's simulated MyRocks table.
+pub struct LsmModel {
+    keys: KeyStream,
+    indexes: Vec<Index>,
+    levels: Levels,
+    memtable: Vec<Pending>,
+    memtable_bytes: f64,
+    rows: u64,
+    flushes: u64,
+}
+
+/// A key's mem-comparable bytes, as MyRocks stores it in an index entry.
+fn key_bytes(key: Option<Key>, storage: Storage, counter: i64, out: &mut Vec<u8>) {
+    match key {
+        Some(Key::Int(v)) => out.extend_from_slice(&((v as u64) ^ (1 << 63)).to_be_bytes()),
+        None => out.extend_from_slice(&((counter as u64) ^ (1 << 63)).to_be_bytes()),
+        Some(Key::Uuid(b)) => match storage.text_encoding() {
+            // A case-insensitive collation compares the uppercase letters.
+            Some(encoding) => {
+                let mut text = [0u8; 36];
+                out.extend(encoding.encode(&b, &mut text).bytes().map(|c| c.to_ascii_uppercase()));
+            }
+            None => out.extend_from_slice(&storage.binary_form(b)),
+        },
+    }
+}
+
+/// Length of a varint32's encoding.
+fn varint_len(v: usize) -> f64 {
+    match v {
+        0..0x80 => 1.0,
+        0x80..0x4000 => 2.0,
+        _ => 3.0,
+    }
+}
+
+impl Index {
+    /// The user key (index number, then its key bytes) of `row`'s entry in this index.
+    fn user_key(&self, number: u32, row: &KeyRow, counter: i64, out: &mut Vec<u8>) {
+        out.clear();
+        out.extend_from_slice(&number.to_be_bytes());
+        match self.key {
+            ServerKey::Primary(s) => key_bytes(row.primary, s, counter, out),
+            ServerKey::Secondary(s) => {
+                key_bytes(row.secondary, s, counter, out);
+                key_bytes(row.primary, self.primary, counter, out);
+            }
+        }
+    }
+}
+
+impl LsmModel {
+    /// The table `strategy` creates with `payload_bytes` of payload per row.
+    pub fn new(strategy: &Strategy, payload_bytes: u64, seed: u64) -> Result<Self, Error> {
+        refuse_unmodelled(strategy, ENGINE)?;
+        refuse_heap(strategy, ENGINE, "RocksDB")?;
+        let secondary = strategy.secondary.filter(|s| s.lookup == SecondaryLookup::UniqueIndex);
+        // The primary key's value: the external key's column (fixed-length binary, or text) and
+        // the payload BLOB with its 2-byte length.
+        let ext_bytes = secondary.map_or(0, |s| match s.storage.text_encoding() {
+            Some(e) => e.text_len() + 1,
+            None => 16,
+        });
+        let mut indexes = vec![Index {
+            key: ServerKey::Primary(strategy.primary.storage),
+            primary: strategy.primary.storage,
+            ingest_bytes: 0.0,
+            memtable_bytes: 0.0,
+            file_bytes: (0.0, 0.0),
+            value_bytes: ext_bytes + 2 + payload_bytes as usize,
+        }];
+        if let Some(s) = secondary {
+            indexes.push(Index {
+                key: ServerKey::Secondary(s.storage),
+                primary: strategy.primary.storage,
+                ingest_bytes: 0.0,
+                memtable_bytes: 0.0,
+                file_bytes: (0.0, 0.0),
+                value_bytes: 0,
+            });
+        }
+        let mut model = LsmModel {
+            keys: KeyStream::new(strategy, seed),
+            memtable: vec![Pending::default(); indexes.len()],
+            indexes,
+            levels: Levels::new(Shape::MYROCKS, Vec::new()),
+            memtable_bytes: 0.0,
+            rows: 0,
+            flushes: 0,
+        };
+        model.measure_entries(strategy, seed);
+        let shrink = model.indexes.iter().map(|i| i.file_bytes.1 / i.file_bytes.0.max(f64::MIN_POSITIVE)).collect();
+        model.levels = Levels::new(Shape::MYROCKS, shrink);
+        Ok(model)
+    }
+
+    /// Sizes each index's entries: encoded in the memtable and the write batch from their
+    /// lengths, in a file by writing the first memtable's worth of the strategy's own rows in
+    /// RocksDB's table format.
+    fn measure_entries(&mut self, strategy: &Strategy, seed: u64) {
+        let mut stream = KeyStream::new(strategy, seed);
+        let mut key = Vec::new();
+        let payload = vec![0xa5u8; self.indexes[0].value_bytes];
+        // The key's length from the first row (every key of an index has one length).
+        let first = stream.next_row();
+        for (i, index) in self.indexes.iter_mut().enumerate() {
+            index.user_key(FIRST_INDEX_NUMBER + i as u32, &first, 1, &mut key);
+            let (k, v) = (key.len(), index.value_bytes);
+            index.ingest_bytes = 1.0 + varint_len(k) + k as f64 + varint_len(v) + v as f64;
+            index.memtable_bytes = varint_len(k + 8) + (k + 8) as f64 + varint_len(v) + v as f64 + MEMTABLE_NODE_BYTES;
+        }
+        let per_row: f64 = self.indexes.iter().map(|i| i.memtable_bytes).sum();
+        let rows = ((WRITE_BUFFER_BYTES / per_row) as u64).clamp(1, SAMPLE_ENTRIES);
+        let mut samples: Vec<Vec<(Entry, u64)>> = vec![Vec::with_capacity(rows as usize); self.indexes.len()];
+        let mut stream = KeyStream::new(strategy, seed);
+        for n in 1..=rows {
+            let row = stream.next_row();
+            for (i, index) in self.indexes.iter().enumerate() {
+                index.user_key(FIRST_INDEX_NUMBER + i as u32, &row, n as i64, &mut key);
+                let value = if i == 0 { payload.clone() } else { Vec::new() };
+                samples[i].push(((key.clone(), value), n * self.indexes.len() as u64 + i as u64));
+            }
+        }
+        for (index, mut sample) in self.indexes.iter_mut().zip(samples) {
+            sample.sort_unstable_by(|a, b| a.0.0.cmp(&b.0.0));
+            index.file_bytes = (block::bytes_per_entry(&sample, false), block::bytes_per_entry(&sample, true));
+        }
+    }
+
+    /// Writes the memtable to an L0 file and lets compactions settle.
+    fn flush(&mut self) -> (f64, tree::Work) {
+        let mut pieces = Vec::new();
+        for (i, pending) in self.memtable.iter_mut().enumerate() {
+            let Some((lo, hi)) = pending.range.take() else { continue };
+            let entries = std::mem::take(&mut pending.entries) as f64;
+            let bytes = entries * self.indexes[i].file_bytes.0;
+            pieces.push(Piece { lo: (i as u8, lo), hi: (i as u8, hi), seq_bytes: bytes, zero_bytes: 0.0, entries });
+        }
+        self.memtable_bytes = 0.0;
+        if pieces.is_empty() {
+            return (0.0, tree::Work::default());
+        }
+        self.flushes += 1;
+        let file = File { pieces };
+        let bytes = file.bytes();
+        (bytes, self.levels.flush(file))
+    }
+}
+
+impl PageModel for LsmModel {
+    fn insert_batch(&mut self, n: u64) -> Counters {
+        let (mut flushed, mut work) = (0.0, tree::Work::default());
+        let mut ingest = 0.0;
+        for _ in 0..n {
+            let row = self.keys.next_row();
+            self.rows += 1;
+            for (i, index) in self.indexes.iter().enumerate() {
+                let key = index.key.value(&row, self.rows as i64);
+                let pending = &mut self.memtable[i];
+                pending.range = Some(pending.range.map_or((key, key), |(lo, hi)| (lo.min(key), hi.max(key))));
+                pending.entries += 1;
+                ingest += index.ingest_bytes;
+                self.memtable_bytes += index.memtable_bytes;
+            }
+            if self.memtable_bytes >= WRITE_BUFFER_BYTES {
+                let (bytes, w) = self.flush();
+                flushed += bytes;
+                work.add(w);
+            }
+        }
+        // One write batch per statement of 1,000 rows: its 12-byte header; the WAL adds a 7-byte
+        // header per 32 KiB block it fills.
+        let statements = n.div_ceil(1000) as f64;
+        let ingest = ingest + 12.0 * statements;
+        let wal = ingest + 7.0 * (ingest / 32768.0).ceil();
+        Counters {
+            ingest_bytes: Some(ingest.round() as u64),
+            wal_bytes: Some(wal.round() as u64),
+            flush_bytes: Some(flushed.round() as u64),
+            compaction_read_bytes: Some(work.read_bytes.round() as u64),
+            compaction_write_bytes: Some(work.write_bytes.round() as u64),
+            // Each insert into a unique index looks its key up first.
+            keys_read: Some(n * self.indexes.len() as u64),
+            ..Counters::default()
+        }
+    }
+
+    fn entries(&self) -> Vec<u64> {
+        (0..self.indexes.len())
+            .map(|i| {
+                let in_files: f64 = self
+                    .levels
+                    .files()
+                    .iter()
+                    .flatten()
+                    .flat_map(|f| &f.pieces)
+                    .filter(|p| usize::from(p.lo.0) == i)
+                    .map(|p| p.entries)
+                    .sum();
+                in_files.round() as u64 + self.memtable[i].entries
+            })
+            .collect()
+    }
+
+    fn btree_stats(&self) -> Vec<BtreeStats> {
+        Vec::new()
+    }
+
+    /// The sorted files, and the memtable as it would be flushed (a run measures after a flush).
+    fn size_bytes(&self) -> u64 {
+        let files: f64 = self.levels.files().iter().flatten().map(File::bytes).sum();
+        let memtable: f64 =
+            self.memtable.iter().zip(&self.indexes).map(|(p, i)| p.entries as f64 * i.file_bytes.0).sum();
+        (files + memtable).round() as u64
+    }
+
+    fn memory_bytes(&self) -> u64 {
+        let files: usize = self.levels.files().iter().flatten().map(|f| f.pieces.len()).sum();
+        (files * std::mem::size_of::<Piece>() + std::mem::size_of::<Self>()) as u64
+    }
+
+    fn levels(&self) -> Option<Vec<LsmLevel>> {
+        let levels = self.levels.files();
+        let deepest = levels.iter().rposition(|l| !l.is_empty()).unwrap_or(0);
+        Some(
+            (0..=deepest.max(1))
+                .map(|n| LsmLevel {
+                    level: format!("L{n}"),
+                    files: levels[n].len() as u64,
+                    size_bytes: levels[n].iter().map(File::bytes).sum::<f64>().round() as u64,
+                    score: self.levels.score(n),
+                })
+                .collect(),
+        )
+    }
+
+    fn describe(&self, options: &mut BTreeMap<String, String>) {
+        options.insert(
+            "model".into(),
+            "MariaDB 10.11 MyRocks: memtable flushes and leveled compaction over key ranges (write_buffer_size 64 MiB, level0_file_num_compaction_trigger 4, target_file_size_base 64 MiB, max_bytes_for_level_base 256 MiB, multiplier 10); compactions settle after each flush".into(),
+        );
+        for (i, index) in self.indexes.iter().enumerate() {
+            let name = if i == 0 { "primary" } else { "ext_id" };
+            options.insert(
+                format!("entry_bytes_{name}"),
+                format!(
+                    "{:.1} written, {:.1} in a flushed file, {:.1} at the bottom (sequence numbers zeroed)",
+                    index.ingest_bytes, index.file_bytes.0, index.file_bytes.1
+                ),
+            );
+        }
+        options.insert("memtable_flushes".into(), self.flushes.to_string());
+        options.insert(
+            "not_modelled".into(),
+            "insert time, write stalls, block-cache hits and misses, bloom-filter probes".into(),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategy::find;
+
+    /// `rows` rows of `strategy` in batches of 100k: the model and its summed counters.
+    fn run(strategy: &str, rows: u64) -> (LsmModel, Counters) {
+        let mut model = LsmModel::new(find(strategy).unwrap(), 50, 42).unwrap();
+        let mut total = Counters::default();
+        for _ in 0..rows / 100_000 {
+            total.accumulate(&model.insert_batch(100_000));
+        }
+        (model, total)
+    }
+
+    #[test]
+    fn every_row_is_in_a_file_or_the_memtable_and_each_unique_key_is_looked_up() {
+        let (int, int_counts) = run("int", 2_000_000);
+        assert_eq!(int.entries(), [2_000_000]);
+        let (uuid4, uuid4_counts) = run("int+uuid4", 2_000_000);
+        assert_eq!(uuid4.entries(), [2_000_000, 2_000_000], "the primary key and the external key's index");
+        assert_eq!(
+            int_counts.ingest_bytes.unwrap() / 2_000_000,
+            67,
+            "MyRocks' 67 bytes per int row with 50 of payload"
+        );
+        assert_eq!(uuid4_counts.keys_read, Some(4_000_000), "both unique keys are looked up");
+        let flushed = int_counts.flush_bytes.unwrap();
+        assert!(flushed > 0 && int.flushes >= 2, "{int_counts:?}");
+        // An ordered key's files are only rewritten once, at the bottom, to zero sequence numbers.
+        assert!(int_counts.compaction_write_bytes.unwrap() <= flushed, "{int_counts:?}");
+        let levels = uuid4.levels().unwrap();
+        assert!(levels.iter().any(|l| l.files > 0) && levels[0].level == "L0", "{levels:?}");
+        let size = uuid4.size_bytes() as f64;
+        let files: f64 = levels.iter().map(|l| l.size_bytes as f64).sum();
+        assert!(size >= files, "the memtable counts as flushed: {size} vs {files}");
+    }
+
+    #[test]
+    fn keys_a_server_makes_or_a_mapping_table_are_refused() {
+        assert!(LsmModel::new(find("uuid4-rowid").unwrap(), 50, 42).is_err());
+    }
+}
