@@ -191,7 +191,9 @@ impl EngineKind {
             EngineKind::MariaDb | EngineKind::Spider => {
                 Box::new(InnodbModel::new(strategy, config.payload_bytes, config.seed, config.cache_mb, config.scale)?)
             }
-            EngineKind::MyRocks => Box::new(super::lsm::LsmModel::new(strategy, config.payload_bytes, config.seed)?),
+            EngineKind::MyRocks => {
+                Box::new(super::lsm::LsmModel::new(strategy, config.payload_bytes, config.seed, config.rows)?)
+            }
         })
     }
 }
