@@ -70,7 +70,7 @@ impl PageModel for Model {
 pub type ModelEngine = EngineKind;
 
 /// Predict's LSM model forecasts bytes and levels, not time.
-pub fn no_lsm_model(kind: EngineKind) -> Error {
+pub fn no_lsm_time_model(kind: EngineKind) -> Error {
     Error::InvalidInput(format!(
         "predict's {} model forecasts bytes, compactions and levels, not insert time: leave out --calibrate and --check",
         kind.name()

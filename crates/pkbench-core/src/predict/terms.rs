@@ -166,7 +166,7 @@ impl Shape {
             ModelEngine::MariaDb | ModelEngine::Spider => {
                 Ok(Shape { trees: 1 + u32::from(indexed), key_bytes: key_bytes_per_row(strategy) })
             }
-            ModelEngine::MyRocks => Err(super::engine::no_lsm_model(engine)),
+            ModelEngine::MyRocks => Err(super::engine::no_lsm_time_model(engine)),
         }
     }
 }

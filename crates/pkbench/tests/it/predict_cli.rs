@@ -70,6 +70,36 @@ fn server_models_write_their_engine_and_trees() {
 }
 
 #[test]
+fn the_myrocks_model_writes_bytes_and_levels_and_no_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    // 1.5M rows of int fill two 64 MiB memtables: flushes, an L0 and the levels table.
+    pkbench()
+        .args(["predict", "--engine", "myrocks", "-s", "int,int+uuid4", "-n", "1500k", "-b", "500k", "-q", "--out"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("myrocks-model").and(predicate::str::contains("compaction written bytes /row")),
+        );
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let schema: Value = serde_json::from_str(include_str!("../../../../schema/results.schema.json")).unwrap();
+    assert!(jsonschema::validator_for(&schema).unwrap().is_valid(&doc), "results.json follows the schema");
+    for run in doc["runs"].as_array().unwrap() {
+        assert_eq!(run["engine"], "myrocks-model");
+        assert_eq!(run["verified_rows"], 1_500_000);
+        let last = run["batches"].as_array().unwrap().last().unwrap();
+        assert_eq!(last["elapsed_ns"], 0, "no time is forecast");
+        assert!(last["lsm_levels"].as_array().is_some_and(|l| !l.is_empty()), "{last}");
+        let flushed: u64 =
+            run["batches"].as_array().unwrap().iter().map(|b| b["counters"]["flush_bytes"].as_u64().unwrap()).sum();
+        assert!(flushed > 0, "{run}");
+    }
+    let report = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(report.contains("LSM levels after the run"), "the report draws the levels");
+}
+
+#[test]
 fn other_engines_and_bad_sizes_are_one_line_errors() {
     for (args, needle) in [
         (&["predict", "--engine", "postgres", "--page-size", "4096"][..], "pages are 8192 bytes"),
@@ -83,6 +113,10 @@ fn other_engines_and_bad_sizes_are_one_line_errors() {
         (&["predict", "-s", "seq-uuid", "--scale", "4"][..], "use --scale 1"),
         (&["predict", "--scale", "3"][..], "must divide the batch"),
         (&["predict", "--ram", "4"][..], "add --calibrate"),
+        (&["predict", "--engine", "myrocks", "--calibrate"][..], "not insert time: leave out --calibrate"),
+        (&["predict", "--engine", "myrocks", "--check", "1M"][..], "not insert time"),
+        (&["predict", "--engine", "myrocks", "--scale", "2"][..], "keeps no keys"),
+        (&["predict", "--engine", "myrocks", "-s", "uuid4-rowid"][..], "RocksDB always clusters"),
     ] {
         let output = pkbench().args(args).output().unwrap();
         assert!(!output.status.success());

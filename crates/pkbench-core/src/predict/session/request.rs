@@ -231,7 +231,7 @@ impl PagePlan {
             )));
         }
         if capabilities.lsm_model && (request.calibration.is_some() || request.check.is_some()) {
-            return Err(crate::predict::engine_refusal(engine));
+            return Err(crate::predict::no_lsm_time_model(engine));
         }
         let strategies = parse_list(&request.strategies)?;
         let config = model_config(&request, &strategies)?;
