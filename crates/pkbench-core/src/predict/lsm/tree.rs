@@ -5,10 +5,12 @@
 //! `LevelCompactionPicker` with MyRocks' defaults: `kMinOverlappingRatio` picks the file, levels
 //! have static targets (`level_compaction_dynamic_level_bytes=false`).
 //!
-//! A file is its key range and bytes, its entries spread evenly over the range. That is exact
-//! for the files of an ordered key (each holds one narrow, new range) and, for a random key,
-//! true on average (a flushed file spans the whole key space, evenly); a compaction's output
-//! is cut where the merged inputs' bytes reach the target file size.
+//! A file is a key range per index it holds, with that index's bytes spread evenly over its
+//! range. That is exact for the files of an ordered key (each holds one narrow, new range) and,
+//! for a random key, true on average (a flushed file spans the whole key space, evenly); a
+//! compaction's output is cut where the merged inputs' bytes reach the target file size. Files
+//! at the bottom of the tree are rewritten once to zero their sequence numbers, which makes
+//! them smaller (RocksDB's bottommost-file compaction).
 
 /// A key's place in the column family: the index's number, then the key's order-preserving form.
 pub type Pos = (u8, u128);

@@ -303,6 +303,10 @@ fn model_config(request: &PredictRequest, strategies: &[&'static Strategy]) -> R
     };
     let config = PredictConfig {
         scale: request.scale.unwrap_or_else(|| {
+            // The LSM model keeps no keys: every row is simulated, whatever the size.
+            if engine.capabilities().lsm_model {
+                return 1;
+            }
             let ceiling = rows_ceiling(engine);
             predict::scale::auto_within(
                 request.rows,
@@ -325,7 +329,7 @@ fn model_config(request: &PredictRequest, strategies: &[&'static Strategy]) -> R
 /// than the batch given and would let the automatic scale simulate fewer rows.
 fn faster_batch(request: &PredictRequest, strategies: &[&'static Strategy], config: &PredictConfig) -> Option<u64> {
     let batch = predict::scale::default_batch_rows(request.rows);
-    if request.scale.is_some() || batch <= request.batch_rows {
+    if request.scale.is_some() || batch <= request.batch_rows || request.engine.capabilities().lsm_model {
         return None;
     }
     let ceiling = rows_ceiling(request.engine);

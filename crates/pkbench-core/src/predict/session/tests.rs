@@ -328,3 +328,13 @@ fn a_calibration_tables_file_errors_come_before_anything_is_created() {
     assert!(e.to_string().contains("none.sql"), "{e}");
     assert!(!dir.path().join("out").exists());
 }
+
+#[test]
+fn the_myrocks_model_simulates_every_row_at_any_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let request =
+        PredictRequest { engine: EngineKind::MyRocks, ..request(dir.path(), "int,uuid4", 1_000_000_000, 1_000_000) };
+    let plan = page_plan(request);
+    assert_eq!(plan.config.scale, 1, "no scale model: the LSM model keeps no keys");
+    assert_eq!(plan.faster_batch, None);
+}
