@@ -1,12 +1,11 @@
 //! A MyRocks table's sorted files, read from RocksDB's `information_schema` tables: the data
 //! dictionary (`ROCKSDB_DDL`) names each index's number and column family, the file map
 //! (`ROCKSDB_INDEX_FILE_MAP`) its entries per file, the files' properties (`ROCKSDB_SST_PROPS`)
-//! their bytes on disk, and `ROCKSDB_COMPACTION_STATS` the column family's levels.
+//! their bytes on disk; the column family's levels are read as a MyRocks run reads them.
 
 use super::session::my;
 use crate::Error;
 use crate::doctor::lsm::{LsmIndexReport, LsmReport};
-use crate::results::LsmLevel;
 use mysql::Conn;
 use mysql::prelude::Queryable;
 
@@ -25,10 +24,6 @@ const INDEXES_SQL: &str = "SELECT d.INDEX_NAME, d.CF, COUNT(m.SST_NAME), \
      WHERE d.TABLE_SCHEMA = ? AND d.TABLE_NAME = ? \
      GROUP BY d.INDEX_NAME, d.CF ORDER BY d.INDEX_NAME <> 'PRIMARY', d.INDEX_NAME";
 
-/// The levels of column family `cf`.
-const LEVELS_SQL: &str = "SELECT LEVEL, TYPE, CAST(VALUE AS CHAR) FROM information_schema.ROCKSDB_COMPACTION_STATS \
-     WHERE CF_NAME = ? AND LEVEL LIKE 'L%' AND TYPE IN ('NumFiles', 'SizeBytes', 'Score')";
-
 /// The sorted files of `db`.`table` and its column family's levels.
 pub fn report(c: &mut Conn, db: &str, table: &str) -> Result<LsmReport, Error> {
     let rows: Vec<(String, String, u64, u64, u64, u64)> =
@@ -44,7 +39,7 @@ pub fn report(c: &mut Conn, db: &str, table: &str) -> Result<LsmReport, Error> {
             size_bytes,
         })
         .collect();
-    let stats: Vec<(String, String, String)> =
-        c.exec(LEVELS_SQL, (&column_family,)).map_err(my("could not read RocksDB's compaction statistics"))?;
-    Ok(LsmReport { indexes, column_family, levels: LsmLevel::from_statistics(stats) })
+    let levels = crate::engines::myrocks::levels(c, &column_family)
+        .map_err(my("could not read RocksDB's compaction statistics"))?;
+    Ok(LsmReport { indexes, column_family, levels })
 }

@@ -183,7 +183,7 @@ impl Backend for MyRocksBackend {
         _tables: &[&str],
         _account: &CounterAccount,
     ) -> Counters {
-        *self.levels.lock().unwrap_or_else(|p| p.into_inner()) = physical::levels(conn.conn()).ok();
+        *self.levels.lock().unwrap_or_else(|p| p.into_inner()) = physical::levels(conn.conn(), "default").ok();
         counters::between(before, after)
     }
 

@@ -22,6 +22,8 @@ mod server;
 #[cfg(feature = "mysql")]
 pub use backend::MyRocksBackend;
 #[cfg(feature = "mysql")]
+pub use physical::levels;
+#[cfg(feature = "mysql")]
 pub use server::{DEFAULT_CF_OPTIONS, RESERVED_SETTINGS};
 
 /// The MyRocks engine.

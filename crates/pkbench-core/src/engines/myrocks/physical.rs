@@ -33,12 +33,13 @@ pub fn tables_size(conn: &mut mysql::Conn, db: &str, tables: &[&str]) -> Result<
     Ok(size.unwrap_or(0))
 }
 
-/// The default column family's sorted files by level (`ROCKSDB_COMPACTION_STATS`, which lists
-/// the levels that hold files), in level order.
-pub fn levels(conn: &mut mysql::Conn) -> Result<Vec<LsmLevel>, mysql::Error> {
-    let rows: Vec<(String, String, String)> = conn.query(
-        "SELECT LEVEL, TYPE, VALUE FROM information_schema.ROCKSDB_COMPACTION_STATS \
-         WHERE CF_NAME = 'default' AND LEVEL LIKE 'L%' AND TYPE IN ('NumFiles', 'SizeBytes', 'Score')",
+/// Column family `cf`'s sorted files by level (`ROCKSDB_COMPACTION_STATS`, which lists the
+/// levels that hold files), in level order.
+pub fn levels(conn: &mut mysql::Conn, cf: &str) -> Result<Vec<LsmLevel>, mysql::Error> {
+    let rows: Vec<(String, String, String)> = conn.exec(
+        "SELECT LEVEL, TYPE, CAST(VALUE AS CHAR) FROM information_schema.ROCKSDB_COMPACTION_STATS \
+         WHERE CF_NAME = ? AND LEVEL LIKE 'L%' AND TYPE IN ('NumFiles', 'SizeBytes', 'Score')",
+        (cf,),
     )?;
     Ok(LsmLevel::from_statistics(rows))
 }

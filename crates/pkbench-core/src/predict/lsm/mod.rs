@@ -49,7 +49,8 @@ struct Index {
     /// Storage of the primary key, which a secondary entry carries.
     primary: Storage,
     /// Bytes RocksDB counts as written per entry (`rocksdb_bytes_written`): record tag, key
-    /// and value lengths, key, value.
+    /// and value lengths, key, value. This and the two sizes below are set by
+    /// [`measure_entries`].
     ingest_bytes: f64,
     /// Bytes an entry takes in the memtable.
     memtable_bytes: f64,
@@ -118,6 +119,41 @@ impl Index {
     }
 }
 
+/// Sizes each index's entries: encoded in the memtable and the write batch from their lengths,
+/// in a file by writing the first memtable's worth of the strategy's own rows (or all `rows`, if
+/// fewer) in RocksDB's table format.
+fn measure_entries(indexes: &mut [Index], strategy: &Strategy, seed: u64, rows: u64) {
+    let mut stream = KeyStream::new(strategy, seed);
+    let mut key = Vec::new();
+    let payload = vec![0xa5u8; indexes[0].value_bytes];
+    // The key's length from the first row (every key of an index has one length).
+    let first = stream.next_row();
+    for (i, index) in indexes.iter_mut().enumerate() {
+        index.user_key(FIRST_INDEX_NUMBER + i as u32, &first, 1, &mut key);
+        let (k, v) = (key.len(), index.value_bytes);
+        index.ingest_bytes = 1.0 + varint_len(k) + k as f64 + varint_len(v) + v as f64;
+        index.memtable_bytes = varint_len(k + 8) + (k + 8) as f64 + varint_len(v) + v as f64 + MEMTABLE_NODE_BYTES;
+    }
+    let per_row: f64 = indexes.iter().map(|i| i.memtable_bytes).sum();
+    let rows = ((WRITE_BUFFER_BYTES / per_row) as u64).clamp(1, SAMPLE_ENTRIES).min(rows.max(1));
+    let mut samples: Vec<Vec<(Entry, u64)>> = vec![Vec::with_capacity(rows as usize); indexes.len()];
+    let mut row = first;
+    for n in 1..=rows {
+        if n > 1 {
+            row = stream.next_row();
+        }
+        for (i, index) in indexes.iter().enumerate() {
+            index.user_key(FIRST_INDEX_NUMBER + i as u32, &row, n as i64, &mut key);
+            let value = if i == 0 { payload.clone() } else { Vec::new() };
+            samples[i].push(((key.clone(), value), n * indexes.len() as u64 + i as u64));
+        }
+    }
+    for (index, mut sample) in indexes.iter_mut().zip(samples) {
+        sample.sort_unstable_by(|a, b| a.0.0.cmp(&b.0.0));
+        index.file_bytes = (block::bytes_per_entry(&sample, false), block::bytes_per_entry(&sample, true));
+    }
+}
+
 impl LsmModel {
     /// The table `strategy` creates with `payload_bytes` of payload per row, to be filled with
     /// `rows` rows (a smaller table's files are sized from its own rows).
@@ -149,52 +185,17 @@ impl LsmModel {
                 value_bytes: 0,
             });
         }
-        let mut model = LsmModel {
+        measure_entries(&mut indexes, strategy, seed, rows);
+        let shrink = indexes.iter().map(|i| i.file_bytes.1 / i.file_bytes.0.max(f64::MIN_POSITIVE)).collect();
+        Ok(LsmModel {
             keys: KeyStream::new(strategy, seed),
             memtable: vec![Pending::default(); indexes.len()],
             indexes,
-            levels: Levels::new(Shape::MYROCKS, Vec::new()),
+            levels: Levels::new(Shape::MYROCKS, shrink),
             memtable_bytes: 0.0,
             rows: 0,
             flushes: 0,
-        };
-        model.measure_entries(strategy, seed, rows);
-        let shrink = model.indexes.iter().map(|i| i.file_bytes.1 / i.file_bytes.0.max(f64::MIN_POSITIVE)).collect();
-        model.levels = Levels::new(Shape::MYROCKS, shrink);
-        Ok(model)
-    }
-
-    /// Sizes each index's entries: encoded in the memtable and the write batch from their
-    /// lengths, in a file by writing the first memtable's worth of the strategy's own rows (or
-    /// all `rows`, if fewer) in RocksDB's table format.
-    fn measure_entries(&mut self, strategy: &Strategy, seed: u64, rows: u64) {
-        let mut stream = KeyStream::new(strategy, seed);
-        let mut key = Vec::new();
-        let payload = vec![0xa5u8; self.indexes[0].value_bytes];
-        // The key's length from the first row (every key of an index has one length).
-        let first = stream.next_row();
-        for (i, index) in self.indexes.iter_mut().enumerate() {
-            index.user_key(FIRST_INDEX_NUMBER + i as u32, &first, 1, &mut key);
-            let (k, v) = (key.len(), index.value_bytes);
-            index.ingest_bytes = 1.0 + varint_len(k) + k as f64 + varint_len(v) + v as f64;
-            index.memtable_bytes = varint_len(k + 8) + (k + 8) as f64 + varint_len(v) + v as f64 + MEMTABLE_NODE_BYTES;
-        }
-        let per_row: f64 = self.indexes.iter().map(|i| i.memtable_bytes).sum();
-        let rows = ((WRITE_BUFFER_BYTES / per_row) as u64).clamp(1, SAMPLE_ENTRIES).min(rows.max(1));
-        let mut samples: Vec<Vec<(Entry, u64)>> = vec![Vec::with_capacity(rows as usize); self.indexes.len()];
-        let mut stream = KeyStream::new(strategy, seed);
-        for n in 1..=rows {
-            let row = stream.next_row();
-            for (i, index) in self.indexes.iter().enumerate() {
-                index.user_key(FIRST_INDEX_NUMBER + i as u32, &row, n as i64, &mut key);
-                let value = if i == 0 { payload.clone() } else { Vec::new() };
-                samples[i].push(((key.clone(), value), n * self.indexes.len() as u64 + i as u64));
-            }
-        }
-        for (index, mut sample) in self.indexes.iter_mut().zip(samples) {
-            sample.sort_unstable_by(|a, b| a.0.0.cmp(&b.0.0));
-            index.file_bytes = (block::bytes_per_entry(&sample, false), block::bytes_per_entry(&sample, true));
-        }
+        })
     }
 
     /// Writes the memtable to an L0 file and lets compactions settle.

@@ -43,13 +43,18 @@ impl Piece {
 }
 
 /// One sorted (SST) file: a piece per index it holds keys of, in key order.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct File {
     /// The pieces, sorted and disjoint.
     pub pieces: Vec<Piece>,
 }
 
 impl File {
+    /// An empty file spanning [lo, hi]: what an overlap test compares a set of files with.
+    fn span(lo: Pos, hi: Pos) -> File {
+        File { pieces: vec![Piece { lo, hi, seq_bytes: 0.0, zero_bytes: 0.0, entries: 0.0 }] }
+    }
+
     /// Its smallest key.
     pub fn lo(&self) -> Pos {
         self.pieces.first().map_or((0, 0), |p| p.lo)
@@ -205,14 +210,22 @@ impl Levels {
         })
     }
 
-    /// Rewrites file `i` of level `n` in place with zeroed sequence numbers.
-    fn zero_in_place(&mut self, n: usize, i: usize) -> Work {
-        let before = self.files[n][i].bytes();
-        for p in &mut self.files[n][i].pieces {
+    /// Zeroes `file`'s sequence numbers: each index's entries shrink by its ratio.
+    fn zero(&self, file: &mut File) {
+        for p in &mut file.pieces {
             p.zero_bytes += p.seq_bytes * self.shrink.get(usize::from(p.lo.0)).copied().unwrap_or(1.0);
             p.seq_bytes = 0.0;
         }
-        Work { read_bytes: before, write_bytes: self.files[n][i].bytes(), moved_bytes: 0.0 }
+    }
+
+    /// Rewrites file `i` of level `n` in place with zeroed sequence numbers.
+    fn zero_in_place(&mut self, n: usize, i: usize) -> Work {
+        let mut file = std::mem::take(&mut self.files[n][i]);
+        let before = file.bytes();
+        self.zero(&mut file);
+        let write_bytes = file.bytes();
+        self.files[n][i] = file;
+        Work { read_bytes: before, write_bytes, moved_bytes: 0.0 }
     }
 
     /// L0 into L1: the newest L0 file, with every L0 file its range (growing as files join)
@@ -230,7 +243,7 @@ impl Levels {
             }
             for i in joining {
                 let (lo, hi) = (span.lo().min(l0[i].lo()), span.hi().max(l0[i].hi()));
-                span = File { pieces: vec![Piece { lo, hi, seq_bytes: 0.0, zero_bytes: 0.0, entries: 0.0 }] };
+                span = File::span(lo, hi);
                 picked.push(i);
             }
         }
@@ -289,11 +302,9 @@ impl Levels {
         let read: f64 = inputs.iter().map(File::bytes).sum();
         let lo = inputs.iter().map(File::lo).min().unwrap_or((0, 0));
         let hi = inputs.iter().map(File::hi).max().unwrap_or((0, 0));
-        let span = File { pieces: vec![Piece { lo, hi, seq_bytes: 0.0, zero_bytes: 0.0, entries: 0.0 }] };
-        if self.files[n + 1..].iter().flatten().all(|g| !g.overlaps(&span)) {
-            for p in inputs.iter_mut().flat_map(|f| f.pieces.iter_mut()) {
-                p.zero_bytes += p.seq_bytes * self.shrink.get(usize::from(p.lo.0)).copied().unwrap_or(1.0);
-                p.seq_bytes = 0.0;
+        if self.files[n + 1..].iter().flatten().all(|g| !g.overlaps(&File::span(lo, hi))) {
+            for file in &mut inputs {
+                self.zero(file);
             }
         }
         let outputs = merge(&inputs, self.shape.target_file_bytes);

@@ -302,20 +302,9 @@ fn model_config(request: &PredictRequest, strategies: &[&'static Strategy]) -> R
         scale: 1,
     };
     let config = PredictConfig {
-        scale: request.scale.unwrap_or_else(|| {
-            // The LSM model keeps no keys: every row is simulated, whatever the size.
-            if engine.capabilities().lsm_model {
-                return 1;
-            }
-            let ceiling = rows_ceiling(engine);
-            predict::scale::auto_within(
-                request.rows,
-                request.batch_rows,
-                engine.cache_pages(&config),
-                strategies,
-                ceiling,
-            )
-        }),
+        scale: request
+            .scale
+            .unwrap_or_else(|| auto_scale(engine, request.rows, request.batch_rows, &config, strategies)),
         ..config
     };
     engine.validate_model(&config)?;
@@ -329,13 +318,27 @@ fn model_config(request: &PredictRequest, strategies: &[&'static Strategy]) -> R
 /// than the batch given and would let the automatic scale simulate fewer rows.
 fn faster_batch(request: &PredictRequest, strategies: &[&'static Strategy], config: &PredictConfig) -> Option<u64> {
     let batch = predict::scale::default_batch_rows(request.rows);
-    if request.scale.is_some() || batch <= request.batch_rows || request.engine.capabilities().lsm_model {
+    if request.scale.is_some() || batch <= request.batch_rows {
         return None;
     }
-    let ceiling = rows_ceiling(request.engine);
-    let pages = request.engine.cache_pages(config);
-    let k = predict::scale::auto_within(request.rows, batch, pages, strategies, ceiling);
+    let k = auto_scale(request.engine, request.rows, batch, config, strategies);
     (k > config.scale).then_some(batch)
+}
+
+/// The scale model chosen for `rows` in batches of `batch_rows` when `--scale` is not given
+/// ([`predict::scale::auto_within`] below the engine's ceiling); 1 for the LSM model, which
+/// keeps no keys and simulates every row whatever the size.
+fn auto_scale(
+    engine: ModelEngine,
+    rows: u64,
+    batch_rows: u64,
+    config: &PredictConfig,
+    strategies: &[&'static Strategy],
+) -> u64 {
+    if engine.capabilities().lsm_model {
+        return 1;
+    }
+    predict::scale::auto_within(rows, batch_rows, engine.cache_pages(config), strategies, rows_ceiling(engine))
 }
 
 /// The mode without `--exact` or `--bounded`: exact, but bounded for SQLite above
