@@ -169,6 +169,16 @@ impl EngineKind {
         }
     }
 
+    /// The engine whose URL reaches a server of this one: a MyRocks server's URL is a MariaDB
+    /// one (`--engine myrocks` says which tables to make there); `None` where no URL is taken.
+    pub fn url_engine(self) -> Option<EngineKind> {
+        match self {
+            EngineKind::Postgres => Some(EngineKind::Postgres),
+            EngineKind::MariaDb | EngineKind::MyRocks => Some(EngineKind::MariaDb),
+            EngineKind::Sqlite | EngineKind::Spider | EngineKind::PostgresFdw => None,
+        }
+    }
+
     /// The environment variable holding the default `--url` for this engine.
     pub fn url_env(self) -> Option<&'static str> {
         match self {

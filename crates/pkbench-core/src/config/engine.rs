@@ -168,11 +168,17 @@ fn refuse_without_url(args: &RunSettings) -> Result<(), Error> {
 fn check_scheme(engine: EngineKind, url: &str) -> Result<(), Error> {
     // libpq's key=value strings (`host=h user=u`) have no scheme.
     let key_value = engine == EngineKind::Postgres && !url.contains("://") && url.contains('=');
+    let url_engine = engine.url_engine();
     match EngineKind::from_url(url) {
-        Some(kind) if kind == engine => Ok(()),
+        Some(kind) if Some(kind) == url_engine => Ok(()),
         None if key_value => Ok(()),
         found => {
-            let schemes = engine.url_schemes().iter().map(|s| format!("{s}://")).collect::<Vec<_>>().join(" or ");
+            let schemes = url_engine
+                .map_or(&[][..], EngineKind::url_schemes)
+                .iter()
+                .map(|s| format!("{s}://"))
+                .collect::<Vec<_>>()
+                .join(" or ");
             let what = found.map_or("no known engine".to_string(), |k| k.label().to_string());
             Err(Error::InvalidInput(format!(
                 "--url '{}' is for {what}, not {}: start it with {schemes} (or leave out --engine to let the URL choose)",

@@ -107,3 +107,15 @@ fn a_memory_cap_is_read_by_the_scale_workload_only() {
         "--memory-cap-mb does not apply to --workload insert-growth (it is for scale); remove it"
     );
 }
+
+#[test]
+fn a_myrocks_server_is_reached_by_a_mariadb_url() {
+    for url in ["mysql://u@h/db", "mariadb://u@h/db"] {
+        let config = RunConfig::new(settings(&[(Setting::Engine, "myrocks"), (Setting::Url, url)]), Path::new("out"))
+            .unwrap_or_else(|e| panic!("{url}: {e}"));
+        assert_eq!(config.engine, EngineKind::MyRocks);
+        assert!(matches!(config.engine_plan, EnginePlan::Server(EngineKind::MyRocks, _)), "{url}");
+    }
+    let e = refusal(&[(Setting::Engine, "myrocks"), (Setting::Url, "postgres://u@h/db")]);
+    assert!(e.contains("is for PostgreSQL, not MyRocks") && e.contains("start it with mysql:// or mariadb://"), "{e}");
+}

@@ -23,6 +23,7 @@ pub(crate) fn pkbench(home: &Path) -> Command {
     for var in [
         "PKBENCH_PG_URL",
         "PKBENCH_MYSQL_URL",
+        "PKBENCH_MYROCKS_URL",
         "PGHOST",
         "PGPORT",
         "PGUSER",

@@ -2,6 +2,8 @@
 //! counters in results.json and the table, and signals that leave no server behind.
 
 use super::mariadb_cli::{a_signal_keeps_results_and_leaves_no_server, folder_left, servers_left};
+use pkbench_core::engines::mariadb::ManagedMariaDb;
+use pkbench_core::engines::server::ServerSetting;
 use serde_json::Value;
 
 #[test]
@@ -52,4 +54,42 @@ fn managed_myrocks_run_end_to_end() {
 fn sigterm_and_ctrl_c_during_a_managed_run_keep_results_and_leave_no_server() {
     a_signal_keeps_results_and_leaves_no_server("myrocks", "-TERM", 143);
     a_signal_keeps_results_and_leaves_no_server("myrocks", "-INT", 130);
+}
+
+/// A user's MariaDB server with the RocksDB plugin, which pkbench did not start, reached by its
+/// mysql:// URL with `--engine myrocks`: RocksDB tables there, every row verified, the password
+/// never shown, and nothing of the run left on the server.
+#[test]
+fn run_on_a_users_myrocks_server_at_a_mysql_url() {
+    use super::credentials_cli::{MARKER, pkbench, stderr, tcp};
+    use mysql::prelude::Queryable;
+    let home = tempfile::tempdir().unwrap();
+    let mut opts = tcp(None);
+    opts.settings.push(ServerSetting { name: "plugin_load_add".into(), value: "ha_rocksdb".into() });
+    let port = opts.tcp.as_ref().unwrap().port;
+    let server = ManagedMariaDb::start(&opts, 16, false).unwrap_or_else(|e| {
+        panic!("could not start a MariaDB server with RocksDB (install Debian's mariadb-plugin-rocksdb): {e}")
+    });
+    let mut admin = mysql::Conn::new(server.opts()).unwrap();
+    admin.query_drop(format!("CREATE USER 'pk'@'127.0.0.1' IDENTIFIED BY '{MARKER}'")).unwrap();
+    admin.query_drop("GRANT ALL ON *.* TO 'pk'@'127.0.0.1'").unwrap();
+    let out_dir = home.path().join("out");
+    let out = pkbench(home.path())
+        .env("MYSQL_PWD", MARKER)
+        .args(["run", "--engine", "myrocks", "--url", &format!("mysql://pk@127.0.0.1:{port}/mysql")])
+        .args(["-s", "int,uuid4", "-n", "4k", "-b", "1k", "--quiet", "-o"])
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&std::fs::read(out_dir.join("results.json")).unwrap()).unwrap();
+    assert_eq!(doc["environment"]["engine"], "myrocks");
+    for run in doc["runs"].as_array().unwrap() {
+        assert_eq!(run["verified_rows"], 4_000, "{}", run["strategy"]);
+        assert!(run["batches"][0]["counters"]["keys_read"].is_u64(), "{}", run["batches"][0]);
+    }
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+    assert!(!text.contains(MARKER), "the password was shown: {text}");
+    let left: Vec<String> = admin.query("SHOW DATABASES LIKE 'pkbench%'").unwrap();
+    assert_eq!(left, Vec::<String>::new(), "the run left its database on the user's server");
 }
