@@ -338,7 +338,7 @@ pub struct Counters {
     /// Bytes memtable flushes wrote to new sorted files (RocksDB `rocksdb_flush_write_bytes`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flush_bytes: Option<u64>,
-    /// Bytes compactions read from sorted files (RocksDB `rocksdb_compact_read_bytes`).
+    /// Bytes of the sorted files compactions read (RocksDB's compaction statistics, `ReadGB`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compaction_read_bytes: Option<u64>,
     /// Bytes compactions wrote to sorted files (RocksDB `rocksdb_compact_write_bytes`).
