@@ -155,6 +155,7 @@ impl InsertCase for MockCase<'_> {
             verified_rows: self.rows,
             size_bytes: self.rows * if self.random { 100 } else { 70 },
             wal_size_bytes: Some(self.rows * 10),
+            compacted_size_bytes: None,
             btrees: vec![BtreeStats {
                 key_share: None,
                 misses_per_1k_rows: None,

@@ -341,6 +341,8 @@ pub struct CaseReport {
     pub size_bytes: u64,
     /// Of `size_bytes`, the write-ahead log's share, if the engine keeps one in a file.
     pub wal_size_bytes: Option<u64>,
+    /// Size on disk after a full compaction of the case's tables, bytes (an LSM engine's).
+    pub compacted_size_bytes: Option<u64>,
     /// Per-B-tree physical statistics.
     pub btrees: Vec<BtreeStats>,
     /// Where the database was kept, if it was.

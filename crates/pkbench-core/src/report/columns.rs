@@ -46,6 +46,11 @@ pub fn summary(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
     ]
     .map(String::from)
     .to_vec();
+    // An LSM engine's size once compacted, beside the size the run left.
+    let compacted = doc.runs.iter().any(|r| r.compacted_size_bytes.is_some());
+    if compacted {
+        header.push("size compacted".into());
+    }
     // Counter columns appear only when some run has the counter (engines report different ones).
     let counters: Vec<&CounterColumn> =
         COUNTER_COLUMNS.iter().filter(|(_, get)| summary.rows.iter().any(|s| get(s).is_some())).collect();
@@ -69,6 +74,9 @@ pub fn summary(doc: &ResultsDoc) -> (Vec<String>, Vec<Vec<String>>) {
                 fmt::rate(s.rows_per_sec),
                 fmt::size_with_wal(s.size_bytes, s.wal_size_bytes),
             ];
+            if compacted {
+                cells.push(fmt::mib(run.compacted_size_bytes));
+            }
             cells.extend(counters.iter().map(|(_, get)| fmt::per_1k(get(s))));
             cells
         })

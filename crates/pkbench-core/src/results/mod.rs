@@ -62,6 +62,10 @@ pub struct RunResult {
     /// Of `size_bytes`, the write-ahead log's share, bytes (`None` without a WAL).
     #[serde(default)]
     pub wal_size_bytes: Option<u64>,
+    /// Size on disk once a full compaction has merged the case's tables into the bottom level,
+    /// bytes: what an LSM engine's table settles to (MyRocks; absent elsewhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compacted_size_bytes: Option<u64>,
     /// Per-B-tree physical statistics after the run.
     pub btrees: Vec<BtreeStats>,
     /// Where the database was kept (`--keep-db`), if it was.

@@ -40,6 +40,7 @@ pub(crate) fn empty_result(
         verified_rows: None,
         size_bytes: None,
         wal_size_bytes: None,
+        compacted_size_bytes: None,
         btrees: Vec::new(),
         kept_database: None,
         complete: false,
@@ -92,6 +93,7 @@ pub(crate) fn record_report(
     result.verified_rows = Some(report.verified_rows);
     result.size_bytes = Some(report.size_bytes);
     result.wal_size_bytes = report.wal_size_bytes;
+    result.compacted_size_bytes = report.compacted_size_bytes;
     result.btrees = report.btrees;
     result.kept_database = report.kept.map(|p| p.display().to_string());
     verify(strategy, expected, report.verified_rows)

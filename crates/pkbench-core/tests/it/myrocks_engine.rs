@@ -72,6 +72,10 @@ fn managed_myrocks_verifies_every_row_and_reports_every_rocksdb_counter() {
         assert!(c.write_amplification().is_some_and(|w| w > 1.0), "{name}: {c:?}");
         assert!(r.size_bytes.unwrap() > 0, "{name}: measured from the sorted files");
         assert!(r.btrees.is_empty(), "{name}: an LSM tree lists no B-trees");
+        // Compacted to the bottom level, every row is still there, in fewer bytes than the
+        // memtables' many small files with their sequence numbers.
+        let compacted = r.compacted_size_bytes.unwrap_or_else(|| panic!("{name}: no size after a full compaction"));
+        assert!(compacted > 0 && compacted < r.size_bytes.unwrap(), "{name}: {compacted} vs {:?}", r.size_bytes);
         // Each insert into the primary key looked its key up first (the unique check).
         assert!(c.keys_read.unwrap() >= 20_000, "{name}: {c:?}");
         assert_levels_in_every_batch(&r);

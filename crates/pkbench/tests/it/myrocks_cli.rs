@@ -26,12 +26,14 @@ fn managed_myrocks_run_end_to_end() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("write amplification") && stdout.contains("compaction bytes written /row"), "{stdout}");
+    assert!(stdout.contains("size compacted"), "{stdout}");
     assert!(stdout.contains("LSM levels after the run") && stdout.contains("L0: files, MiB (score)"), "{stdout}");
     let doc: Value = serde_json::from_slice(&std::fs::read(dir.path().join("out/results.json")).unwrap()).unwrap();
     assert_eq!(doc["environment"]["engine"], "myrocks");
     for run in doc["runs"].as_array().unwrap() {
         assert_eq!(run["verified_rows"], 20_000);
         assert!(run["size_bytes"].as_u64().unwrap() > 0);
+        assert!(run["compacted_size_bytes"].as_u64().unwrap() > 0, "{}", run["strategy"]);
         // Within the counter budget a batch's counts may go to a later batch (span 0).
         let read = run["batches"].as_array().unwrap().iter().filter(|b| b["counters_span"] != 0);
         for batch in read {

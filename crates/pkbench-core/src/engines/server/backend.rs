@@ -237,6 +237,19 @@ pub trait Backend: Sized + Send + 'static {
         None
     }
 
+    /// On an LSM engine, the size of `tables` once a full compaction has merged them into the
+    /// bottom level (after [`measure`](Self::measure), which took their size as the run left
+    /// them); `None` on a B-tree engine, where a compaction is a rebuild, not a settling.
+    fn compacted_size_bytes(
+        &self,
+        conn: &mut Self::Conn,
+        namespace: &str,
+        tables: &[&str],
+    ) -> Result<Option<u64>, Error> {
+        let _ = (conn, namespace, tables);
+        Ok(None)
+    }
+
     /// Like [`measure`](Self::measure) for a user's schema: every tree named `table` or
     /// `table.index`.
     fn measure_schema(

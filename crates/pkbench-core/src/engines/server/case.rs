@@ -237,8 +237,17 @@ impl<B: Backend> InsertCase for ServerCase<'_, B> {
             verified_rows = Some(verified_rows.map_or(n, |v| v.min(n)));
         }
         let Physical { size_bytes, wal_size_bytes, btrees } = self.measure()?;
+        let ServerEngine { conn, namespace, backend, .. } = &mut *self.engine;
+        let compacted_size_bytes = backend.compacted_size_bytes(conn, namespace, &self.sql.tables)?;
         let kept = self.close(true)?;
-        Ok(CaseReport { verified_rows: verified_rows.unwrap_or(0), size_bytes, wal_size_bytes, btrees, kept })
+        Ok(CaseReport {
+            verified_rows: verified_rows.unwrap_or(0),
+            size_bytes,
+            wal_size_bytes,
+            compacted_size_bytes,
+            btrees,
+            kept,
+        })
     }
 
     fn committed_rows(&mut self) -> Option<u64> {
