@@ -16,6 +16,7 @@ const FILE_AND_WAL: (&str, &str) = ("database file + WAL (not reported apart)", 
 const WAL: (&str, &str) = ("write-ahead log", "#E69F00");
 const TABLE: (&str, &str) = ("table B-tree", "#0072B2");
 const INDEXES: (&str, &str) = ("index B-trees", "#56B4E9");
+const COMPACTED: (&str, &str) = ("fully compacted (LSM)", "#009E73");
 const MIB: f64 = 1024.0 * 1024.0;
 
 fn seg((name, colour): (&'static str, &'static str), bytes: u64) -> Segment {
@@ -41,6 +42,11 @@ fn in_btrees(run: &RunResult) -> Option<Vec<Segment>> {
         .then(|| vec![seg(TABLE, btree_bytes(run, "table")), seg(INDEXES, btree_bytes(run, "index"))])
 }
 
+/// An LSM table's size once compacted into the bottom level.
+fn compacted(run: &RunResult) -> Option<Vec<Segment>> {
+    run.compacted_size_bytes.map(|bytes| vec![seg(COMPACTED, bytes)])
+}
+
 /// Size bars, when any run measured its size.
 pub fn chart(data: &ReportData<'_>) -> Option<Chart> {
     let runs: Vec<&SeriesRun<'_>> =
@@ -50,8 +56,11 @@ pub fn chart(data: &ReportData<'_>) -> Option<Chart> {
     }
     let disk: Vec<Option<Vec<Segment>>> = runs.iter().map(|s| on_disk(s.run)).collect();
     let trees: Vec<Option<Vec<Segment>>> = runs.iter().map(|s| in_btrees(s.run)).collect();
-    let present = |name: &str| disk.iter().chain(&trees).flatten().flatten().any(|s| s.name == name && s.value > 0.0);
-    let legend = parts_legend(&[FILE, FILE_AND_WAL, WAL, TABLE, INDEXES], present);
+    let settled: Vec<Option<Vec<Segment>>> = runs.iter().map(|s| compacted(s.run)).collect();
+    let present = |name: &str| {
+        disk.iter().chain(&trees).chain(&settled).flatten().flatten().any(|s| s.name == name && s.value > 0.0)
+    };
+    let legend = parts_legend(&[FILE, FILE_AND_WAL, WAL, TABLE, INDEXES, COMPACTED], present);
     let panel = |title: &str, values| Panel {
         title: title.into(),
         values,
@@ -63,6 +72,9 @@ pub fn chart(data: &ReportData<'_>) -> Option<Chart> {
     let mut panels = vec![panel("on disk after the run", disk)];
     if trees.iter().any(Option::is_some) {
         panels.push(panel("pages in the B-trees", trees));
+    }
+    if settled.iter().any(Option::is_some) {
+        panels.push(panel("after a full compaction", settled));
     }
     let plot = Plot::Bars(BarChart {
         rows: runs.iter().map(|s| BarRow { label: s.label.clone(), style: Some(s.style) }).collect(),
