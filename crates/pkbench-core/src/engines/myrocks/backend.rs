@@ -47,7 +47,7 @@ pub struct MyRocksBackend {
     maria: MariaDbBackend,
     /// The settings the user gave a managed server (pkbench's own are not listed as theirs).
     user_settings: Vec<String>,
-    /// The sorted files by level, read with the last counters.
+    /// The sorted files by level at the last counters' `after` snapshot.
     levels: Mutex<Option<Vec<LsmLevel>>>,
     /// Whether the server skips the unique-key check of inserts (`unique_checks` off).
     skips_unique_check: bool,
@@ -86,6 +86,8 @@ impl Backend for MyRocksBackend {
     const DELETE_NOTE: Option<&'static str> = Some(
         "MyRocks: multi-row DELETE … WHERE id IN (…) in one transaction (1,000 keys per statement), delete_ms is the DELETE and COMMIT; each deleted row leaves a tombstone that later compactions drop",
     );
+    /// `OPTIMIZE TABLE` compacts each table's key ranges through every level, waiting for it.
+    const SETTLES_BY_COMPACTION: bool = true;
     const COMPACT_NOTE: &'static str = "MyRocks: OPTIMIZE TABLE, which RocksDB runs as a manual compaction of the table's key ranges into new sorted files; free_space_needed_bytes = the new files, at most the size before";
 
     fn dialect(&self) -> &'static dyn Dialect {
@@ -174,16 +176,16 @@ impl Backend for MyRocksBackend {
         counters::snapshot(conn.conn()).map_err(|e| Error::mariadb("could not read RocksDB statistics", e))
     }
 
-    /// The level layout is read here too (a failed read leaves it absent).
+    /// The level layout is the `after` snapshot's.
     fn counters(
         &self,
-        conn: &mut MyConnection,
+        _conn: &mut MyConnection,
         (before, after): (&counters::Snapshot, &counters::Snapshot),
         _namespace: &str,
         _tables: &[&str],
         _account: &CounterAccount,
     ) -> Counters {
-        *self.levels.lock().unwrap_or_else(|p| p.into_inner()) = physical::levels(conn.conn(), "default").ok();
+        *self.levels.lock().unwrap_or_else(|p| p.into_inner()) = Some(after.levels.clone());
         counters::between(before, after)
     }
 
@@ -218,18 +220,6 @@ impl Backend for MyRocksBackend {
             physical::flush_memtables(conn.conn())?;
         }
         Ok((self.size_bytes(conn, namespace, tables)?, Vec::new()))
-    }
-
-    /// `OPTIMIZE TABLE` compacts each table's key ranges through every level, waiting for it.
-    fn compacted_size_bytes(
-        &self,
-        conn: &mut MyConnection,
-        namespace: &str,
-        tables: &[&str],
-    ) -> Result<Option<u64>, Error> {
-        let list: Vec<String> = tables.iter().map(|t| self.dialect().qualify(namespace, t)).collect();
-        self.maria.compact(conn, &list.join(", "))?;
-        Ok(Some(self.size_bytes(conn, namespace, tables)?))
     }
 
     fn compact(&self, conn: &mut MyConnection, tables: &str) -> Result<(), Error> {

@@ -7,15 +7,20 @@
 //! own log reports as `Read(GB)`, and what `pkbench predict`'s model counts). The status
 //! variable `rocksdb_compact_read_bytes` counts less than the input files hold: for random keys,
 //! fewer bytes read than written, which a compaction that drops no key cannot do (measured in
-//! the MyRocks findings).
+//! the MyRocks findings). The same query reads the files per level, which the snapshot keeps.
 
-use crate::results::Counters;
+use super::physical::LEVEL_ROWS;
+use crate::results::{Counters, LsmLevel};
 use mysql::prelude::Queryable;
 use std::collections::HashMap;
 
-/// Cumulative values at one moment, by lower-case status name.
+/// Cumulative values at one moment, by lower-case status name, and the files per level then.
 #[derive(Clone, Debug, Default)]
-pub struct Snapshot(HashMap<String, u64>);
+pub struct Snapshot {
+    values: HashMap<String, u64>,
+    /// The default column family's sorted files by level.
+    pub levels: Vec<LsmLevel>,
+}
 
 /// The status variables read.
 const STATUS: [&str; 13] = [
@@ -43,11 +48,14 @@ fn status_sql() -> String {
 /// The key under which a snapshot keeps the compaction statistics' bytes read.
 const COMPACTION_STATS_READ: &str = "compaction_stats_read_bytes";
 
-/// The bytes of every compaction's input files so far, in the default column family (the
-/// statistics give GiB to six decimals: about 1 KiB).
-const COMPACTION_STATS_READ_SQL: &str = "SELECT CAST(ROUND(VALUE * 1073741824) AS UNSIGNED) \
-     FROM information_schema.ROCKSDB_COMPACTION_STATS \
-     WHERE CF_NAME = 'default' AND LEVEL = 'Sum' AND TYPE = 'ReadGB'";
+/// The statistics of the default column family read with every snapshot: the files per level
+/// and the bytes of every compaction's input files so far (in GiB to six decimals: about 1 KiB).
+fn compaction_stats_sql() -> String {
+    format!(
+        "SELECT LEVEL, TYPE, CAST(VALUE AS CHAR) FROM information_schema.ROCKSDB_COMPACTION_STATS \
+         WHERE CF_NAME = 'default' AND (({LEVEL_ROWS}) OR (LEVEL = 'Sum' AND TYPE = 'ReadGB'))"
+    )
+}
 
 /// Reads the counters now.
 pub fn snapshot(conn: &mut mysql::Conn) -> Result<Snapshot, mysql::Error> {
@@ -55,16 +63,18 @@ pub fn snapshot(conn: &mut mysql::Conn) -> Result<Snapshot, mysql::Error> {
     // A value that is not a count (never expected) leaves its counter absent.
     let mut values: HashMap<String, u64> =
         rows.into_iter().filter_map(|(n, v)| Some((n.to_ascii_lowercase(), v.parse().ok()?))).collect();
+    let (sum, levels): (Vec<_>, Vec<_>) =
+        conn.query::<(String, String, String), _>(compaction_stats_sql())?.into_iter().partition(|(l, ..)| l == "Sum");
     // A server whose statistics have no such row leaves the counter absent.
-    if let Some(read) = conn.query_first::<u64, _>(COMPACTION_STATS_READ_SQL)? {
-        values.insert(COMPACTION_STATS_READ.into(), read);
+    if let Some(gib) = sum.first().and_then(|(_, _, v)| v.trim().parse::<f64>().ok()) {
+        values.insert(COMPACTION_STATS_READ.into(), (gib * 1_073_741_824.0).round() as u64);
     }
-    Ok(Snapshot(values))
+    Ok(Snapshot { values, levels: LsmLevel::from_statistics(levels) })
 }
 
 /// Counters between two snapshots (a counter the server lacks stays `None`).
 pub fn between(before: &Snapshot, after: &Snapshot) -> Counters {
-    let d = |name: &str| Some(after.0.get(name)?.saturating_sub(*before.0.get(name)?));
+    let d = |name: &str| Some(after.values.get(name)?.saturating_sub(*before.values.get(name)?));
     let sum = |a: &str, b: &str| Some(d(a)? + d(b)?);
     let useful = d("rocksdb_bloom_filter_useful");
     Counters {
@@ -90,7 +100,7 @@ mod tests {
     use super::*;
 
     fn snap(pairs: &[(&str, u64)]) -> Snapshot {
-        Snapshot(pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect())
+        Snapshot { values: pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect(), levels: Vec::new() }
     }
 
     #[test]
@@ -122,5 +132,7 @@ mod tests {
     fn every_name_is_read() {
         let sql = status_sql();
         assert!(STATUS.iter().all(|n| sql.contains(&format!("'{n}'"))), "{sql}");
+        let sql = compaction_stats_sql();
+        assert!(sql.contains(LEVEL_ROWS) && sql.contains("LEVEL = 'Sum' AND TYPE = 'ReadGB'"), "{sql}");
     }
 }

@@ -33,14 +33,18 @@ pub fn tables_size(conn: &mut mysql::Conn, db: &str, tables: &[&str]) -> Result<
     Ok(size.unwrap_or(0))
 }
 
+/// The rows of `ROCKSDB_COMPACTION_STATS` that describe the sorted files of each level (which
+/// [`LsmLevel::from_statistics`] reads).
+pub const LEVEL_ROWS: &str = "LEVEL LIKE 'L%' AND TYPE IN ('NumFiles', 'SizeBytes', 'Score')";
+
 /// Column family `cf`'s sorted files by level (`ROCKSDB_COMPACTION_STATS`, which lists the
 /// levels that hold files), in level order.
 pub fn levels(conn: &mut mysql::Conn, cf: &str) -> Result<Vec<LsmLevel>, mysql::Error> {
-    let rows: Vec<(String, String, String)> = conn.exec(
+    let sql = format!(
         "SELECT LEVEL, TYPE, CAST(VALUE AS CHAR) FROM information_schema.ROCKSDB_COMPACTION_STATS \
-         WHERE CF_NAME = ? AND LEVEL LIKE 'L%' AND TYPE IN ('NumFiles', 'SizeBytes', 'Score')",
-        (cf,),
-    )?;
+         WHERE CF_NAME = ? AND {LEVEL_ROWS}"
+    );
+    let rows: Vec<(String, String, String)> = conn.exec(sql, (cf,))?;
     Ok(LsmLevel::from_statistics(rows))
 }
 

@@ -56,6 +56,10 @@ pub trait Backend: Sized + Send + 'static {
     const DELETE_NOTE: Option<&'static str>;
     /// What remedy's compaction phase says ran.
     const COMPACT_NOTE: &'static str;
+    /// Whether a table's size settles only once a full compaction has merged it (an LSM engine):
+    /// then a finished case also measures its size after [`compact`](Self::compact). On a B-tree
+    /// engine a compaction is a rebuild, not a settling.
+    const SETTLES_BY_COMPACTION: bool = false;
 
     /// The engine's dialect.
     fn dialect(&self) -> &'static dyn Dialect;
@@ -235,19 +239,6 @@ pub trait Backend: Sized + Send + 'static {
     /// engine keeps it in a file of the case's own.
     fn wal_size_bytes(&self) -> Option<u64> {
         None
-    }
-
-    /// On an LSM engine, the size of `tables` once a full compaction has merged them into the
-    /// bottom level (after [`measure`](Self::measure), which took their size as the run left
-    /// them); `None` on a B-tree engine, where a compaction is a rebuild, not a settling.
-    fn compacted_size_bytes(
-        &self,
-        conn: &mut Self::Conn,
-        namespace: &str,
-        tables: &[&str],
-    ) -> Result<Option<u64>, Error> {
-        let _ = (conn, namespace, tables);
-        Ok(None)
     }
 
     /// Like [`measure`](Self::measure) for a user's schema: every tree named `table` or
