@@ -7,6 +7,7 @@
 use super::canary::{self, MachineSpeed};
 use super::fit::{Predicted, TimeFit, UNBOUNDED};
 use super::layout::{CACHE_EXTRA_BYTES, Layout};
+use super::lsm::{LsmModel, Shape as LsmShape};
 use super::memory::Memory;
 use super::model::Model;
 use super::probe::{DeviceCosts, Probes};
@@ -52,6 +53,10 @@ pub struct CalibrationPlan {
     pub payload_bytes: u64,
     /// Key-stream seed.
     pub seed: u64,
+    /// The rows of the run this one stands for: on an LSM engine, the memtable, files and level
+    /// targets are MyRocks' defaults × rows ÷ this, so the calibration's tree flushes and
+    /// compacts as the target's does (equal to `rows` in a check: the defaults).
+    pub scaled_from_rows: u64,
 }
 
 impl CalibrationPlan {
@@ -91,7 +96,17 @@ impl CalibrationPlan {
             page_size: target.page_size,
             payload_bytes: target.payload_bytes,
             seed: target.seed,
+            scaled_from_rows: target.rows.max(rows),
         })
+    }
+
+    /// The LSM tree's shape of the real run: MyRocks' defaults scaled by rows ÷
+    /// [`CalibrationPlan::scaled_from_rows`].
+    pub fn lsm_shape(&self) -> LsmShape {
+        match self.rows < self.scaled_from_rows {
+            true => LsmShape::MYROCKS.scaled(self.rows as f64 / self.scaled_from_rows as f64),
+            false => LsmShape::MYROCKS,
+        }
     }
 
     /// Pages of the calibration's cache (as SQLite counts `cache_size=-KiB`, or the server's).
@@ -355,11 +370,14 @@ impl Calibration {
                     let layout = Layout::sqlite(s, plan.payload_bytes as u32, plan.page_size)?;
                     Box::new(Model::new(s, layout, plan.seed, plan.cache_pages(), false))
                 }
-                ModelEngine::Postgres
-                | ModelEngine::MariaDb
-                | ModelEngine::Spider
-                | ModelEngine::PostgresFdw
-                | ModelEngine::MyRocks => plan.engine.build_model(s, &plan.model_config())?,
+                // The tree the real run's server had (its recorded options).
+                ModelEngine::MyRocks => {
+                    let shape = LsmShape::from_settings(&run.settings.engine);
+                    Box::new(LsmModel::new(s, plan.payload_bytes, plan.seed, plan.rows, shape)?)
+                }
+                ModelEngine::Postgres | ModelEngine::MariaDb | ModelEngine::Spider | ModelEngine::PostgresFdw => {
+                    plan.engine.build_model(s, &plan.model_config())?
+                }
             };
             for (i, b) in run.batches.iter().enumerate() {
                 let c = model.insert_batch(b.rows);
@@ -465,6 +483,8 @@ fn recorded_runs(
         page_size,
         payload_bytes: first.settings.payload_bytes,
         seed: first.settings.seed,
+        // The model replays each run's recorded tree sizes.
+        scaled_from_rows: rows.min(first.settings.rows),
     };
     Ok((runs, plan))
 }
@@ -501,8 +521,8 @@ fn page_and_cache(engine: ModelEngine, settings: &BTreeMap<String, String>) -> O
             let page = get("innodb_page_size").and_then(|v| v.parse().ok()).unwrap_or(16384);
             Some((page, get("innodb_buffer_pool_size")?.parse::<u64>().ok()? / 1024))
         }
-        // No page model to calibrate.
-        ModelEngine::MyRocks => None,
+        // Block-based tables' default 16 KiB blocks (what MyRocks' cache counts in).
+        ModelEngine::MyRocks => Some((16384, get("rocksdb_block_cache_size")?.parse::<u64>().ok()? / 1024)),
     }
 }
 

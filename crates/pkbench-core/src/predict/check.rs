@@ -1,5 +1,7 @@
 //! `pkbench predict --check`: the prediction held against a real run of the same settings,
-//! batch by batch — time (with whether the interval covered it), misses, pages written — and
+//! batch by batch — time (with whether the interval covered it) and the two counts its time
+//! most depends on (misses and pages written; bloom filters checked and bytes compacted on an
+//! LSM tree) — and
 //! the size and leaf pages at the end. Each batch carries the machine's speed when it ran
 //! ([`canary`]), so batches measured while the machine ran faster or slower than during the
 //! calibration are counted apart — and still shown and counted.
@@ -7,7 +9,7 @@
 use super::{ModelEngine, canary};
 use crate::Error;
 use crate::report::fmt;
-use crate::results::{BatchResult, ResultsDoc, RunResult};
+use crate::results::{BatchResult, Counters, ResultsDoc, RunResult};
 use crate::strategy::Strategy;
 use comfy_table::{CellAlignment, ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 
@@ -38,10 +40,8 @@ pub struct BatchCheck {
     pub bound: f64,
     /// The prediction interval, ms, if calibrated.
     pub interval: Option<(f64, f64)>,
-    /// Predicted and measured cache misses.
-    pub misses: (Option<u64>, Option<u64>),
-    /// Predicted and measured pages written.
-    pub pages_written: (Option<u64>, Option<u64>),
+    /// The two counts of [`Counted`], predicted and measured.
+    pub counts: [(Option<u64>, Option<u64>); 2],
     /// How much slower the machine ran around the real batch than during the calibration
     /// ([`canary::slowdown`]; negative: faster), if both were timed.
     pub machine: Option<f64>,
@@ -62,6 +62,24 @@ impl BatchCheck {
     /// the calibration's, slower or faster.
     pub fn machine_off(&self) -> bool {
         self.machine.is_some_and(|m| m.abs() > canary::OFF)
+    }
+}
+
+/// A count shown beside each batch's time: its column's name and where it is in the counters.
+pub type Counted = (&'static str, fn(&Counters) -> Option<u64>);
+
+/// The two counts a check shows for a forecast of `model` (its engine name): the cache misses
+/// and pages written of a B-tree, the bloom filters checked and bytes compacted of an LSM tree.
+pub fn counted(model: &str) -> [Counted; 2] {
+    if model == super::lsm::ENGINE {
+        [
+            ("filters checked pred. / real", |c| c.bloom_checks),
+            ("bytes compacted pred. / real", |c| {
+                c.compaction_read_bytes.zip(c.compaction_write_bytes).map(|(r, w)| r + w)
+            }),
+        ]
+    } else {
+        [("misses pred. / real", |c| c.cache_misses), ("pages written pred. / real", |c| c.pages_written)]
     }
 }
 
@@ -95,17 +113,24 @@ pub fn compare(predicted: &ResultsDoc, real: &ResultsDoc, baseline_ns: Option<u6
     let mut out = Vec::new();
     for p in &predicted.runs {
         let Some(r) = real.runs.iter().find(|r| r.strategy == p.strategy) else { continue };
+        let counted = counted(&p.engine);
         for (i, (pb, rb)) in p.batches.iter().zip(&r.batches).enumerate() {
             if pb.rows_total == rb.rows_total {
                 let machine = baseline_ns.and_then(|b| canary::slowdown(&r.batches, i, b));
-                out.push(batch(&p.strategy, pb, rb, bound, machine));
+                out.push(batch(&p.strategy, (pb, rb), bound, machine, &counted));
             }
         }
     }
     out
 }
 
-fn batch(strategy: &str, p: &BatchResult, r: &BatchResult, bound: f64, machine: Option<f64>) -> BatchCheck {
+fn batch(
+    strategy: &str,
+    (p, r): (&BatchResult, &BatchResult),
+    bound: f64,
+    machine: Option<f64>,
+    counted: &[Counted; 2],
+) -> BatchCheck {
     let ms = |ns: u64| ns as f64 / 1e6;
     BatchCheck {
         strategy: strategy.to_string(),
@@ -114,8 +139,7 @@ fn batch(strategy: &str, p: &BatchResult, r: &BatchResult, bound: f64, machine: 
         ms: (ms(p.elapsed_ns), ms(r.elapsed_ns)),
         bound,
         interval: p.elapsed_ns_low.zip(p.elapsed_ns_high).map(|(lo, hi)| (ms(lo), ms(hi))),
-        misses: (p.counters.cache_misses, r.counters.cache_misses),
-        pages_written: (p.counters.pages_written, r.counters.pages_written),
+        counts: counted.map(|(_, count)| (count(&p.counters), count(&r.counters))),
         machine,
     }
 }
@@ -179,6 +203,7 @@ fn ratio(p: Option<u64>, r: Option<u64>) -> String {
 /// The comparison table: a line per shown batch, then each strategy's size and leaf pages at
 /// the end, then [`summary`].
 pub fn render(checks: &[BatchCheck], predicted: &ResultsDoc, real: &ResultsDoc) -> String {
+    let [first, second] = counted(predicted.runs.first().map_or("", |r| r.engine.as_str())).map(|(name, _)| name);
     let mut t = Table::new();
     t.load_style(UTF8_FULL_CONDENSED).force_no_tty().set_content_arrangement(ContentArrangement::Disabled).set_header(
         [
@@ -191,8 +216,8 @@ pub fn render(checks: &[BatchCheck], predicted: &ResultsDoc, real: &ResultsDoc) 
             "error",
             "covered",
             "machine slowdown",
-            "misses pred. / real",
-            "pages written pred. / real",
+            first,
+            second,
         ]
         .map(String::from)
         .to_vec(),
@@ -214,8 +239,8 @@ pub fn render(checks: &[BatchCheck], predicted: &ResultsDoc, real: &ResultsDoc) 
                 format!("{:+.0}%", c.error() * 100.0),
                 c.covered().map_or("—", |y| if y { "yes" } else { "no" }).to_string(),
                 c.machine.map_or("—".into(), |m| format!("{:+.0}%", m * 100.0)),
-                ratio(c.misses.0, c.misses.1),
-                ratio(c.pages_written.0, c.pages_written.1),
+                ratio(c.counts[0].0, c.counts[0].1),
+                ratio(c.counts[1].0, c.counts[1].1),
             ]);
         }
     }
@@ -260,8 +285,7 @@ mod tests {
             ms,
             bound: WITHIN,
             interval: Some((ms.0 * 0.9, ms.0 * 1.1)),
-            misses: (None, None),
-            pages_written: (None, None),
+            counts: [(None, None); 2],
             machine,
         }
     }

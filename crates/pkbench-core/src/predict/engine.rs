@@ -69,14 +69,6 @@ impl PageModel for Model {
 /// a page model.
 pub type ModelEngine = EngineKind;
 
-/// Predict's LSM model forecasts bytes and levels, not time.
-pub fn no_lsm_time_model(kind: EngineKind) -> Error {
-    Error::InvalidInput(format!(
-        "predict's {} model forecasts bytes, compactions and levels, not insert time: leave out --calibrate and --check",
-        kind.name()
-    ))
-}
-
 impl EngineKind {
     /// Engine name recorded in a prediction's results (`sqlite-model`, …).
     pub fn model_name(self) -> &'static str {
@@ -191,9 +183,13 @@ impl EngineKind {
             EngineKind::MariaDb | EngineKind::Spider => {
                 Box::new(InnodbModel::new(strategy, config.payload_bytes, config.seed, config.cache_mb, config.scale)?)
             }
-            EngineKind::MyRocks => {
-                Box::new(super::lsm::LsmModel::new(strategy, config.payload_bytes, config.seed, config.rows)?)
-            }
+            EngineKind::MyRocks => Box::new(super::lsm::LsmModel::new(
+                strategy,
+                config.payload_bytes,
+                config.seed,
+                config.rows,
+                super::lsm::Shape::MYROCKS,
+            )?),
         })
     }
 }

@@ -47,7 +47,7 @@ pub mod unexplained;
 pub mod working_set;
 
 pub use calibrate::{Calibration, CalibrationPlan, OpenEngine, from_results, run_real};
-pub use engine::{MAX_EXACT_SERVER_ROWS, ModelEngine, PageModel, no_lsm_time_model};
+pub use engine::{MAX_EXACT_SERVER_ROWS, ModelEngine, PageModel};
 pub use model::{BatchCounts, Model};
 pub use schema::{SCHEMA_ENGINES, predict_schema, predict_sqlite as predict_schema_sqlite};
 

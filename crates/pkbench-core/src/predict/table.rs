@@ -131,10 +131,11 @@ pub fn render(doc: &ResultsDoc) -> String {
 }
 
 /// An LSM model's table: one line per strategy with its size, what the writes cost over the
-/// whole growth (bytes per row flushed and compacted, write amplification) and the levels at
-/// the end.
+/// whole growth (bytes per row flushed and compacted, write amplification, bloom filters
+/// checked), the levels at the end and (calibrated) predicted ms per batch.
 fn render_lsm(doc: &ResultsDoc) -> String {
-    let header = [
+    let timed = doc.runs.iter().any(|r| r.batches.iter().any(|b| b.elapsed_ns > 0));
+    let mut header = vec![
         "strategy",
         "rows",
         "size",
@@ -142,9 +143,13 @@ fn render_lsm(doc: &ResultsDoc) -> String {
         "compaction read bytes /row",
         "compaction written bytes /row",
         "write amplification",
+        "filters checked /row",
         "levels at the end: files, MiB",
-        "model s",
     ];
+    if timed {
+        header.extend(["first batch ms (pred., 90% interval)", "last batch ms (pred., 90% interval)"]);
+    }
+    header.push("model s");
     let mut t = Table::new();
     t.load_style(UTF8_FULL_CONDENSED).force_no_tty().set_content_arrangement(ContentArrangement::Disabled);
     t.set_header(header);
@@ -158,7 +163,7 @@ fn render_lsm(doc: &ResultsDoc) -> String {
             .filter(|l| l.files > 0)
             .map(|l| format!("{} {}, {:.1}", l.level, l.files, l.size_bytes as f64 / 1048576.0))
             .collect();
-        t.add_row(vec![
+        let mut row = vec![
             run.strategy.clone(),
             run.rows_inserted().to_string(),
             fmt::mib(run.size_bytes),
@@ -166,9 +171,14 @@ fn render_lsm(doc: &ResultsDoc) -> String {
             per_row(c.compaction_read_bytes),
             per_row(c.compaction_write_bytes),
             c.write_amplification().map_or("–".into(), |w| format!("{w:.2}")),
+            c.bloom_checks.map_or("–".into(), |v| format!("{:.2}", v as f64 / rows)),
             levels.join(" · "),
-            run.settings.workload_options.get("model_seconds").cloned().unwrap_or_default(),
-        ]);
+        ];
+        if timed {
+            row.extend([with_interval(run.batches.first()), with_interval(run.batches.last())]);
+        }
+        row.push(run.settings.workload_options.get("model_seconds").cloned().unwrap_or_default());
+        t.add_row(row);
     }
     for i in 1..t.column_count() {
         if let Some(c) = t.column_mut(i) {
@@ -178,8 +188,13 @@ fn render_lsm(doc: &ResultsDoc) -> String {
     let mut out = String::new();
     if let Some(run) = doc.runs.first() {
         out.push_str(&format!(
-            "{} · {} rows in batches of {} · payload {} B · seed {} · bytes, compactions and levels (no insert time)\n",
-            run.engine, run.settings.rows, run.settings.batch_rows, run.settings.payload_bytes, run.settings.seed,
+            "{} · {} rows in batches of {} · payload {} B · seed {} · bytes, compactions and levels{}\n",
+            run.engine,
+            run.settings.rows,
+            run.settings.batch_rows,
+            run.settings.payload_bytes,
+            run.settings.seed,
+            if timed { ", insert time calibrated" } else { " (no insert time: add --calibrate)" }
         ));
     }
     out.push_str(&t.to_string());

@@ -40,6 +40,12 @@ pub enum Term {
     /// Per page first dirtied in a batch (InnoDB: each will be written back by the page cleaner,
     /// in the background but on the same device and CPUs).
     PagesDirtied,
+    /// Per bloom filter a unique-key lookup checks (RocksDB: each L0 file and one file per
+    /// deeper level whose key range holds the key).
+    FilterChecks,
+    /// Per byte a compaction reads or writes (RocksDB's, in the background but on the same
+    /// device and CPUs).
+    CompactionBytes,
 }
 
 impl Term {
@@ -68,6 +74,10 @@ impl Term {
     /// InnoDB's: its model counts buffer pool reads and pages dirtied (not the page cleaner's
     /// writes, see `server::innodb`).
     pub const INNODB: [Term; 5] = [Term::Rows, Term::TreeEntries, Term::KeyBytes, Term::Misses, Term::PagesDirtied];
+    /// MyRocks': its model counts the bloom filters each unique check meets and the bytes
+    /// compactions move (not the block cache, see `lsm`).
+    pub const MYROCKS: [Term; 5] =
+        [Term::Rows, Term::TreeEntries, Term::KeyBytes, Term::FilterChecks, Term::CompactionBytes];
 
     /// The terms the time of `engine`'s batches is fitted with.
     pub fn for_engine(engine: ModelEngine) -> &'static [Term] {
@@ -75,8 +85,7 @@ impl Term {
             ModelEngine::Sqlite => &Term::SQLITE,
             ModelEngine::Postgres | ModelEngine::PostgresFdw => &Term::POSTGRES,
             ModelEngine::MariaDb | ModelEngine::Spider => &Term::INNODB,
-            // No model of an LSM tree's time (predict refuses MyRocks first).
-            ModelEngine::MyRocks => &[],
+            ModelEngine::MyRocks => &Term::MYROCKS,
         }
     }
 
@@ -93,6 +102,8 @@ impl Term {
             Term::Syncs => "file sync",
             Term::WalBytes => "WAL byte",
             Term::PagesDirtied => "page dirtied",
+            Term::FilterChecks => "bloom filter checked",
+            Term::CompactionBytes => "byte compacted",
         }
     }
 
@@ -108,10 +119,15 @@ impl Term {
             Term::Rows | Term::TreeEntries | Term::KeyBytes => {
                 "calibrate strategies whose tables differ (e.g. add int or uuid4-text to -s)"
             }
-            Term::Misses | Term::WalHashSearches => {
+            Term::Misses | Term::WalHashSearches | Term::FilterChecks => {
                 "give the calibration more cache pressure (a larger --calibrate-rows, or a smaller --cache-mb) so misses vary across its batches"
             }
-            Term::PagesWritten | Term::CheckpointPages | Term::Syncs | Term::WalBytes | Term::PagesDirtied => {
+            Term::PagesWritten
+            | Term::CheckpointPages
+            | Term::Syncs
+            | Term::WalBytes
+            | Term::PagesDirtied
+            | Term::CompactionBytes => {
                 "use a larger --calibrate-rows so the calibration's batches write and checkpoint different amounts"
             }
         }
@@ -132,6 +148,8 @@ impl Term {
             Term::Syncs => count(counters.syncs),
             Term::WalBytes => count(counters.wal_bytes),
             Term::PagesDirtied => count(counters.pages_dirtied),
+            Term::FilterChecks => count(counters.bloom_checks),
+            Term::CompactionBytes => count(counters.compaction_read_bytes) + count(counters.compaction_write_bytes),
         }
     }
 }
@@ -153,7 +171,7 @@ impl Shape {
     }
 
     /// The shape of `strategy`'s table on `engine`: on the servers, the table (PostgreSQL's
-    /// heap, InnoDB's clustered index) and one tree per unique key index.
+    /// heap, InnoDB's clustered index, MyRocks' primary key) and one tree per unique key index.
     pub fn of(engine: ModelEngine, strategy: &Strategy, payload_bytes: u64, page_size: u32) -> Result<Shape, Error> {
         use crate::strategy::SecondaryLookup;
         let indexed = strategy.secondary.is_some_and(|s| s.lookup == SecondaryLookup::UniqueIndex);
@@ -163,10 +181,9 @@ impl Shape {
             ModelEngine::Postgres | ModelEngine::PostgresFdw => {
                 Ok(Shape { trees: 2 + u32::from(indexed), key_bytes: key_bytes_per_row(strategy) })
             }
-            ModelEngine::MariaDb | ModelEngine::Spider => {
+            ModelEngine::MariaDb | ModelEngine::Spider | ModelEngine::MyRocks => {
                 Ok(Shape { trees: 1 + u32::from(indexed), key_bytes: key_bytes_per_row(strategy) })
             }
-            ModelEngine::MyRocks => Err(super::engine::no_lsm_time_model(engine)),
         }
     }
 }

@@ -113,8 +113,6 @@ fn other_engines_and_bad_sizes_are_one_line_errors() {
         (&["predict", "-s", "seq-uuid", "--scale", "4"][..], "use --scale 1"),
         (&["predict", "--scale", "3"][..], "must divide the batch"),
         (&["predict", "--ram", "4"][..], "add --calibrate"),
-        (&["predict", "--engine", "myrocks", "--calibrate"][..], "not insert time: leave out --calibrate"),
-        (&["predict", "--engine", "myrocks", "--check", "1M"][..], "not insert time"),
         (&["predict", "--engine", "myrocks", "--scale", "2"][..], "keeps no keys"),
         (&["predict", "--engine", "myrocks", "-s", "uuid4-rowid"][..], "RocksDB always clusters"),
     ] {
@@ -393,6 +391,41 @@ mod servers {
             assert!(!wrong.status.success());
             assert!(String::from_utf8_lossy(&wrong.stderr).contains("no SQLite batches"), "{engine}");
         }
+    }
+
+    /// MyRocks' calibration runs on a server whose memtable, files and level targets are scaled
+    /// by the calibration's rows ÷ the target's, so its tree flushes as the target's does; its
+    /// time is fitted to the bloom filters checked and the bytes compacted; the check's server
+    /// has MyRocks' defaults.
+    #[test]
+    fn myrocks_calibrates_on_a_scaled_tree_and_checks_on_the_default_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let output = pkbench()
+            .env_remove("PKBENCH_MYROCKS_URL")
+            .args(["predict", "--engine", "myrocks", "-s", "int,uuid4", "-n", "1M", "--cache-mb", "64"])
+            .args(["--calibrate", "--calibrate-rows", "100k", "--check", "400k", "-o"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        assert!(stdout.contains("Predicted against measured"), "{stdout}");
+        let read =
+            |path: &str| -> Value { serde_json::from_str(&std::fs::read_to_string(out.join(path)).unwrap()).unwrap() };
+        let doc = read("results.json");
+        for run in doc["runs"].as_array().unwrap() {
+            let timing = run["settings"]["workload_options"]["timing"].as_str().unwrap();
+            assert!(timing.contains("calibrated on a real run") && timing.contains("bloom filter checked"), "{timing}");
+            for b in run["batches"].as_array().unwrap() {
+                let (ns, lo, hi) =
+                    (b["elapsed_ns"].as_u64().unwrap(), b["elapsed_ns_low"].as_u64(), b["elapsed_ns_high"].as_u64());
+                assert!(ns > 0 && lo.unwrap() <= ns && ns <= hi.unwrap(), "{b}");
+            }
+        }
+        let memtable = |doc: &Value| doc["runs"][0]["settings"]["engine"]["rocksdb_cf_write_buffer_size"].clone();
+        assert_eq!(memtable(&read("calibration/results.json")), "6710886", "a tenth of 64 MiB");
+        assert_eq!(memtable(&read("check/results.json")), "67108864", "MyRocks' default");
     }
 }
 

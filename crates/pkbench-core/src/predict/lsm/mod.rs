@@ -4,12 +4,13 @@
 //! strategy's real entries in RocksDB's table format ([`block`]). It replays the strategy's key
 //! stream (the same `--seed` as `pkbench run`) and counts, per batch, what MyRocks' counters
 //! count: bytes handed to RocksDB and its WAL, flushed, read and written by compactions, the
-//! unique-key lookups, and the files per level. The rules are MariaDB 10.11's MyRocks with its
-//! defaults (64 MiB memtable, 4-file L0 trigger, 64 MiB files, 256 MiB L1, ×10 per level).
+//! unique-key lookups and the bloom filters they check, and the files per level. The rules are
+//! MariaDB 10.11's MyRocks with its defaults (64 MiB memtable, 4-file L0 trigger, 64 MiB files,
+//! 256 MiB L1, ×10 per level), or the sizes a run recorded ([`Shape`]).
 //!
 //! Compactions run to completion after each flush, where RocksDB runs them in the background:
-//! the bytes are the same, the levels at a given moment may lag. Write stalls, block-cache
-//! traffic and bloom-filter probes are not modelled.
+//! the bytes are the same, the levels at a given moment may lag. Write stalls and block-cache
+//! traffic are not modelled.
 
 pub mod block;
 pub mod tree;
@@ -23,15 +24,14 @@ use crate::results::{BtreeStats, Counters, LsmLevel};
 use crate::strategy::{SecondaryLookup, Storage, Strategy};
 use block::Entry;
 use std::collections::BTreeMap;
-use tree::{File, Levels, Piece, Shape};
+pub use tree::Shape;
+use tree::{File, Levels, Piece};
 
 /// Engine name recorded in results.
 pub const ENGINE: &str = "myrocks-model";
 /// Whose rules the model follows.
 pub const VERSION: &str = "model of MariaDB 10.11 MyRocks (RocksDB leveled compaction, block-based tables with Snappy)";
 
-/// The memtable's size (`write_buffer_size`).
-const WRITE_BUFFER_BYTES: f64 = 64.0 * 1024.0 * 1024.0;
 /// Memtable bytes of an entry beyond its encoded key and value: the skip list node's pointers
 /// (1⅓ on average) and the arena's share left unused when the memtable switches. Measured:
 /// `pkbench run --engine myrocks -s int,uuid7 -n 10M` flushes every 700k rows of 74- and
@@ -77,6 +77,7 @@ pub struct LsmModel {
     memtable_bytes: f64,
     rows: u64,
     flushes: u64,
+    shape: Shape,
 }
 
 /// A key's mem-comparable bytes, as MyRocks stores it in an index entry.
@@ -122,7 +123,7 @@ impl Index {
 /// Sizes each index's entries: encoded in the memtable and the write batch from their lengths,
 /// in a file by writing the first memtable's worth of the strategy's own rows (or all `rows`, if
 /// fewer) in RocksDB's table format.
-fn measure_entries(indexes: &mut [Index], strategy: &Strategy, seed: u64, rows: u64) {
+fn measure_entries(indexes: &mut [Index], strategy: &Strategy, seed: u64, rows: u64, memtable_bytes: f64) {
     let mut stream = KeyStream::new(strategy, seed);
     let mut key = Vec::new();
     let payload = vec![0xa5u8; indexes[0].value_bytes];
@@ -135,7 +136,7 @@ fn measure_entries(indexes: &mut [Index], strategy: &Strategy, seed: u64, rows: 
         index.memtable_bytes = varint_len(k + 8) + (k + 8) as f64 + varint_len(v) + v as f64 + MEMTABLE_NODE_BYTES;
     }
     let per_row: f64 = indexes.iter().map(|i| i.memtable_bytes).sum();
-    let rows = ((WRITE_BUFFER_BYTES / per_row) as u64).clamp(1, SAMPLE_ENTRIES).min(rows.max(1));
+    let rows = ((memtable_bytes / per_row) as u64).clamp(1, SAMPLE_ENTRIES).min(rows.max(1));
     let mut samples: Vec<Vec<(Entry, u64)>> = vec![Vec::with_capacity(rows as usize); indexes.len()];
     let mut row = first;
     for n in 1..=rows {
@@ -156,8 +157,8 @@ fn measure_entries(indexes: &mut [Index], strategy: &Strategy, seed: u64, rows: 
 
 impl LsmModel {
     /// The table `strategy` creates with `payload_bytes` of payload per row, to be filled with
-    /// `rows` rows (a smaller table's files are sized from its own rows).
-    pub fn new(strategy: &Strategy, payload_bytes: u64, seed: u64, rows: u64) -> Result<Self, Error> {
+    /// `rows` rows (a smaller table's files are sized from its own rows) in a tree of `shape`.
+    pub fn new(strategy: &Strategy, payload_bytes: u64, seed: u64, rows: u64, shape: Shape) -> Result<Self, Error> {
         refuse_unmodelled(strategy, ENGINE)?;
         refuse_heap(strategy, ENGINE, "RocksDB")?;
         let secondary = strategy.secondary.filter(|s| s.lookup == SecondaryLookup::UniqueIndex);
@@ -185,16 +186,17 @@ impl LsmModel {
                 value_bytes: 0,
             });
         }
-        measure_entries(&mut indexes, strategy, seed, rows);
+        measure_entries(&mut indexes, strategy, seed, rows, shape.memtable_bytes);
         let shrink = indexes.iter().map(|i| i.file_bytes.1 / i.file_bytes.0.max(f64::MIN_POSITIVE)).collect();
         Ok(LsmModel {
             keys: KeyStream::new(strategy, seed),
             memtable: vec![Pending::default(); indexes.len()],
             indexes,
-            levels: Levels::new(Shape::MYROCKS, shrink),
+            levels: Levels::new(shape, shrink),
             memtable_bytes: 0.0,
             rows: 0,
             flushes: 0,
+            shape,
         })
     }
 
@@ -218,22 +220,28 @@ impl LsmModel {
     }
 }
 
+/// `bytes` in MiB, to a tenth.
+fn mib(bytes: f64) -> String {
+    format!("{:.1} MiB", bytes / 1_048_576.0)
+}
+
 impl PageModel for LsmModel {
     fn insert_batch(&mut self, n: u64) -> Counters {
         let (mut flushed, mut work) = (0.0, tree::Work::default());
-        let mut ingest = 0.0;
+        let (mut ingest, mut filters) = (0.0, 0);
         for _ in 0..n {
             let row = self.keys.next_row();
             self.rows += 1;
             for (i, index) in self.indexes.iter().enumerate() {
                 let key = index.key.value(&row, self.rows as i64);
+                filters += self.levels.filters_checked((i as u8, key));
                 let pending = &mut self.memtable[i];
                 pending.range = Some(pending.range.map_or((key, key), |(lo, hi)| (lo.min(key), hi.max(key))));
                 pending.entries += 1;
                 ingest += index.ingest_bytes;
                 self.memtable_bytes += index.memtable_bytes;
             }
-            if self.memtable_bytes >= WRITE_BUFFER_BYTES {
+            if self.memtable_bytes >= self.shape.memtable_bytes {
                 let (bytes, w) = self.flush();
                 flushed += bytes;
                 work.add(w);
@@ -252,6 +260,7 @@ impl PageModel for LsmModel {
             compaction_write_bytes: Some(work.write_bytes.round() as u64),
             // Each insert into a unique index looks its key up first.
             keys_read: Some(n * self.indexes.len() as u64),
+            bloom_checks: Some(filters),
             ..Counters::default()
         }
     }
@@ -308,7 +317,14 @@ impl PageModel for LsmModel {
     fn describe(&self, options: &mut BTreeMap<String, String>) {
         options.insert(
             "model".into(),
-            "MariaDB 10.11 MyRocks: memtable flushes and leveled compaction over key ranges (write_buffer_size 64 MiB, level0_file_num_compaction_trigger 4, target_file_size_base 64 MiB, max_bytes_for_level_base 256 MiB, multiplier 10); compactions settle after each flush".into(),
+            format!(
+                "MariaDB 10.11 MyRocks: memtable flushes and leveled compaction over key ranges (write_buffer_size {}, level0_file_num_compaction_trigger {}, target_file_size_base {}, max_bytes_for_level_base {}, multiplier {}); compactions settle after each flush",
+                mib(self.shape.memtable_bytes),
+                self.shape.l0_trigger,
+                mib(self.shape.target_file_bytes),
+                mib(self.shape.level_base_bytes),
+                self.shape.multiplier
+            ),
         );
         for (i, index) in self.indexes.iter().enumerate() {
             let name = if i == 0 { "primary" } else { "ext_id" };
@@ -323,7 +339,7 @@ impl PageModel for LsmModel {
         options.insert("memtable_flushes".into(), self.flushes.to_string());
         options.insert(
             "not_modelled".into(),
-            "insert time, write stalls, block-cache hits and misses, bloom-filter probes".into(),
+            "write stalls, block-cache hits and misses (insert time only with --calibrate)".into(),
         );
     }
 }
@@ -335,7 +351,7 @@ mod tests {
 
     /// `rows` rows of `strategy` in batches of 100k: the model and its summed counters.
     fn run(strategy: &str, rows: u64) -> (LsmModel, Counters) {
-        let mut model = LsmModel::new(find(strategy).unwrap(), 50, 42, rows).unwrap();
+        let mut model = LsmModel::new(find(strategy).unwrap(), 50, 42, rows, Shape::MYROCKS).unwrap();
         let mut total = Counters::default();
         for _ in 0..rows / 100_000 {
             total.accumulate(&model.insert_batch(100_000));
@@ -368,6 +384,6 @@ mod tests {
 
     #[test]
     fn keys_a_server_makes_or_a_mapping_table_are_refused() {
-        assert!(LsmModel::new(find("uuid4-rowid").unwrap(), 50, 42, 1000).is_err());
+        assert!(LsmModel::new(find("uuid4-rowid").unwrap(), 50, 42, 1000, Shape::MYROCKS).is_err());
     }
 }

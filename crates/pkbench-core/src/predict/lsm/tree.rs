@@ -89,6 +89,8 @@ impl File {
 /// The shape RocksDB gives the tree (`ROCKSDB_CF_OPTIONS`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Shape {
+    /// The memtable's size, whose flush makes an L0 file (`write_buffer_size`).
+    pub memtable_bytes: f64,
     /// L0 files that start an L0 → L1 compaction (`level0_file_num_compaction_trigger`).
     pub l0_trigger: usize,
     /// Bytes a compaction output file is cut at (`target_file_size_base`; the multiplier is 1).
@@ -102,9 +104,10 @@ pub struct Shape {
 }
 
 impl Shape {
-    /// MyRocks' defaults on MariaDB 10.11: a 4-file L0 trigger, 64 MiB files, a 256 MiB L1, ×10
-    /// per level, seven levels.
+    /// MyRocks' defaults on MariaDB 10.11: a 64 MiB memtable, a 4-file L0 trigger, 64 MiB
+    /// files, a 256 MiB L1, ×10 per level, seven levels.
     pub const MYROCKS: Shape = Shape {
+        memtable_bytes: 64.0 * 1024.0 * 1024.0,
         l0_trigger: 4,
         target_file_bytes: 64.0 * 1024.0 * 1024.0,
         level_base_bytes: 256.0 * 1024.0 * 1024.0,
@@ -115,6 +118,42 @@ impl Shape {
     /// Level `n`'s (n ≥ 1) target size.
     fn target(&self, n: usize) -> f64 {
         self.level_base_bytes * self.multiplier.powi(n as i32 - 1)
+    }
+
+    /// This shape with its memtable, files and level targets `ratio` times as large (whole
+    /// bytes): the same tree, levels and compactions over `ratio` times the rows.
+    pub fn scaled(self, ratio: f64) -> Shape {
+        let bytes = |b: f64| (b * ratio).round().max(1.0);
+        Shape {
+            memtable_bytes: bytes(self.memtable_bytes),
+            target_file_bytes: bytes(self.target_file_bytes),
+            level_base_bytes: bytes(self.level_base_bytes),
+            ..self
+        }
+    }
+
+    /// The options that give a server this shape's sizes, as `rocksdb_default_cf_options` takes
+    /// them.
+    pub fn cf_options(&self) -> String {
+        format!(
+            "write_buffer_size={};target_file_size_base={};max_bytes_for_level_base={}",
+            self.memtable_bytes, self.target_file_bytes, self.level_base_bytes
+        )
+    }
+
+    /// The shape a run recorded (its `rocksdb_cf_*` settings, read from `ROCKSDB_CF_OPTIONS`),
+    /// each option it lacks MyRocks' default.
+    pub fn from_settings(settings: &std::collections::BTreeMap<String, String>) -> Shape {
+        let get = |name: &str| settings.get(&format!("rocksdb_cf_{name}")).and_then(|v| v.trim().parse::<f64>().ok());
+        let d = Shape::MYROCKS;
+        Shape {
+            memtable_bytes: get("write_buffer_size").unwrap_or(d.memtable_bytes),
+            l0_trigger: get("level0_file_num_compaction_trigger").map_or(d.l0_trigger, |v| v as usize),
+            target_file_bytes: get("target_file_size_base").unwrap_or(d.target_file_bytes),
+            level_base_bytes: get("max_bytes_for_level_base").unwrap_or(d.level_base_bytes),
+            multiplier: get("max_bytes_for_level_multiplier").unwrap_or(d.multiplier),
+            levels: d.levels,
+        }
     }
 }
 
@@ -157,6 +196,21 @@ impl Levels {
     /// Each level's files.
     pub fn files(&self) -> &[Vec<File>] {
         &self.files
+    }
+
+    /// The bloom filters a point read of `key` (one not in the tree, as a unique check's is)
+    /// checks: each L0 file whose range holds the key, and in each deeper level the one file
+    /// whose range holds it. A key beyond every file's range checks none.
+    pub fn filters_checked(&self, key: Pos) -> u64 {
+        let l0 = self.files[0].iter().filter(|f| f.covers(key)).count();
+        let deeper = self.files[1..]
+            .iter()
+            .filter(|level| {
+                let i = level.partition_point(|f| f.hi() < key);
+                level.get(i).is_some_and(|f| f.covers(key))
+            })
+            .count();
+        (l0 + deeper) as u64
     }
 
     /// RocksDB's compaction score of level `n`: L0's files over the trigger, a deeper level's
@@ -491,5 +545,45 @@ mod tests {
         assert!(out.windows(2).all(|w| w[0].hi() < w[1].lo()), "{out:?}");
         // The overlap (500–999) holds twice the density, so the first file ends before key 700.
         assert!(out[0].hi().1 < 700, "{out:?}");
+    }
+
+    #[test]
+    fn a_random_key_checks_each_l0_file_and_one_file_per_level_and_a_new_ordered_key_none() {
+        let mut levels = Levels::new(shape(), vec![1.0]);
+        for _ in 0..6 {
+            levels.flush(file(0, u128::MAX, 4.0));
+        }
+        // L0's files span every key; a deeper level has a gap where a file went down.
+        let l0 = levels.files()[0].len() as u64;
+        for key in [(0, 1 << 100), (0, u128::MAX / 2)] {
+            let deeper = (1..7).filter(|&n| levels.files()[n].iter().any(|f| f.covers(key))).count() as u64;
+            assert!(deeper >= 1, "{levels:?}");
+            assert_eq!(levels.filters_checked(key), l0 + deeper, "{key:?}");
+        }
+        let mut ordered = Levels::new(shape(), vec![1.0]);
+        for i in 0..6u128 {
+            ordered.flush(file(i * 1000, i * 1000 + 999, 4.0));
+        }
+        assert_eq!(ordered.filters_checked((0, 10_000)), 0, "above every file");
+        assert_eq!(ordered.filters_checked((0, 1500)), 1, "inside one file");
+    }
+
+    #[test]
+    fn a_shape_is_read_from_a_runs_settings_and_scales_its_sizes_not_its_counts() {
+        let settings =
+            [("rocksdb_cf_write_buffer_size", "6710886"), ("rocksdb_cf_level0_file_num_compaction_trigger", "4")]
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+        let read = Shape::from_settings(&settings);
+        assert_eq!(read.memtable_bytes, 6_710_886.0);
+        assert_eq!(read.level_base_bytes, Shape::MYROCKS.level_base_bytes, "a missing option is the default");
+        let tenth = Shape::MYROCKS.scaled(0.1);
+        assert_eq!(tenth.memtable_bytes, 6_710_886.0);
+        assert_eq!((tenth.l0_trigger, tenth.multiplier), (4, 10.0));
+        assert_eq!(
+            tenth.cf_options(),
+            "write_buffer_size=6710886;target_file_size_base=6710886;max_bytes_for_level_base=26843546"
+        );
     }
 }

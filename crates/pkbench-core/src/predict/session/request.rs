@@ -230,9 +230,6 @@ impl PagePlan {
                 engine.label()
             )));
         }
-        if capabilities.lsm_model && (request.calibration.is_some() || request.check.is_some()) {
-            return Err(crate::predict::no_lsm_time_model(engine));
-        }
         let strategies = parse_list(&request.strategies)?;
         let config = model_config(&request, &strategies)?;
         let faster_batch = faster_batch(&request, &strategies, &config);
@@ -384,6 +381,7 @@ fn check_plan(engine: ModelEngine, config: &PredictConfig, rows: u64) -> Result<
         page_size: config.page_size,
         payload_bytes: config.payload_bytes,
         seed: config.seed,
+        scaled_from_rows: rows,
     };
     plan.workload()?;
     Ok(plan)
