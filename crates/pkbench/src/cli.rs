@@ -236,9 +236,7 @@ pub struct PredictArgs {
     pub calibrate_from: Option<PathBuf>,
     /// Rows per strategy of the calibration run.
     ///
-    /// Its cache and batches are scaled to the target's pressure: cache × these rows ÷ --rows
-    /// (on MyRocks also the memtable, file and level sizes, so its tree flushes and compacts as
-    /// the target's does).
+    /// Its cache and batches are scaled to the target's pressure: cache × these rows ÷ --rows.
     #[arg(long, default_value = "1M", value_name = "N", value_parser = parse_count, allow_hyphen_values = true, help_heading = CALIBRATION)]
     pub calibrate_rows: u64,
     /// Memory for the database, GiB [default: the machine's or its cgroup's].

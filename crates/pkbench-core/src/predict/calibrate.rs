@@ -53,17 +53,14 @@ pub struct CalibrationPlan {
     pub payload_bytes: u64,
     /// Key-stream seed.
     pub seed: u64,
-    /// The rows of the run this one stands for: on an LSM engine, the memtable, files and level
-    /// targets are MyRocks' defaults × rows ÷ this, so the calibration's tree flushes and
-    /// compacts as the target's does (equal to `rows` in a check: the defaults).
-    pub scaled_from_rows: u64,
 }
 
 impl CalibrationPlan {
     /// The calibration for predicting `target` on `engine` from `rows` real rows per strategy:
     /// cache = target cache × rows ÷ target rows (at least [`MIN_CACHE_PAGES`]; on a server,
     /// rounded to whole MiB and at least its minimum), batch = target batch × rows ÷ target
-    /// rows (between [`MIN_BATCH_ROWS`] and rows ÷ [`MIN_BATCHES_PER_STRATEGY`]).
+    /// rows (between [`MIN_BATCH_ROWS`] and rows ÷ [`MIN_BATCHES_PER_STRATEGY`]) — on an LSM
+    /// engine the target's batch ([`lsm_batch`]).
     pub fn for_target(engine: ModelEngine, target: &PredictConfig, rows: u64) -> Result<CalibrationPlan, Error> {
         if rows < MIN_BATCHES_PER_STRATEGY * MIN_BATCH_ROWS {
             return Err(Error::InvalidInput(format!(
@@ -75,8 +72,11 @@ impl CalibrationPlan {
         let page_kib = (u64::from(target.page_size) + CACHE_EXTRA_BYTES) as f64 / 1024.0;
         let min_kib = (MIN_CACHE_PAGES as f64 * page_kib).ceil() as u64;
         let cache_kib = ((target.cache_mb * 1024) as f64 * ratio).round() as u64;
-        let batch =
-            ((target.batch_rows as f64 * ratio).round() as u64).clamp(MIN_BATCH_ROWS, rows / MIN_BATCHES_PER_STRATEGY);
+        let batch = match engine.capabilities().lsm_model {
+            true => lsm_batch(target.batch_rows, rows)?,
+            false => ((target.batch_rows as f64 * ratio).round() as u64)
+                .clamp(MIN_BATCH_ROWS, rows / MIN_BATCHES_PER_STRATEGY),
+        };
         let cache_kib = match engine {
             ModelEngine::Sqlite => cache_kib,
             ModelEngine::Postgres
@@ -96,17 +96,7 @@ impl CalibrationPlan {
             page_size: target.page_size,
             payload_bytes: target.payload_bytes,
             seed: target.seed,
-            scaled_from_rows: target.rows.max(rows),
         })
-    }
-
-    /// The LSM tree's shape of the real run: MyRocks' defaults scaled by rows ÷
-    /// [`CalibrationPlan::scaled_from_rows`].
-    pub fn lsm_shape(&self) -> LsmShape {
-        match self.rows < self.scaled_from_rows {
-            true => LsmShape::MYROCKS.scaled(self.rows as f64 / self.scaled_from_rows as f64),
-            false => LsmShape::MYROCKS,
-        }
     }
 
     /// Pages of the calibration's cache (as SQLite counts `cache_size=-KiB`, or the server's).
@@ -168,6 +158,20 @@ impl CalibrationPlan {
             self.cache_kib,
             self.cache_pages()
         )
+    }
+}
+
+/// The batch of an LSM engine's calibration: the target's own. A MyRocks transaction holds its
+/// rows' write batch index and locks until it commits, so each row costs more the more rows its
+/// transaction holds (measured in the MyRocks findings), and a batch scaled down would price the
+/// target's rows too low.
+fn lsm_batch(target_batch: u64, rows: u64) -> Result<u64, Error> {
+    match rows / target_batch.max(1) >= MIN_BATCHES_PER_STRATEGY {
+        true => Ok(target_batch),
+        false => Err(Error::InvalidInput(format!(
+            "--calibrate-rows {rows} is too few for MyRocks' batches of {target_batch}: its calibration keeps the target's batch, since a row costs more the more rows its transaction holds, and needs {MIN_BATCHES_PER_STRATEGY} of them (use --calibrate-rows {} or more, or a smaller --batch)",
+            MIN_BATCHES_PER_STRATEGY * target_batch
+        ))),
     }
 }
 
@@ -483,8 +487,6 @@ fn recorded_runs(
         page_size,
         payload_bytes: first.settings.payload_bytes,
         seed: first.settings.seed,
-        // The model replays each run's recorded tree sizes.
-        scaled_from_rows: rows.min(first.settings.rows),
     };
     Ok((runs, plan))
 }
@@ -587,6 +589,7 @@ mod tests {
             scale: 1,
         };
         let plan = CalibrationPlan::for_target(ModelEngine::Sqlite, &target, 30_000).unwrap();
+        assert_eq!(plan.batch_rows, 1_000, "a scaled batch");
         let strategies: Vec<&'static Strategy> =
             ["int", "uuid4"].iter().map(|n| crate::strategy::find(n).unwrap()).collect();
         let mut opened = 0;
@@ -614,5 +617,24 @@ mod tests {
         assert_eq!(read(ModelEngine::Postgres, &[("shared_buffers", "lots")]), None);
         assert_eq!(read(ModelEngine::MariaDb, &[("innodb_buffer_pool_size", "6291456")]), Some((16384, 6144)));
         assert_eq!(read(ModelEngine::MariaDb, &[]), None);
+    }
+
+    #[test]
+    fn an_lsm_calibration_keeps_the_targets_batch_or_says_how_many_rows_it_needs() {
+        let target = PredictConfig {
+            rows: 10_000_000,
+            batch_rows: 100_000,
+            payload_bytes: 50,
+            seed: 1,
+            page_size: 16384,
+            cache_mb: 1024,
+            mode: Mode::Exact,
+            scale: 1,
+        };
+        let e = CalibrationPlan::for_target(ModelEngine::MyRocks, &target, 1_000_000).unwrap_err().to_string();
+        assert!(e.contains("use --calibrate-rows 3000000 or more, or a smaller --batch"), "{e}");
+        let target = PredictConfig { batch_rows: 25_000, ..target };
+        let plan = CalibrationPlan::for_target(ModelEngine::MyRocks, &target, 1_000_000).unwrap();
+        assert_eq!((plan.batch_rows, plan.cache_mb()), (25_000, 103), "the target's batch, a scaled cache");
     }
 }

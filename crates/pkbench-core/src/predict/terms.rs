@@ -40,6 +40,9 @@ pub enum Term {
     /// Per page first dirtied in a batch (InnoDB: each will be written back by the page cleaner,
     /// in the background but on the same device and CPUs).
     PagesDirtied,
+    /// Per skip-list level an insert into the memtable descends (RocksDB: log₂ of its entries for
+    /// a key inside its range; an ordered key appends at the end).
+    MemtableSteps,
     /// Per bloom filter a unique-key lookup checks (RocksDB: each L0 file and one file per
     /// deeper level whose key range holds the key).
     FilterChecks,
@@ -74,10 +77,11 @@ impl Term {
     /// InnoDB's: its model counts buffer pool reads and pages dirtied (not the page cleaner's
     /// writes, see `server::innodb`).
     pub const INNODB: [Term; 5] = [Term::Rows, Term::TreeEntries, Term::KeyBytes, Term::Misses, Term::PagesDirtied];
-    /// MyRocks': its model counts the bloom filters each unique check meets and the bytes
-    /// compactions move (not the block cache, see `lsm`).
-    pub const MYROCKS: [Term; 5] =
-        [Term::Rows, Term::TreeEntries, Term::KeyBytes, Term::FilterChecks, Term::CompactionBytes];
+    /// MyRocks': its model counts the memtable's skip-list levels each insert descends, the
+    /// bloom filters each unique check meets and the bytes compactions move (not the block
+    /// cache, see `lsm`).
+    pub const MYROCKS: [Term; 6] =
+        [Term::Rows, Term::TreeEntries, Term::KeyBytes, Term::MemtableSteps, Term::FilterChecks, Term::CompactionBytes];
 
     /// The terms the time of `engine`'s batches is fitted with.
     pub fn for_engine(engine: ModelEngine) -> &'static [Term] {
@@ -102,6 +106,7 @@ impl Term {
             Term::Syncs => "file sync",
             Term::WalBytes => "WAL byte",
             Term::PagesDirtied => "page dirtied",
+            Term::MemtableSteps => "memtable skip-list level descended",
             Term::FilterChecks => "bloom filter checked",
             Term::CompactionBytes => "byte compacted",
         }
@@ -119,7 +124,7 @@ impl Term {
             Term::Rows | Term::TreeEntries | Term::KeyBytes => {
                 "calibrate strategies whose tables differ (e.g. add int or uuid4-text to -s)"
             }
-            Term::Misses | Term::WalHashSearches | Term::FilterChecks => {
+            Term::Misses | Term::WalHashSearches | Term::FilterChecks | Term::MemtableSteps => {
                 "give the calibration more cache pressure (a larger --calibrate-rows, or a smaller --cache-mb) so misses vary across its batches"
             }
             Term::PagesWritten
@@ -148,6 +153,7 @@ impl Term {
             Term::Syncs => count(counters.syncs),
             Term::WalBytes => count(counters.wal_bytes),
             Term::PagesDirtied => count(counters.pages_dirtied),
+            Term::MemtableSteps => count(counters.memtable_steps),
             Term::FilterChecks => count(counters.bloom_checks),
             Term::CompactionBytes => count(counters.compaction_read_bytes) + count(counters.compaction_write_bytes),
         }

@@ -324,6 +324,12 @@ pub struct Counters {
     /// costs more the larger the engine's cache in use.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub leaf_jumps: Option<u64>,
+    /// Skip-list levels the inserts into an LSM tree's memtable descended to find their place
+    /// (from `pkbench predict`'s MyRocks model: log₂ of the memtable's entries for each insert
+    /// inside its index's key range so far; one past the largest key appends without a search):
+    /// nodes the CPU's caches have likely lost, more of them the fuller the memtable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memtable_steps: Option<u64>,
     /// Row-lock waits: statements that waited for a lock another transaction held (InnoDB
     /// `lock_row_lock_waits`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -371,7 +377,7 @@ pub struct Counters {
 
 impl Counters {
     /// Every counter with its field name, in declaration order (for exporters and charts).
-    pub fn fields(&self) -> [(&'static str, Option<u64>); 30] {
+    pub fn fields(&self) -> [(&'static str, Option<u64>); 31] {
         [
             ("cache_hits", self.cache_hits),
             ("cache_misses", self.cache_misses),
@@ -391,6 +397,7 @@ impl Counters {
             ("syncs", self.syncs),
             ("pages_extended", self.pages_extended),
             ("leaf_jumps", self.leaf_jumps),
+            ("memtable_steps", self.memtable_steps),
             ("row_lock_waits", self.row_lock_waits),
             ("row_lock_wait_ms", self.row_lock_wait_ms),
             ("deadlocks", self.deadlocks),
@@ -406,7 +413,7 @@ impl Counters {
         ]
     }
 
-    fn fields_mut(&mut self) -> [&mut Option<u64>; 30] {
+    fn fields_mut(&mut self) -> [&mut Option<u64>; 31] {
         [
             &mut self.cache_hits,
             &mut self.cache_misses,
@@ -426,6 +433,7 @@ impl Counters {
             &mut self.syncs,
             &mut self.pages_extended,
             &mut self.leaf_jumps,
+            &mut self.memtable_steps,
             &mut self.row_lock_waits,
             &mut self.row_lock_wait_ms,
             &mut self.deadlocks,

@@ -65,7 +65,6 @@ fn plan_of(config: &PredictConfig) -> CalibrationPlan {
         page_size: config.page_size,
         payload_bytes: config.payload_bytes,
         seed: config.seed,
-        scaled_from_rows: config.rows,
     }
 }
 

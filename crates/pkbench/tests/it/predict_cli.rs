@@ -114,6 +114,7 @@ fn other_engines_and_bad_sizes_are_one_line_errors() {
         (&["predict", "--scale", "3"][..], "must divide the batch"),
         (&["predict", "--ram", "4"][..], "add --calibrate"),
         (&["predict", "--engine", "myrocks", "--scale", "2"][..], "keeps no keys"),
+        (&["predict", "--engine", "myrocks", "--calibrate"][..], "too few for MyRocks' batches of 100000"),
         (&["predict", "--engine", "myrocks", "-s", "uuid4-rowid"][..], "RocksDB always clusters"),
     ] {
         let output = pkbench().args(args).output().unwrap();
@@ -393,18 +394,18 @@ mod servers {
         }
     }
 
-    /// MyRocks' calibration runs on a server whose memtable, files and level targets are scaled
-    /// by the calibration's rows ÷ the target's, so its tree flushes as the target's does; its
-    /// time is fitted to the bloom filters checked and the bytes compacted; the check's server
-    /// has MyRocks' defaults.
+    /// MyRocks' calibration and check run on managed servers with MyRocks' own memtable and
+    /// level sizes, the recorded ones replayed by the model, and the target's batch; its time is
+    /// fitted to the memtable's skip-list levels descended among other costs, and every batch
+    /// gets a time and interval.
     #[test]
-    fn myrocks_calibrates_on_a_scaled_tree_and_checks_on_the_default_one() {
+    fn myrocks_calibrates_and_checks_on_managed_servers() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("out");
         let output = pkbench()
             .env_remove("PKBENCH_MYROCKS_URL")
-            .args(["predict", "--engine", "myrocks", "-s", "int,uuid4", "-n", "1M", "--cache-mb", "64"])
-            .args(["--calibrate", "--calibrate-rows", "100k", "--check", "400k", "-o"])
+            .args(["predict", "--engine", "myrocks", "-s", "int,uuid4", "-n", "1M", "-b", "10k", "--cache-mb", "64"])
+            .args(["--calibrate", "--calibrate-rows", "300k", "--check", "300k", "-o"])
             .arg(&out)
             .output()
             .unwrap();
@@ -416,7 +417,7 @@ mod servers {
         let doc = read("results.json");
         for run in doc["runs"].as_array().unwrap() {
             let timing = run["settings"]["workload_options"]["timing"].as_str().unwrap();
-            assert!(timing.contains("calibrated on a real run") && timing.contains("bloom filter checked"), "{timing}");
+            assert!(timing.contains("calibrated on a real run") && timing.contains("skip-list level"), "{timing}");
             for b in run["batches"].as_array().unwrap() {
                 let (ns, lo, hi) =
                     (b["elapsed_ns"].as_u64().unwrap(), b["elapsed_ns_low"].as_u64(), b["elapsed_ns_high"].as_u64());
@@ -424,8 +425,8 @@ mod servers {
             }
         }
         let memtable = |doc: &Value| doc["runs"][0]["settings"]["engine"]["rocksdb_cf_write_buffer_size"].clone();
-        assert_eq!(memtable(&read("calibration/results.json")), "6710886", "a tenth of 64 MiB");
-        assert_eq!(memtable(&read("check/results.json")), "67108864", "MyRocks' default");
+        assert_eq!(memtable(&read("calibration/results.json")), "67108864", "MyRocks' default");
+        assert_eq!(memtable(&read("check/results.json")), "67108864");
     }
 }
 

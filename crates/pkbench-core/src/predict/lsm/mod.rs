@@ -75,6 +75,8 @@ pub struct LsmModel {
     levels: Levels,
     memtable: Vec<Pending>,
     memtable_bytes: f64,
+    /// Entries in the memtable, every index's.
+    memtable_entries: u64,
     rows: u64,
     flushes: u64,
     shape: Shape,
@@ -194,6 +196,7 @@ impl LsmModel {
             indexes,
             levels: Levels::new(shape, shrink),
             memtable_bytes: 0.0,
+            memtable_entries: 0,
             rows: 0,
             flushes: 0,
             shape,
@@ -210,6 +213,7 @@ impl LsmModel {
             pieces.push(Piece { lo: (i as u8, lo), hi: (i as u8, hi), seq_bytes: bytes, zero_bytes: 0.0, entries });
         }
         self.memtable_bytes = 0.0;
+        self.memtable_entries = 0;
         if pieces.is_empty() {
             return (0.0, tree::Work::default());
         }
@@ -228,7 +232,7 @@ fn mib(bytes: f64) -> String {
 impl PageModel for LsmModel {
     fn insert_batch(&mut self, n: u64) -> Counters {
         let (mut flushed, mut work) = (0.0, tree::Work::default());
-        let (mut ingest, mut filters) = (0.0, 0);
+        let (mut ingest, mut filters, mut steps) = (0.0, 0, 0.0);
         for _ in 0..n {
             let row = self.keys.next_row();
             self.rows += 1;
@@ -236,8 +240,13 @@ impl PageModel for LsmModel {
                 let key = index.key.value(&row, self.rows as i64);
                 filters += self.levels.filters_checked((i as u8, key));
                 let pending = &mut self.memtable[i];
+                // RocksDB keeps where the last insert went: a key past the largest appends there.
+                if pending.range.is_some_and(|(_, hi)| key < hi) {
+                    steps += ((self.memtable_entries + 1) as f64).log2();
+                }
                 pending.range = Some(pending.range.map_or((key, key), |(lo, hi)| (lo.min(key), hi.max(key))));
                 pending.entries += 1;
+                self.memtable_entries += 1;
                 ingest += index.ingest_bytes;
                 self.memtable_bytes += index.memtable_bytes;
             }
@@ -261,6 +270,7 @@ impl PageModel for LsmModel {
             // Each insert into a unique index looks its key up first.
             keys_read: Some(n * self.indexes.len() as u64),
             bloom_checks: Some(filters),
+            memtable_steps: Some(steps.round() as u64),
             ..Counters::default()
         }
     }
@@ -371,6 +381,10 @@ mod tests {
             "MyRocks' 67 bytes per int row with 50 of payload"
         );
         assert_eq!(uuid4_counts.keys_read, Some(4_000_000), "both unique keys are looked up");
+        assert_eq!(int_counts.memtable_steps, Some(0), "an ordered key appends to the memtable");
+        // The external key's random inserts descend about log2 of the memtable's entries each.
+        let steps = uuid4_counts.memtable_steps.unwrap() as f64 / 2_000_000.0;
+        assert!((15.0..22.0).contains(&steps), "{steps}");
         let flushed = int_counts.flush_bytes.unwrap();
         assert!(flushed > 0 && int.flushes >= 2, "{int_counts:?}");
         // An ordered key's files are only rewritten once, at the bottom, to zero sequence numbers.

@@ -12,6 +12,10 @@
 //! at the bottom of the tree are rewritten once to zero their sequence numbers, which makes
 //! them smaller (RocksDB's bottommost-file compaction).
 
+/// Most L0 files a point read checks without comparing their key ranges, when no deeper level
+/// holds files (RocksDB's `FilePicker::GetNextFile`).
+pub const L0_UNRANGED_FILES: usize = 3;
+
 /// A key's place in the column family: the index's number, then the key's order-preserving form.
 pub type Pos = (u8, u128);
 
@@ -120,27 +124,6 @@ impl Shape {
         self.level_base_bytes * self.multiplier.powi(n as i32 - 1)
     }
 
-    /// This shape with its memtable, files and level targets `ratio` times as large (whole
-    /// bytes): the same tree, levels and compactions over `ratio` times the rows.
-    pub fn scaled(self, ratio: f64) -> Shape {
-        let bytes = |b: f64| (b * ratio).round().max(1.0);
-        Shape {
-            memtable_bytes: bytes(self.memtable_bytes),
-            target_file_bytes: bytes(self.target_file_bytes),
-            level_base_bytes: bytes(self.level_base_bytes),
-            ..self
-        }
-    }
-
-    /// The options that give a server this shape's sizes, as `rocksdb_default_cf_options` takes
-    /// them.
-    pub fn cf_options(&self) -> String {
-        format!(
-            "write_buffer_size={};target_file_size_base={};max_bytes_for_level_base={}",
-            self.memtable_bytes, self.target_file_bytes, self.level_base_bytes
-        )
-    }
-
     /// The shape a run recorded (its `rocksdb_cf_*` settings, read from `ROCKSDB_CF_OPTIONS`),
     /// each option it lacks MyRocks' default.
     pub fn from_settings(settings: &std::collections::BTreeMap<String, String>) -> Shape {
@@ -200,9 +183,15 @@ impl Levels {
 
     /// The bloom filters a point read of `key` (one not in the tree, as a unique check's is)
     /// checks: each L0 file whose range holds the key, and in each deeper level the one file
-    /// whose range holds it. A key beyond every file's range checks none.
+    /// whose range holds it. A key beyond every file's range checks none — except while the
+    /// tree is L0 alone with at most [`L0_UNRANGED_FILES`] files, where RocksDB's `FilePicker`
+    /// skips the range test and checks every file's filter.
     pub fn filters_checked(&self, key: Pos) -> u64 {
-        let l0 = self.files[0].iter().filter(|f| f.covers(key)).count();
+        let l0 = &self.files[0];
+        if l0.len() <= L0_UNRANGED_FILES && self.files[1..].iter().all(Vec::is_empty) {
+            return l0.len() as u64;
+        }
+        let l0 = l0.iter().filter(|f| f.covers(key)).count();
         let deeper = self.files[1..]
             .iter()
             .filter(|level| {
@@ -561,15 +550,20 @@ mod tests {
             assert_eq!(levels.filters_checked(key), l0 + deeper, "{key:?}");
         }
         let mut ordered = Levels::new(shape(), vec![1.0]);
-        for i in 0..6u128 {
+        for i in 0..3u128 {
             ordered.flush(file(i * 1000, i * 1000 + 999, 4.0));
         }
+        assert_eq!(ordered.filters_checked((0, 10_000)), 3, "L0 alone, 3 files: every filter, in range or not");
+        for i in 3..6u128 {
+            ordered.flush(file(i * 1000, i * 1000 + 999, 4.0));
+        }
+        assert!(!ordered.files()[1].is_empty(), "{ordered:?}");
         assert_eq!(ordered.filters_checked((0, 10_000)), 0, "above every file");
         assert_eq!(ordered.filters_checked((0, 1500)), 1, "inside one file");
     }
 
     #[test]
-    fn a_shape_is_read_from_a_runs_settings_and_scales_its_sizes_not_its_counts() {
+    fn a_shape_is_read_from_a_runs_settings() {
         let settings =
             [("rocksdb_cf_write_buffer_size", "6710886"), ("rocksdb_cf_level0_file_num_compaction_trigger", "4")]
                 .iter()
@@ -578,12 +572,5 @@ mod tests {
         let read = Shape::from_settings(&settings);
         assert_eq!(read.memtable_bytes, 6_710_886.0);
         assert_eq!(read.level_base_bytes, Shape::MYROCKS.level_base_bytes, "a missing option is the default");
-        let tenth = Shape::MYROCKS.scaled(0.1);
-        assert_eq!(tenth.memtable_bytes, 6_710_886.0);
-        assert_eq!((tenth.l0_trigger, tenth.multiplier), (4, 10.0));
-        assert_eq!(
-            tenth.cf_options(),
-            "write_buffer_size=6710886;target_file_size_base=6710886;max_bytes_for_level_base=26843546"
-        );
     }
 }

@@ -57,16 +57,10 @@ fn open_sqlite(_plan: &CalibrationPlan, _dir: &Path) -> Result<(Box<dyn Engine>,
     ))
 }
 
-/// A managed server with the plan's cache (and on MyRocks, the plan's tree sizes).
 fn open_managed(plan: &CalibrationPlan, dir: &Path) -> Result<(Box<dyn Engine>, PathBuf), Error> {
-    use crate::engines::server::{ManagedOptions, ServerSetting, ServerSettings, ServerTarget};
-    let mut options = ManagedOptions::default();
-    if plan.engine == EngineKind::MyRocks && plan.rows < plan.scaled_from_rows {
-        let cf_options = plan.lsm_shape().cf_options();
-        options.settings.push(ServerSetting { name: "rocksdb_default_cf_options".into(), value: cf_options });
-    }
+    use crate::engines::server::{ManagedOptions, ServerSettings, ServerTarget};
     let settings = ServerSettings {
-        target: ServerTarget::Managed(options),
+        target: ServerTarget::Managed(ManagedOptions::default()),
         cache_mb: plan.cache_mb(),
         durable_commits: true,
         shards: None,

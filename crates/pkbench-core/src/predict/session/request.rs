@@ -381,7 +381,6 @@ fn check_plan(engine: ModelEngine, config: &PredictConfig, rows: u64) -> Result<
         page_size: config.page_size,
         payload_bytes: config.payload_bytes,
         seed: config.seed,
-        scaled_from_rows: rows,
     };
     plan.workload()?;
     Ok(plan)
