@@ -31,19 +31,30 @@ fn key_line(key: &KeyColumnReport) -> String {
     s
 }
 
+/// What the examined tables are stored in: pages, or (tables in an LSM tree only, which have no
+/// pages) their bytes in sorted files.
+fn storage(report: &DoctorReport) -> String {
+    let lsm: Option<Vec<_>> = report.tables.iter().map(|t| t.lsm.as_ref()).collect();
+    match lsm {
+        Some(lsm) if !lsm.is_empty() && report.page_count == 0 => {
+            let bytes: u64 = lsm.iter().map(|l| l.size_bytes()).sum();
+            format!("{} in sorted files", crate::report::fmt::mib(Some(bytes)))
+        }
+        _ => format!("{} pages of {} bytes, {} free", report.page_count, report.page_size_bytes, report.freelist_pages),
+    }
+}
+
 /// Plain text for the terminal; `md` switches to Markdown headings, lists and tables.
 pub fn render(report: &DoctorReport, md: bool) -> String {
     let mut out = String::new();
     let (h1, h2, bullet) = if md { ("# ", "## ", "- ") } else { ("", "", "  ") };
     let _ = writeln!(
         out,
-        "{h1}pkbench doctor: {} ({} {}, {} pages of {} bytes, {} free)",
+        "{h1}pkbench doctor: {} ({} {}, {})",
         report.target,
         report.engine_kind().map_or(report.engine.as_str(), |k| k.label()),
         report.engine_version,
-        report.page_count,
-        report.page_size_bytes,
-        report.freelist_pages
+        storage(report)
     );
     if let Some(ro) = &report.read_only {
         let _ = writeln!(out, "{bullet}Session: {ro}");

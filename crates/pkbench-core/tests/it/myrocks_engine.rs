@@ -223,6 +223,8 @@ fn doctor_reads_a_myrocks_tables_key_and_sorted_files_read_only() {
     assert!(text.contains("Sorted files of PRIMARY:") && text.contains("Levels of column family 'default':"), "{text}");
     assert!(text.contains("--engine myrocks"), "the benchmark command runs MyRocks: {text}");
     assert!(!text.contains("out of order"), "no B-tree columns for an LSM table: {text}");
+    let header = text.lines().next().unwrap();
+    assert!(header.contains("MiB in sorted files") && !header.contains("pages"), "no pages in an LSM tree: {header}");
     println!("{text}");
     let n: Option<u64> = admin.query_first("SELECT COUNT(*) FROM lsm.random_key").unwrap();
     assert_eq!(n, Some(20_000), "doctor changed nothing");

@@ -16,6 +16,7 @@ const FILE_AND_WAL: (&str, &str) = ("database file + WAL (not reported apart)", 
 const WAL: (&str, &str) = ("write-ahead log", "#E69F00");
 const TABLE: (&str, &str) = ("table B-tree", "#0072B2");
 const INDEXES: (&str, &str) = ("index B-trees", "#56B4E9");
+const SORTED_FILES: (&str, &str) = ("sorted files as the run left them (LSM)", "#CC79A7");
 const COMPACTED: (&str, &str) = ("fully compacted (LSM)", "#009E73");
 const MIB: f64 = 1024.0 * 1024.0;
 
@@ -23,9 +24,13 @@ fn seg((name, colour): (&'static str, &'static str), bytes: u64) -> Segment {
     Segment { value: bytes as f64 / MIB, colour, name: name.into() }
 }
 
-/// On disk: the database file and its WAL (or both together when the WAL was not reported).
+/// On disk: the database file and its WAL (or both together when the WAL was not reported); an
+/// LSM table's share of the sorted files.
 fn on_disk(run: &RunResult) -> Option<Vec<Segment>> {
     let total = run.size_bytes?;
+    if crate::report::levels::last(run).is_some() || run.compacted_size_bytes.is_some() {
+        return Some(vec![seg(SORTED_FILES, total)]);
+    }
     Some(match run.wal_size_bytes {
         Some(wal) => vec![seg(FILE, total.saturating_sub(wal)), seg(WAL, wal.min(total))],
         None => vec![seg(FILE_AND_WAL, total)],
@@ -60,7 +65,7 @@ pub fn chart(data: &ReportData<'_>) -> Option<Chart> {
     let present = |name: &str| {
         disk.iter().chain(&trees).chain(&settled).flatten().flatten().any(|s| s.name == name && s.value > 0.0)
     };
-    let legend = parts_legend(&[FILE, FILE_AND_WAL, WAL, TABLE, INDEXES, COMPACTED], present);
+    let legend = parts_legend(&[FILE, FILE_AND_WAL, WAL, TABLE, INDEXES, SORTED_FILES, COMPACTED], present);
     let panel = |title: &str, values| Panel {
         title: title.into(),
         values,
@@ -113,4 +118,33 @@ fn sentence(data: &ReportData<'_>, runs: &[&SeriesRun<'_>]) -> String {
         out.push_str(&format!(" {}'s indexes hold {} of its B-tree pages.", s.name, fmt::mib(Some(index))));
     }
     out.trim_start().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(size_bytes: u64, wal: Option<u64>, lsm: bool) -> RunResult {
+        let levels = serde_json::json!([{ "level": "L0", "files": 1, "size_bytes": size_bytes, "score": 0.25 }]);
+        serde_json::from_value(serde_json::json!({
+            "engine": "e", "engine_version": "0", "workload": "insert-growth", "strategy": "s",
+            "strategy_description": "", "settings": { "rows": 0, "batch_rows": 0, "payload_bytes": 0, "seed": 0,
+            "key_clock": "", "insert_path": "", "engine": {} },
+            "batches": [{ "index": 0, "rows": 1, "rows_total": 1, "elapsed_ns": 1, "keygen_ns": 0, "counters": {},
+                "lsm_levels": if lsm { levels } else { serde_json::Value::Null } }],
+            "verified_rows": 1, "size_bytes": size_bytes, "wal_size_bytes": wal, "btrees": [],
+            "kept_database": null, "complete": true, "error": null
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn an_lsm_tables_size_is_its_sorted_files_and_a_b_trees_its_file_and_log() {
+        let names = |segments: Option<Vec<Segment>>| -> Vec<String> {
+            segments.unwrap().into_iter().map(|s| s.name.to_string()).collect()
+        };
+        assert_eq!(names(on_disk(&run(1 << 20, None, true))), [SORTED_FILES.0]);
+        assert_eq!(names(on_disk(&run(1 << 20, None, false))), [FILE_AND_WAL.0]);
+        assert_eq!(names(on_disk(&run(1 << 20, Some(1024), false))), [FILE.0, WAL.0]);
+    }
 }
