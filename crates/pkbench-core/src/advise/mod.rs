@@ -144,7 +144,7 @@ impl AdviseRequest {
         let engine = self.engine()?;
         if !engine.capabilities().page_model {
             return Err(Error::InvalidInput(format!(
-                "advise forecasts time with the page models of SQLite, PostgreSQL and MariaDB; {} has none: measure it with pkbench run --engine {} (pkbench predict --engine {} forecasts its bytes and levels)",
+                "advise forecasts a table's time with the page models of SQLite, PostgreSQL and MariaDB; {} has none: measure it with pkbench run --engine {} (pkbench predict --engine {} --calibrate forecasts the plain table's bytes, levels and time)",
                 engine.label(),
                 engine.name(),
                 engine.name()

@@ -200,6 +200,35 @@ fn ratio(p: Option<u64>, r: Option<u64>) -> String {
     }
 }
 
+/// One strategy's size at the end, predicted against measured (each at its own rows, when a
+/// check ran fewer than the forecast), and its leaf pages (an LSM tree's sorted files have none).
+fn sizes(p: &RunResult, r: &RunResult) -> String {
+    let lsm = p.engine == super::lsm::ENGINE;
+    let predicted = match lsm {
+        true => p.size_bytes,
+        false => p.size_bytes.map(|s| s + p.wal_size_bytes.unwrap_or(0)),
+    };
+    let (p_rows, r_rows) = (p.rows_inserted(), r.rows_inserted());
+    let at = |rows: u64| match p_rows == r_rows {
+        true => String::new(),
+        false => format!(" at {rows} rows"),
+    };
+    let what = if lsm { "size in sorted files" } else { "size with the WAL" };
+    let mut line = format!(
+        "{}: {what} {} predicted{} vs {} measured{}",
+        p.strategy,
+        fmt::mib(predicted),
+        at(p_rows),
+        fmt::mib(r.size_bytes),
+        at(r_rows)
+    );
+    if !lsm {
+        line.push_str(&format!("; leaf pages {}", ratio(leaves(p), leaves(r))));
+    }
+    line.push('\n');
+    line
+}
+
 /// The comparison table: a line per shown batch, then each strategy's size and leaf pages at
 /// the end, then [`summary`].
 pub fn render(checks: &[BatchCheck], predicted: &ResultsDoc, real: &ResultsDoc) -> String {
@@ -253,13 +282,7 @@ pub fn render(checks: &[BatchCheck], predicted: &ResultsDoc, real: &ResultsDoc) 
     out.push('\n');
     for p in &predicted.runs {
         if let Some(r) = real.runs.iter().find(|r| r.strategy == p.strategy) {
-            out.push_str(&format!(
-                "{}: size with the WAL {} predicted vs {} measured; leaf pages {}\n",
-                p.strategy,
-                fmt::mib(p.size_bytes.map(|s| s + p.wal_size_bytes.unwrap_or(0))),
-                fmt::mib(r.size_bytes),
-                ratio(leaves(p), leaves(r))
-            ));
+            out.push_str(&sizes(p, r));
         }
     }
     for line in summary(checks) {
@@ -328,5 +351,29 @@ mod tests {
         assert_eq!(within(ModelEngine::Sqlite), WITHIN);
         // Without the calibration's canary there is nothing to set it against.
         assert!(compare(&doc, &real, None, WITHIN).iter().all(|c| c.machine.is_none()));
+    }
+
+    fn run(engine: &str, rows_total: u64, size_bytes: u64) -> RunResult {
+        serde_json::from_value(serde_json::json!({
+            "engine": engine, "engine_version": "0", "workload": "insert-growth", "strategy": "uuid4",
+            "strategy_description": "", "settings": { "rows": 0, "batch_rows": 0, "payload_bytes": 0, "seed": 0,
+            "key_clock": "", "insert_path": "", "engine": {} },
+            "batches": [{ "index": 0, "rows": rows_total, "rows_total": rows_total, "elapsed_ns": 1, "keygen_ns": 0,
+                "counters": {} }],
+            "verified_rows": rows_total, "size_bytes": size_bytes, "btrees": [],
+            "kept_database": null, "complete": true, "error": null
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn sizes_say_at_which_rows_each_was_taken_and_an_lsm_tree_has_no_leaf_pages() {
+        let line = sizes(&run(super::super::lsm::ENGINE, 1_000_000, 8 << 20), &run("myrocks", 400_000, 4 << 20));
+        assert_eq!(
+            line,
+            "uuid4: size in sorted files 8.0 MiB predicted at 1000000 rows vs 4.0 MiB measured at 400000 rows\n"
+        );
+        let line = sizes(&run("sqlite-model", 1000, 1 << 20), &run("sqlite", 1000, 1 << 20));
+        assert_eq!(line, "uuid4: size with the WAL 1.0 MiB predicted vs 1.0 MiB measured; leaf pages —\n");
     }
 }
