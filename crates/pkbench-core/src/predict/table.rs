@@ -31,7 +31,7 @@ pub fn render(doc: &ResultsDoc) -> String {
     if doc.runs.iter().any(|r| crate::report::levels::last(r).is_some()) {
         return render_lsm(doc);
     }
-    let calibrated = doc.runs.iter().any(|r| r.batches.iter().any(|b| b.elapsed_ns > 0));
+    let calibrated = timed(doc);
     let mut header: Vec<String> = [
         "strategy",
         "rows",
@@ -130,11 +130,16 @@ pub fn render(doc: &ResultsDoc) -> String {
     out
 }
 
+/// Whether the forecast has batch times (it was calibrated).
+fn timed(doc: &ResultsDoc) -> bool {
+    doc.runs.iter().any(|r| r.batches.iter().any(|b| b.elapsed_ns > 0))
+}
+
 /// An LSM model's table: one line per strategy with its size, what the writes cost over the
 /// whole growth (bytes per row flushed and compacted, write amplification, bloom filters
 /// checked), the levels at the end and (calibrated) predicted ms per batch.
 fn render_lsm(doc: &ResultsDoc) -> String {
-    let timed = doc.runs.iter().any(|r| r.batches.iter().any(|b| b.elapsed_ns > 0));
+    let timed = timed(doc);
     let mut header = vec![
         "strategy",
         "rows",

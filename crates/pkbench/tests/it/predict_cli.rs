@@ -301,6 +301,20 @@ fn sharded_model_bad_values_are_one_line_errors() {
 mod servers {
     use super::*;
 
+    /// Every run of a calibrated forecast names the calibration and its `terms` (a cost's unit),
+    /// and every batch has a time inside its interval.
+    fn assert_calibrated_and_timed(doc: &Value, terms: &str, engine: &str) {
+        for run in doc["runs"].as_array().unwrap() {
+            let timing = run["settings"]["workload_options"]["timing"].as_str().unwrap();
+            assert!(timing.contains("calibrated on a real run") && timing.contains(terms), "{engine}: {timing}");
+            for b in run["batches"].as_array().unwrap() {
+                let (ns, lo, hi) =
+                    (b["elapsed_ns"].as_u64().unwrap(), b["elapsed_ns_low"].as_u64(), b["elapsed_ns_high"].as_u64());
+                assert!(ns > 0 && lo.unwrap() <= ns && ns <= hi.unwrap(), "{engine}: {b}");
+            }
+        }
+    }
+
     /// `--calibrate` and `--check` on the servers start a managed server (the calibration's with a
     /// scaled cache, the check's with the prediction's), fit the engine's own terms and print the
     /// comparison; every batch gets a time and an interval.
@@ -335,18 +349,7 @@ mod servers {
             // The servers' batches are held to issue 16's 30%, SQLite's to 25%.
             assert!(stdout.contains("within 30%"), "{engine}: {stdout}");
             let doc: Value = serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
-            for run in doc["runs"].as_array().unwrap() {
-                let timing = run["settings"]["workload_options"]["timing"].as_str().unwrap();
-                assert!(timing.contains("calibrated on a real run") && timing.contains(terms), "{engine}: {timing}");
-                for b in run["batches"].as_array().unwrap() {
-                    let (ns, lo, hi) = (
-                        b["elapsed_ns"].as_u64().unwrap(),
-                        b["elapsed_ns_low"].as_u64(),
-                        b["elapsed_ns_high"].as_u64(),
-                    );
-                    assert!(ns > 0 && lo.unwrap() <= ns && ns <= hi.unwrap(), "{engine}: {b}");
-                }
-            }
+            assert_calibrated_and_timed(&doc, terms, engine);
             let real: Value =
                 serde_json::from_str(&std::fs::read_to_string(out.join("check/results.json")).unwrap()).unwrap();
             assert_eq!(real["runs"][1]["verified_rows"], 120_000, "{engine}");
@@ -415,15 +418,7 @@ mod servers {
         let read =
             |path: &str| -> Value { serde_json::from_str(&std::fs::read_to_string(out.join(path)).unwrap()).unwrap() };
         let doc = read("results.json");
-        for run in doc["runs"].as_array().unwrap() {
-            let timing = run["settings"]["workload_options"]["timing"].as_str().unwrap();
-            assert!(timing.contains("calibrated on a real run") && timing.contains("skip-list level"), "{timing}");
-            for b in run["batches"].as_array().unwrap() {
-                let (ns, lo, hi) =
-                    (b["elapsed_ns"].as_u64().unwrap(), b["elapsed_ns_low"].as_u64(), b["elapsed_ns_high"].as_u64());
-                assert!(ns > 0 && lo.unwrap() <= ns && ns <= hi.unwrap(), "{b}");
-            }
-        }
+        assert_calibrated_and_timed(&doc, "skip-list level", "myrocks");
         let memtable = |doc: &Value| doc["runs"][0]["settings"]["engine"]["rocksdb_cf_write_buffer_size"].clone();
         assert_eq!(memtable(&read("calibration/results.json")), "67108864", "MyRocks' default");
         assert_eq!(memtable(&read("check/results.json")), "67108864");

@@ -75,8 +75,6 @@ pub struct LsmModel {
     levels: Levels,
     memtable: Vec<Pending>,
     memtable_bytes: f64,
-    /// Entries in the memtable, every index's.
-    memtable_entries: u64,
     rows: u64,
     flushes: u64,
     shape: Shape,
@@ -196,7 +194,6 @@ impl LsmModel {
             indexes,
             levels: Levels::new(shape, shrink),
             memtable_bytes: 0.0,
-            memtable_entries: 0,
             rows: 0,
             flushes: 0,
             shape,
@@ -213,7 +210,6 @@ impl LsmModel {
             pieces.push(Piece { lo: (i as u8, lo), hi: (i as u8, hi), seq_bytes: bytes, zero_bytes: 0.0, entries });
         }
         self.memtable_bytes = 0.0;
-        self.memtable_entries = 0;
         if pieces.is_empty() {
             return (0.0, tree::Work::default());
         }
@@ -239,14 +235,15 @@ impl PageModel for LsmModel {
             for (i, index) in self.indexes.iter().enumerate() {
                 let key = index.key.value(&row, self.rows as i64);
                 filters += self.levels.filters_checked((i as u8, key));
-                let pending = &mut self.memtable[i];
-                // RocksDB keeps where the last insert went: a key past the largest appends there.
-                if pending.range.is_some_and(|(_, hi)| key < hi) {
-                    steps += ((self.memtable_entries + 1) as f64).log2();
+                // RocksDB keeps where the last insert went: a key past the largest appends there;
+                // one inside the range descends the skip list of every index's entries.
+                if self.memtable[i].range.is_some_and(|(_, hi)| key < hi) {
+                    let entries: u64 = self.memtable.iter().map(|p| p.entries).sum();
+                    steps += ((entries + 1) as f64).log2();
                 }
+                let pending = &mut self.memtable[i];
                 pending.range = Some(pending.range.map_or((key, key), |(lo, hi)| (lo.min(key), hi.max(key))));
                 pending.entries += 1;
-                self.memtable_entries += 1;
                 ingest += index.ingest_bytes;
                 self.memtable_bytes += index.memtable_bytes;
             }
