@@ -80,6 +80,9 @@ pub struct CandidateFigures {
     /// rows (an even spread is 1 ÷ shards).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hottest_shard_share: Option<f64>,
+    /// With `--insert-rate`: the candidate at the peak rate from many clients.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contention: Option<super::Contention>,
 }
 
 /// The figures of `run` (the candidate's forecast at the target) and `trees` (its schema model
@@ -123,6 +126,7 @@ pub fn figures(
         ordered,
         hot_spot: hot_spot(strategy, ordered).into(),
         hottest_shard_share: None,
+        contention: None,
     }
 }
 

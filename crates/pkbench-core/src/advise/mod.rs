@@ -14,6 +14,7 @@
 //! 6. [`figures`] per candidate and the [`verdict`], rendered by [`render`].
 
 pub mod candidates;
+pub mod contention;
 pub mod figures;
 pub mod profile;
 pub mod render;
@@ -21,6 +22,7 @@ pub mod shape;
 pub mod target;
 pub mod verdict;
 
+pub use contention::{Contention, ContentionRequest};
 pub use figures::{CandidateFigures, Estimate, TreeSize};
 pub use profile::{CurrentKey, TYPICAL_TABLE_SQL, TableProfile, TableSource};
 pub use target::{Target, TargetRequest};
@@ -66,6 +68,8 @@ pub struct AdviseRequest {
     pub shards: Option<u32>,
     /// `--sharding range|hash` (with `--shards`; default range).
     pub sharding: Option<String>,
+    /// `--insert-rate R`: the contention check at the table's peak arrivals.
+    pub contention: Option<ContentionRequest>,
     /// Key-stream seed.
     pub seed: u64,
     /// The results folder.
@@ -96,6 +100,9 @@ pub struct AdviceReport {
     /// With `--shards`: the shards and their layout, in words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sharded: Option<String>,
+    /// With `--insert-rate`: how the contention check ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contention: Option<ContentionSetup>,
     /// Payload bytes per row the page model's table carries to match the table's row width.
     pub payload_bytes: u64,
     /// Rows of the schema model whose trees were scaled to the target.
@@ -119,6 +126,21 @@ impl AdviceReport {
     pub fn to_json(&self) -> Result<String, Error> {
         serde_json::to_string_pretty(self).map_err(|e| Error::Internal(format!("advice as JSON: {e}")))
     }
+}
+
+/// How the contention check ran.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ContentionSetup {
+    /// Rows per second asked.
+    pub rate: u64,
+    /// Clients sending at once.
+    pub clients: u32,
+    /// The set-up, in words.
+    pub setup: String,
+    /// Candidates the check could not run, with why.
+    pub skipped: Vec<String>,
+    /// Its results folder (results.json and report.html of the concurrent runs).
+    pub results_dir: PathBuf,
 }
 
 /// Watches advise's steps.
@@ -149,6 +171,9 @@ impl AdviseRequest {
                 engine.name(),
                 engine.name()
             )));
+        }
+        if let Some(contention) = &self.contention {
+            contention.check()?;
         }
         let input = self.out_dir.join("input");
         crate::util::folder::create(&self.out_dir)?;
@@ -197,22 +222,20 @@ impl AdviseRequest {
             Forecasted::Interrupted(i) => return Ok(Advised::Interrupted(i.to_string())),
         };
         let calibrated_on = lines.calibrated_on();
-        let rows_now = profile.rows_now;
-        let figures: Vec<CandidateFigures> = candidates
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| {
-                let run = forecast.doc.runs.iter().find(|r| r.strategy == s.name)?;
-                let trees = shape.trees.iter().find(|(n, _)| *n == s.name).map(|(_, t)| t.as_slice())?;
-                let current =
-                    i == 0 && profile.current_key.as_ref().and_then(|k| k.strategy.as_deref()) == Some(s.name);
-                Some(figures::figures(s, current, run, trees, shape.sample_rows, rows_now))
-            })
-            .collect();
-        let mut figures = figures;
+        let mut figures = each_candidate(&candidates, &forecast.doc, &shape, &profile);
         let sharded = self.place_on_shards(target.rows, shape.payload_bytes, &mut figures, observer)?;
+        let contention =
+            match self.check_contention(engine, shape.payload_bytes, cache_mb, &mut figures, control, observer) {
+                Err(Error::Interrupted) => {
+                    return Ok(Advised::Interrupted(format!(
+                        "Interrupted during the contention check: the forecast is in {}",
+                        forecast.results_dir.display()
+                    )));
+                }
+                other => other?,
+            };
         let verdict = verdict::decide(&figures, target.rows);
-        let mut not_measured = not_measured(&profile, self.shards.is_some());
+        let mut not_measured = not_measured(&profile, self.shards.is_some(), contention.as_ref());
         if let Some(line) = other_version(&profile, calibrated_on.as_deref()) {
             not_measured.push(line);
         }
@@ -228,6 +251,7 @@ impl AdviseRequest {
             target,
             cache_mb,
             sharded,
+            contention,
             payload_bytes: shape.payload_bytes,
             sample_rows: shape.sample_rows,
             calibrated_on,
@@ -307,6 +331,41 @@ impl AdviseRequest {
         Ok(Some(format!("{shards} {sharding}-sharded nodes ({model})")))
     }
 
+    /// With `--insert-rate`: each candidate at the peak rate from many clients, its figures
+    /// noted in `figures`; how the check ran.
+    fn check_contention(
+        &self,
+        engine: EngineKind,
+        payload: u64,
+        cache_mb: u64,
+        figures: &mut [CandidateFigures],
+        control: &RunControl,
+        observer: &mut dyn AdviseObserver,
+    ) -> Result<Option<ContentionSetup>, Error> {
+        let Some(request) = &self.contention else { return Ok(None) };
+        observer.step(&format!(
+            "Contention at {} rows/s: {} clients, one candidate at a time, {:.1} s each",
+            thousands(request.rate),
+            request.clients,
+            (request.warmup() + request.measured).as_secs_f64()
+        ));
+        let names: Vec<&str> = figures.iter().map(|f| f.strategy.as_str()).collect();
+        let dir = self.out_dir.join("contention");
+        let checked = request.run(engine, &names, payload, cache_mb, self.seed, &dir, control, observer)?;
+        for (name, found) in checked.figures {
+            if let Some(figure) = figures.iter_mut().find(|f| f.strategy == name) {
+                figure.contention = Some(found);
+            }
+        }
+        Ok(Some(ContentionSetup {
+            rate: request.rate,
+            clients: request.clients,
+            setup: checked.setup,
+            skipped: checked.skipped,
+            results_dir: checked.dir,
+        }))
+    }
+
     /// The engine: an existing table's own (refusing a different `--engine`); else the one
     /// given; else the one a schema file's dump was written by; else SQLite.
     fn engine(&self) -> Result<EngineKind, Error> {
@@ -346,6 +405,27 @@ impl AdviseRequest {
             }
         }
     }
+}
+
+/// Each candidate's figures, from its forecast and its trees (the first candidate is the
+/// current key where the table has one).
+fn each_candidate(
+    candidates: &[&'static crate::strategy::Strategy],
+    forecast: &crate::results::ResultsDoc,
+    shape: &shape::TableShape,
+    profile: &TableProfile,
+) -> Vec<CandidateFigures> {
+    let current_key = profile.current_key.as_ref().and_then(|k| k.strategy.as_deref());
+    candidates
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| {
+            let run = forecast.runs.iter().find(|r| r.strategy == s.name)?;
+            let trees = shape.trees.iter().find(|(n, _)| *n == s.name).map(|(_, t)| t.as_slice())?;
+            let current = i == 0 && current_key == Some(s.name);
+            Some(figures::figures(s, current, run, trees, shape.sample_rows, profile.rows_now))
+        })
+        .collect()
 }
 
 /// Saves the answer as JSON, Markdown and an HTML page with the forecast's charts.
@@ -389,15 +469,16 @@ fn migration(profile: &TableProfile, advised: &str) -> Vec<String> {
 }
 
 /// What advise did not measure, for this table.
-fn not_measured(profile: &TableProfile, sharded: bool) -> Vec<String> {
+fn not_measured(profile: &TableProfile, sharded: bool, contention: Option<&ContentionSetup>) -> Vec<String> {
     let mut out = vec![
         "Reads: your queries' plans and latencies (pkbench run --workload app measures reads beside inserts).".to_string(),
         "Secondary indexes tree by tree: the calibration runs insert your table with its indexes, and the time they add beyond the key's tree is carried from the calibration to the target at the same cache pressure, not modelled page by page.".to_string(),
     ];
-    out.push(if sharded {
-        "One inserting client: contention between many writers (pkbench run --workload concurrent); the shards' figures are where rows land, not their time.".to_string()
-    } else {
-        "One inserting client: contention between many writers (pkbench run --workload concurrent) and sharded layouts (--shards).".to_string()
+    out.push(match (contention, sharded) {
+        (Some(_), true) => "Contention at the target size: the --insert-rate check starts from an empty table without your indexes; the shards' figures are where rows land, not their time.".to_string(),
+        (Some(_), false) => "Contention at the target size: the --insert-rate check starts from an empty table without your indexes; sharded layouts (--shards).".to_string(),
+        (None, true) => "One inserting client: contention between many writers (--insert-rate); the shards' figures are where rows land, not their time.".to_string(),
+        (None, false) => "One inserting client: contention between many writers (--insert-rate) and sharded layouts (--shards).".to_string(),
     });
     if profile.current_key.is_none() {
         out.push("Today's time: a new table has no rows, so its time now is its first batch's.".into());

@@ -22,11 +22,15 @@ const HEADER: [&str; 9] = [
     "inserts land",
 ];
 
-/// The column titles, with the hottest shard's share when the rows were placed on shards.
-fn header(r: &AdviceReport) -> Vec<&'static str> {
-    let mut h = HEADER.to_vec();
+/// The column titles, with the hottest shard's share when the rows were placed on shards and
+/// the latency at the peak rate when contention was checked.
+fn header(r: &AdviceReport) -> Vec<String> {
+    let mut h: Vec<String> = HEADER.iter().map(|t| t.to_string()).collect();
     if r.sharded.is_some() {
-        h.push("hottest shard's share");
+        h.push("hottest shard's share".into());
+    }
+    if let Some(c) = &r.contention {
+        h.push(format!("at {} rows/s: p99", thousands(c.rate)));
     }
     h
 }
@@ -37,7 +41,38 @@ fn row(r: &AdviceReport, c: &CandidateFigures) -> Vec<String> {
     if r.sharded.is_some() {
         cells.push(c.hottest_shard_share.map_or("—".into(), fmt::percent));
     }
+    if r.contention.is_some() {
+        cells.push(c.contention.as_ref().map_or("—".into(), |k| {
+            let behind = if k.kept_up { String::new() } else { format!(", fell behind: {:.0}/s", k.rate_achieved) };
+            format!("{:.1} ms{behind}", k.p99_ms)
+        }));
+    }
     cells
+}
+
+/// Each candidate at the peak rate: rate reached, latency, what the sessions waited for.
+fn contention_lines(r: &AdviceReport) -> Vec<String> {
+    let Some(setup) = &r.contention else { return Vec::new() };
+    let mut lines = vec![format!("{}; results in {}.", setup.setup, setup.results_dir.display())];
+    for c in &r.candidates {
+        let Some(k) = &c.contention else { continue };
+        let waited = match (&k.top_wait, k.top_wait_share) {
+            (Some(wait), Some(share)) => format!("; waited most for {wait} ({})", fmt::percent(share)),
+            _ => String::new(),
+        };
+        let errors = if k.errors > 0 { format!("; {} statements failed", thousands(k.errors)) } else { String::new() };
+        lines.push(format!(
+            "{}: {:.0} of {} rows/s ({}), p50 {:.2} ms, p99 {:.1} ms from each row's due time{waited}{errors}.",
+            c.strategy,
+            k.rate_achieved,
+            thousands(k.rate_asked),
+            if k.kept_up { "kept up" } else { "fell behind" },
+            k.p50_ms,
+            k.p99_ms
+        ));
+    }
+    lines.extend(setup.skipped.iter().map(|s| format!("Not checked: {s}")));
+    lines
 }
 
 /// One candidate's cells.
@@ -119,6 +154,7 @@ fn sections(r: &AdviceReport) -> Vec<(&'static str, Vec<String>)> {
         })
         .collect();
     let mut out = vec![("Sizes at the target", sizes), ("Why", r.why.clone())];
+    out.push(("Contention at the peak rate", contention_lines(r)));
     if !r.migration.is_empty() {
         out.push(("How to get there", r.migration.clone()));
     }
@@ -181,7 +217,7 @@ pub fn html(r: &AdviceReport, forecast: &ResultsDoc) -> String {
     }
     lead.push_str("<table><thead><tr>");
     for h in header(r) {
-        let _ = write!(lead, "<th>{}</th>", esc(h));
+        let _ = write!(lead, "<th>{}</th>", esc(&h));
     }
     lead.push_str("</tr></thead><tbody>");
     for c in &r.candidates {

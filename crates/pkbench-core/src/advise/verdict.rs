@@ -72,7 +72,7 @@ pub fn decide(candidates: &[CandidateFigures], target_rows: u64) -> Verdict {
             }
         }
     };
-    let line = line + &shard_note(candidates, best);
+    let line = line + &shard_note(candidates, best) + &rate_note(candidates, best);
     let why = candidates.iter().filter_map(|c| explain(c, best, &tied)).collect();
     Verdict { line, advised: best.strategy.clone(), tied, why }
 }
@@ -95,6 +95,45 @@ fn shard_note(candidates: &[CandidateFigures], best: &CandidateFigures) -> Strin
         ),
         None => String::new(),
     }
+}
+
+/// ` At 5,000 rows/s from many clients it kept up …` with `--insert-rate`: whether the advised
+/// candidate kept up with the peak rate, and which candidate did where it did not.
+fn rate_note(candidates: &[CandidateFigures], best: &CandidateFigures) -> String {
+    let Some(c) = &best.contention else { return String::new() };
+    let at = format!("at {} rows/s from many clients", thousands(c.rate_asked));
+    if c.kept_up {
+        return format!(
+            " {} it kept up (99% of rows committed within {:.1} ms of their due time).",
+            capitalised(&at),
+            c.p99_ms
+        );
+    }
+    let kept_up = candidates
+        .iter()
+        .filter_map(|o| o.contention.as_ref().filter(|oc| oc.kept_up).map(|oc| (o, oc)))
+        .min_by(|a, b| a.1.p99_ms.total_cmp(&b.1.p99_ms));
+    match kept_up {
+        Some((o, _)) => format!(
+            " But {at} it fell behind ({:.0} rows/s) where {} kept up: at that peak, {} is the key that keeps up.",
+            c.rate_achieved, o.strategy, o.strategy
+        ),
+        None => {
+            let best_rate = candidates
+                .iter()
+                .filter_map(|o| o.contention.as_ref().map(|oc| (o, oc.rate_achieved)))
+                .max_by(|a, b| a.1.total_cmp(&b.1));
+            let fastest =
+                best_rate.map_or(String::new(), |(o, r)| format!(" (the most: {} at {r:.0} rows/s)", o.strategy));
+            format!(" {} no candidate kept up on this machine{fastest}.", capitalised(&at))
+        }
+    }
+}
+
+/// `text` with its first letter upper-case.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or(String::new(), |first| first.to_uppercase().chain(chars).collect())
 }
 
 /// `, its table and indexes 41% smaller` where the advised candidate's are smaller.
@@ -164,7 +203,44 @@ mod tests {
             ordered: true,
             hot_spot: "here".into(),
             hottest_shard_share: None,
+            contention: None,
         }
+    }
+
+    fn at_rate(achieved: f64, p99_ms: f64) -> Option<crate::advise::Contention> {
+        Some(crate::advise::Contention {
+            rate_asked: 5000,
+            rate_achieved: achieved,
+            kept_up: achieved >= 5000.0 * crate::advise::contention::KEPT_UP,
+            p50_ms: p99_ms / 4.0,
+            p99_ms,
+            top_wait: None,
+            top_wait_share: None,
+            errors: 0,
+        })
+    }
+
+    #[test]
+    fn the_insert_rate_says_whether_the_advised_key_kept_up_and_which_did() {
+        let mut int = candidate("int", false, (1.0, 0.9, 1.1), 100);
+        let mut uuid4 = candidate("uuid4", false, (5.0, 4.0, 6.0), 300);
+        int.contention = at_rate(4990.0, 3.25);
+        uuid4.contention = at_rate(4000.0, 900.0);
+        let v = decide(&[int.clone(), uuid4.clone()], 100);
+        assert!(
+            v.line.ends_with(
+                " At 5,000 rows/s from many clients it kept up (99% of rows committed within 3.2 ms of their due time)."
+            ),
+            "{}",
+            v.line
+        );
+        int.contention = at_rate(2000.0, 4000.0);
+        uuid4.contention = at_rate(4990.0, 20.0);
+        let v = decide(&[int.clone(), uuid4.clone()], 100);
+        assert!(v.line.ends_with(" But at 5,000 rows/s from many clients it fell behind (2000 rows/s) where uuid4 kept up: at that peak, uuid4 is the key that keeps up."), "{}", v.line);
+        uuid4.contention = at_rate(3000.0, 900.0);
+        let v = decide(&[int, uuid4], 100);
+        assert!(v.line.ends_with(" At 5,000 rows/s from many clients no candidate kept up on this machine (the most: uuid4 at 3000 rows/s)."), "{}", v.line);
     }
 
     #[test]

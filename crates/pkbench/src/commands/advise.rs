@@ -5,8 +5,10 @@
 use crate::output::{out, say};
 use crate::size::{parse_count, parse_seed};
 use clap::{Args, ValueEnum};
-use pkbench_core::advise::{AdviseObserver, AdviseRequest, Advised, TableSource, TargetRequest, render};
-use pkbench_core::config::values::parse_timeout;
+use pkbench_core::advise::{
+    AdviseObserver, AdviseRequest, Advised, ContentionRequest, TableSource, TargetRequest, contention, render,
+};
+use pkbench_core::config::values::{parse_duration, parse_timeout};
 use pkbench_core::control::RunControl;
 use pkbench_core::engines::EngineKind;
 use pkbench_core::engines::wire::connect::{ConnectOptions, read_password_file};
@@ -75,6 +77,16 @@ pub struct AdviseArgs {
     /// With --shards: `range` (even key ranges, as pkbench's sharded engines lay out) or `hash`.
     #[arg(long, value_name = "range|hash", requires = "shards")]
     pub sharding: Option<String>,
+    /// The table's peak arrivals, rows per second: also check each candidate at that rate from
+    /// many clients (an open loop on a throwaway server or SQLite file).
+    #[arg(long, value_name = "ROWS/s", value_parser = parse_count)]
+    pub insert_rate: Option<u64>,
+    /// With --insert-rate: clients sending at once.
+    #[arg(long, value_name = "N", default_value_t = contention::DEFAULT_CLIENTS, requires = "insert_rate")]
+    pub clients: u32,
+    /// With --insert-rate: measured time per candidate, after a warm-up of a fifth of it.
+    #[arg(long, value_name = "TIME", default_value = "10s", value_parser = parse_duration, requires = "insert_rate")]
+    pub insert_duration: std::time::Duration,
     /// Seed of the key streams.
     #[arg(long, default_value_t = 42, value_name = "N", value_parser = parse_seed)]
     pub seed: u64,
@@ -160,6 +172,11 @@ fn request(args: &AdviseArgs) -> anyhow::Result<AdviseRequest> {
         calibrate_rows: args.calibrate_rows,
         shards: args.shards,
         sharding: args.sharding.clone(),
+        contention: args.insert_rate.map(|rate| ContentionRequest {
+            rate,
+            clients: args.clients,
+            measured: args.insert_duration,
+        }),
         seed: args.seed,
         out_dir: args.out.clone().unwrap_or_else(|| new_results_dir("advise-")),
         command: std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect(),

@@ -120,6 +120,7 @@ fn advise_reads_a_sqlite_table_without_changing_or_copying_it() {
         .args(["advise", "--table", "orders", "-s", "int,uuid7"])
         .arg(&db)
         .args(SMALL)
+        .args(AT_A_RATE)
         .arg("-o")
         .arg(&out_dir)
         .output()
@@ -131,7 +132,34 @@ fn advise_reads_a_sqlite_table_without_changing_or_copying_it() {
     assert_eq!(advice["table"]["current_key"]["strategy"], "uuid4-text");
     assert_eq!(advice["candidates"][0]["strategy"], "uuid4-text");
     assert_eq!(advice["candidates"][0]["current"], true);
+    assert_checked_at_a_rate(&advice, "sqlite");
     assert_no_row_value(&out, &out_dir);
+}
+
+/// A short contention check: 300 rows/s from 16 clients, 1 s per candidate.
+const AT_A_RATE: [&str; 4] = ["--insert-rate", "300", "--insert-duration", "1s"];
+
+/// Every candidate of `advice` was sent [`AT_A_RATE`]'s rows on `engine`: its rate reached and
+/// latency are in advice.json, its rows in the check's own results, and the verdict says
+/// whether the advised key kept up.
+fn assert_checked_at_a_rate(advice: &Value, engine: &str) {
+    assert_eq!(advice["contention"]["rate"], 300, "{}", advice["contention"]);
+    assert_eq!(advice["contention"]["clients"], 16);
+    let results = Path::new(advice["contention"]["results_dir"].as_str().unwrap()).join("results.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(results).unwrap()).unwrap();
+    for (c, run) in advice["candidates"].as_array().unwrap().iter().zip(doc["runs"].as_array().unwrap()) {
+        let k = &c["contention"];
+        assert_eq!((&run["strategy"], &run["engine"]), (&c["strategy"], &Value::from(engine)), "{run}");
+        assert_eq!(k["rate_asked"], 300, "{k}");
+        assert!(k["rate_achieved"].as_f64().unwrap() > 0.0, "{k}");
+        assert!(k["p50_ms"].as_f64().unwrap() <= k["p99_ms"].as_f64().unwrap(), "{k}");
+        let phase = &run["phases"][0];
+        assert_eq!(phase["figures"]["rate_target_per_s"], 300.0, "{phase}");
+        assert!(phase["rows"].as_u64().unwrap() > 0, "{phase}");
+    }
+    assert_eq!(doc["runs"].as_array().unwrap().len(), advice["candidates"].as_array().unwrap().len());
+    let verdict = advice["verdict"].as_str().unwrap();
+    assert!(verdict.contains("300 rows/s from many clients"), "{verdict}");
 }
 
 #[test]
@@ -156,6 +184,8 @@ fn bad_input_gets_one_line_each() {
         (&["advise", "--growth", "2M/day"], "--growth needs --horizon"),
         (&["advise", "--engine", "myrocks"], "measure it with pkbench run --engine myrocks"),
         (&["advise", db, "--table", "orders", "--engine", "postgres"], "does not match the table's engine"),
+        (&["advise", "--insert-rate", "0"], "--insert-rate 0 sends nothing"),
+        (&["advise", "--insert-rate", "1k", "--clients", "99"], "--clients 99 is out of range"),
     ];
     for (args, expected) in cases {
         let out_dir = dir.path().join("out");
@@ -177,20 +207,22 @@ mod servers {
     use pkbench_core::engines::postgres::ManagedPostgres;
 
     /// Advice on the `orders` table at `url`, with small sizes: it succeeds, holds no row value
-    /// in any output or file, and validates against the schema.
-    fn advise_orders(url: &str) -> Value {
+    /// in any output or file, and validates against the schema. The folder holds its results.
+    fn advise_orders(url: &str, extra: &[&str]) -> (tempfile::TempDir, Value) {
         let dir = tempfile::tempdir().unwrap();
         let out_dir = dir.path().join("advice");
         let out = pkbench()
             .args(["advise", "--table", "orders", "-s", "int,uuid7", "--url", url])
             .args(SMALL)
+            .args(extra)
             .arg("-o")
             .arg(&out_dir)
             .output()
             .unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         assert_no_row_value(&out, &out_dir);
-        validated(&out_dir)
+        let advice = validated(&out_dir);
+        (dir, advice)
     }
 
     #[test]
@@ -210,7 +242,8 @@ mod servers {
         let objects = "SELECT count(*) FROM pg_class WHERE relnamespace = 'public'::regnamespace";
         let before: i64 = admin.query_one(objects, &[]).unwrap().get(0);
         let url = format!("postgresql://reader@/postgres?host={}&port={}", server.dir().display(), server.port());
-        let advice = advise_orders(&url);
+        let (_dir, advice) = advise_orders(&url, &AT_A_RATE);
+        assert_checked_at_a_rate(&advice, "postgres");
         assert_eq!(advice["table"]["rows_now"], 5000);
         assert_eq!(advice["table"]["current_key"]["strategy"], "uuid4");
         assert!(advice["table"]["read_only"].as_str().unwrap().contains("read_only"), "{}", advice["table"]);
@@ -239,7 +272,7 @@ mod servers {
         let objects = "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'shop'";
         let before: Option<u64> = admin.query_first(objects).unwrap();
         let url = format!("mysql://reader@127.0.0.1:{port}/shop");
-        let advice = advise_orders(&url);
+        let (_dir, advice) = advise_orders(&url, &[]);
         assert_eq!(advice["table"]["rows_now"], 4000);
         assert_eq!(advice["table"]["current_key"]["strategy"], "uuid4-text");
         assert!(
