@@ -1,6 +1,7 @@
 //! The book's checks, which CI runs too: every relative link and anchor of README.md and docs/
-//! resolves (`scripts/check-links`), and the generated reference pages match the code
-//! (`scripts/gen-reference --check`); each check also fails on a planted fault.
+//! resolves (`scripts/check-links`), the generated reference pages match the code
+//! (`scripts/gen-reference --check`), and every findings plan runs and renders
+//! (`scripts/findings --check`); each check also fails on a planted fault.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -75,6 +76,33 @@ fn a_changed_schema_makes_the_reference_stale() {
     let out = gen_reference(dir.path(), true);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("docs/reference/results-json.md"), "{}", text(&out));
+}
+
+/// Every plan a findings page names runs, at small sizes, and renders its results table; every
+/// plan file is named by a page.
+#[test]
+fn every_findings_plan_runs_and_renders() {
+    let out = Command::new(repository().join("scripts/findings"))
+        .args(["--check", "--pkbench", env!("CARGO_BIN_EXE_pkbench")])
+        .env("PKBENCH_DOC_ROWS", "2k")
+        .output()
+        .expect("python3 runs scripts/findings");
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("plans/sqlite-uuid-10x.toml runs"), "{}", text(&out));
+}
+
+#[test]
+fn a_findings_part_without_its_plan_fails_the_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let findings = dir.path().join("docs/findings");
+    std::fs::create_dir_all(findings.join("plans")).unwrap();
+    std::fs::write(findings.join("page.md"), "# A page\n\n<!-- findings: plans/gone.toml -->\n<!-- /findings -->\n")
+        .unwrap();
+    std::fs::write(findings.join("plans/loose.toml"), "[run]\nrows = \"2k\"\n").unwrap();
+    let out = script("findings", &["--check", "--pkbench", env!("CARGO_BIN_EXE_pkbench")], dir.path());
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("page.md:3: no plan plans/gone.toml"), "{}", text(&out));
+    assert!(text(&out).contains("plans/loose.toml is named by no findings page"), "{}", text(&out));
 }
 
 /// Every command of the README's and the guide's `sh` blocks, run with small sizes
