@@ -123,6 +123,8 @@ pub enum ServerErrorKind {
     Conflict,
     /// A statement ran longer than the server's statement timeout and was cancelled.
     Timeout,
+    /// The login lacks a privilege the statement needs (SELECT on a table or a column).
+    PermissionDenied,
     /// The statement is not valid on this server (syntax, unknown object, missing right).
     Rejected,
     /// Anything else.

@@ -215,9 +215,31 @@ pub fn target_kind(target: &str) -> Result<EngineKind, Error> {
     }
 }
 
-/// Examines TARGET: a SQLite file or a server URL (see [`target_kind`]).
-#[cfg_attr(not(all(feature = "sqlite", feature = "postgres", feature = "mysql")), allow(unused_variables))]
+/// Examines TARGET: a SQLite file or a server URL (see [`target_kind`]). A read the server
+/// refuses for lack of a privilege says what to grant.
 pub fn diagnose_target(target: &str, options: &DoctorOptions) -> Result<DoctorReport, Error> {
+    diagnose_kind(target, options).map_err(grant_hint(options.table.as_deref()))
+}
+
+/// A read the server refused for lack of a privilege, as one line that says what to grant.
+fn grant_hint(table: Option<&str>) -> impl Fn(Error) -> Error + '_ {
+    move |e| {
+        if e.server_kind() != Some(crate::ServerErrorKind::PermissionDenied) {
+            return e;
+        }
+        let grant = match table {
+            Some(t) => format!("grant this login SELECT on {t}"),
+            None => "grant this login SELECT on the tables, or name one with --table".into(),
+        };
+        Error::InvalidInput(format!(
+            "{e}: pkbench reads a table's row count, a sample of its keys and its column statistics, read-only: {grant}"
+        ))
+    }
+}
+
+/// Examines TARGET with its engine's doctor.
+#[cfg_attr(not(all(feature = "sqlite", feature = "postgres", feature = "mysql")), allow(unused_variables))]
+fn diagnose_kind(target: &str, options: &DoctorOptions) -> Result<DoctorReport, Error> {
     match target_kind(target)? {
         #[cfg(feature = "postgres")]
         EngineKind::Postgres => postgres::diagnose(target, options),
@@ -249,9 +271,13 @@ pub fn export_target(
     let kind = target_kind(target)?;
     let (version, tables) = match kind {
         #[cfg(feature = "postgres")]
-        EngineKind::Postgres => postgres::export::export(target, schema, table, sample_rows, connect)?,
+        EngineKind::Postgres => {
+            postgres::export::export(target, schema, table, sample_rows, connect).map_err(grant_hint(Some(table)))?
+        }
         #[cfg(feature = "mysql")]
-        EngineKind::MariaDb => mariadb::export::export(target, schema, table, sample_rows, connect)?,
+        EngineKind::MariaDb => {
+            mariadb::export::export(target, schema, table, sample_rows, connect).map_err(grant_hint(Some(table)))?
+        }
         EngineKind::Sqlite => {
             return Err(Error::InvalidInput(
                 "--export-schema reads a PostgreSQL or MariaDB server (a URL); a SQLite file's schema is `sqlite3 FILE .schema`".into(),

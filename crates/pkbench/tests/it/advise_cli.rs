@@ -206,6 +206,21 @@ mod servers {
     use super::*;
     use pkbench_core::engines::postgres::ManagedPostgres;
 
+    /// advise at `url`, as a login that may not read `orders`: one line that says what to grant,
+    /// and no results folder.
+    fn refused_without_select(url: &str) {
+        let dir = tempfile::tempdir().unwrap();
+        let out_dir = dir.path().join("advice");
+        let out =
+            pkbench().args(["advise", "--table", "orders", "--url", url]).arg("-o").arg(&out_dir).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{stderr}");
+        let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("Error:")).collect();
+        assert_eq!(errors.len(), 1, "{stderr}");
+        assert!(errors[0].ends_with("read-only: grant this login SELECT on orders"), "{stderr}");
+        assert!(!out_dir.exists(), "a refused advise left {}", out_dir.display());
+    }
+
     /// Advice on the `orders` table at `url`, with small sizes: it succeeds, holds no row value
     /// in any output or file, and validates against the schema. The folder holds its results.
     fn advise_orders(url: &str, extra: &[&str]) -> (tempfile::TempDir, Value) {
@@ -236,12 +251,17 @@ mod servers {
                  INSERT INTO orders SELECT gen_random_uuid(), g % 100, '{ROW_MARKER}' FROM generate_series(1, 5000) g;
                  ANALYZE orders;
                  CREATE ROLE reader LOGIN;
-                 GRANT SELECT ON orders TO reader;"
+                 GRANT SELECT ON orders TO reader;
+                 CREATE ROLE stranger LOGIN;"
             ))
             .unwrap();
         let objects = "SELECT count(*) FROM pg_class WHERE relnamespace = 'public'::regnamespace";
         let before: i64 = admin.query_one(objects, &[]).unwrap().get(0);
-        let url = format!("postgresql://reader@/postgres?host={}&port={}", server.dir().display(), server.port());
+        let at = |role: &str| {
+            format!("postgresql://{role}@/postgres?host={}&port={}", server.dir().display(), server.port())
+        };
+        refused_without_select(&at("stranger"));
+        let url = at("reader");
         let (_dir, advice) = advise_orders(&url, &AT_A_RATE);
         assert_checked_at_a_rate(&advice, "postgres");
         assert_eq!(advice["table"]["rows_now"], 5000);
@@ -266,11 +286,14 @@ mod servers {
             format!("INSERT INTO shop.orders SELECT {UUID_V4}, seq % 100, '{ROW_MARKER}' FROM shop.seq_1_to_4000"),
             "CREATE USER 'reader'@'127.0.0.1'".into(),
             "GRANT SELECT ON shop.orders TO 'reader'@'127.0.0.1'".into(),
+            "CREATE USER 'one_column'@'127.0.0.1'".into(),
+            "GRANT SELECT (customer) ON shop.orders TO 'one_column'@'127.0.0.1'".into(),
         ] {
             admin.query_drop(&sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
         }
         let objects = "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'shop'";
         let before: Option<u64> = admin.query_first(objects).unwrap();
+        refused_without_select(&format!("mysql://one_column@127.0.0.1:{port}/shop"));
         let url = format!("mysql://reader@127.0.0.1:{port}/shop");
         let (_dir, advice) = advise_orders(&url, &[]);
         assert_eq!(advice["table"]["rows_now"], 4000);

@@ -75,7 +75,8 @@ fn kind_of(code: u16) -> ServerErrorKind {
         // MariaDB's max_statement_time, MySQL's max_execution_time.
         1969 | 3024 => ServerErrorKind::Timeout,
         1053 | 1927 | 2006 | 2013 => ServerErrorKind::ServerGone,
-        1049 | 1054 | 1064 | 1142 | 1146 | 1227 | 1235 => ServerErrorKind::Rejected,
+        1142 | 1143 => ServerErrorKind::PermissionDenied,
+        1049 | 1054 | 1064 | 1146 | 1227 | 1235 => ServerErrorKind::Rejected,
         _ => ServerErrorKind::Other,
     }
 }
@@ -281,5 +282,17 @@ impl Connection for MyConnection {
 
     fn max_statement_bytes(&mut self) -> Result<Option<u64>, ServerError> {
         self.conn.query_first("SELECT @@max_allowed_packet").map_err(|e| server_error(&e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_table_or_column_privilege_is_permission_denied_not_a_rejected_statement() {
+        assert_eq!(kind_of(1142), ServerErrorKind::PermissionDenied);
+        assert_eq!(kind_of(1143), ServerErrorKind::PermissionDenied);
+        assert_eq!(kind_of(1146), ServerErrorKind::Rejected);
     }
 }

@@ -75,6 +75,8 @@ fn kind_of(code: &SqlState) -> ServerErrorKind {
         ServerErrorKind::DiskFull
     } else if class == "28" {
         ServerErrorKind::AuthenticationFailed
+    } else if *code == SqlState::INSUFFICIENT_PRIVILEGE {
+        ServerErrorKind::PermissionDenied
     } else if *code == SqlState::QUERY_CANCELED {
         ServerErrorKind::Timeout
     } else if class == "40" {
@@ -336,5 +338,16 @@ impl Connection for PgConnection {
 
     fn max_statement_bytes(&mut self) -> Result<Option<u64>, ServerError> {
         Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn insufficient_privilege_is_permission_denied_not_a_rejected_statement() {
+        assert_eq!(kind_of(&SqlState::INSUFFICIENT_PRIVILEGE), ServerErrorKind::PermissionDenied);
+        assert_eq!(kind_of(&SqlState::UNDEFINED_TABLE), ServerErrorKind::Rejected);
     }
 }
