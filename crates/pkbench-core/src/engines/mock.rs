@@ -39,12 +39,14 @@ pub struct MockEngine {
     /// Commit the given batch index of every case, then answer as a dropped connection would:
     /// the batch is in the table though pkbench was told it failed (for error-path tests).
     pub lose_answer_at_batch: Option<u64>,
+    /// Real time each counter read takes (a server's costly counters under load).
+    pub counter_read: std::time::Duration,
 }
 
 impl MockEngine {
     /// A mock engine advancing `timer`.
     pub fn new(timer: Arc<FakeTimer>) -> Self {
-        MockEngine { timer, fail_at_batch: None, lose_answer_at_batch: None }
+        MockEngine { timer, fail_at_batch: None, lose_answer_at_batch: None, counter_read: Default::default() }
     }
 }
 
@@ -138,6 +140,7 @@ impl InsertCase for MockCase<'_> {
     }
 
     fn take_counters(&mut self) -> Result<Counters, Error> {
+        std::thread::sleep(self.engine.counter_read);
         Ok(std::mem::take(&mut self.pending))
     }
 

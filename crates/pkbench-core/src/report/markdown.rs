@@ -107,9 +107,12 @@ impl Exporter for MarkdownExporter {
             out.push('\n');
             out.push_str(&link);
         }
-        out.push_str("\n## Milliseconds per batch\n\n");
+        // A timed workload (concurrent) has no batches to tabulate.
         let (h, r) = batch_grid(doc);
-        md_table(&mut out, &h, &r);
+        if !r.is_empty() {
+            out.push_str("\n## Milliseconds per batch\n\n");
+            md_table(&mut out, &h, &r);
+        }
         let (h, r) = columns::btrees(doc);
         if !r.is_empty() {
             out.push_str("\n## B-trees after the run\n\n");

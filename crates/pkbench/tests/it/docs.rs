@@ -78,12 +78,13 @@ fn a_changed_schema_makes_the_reference_stale() {
     assert!(text(&out).contains("docs/reference/results-json.md"), "{}", text(&out));
 }
 
-/// Every plan a findings page names runs, at small sizes, and renders its results table; every
-/// plan file is named by a page.
+/// Every plan a findings page names runs, at small sizes, and renders its results table (the
+/// plans on servers with the second tier); every plan file is named by a page.
 #[test]
 fn every_findings_plan_runs_and_renders() {
+    let tier = if cfg!(feature = "server-tests") { "all" } else { "sqlite" };
     let out = Command::new(repository().join("scripts/findings"))
-        .args(["--check", "--pkbench", env!("CARGO_BIN_EXE_pkbench")])
+        .args(["--check", "--tier", tier, "--pkbench", env!("CARGO_BIN_EXE_pkbench")])
         .env("PKBENCH_DOC_ROWS", "2k")
         .output()
         .expect("python3 runs scripts/findings");

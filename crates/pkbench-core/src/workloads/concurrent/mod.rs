@@ -196,7 +196,9 @@ impl ConcurrentInsert {
             let sampled = self.sample(case, &shared, &mut probe);
             shared.stop.store(true, Ordering::SeqCst);
             let outcomes: Vec<Option<ThreadOutcome>> = handles.into_iter().map(|h| h.join().ok()).collect();
-            (sampled, outcomes, ctx.timer.now_ns())
+            // The clients stopped at the end of the measured time, however late the coordinator's
+            // last counter read returned.
+            (sampled, outcomes, ctx.timer.now_ns().min(shared.ends_at_ns.load(Ordering::SeqCst)))
         });
         drop(clients);
         let (series, start_ns, ran_out) = sampled?;
@@ -228,6 +230,7 @@ impl ConcurrentInsert {
             keys: Mutex::new(KeyStream::new(strategy, self.keys)),
             stop: AtomicBool::new(false),
             measuring: AtomicBool::new(self.warmup.is_zero()),
+            ends_at_ns: AtomicU64::new(u64::MAX),
             measured_ops: AtomicU64::new(0),
             control: ctx.control,
             timer: ctx.timer,
@@ -348,14 +351,15 @@ impl ConcurrentInsert {
             wait_until(shared, warmup_end, probe);
         }
         let start_ns = timer.now_ns();
+        let end_ns = start_ns + self.duration.as_nanos() as u64;
         shared.per_second.start(start_ns);
+        shared.ends_at_ns.store(end_ns, Ordering::SeqCst);
         shared.measuring.store(true, Ordering::Release);
         // Counters and wait samples of the warm-up are dropped.
         case.take_counters()?;
         case.take_shards();
         probe.reset();
         let mut series = IntervalSeries::new(start_ns);
-        let end_ns = start_ns + self.duration.as_nanos() as u64;
         let step = INTERVAL.as_nanos() as u64;
         let mut boundary = start_ns;
         loop {
@@ -363,7 +367,9 @@ impl ConcurrentInsert {
             if !wait_until(shared, boundary, probe) {
                 return Ok((series, start_ns, false));
             }
-            let now = timer.now_ns();
+            // The clients stop at the end by themselves; a boundary sampled late (after a slow
+            // counter read) still closes the measured time there.
+            let now = timer.now_ns().min(end_ns);
             let ops = shared.measured_ops.load(Ordering::SeqCst);
             series.push(now, ops, case.take_counters()?, probe.take_interval());
             series.attach_shards(case.take_shards());

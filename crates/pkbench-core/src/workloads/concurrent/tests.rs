@@ -58,6 +58,26 @@ fn intervals_cover_the_timed_part_one_second_each() {
 }
 
 #[test]
+fn a_slow_counter_read_does_not_stretch_the_measured_time() {
+    // Each read takes 50 ms of real time, in which the clients run through many fake seconds:
+    // they stop at the end of the 2 s by themselves, and the phase ends there.
+    let timer = Arc::new(FakeTimer::default());
+    let mut engine = MockEngine::new(Arc::clone(&timer));
+    engine.counter_read = Duration::from_millis(50);
+    let workload = ConcurrentInsert::new(4, Duration::from_secs(2), Duration::ZERO, 50, 42).unwrap();
+    let control = RunControl::new();
+    let ctx =
+        CaseContext { control: &control, timer: timer.as_ref(), observer: &Silent, counter_budget: Default::default() };
+    let (result, error) = workload.run_case(&mut engine, find("uuid4").unwrap(), &ctx);
+    assert!(error.is_none(), "{error:?}");
+    let phase = &result.phases[0];
+    assert_eq!(phase.elapsed_ns, 2_000_000_000);
+    assert_eq!(phase.intervals.iter().map(|i| i.elapsed_ns).sum::<u64>(), phase.elapsed_ns);
+    // 10 µs of fake time per row: 200k rows in 2 s, and at most one more in flight per client.
+    assert!(phase.operations <= 200_000 + 4, "{} rows measured in 2 s", phase.operations);
+}
+
+#[test]
 fn without_warm_up_every_row_is_measured() {
     let (result, error) = run(0, &RunControl::new());
     assert!(error.is_none(), "{error:?}");

@@ -24,6 +24,10 @@ pub struct Shared<'a> {
     pub stop: AtomicBool,
     /// Set by the coordinator when the warm-up ends: operations started from then on count.
     pub measuring: AtomicBool,
+    /// When the measured time ends, on the shared timer (`u64::MAX` until it starts): every
+    /// client stops then by itself, so a slow counter read of the coordinator cannot stretch
+    /// the run past its duration.
+    pub ends_at_ns: AtomicU64,
     /// Operations completed that started after the warm-up, all threads together.
     pub measured_ops: AtomicU64,
     /// Progress counter and Ctrl-C flag.
@@ -62,7 +66,9 @@ pub struct Pace {
 
 impl Shared<'_> {
     fn should_stop(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || self.control.is_cancelled()
+        self.stop.load(Ordering::Relaxed)
+            || self.control.is_cancelled()
+            || self.timer.now_ns() >= self.ends_at_ns.load(Ordering::Relaxed)
     }
 }
 
