@@ -236,7 +236,8 @@ pub struct PredictArgs {
     pub calibrate_from: Option<PathBuf>,
     /// Rows per strategy of the calibration run.
     ///
-    /// Its cache and batches are scaled to the target's pressure: cache × these rows ÷ --rows.
+    /// Its cache and batches are scaled to the target's pressure: cache × these rows ÷ --rows
+    /// (MyRocks keeps the target's batch: a row costs more the more rows its transaction holds).
     #[arg(long, default_value = "1M", value_name = "N", value_parser = parse_count, allow_hyphen_values = true, help_heading = CALIBRATION)]
     pub calibrate_rows: u64,
     /// Memory for the database, GiB [default: the machine's or its cgroup's].

@@ -27,8 +27,8 @@ pub const DEFAULT_MEASURED: Duration = Duration::from_secs(10);
 /// The untimed warm-up before each candidate's measured time, as a share of it.
 pub const WARMUP_SHARE: u32 = 5;
 
-/// Share of the asked rate a candidate must reach to have kept up (as `run --rate` judges it).
-pub const KEPT_UP: f64 = 0.95;
+/// Share of the asked rate a candidate must reach to have kept up: `run --rate`'s own.
+pub use crate::workloads::KEPT_UP;
 
 /// What the contention check is asked.
 #[derive(Clone, Debug, PartialEq)]

@@ -13,7 +13,7 @@ mod scale;
 
 pub use app::{App, MAX_ORDERS_PER_USER, MAX_USERS, PAGE_ROWS};
 pub use churn::{Churn, TURNOVERS};
-pub use concurrent::{ConcurrentInsert, IntervalSeries, MAX_THREADS, PHASE as CONCURRENT_PHASE};
+pub use concurrent::{ConcurrentInsert, IntervalSeries, KEPT_UP, MAX_THREADS, PHASE as CONCURRENT_PHASE};
 #[cfg(feature = "sqlite")]
 pub use file_baseline::{FileBaseline, MAX_FILE_ROWS};
 pub use insert_growth::{InsertGrowth, MAX_BATCH_ROWS, MAX_PAYLOAD_BYTES, MAX_ROWS};

@@ -60,7 +60,7 @@ pub struct ConcurrentInsert {
 const KEY_SHARING: &str = "time-based and random keys: each connection its own generator (own seed and Snowflake worker), made just before its insert, all reading one shared line of key time at --key-rate, as application servers sharing a wall clock; counters (seq-uuid, masked-int): one seeded stream shared by all, handed out 16 rows at a time";
 
 /// An open loop that achieves less than this share of its rate says it fell behind.
-const KEPT_UP: f64 = 0.95;
+pub const KEPT_UP: f64 = 0.95;
 
 impl ConcurrentInsert {
     /// Validates the options; errors say what range is allowed.
