@@ -210,7 +210,8 @@ fn managed_options(args: &RunSettings, engine: EngineKind) -> Result<ManagedOpti
         }
         None => args.server_bin.clone(),
     };
-    let options = ManagedOptions { server_bin, data_dir: args.data_dir.clone(), settings, tcp: None };
+    let options =
+        ManagedOptions { server_bin, data_dir: args.data_dir.clone(), settings, tcp: None, checkpoint_scale: None };
     check_reserved(&options, engine)?;
     Ok(options)
 }

@@ -11,6 +11,7 @@ use super::lsm::{LsmModel, Shape as LsmShape};
 use super::memory::Memory;
 use super::model::Model;
 use super::probe::{DeviceCosts, Probes};
+use super::server::postgres::PostgresModel;
 use super::terms::{Shape, Term};
 use super::unexplained::Unexplained;
 use super::working_set::{self, WorkingSet};
@@ -18,6 +19,8 @@ use super::{Mode, ModelEngine, PredictConfig};
 use crate::Error;
 use crate::control::{MonotonicTimer, RunControl};
 use crate::engines::Engine;
+use crate::engines::postgres::wal_size::MAX_WAL_MB;
+use crate::engines::server::MAX_CHECKPOINT_SCALE;
 use crate::engines::sqlite::{Journal, SqliteSettings, Synchronous};
 use crate::metrics::budget::CounterBudget;
 use crate::results::{Counters, Environment, ResultsDoc, RunResult};
@@ -53,6 +56,9 @@ pub struct CalibrationPlan {
     pub payload_bytes: u64,
     /// Key-stream seed.
     pub seed: u64,
+    /// The calibration's checkpoints come after 1/k of the WAL the target's do (PostgreSQL:
+    /// [`checkpoint_scale`]); 1 elsewhere.
+    pub checkpoint_scale: u64,
 }
 
 impl CalibrationPlan {
@@ -96,6 +102,14 @@ impl CalibrationPlan {
             page_size: target.page_size,
             payload_bytes: target.payload_bytes,
             seed: target.seed,
+            checkpoint_scale: match engine {
+                ModelEngine::Postgres => checkpoint_scale(target.rows, rows),
+                ModelEngine::Sqlite
+                | ModelEngine::MariaDb
+                | ModelEngine::Spider
+                | ModelEngine::PostgresFdw
+                | ModelEngine::MyRocks => 1,
+            },
         })
     }
 
@@ -379,6 +393,11 @@ impl Calibration {
                     let shape = LsmShape::from_settings(&run.settings.engine);
                     Box::new(LsmModel::new(s, plan.payload_bytes, plan.seed, plan.rows, shape)?)
                 }
+                // The real run's cluster checkpointed after 1/k of the WAL.
+                ModelEngine::Postgres if plan.checkpoint_scale > 1 => Box::new(
+                    PostgresModel::new(s, plan.payload_bytes, plan.seed, plan.cache_mb(), 1)?
+                        .with_checkpoint_scale(plan.checkpoint_scale),
+                ),
                 ModelEngine::Postgres | ModelEngine::MariaDb | ModelEngine::Spider | ModelEngine::PostgresFdw => {
                     plan.engine.build_model(s, &plan.model_config())?
                 }
@@ -487,12 +506,40 @@ fn recorded_runs(
         page_size,
         payload_bytes: first.settings.payload_bytes,
         seed: first.settings.seed,
+        checkpoint_scale: recorded_checkpoint_scale(engine, settings),
     };
     Ok((runs, plan))
 }
 
 fn no_batches_of(strategy: &str) -> Error {
     Error::InvalidInput(format!("the calibration has no batches of '{strategy}': calibrate every strategy predicted"))
+}
+
+/// The checkpoint scale of a calibration at `rows` for a target of `target_rows` on
+/// PostgreSQL: the largest power of two up to both their ratio and
+/// [`MAX_CHECKPOINT_SCALE`]. A managed cluster checkpoints every two WAL segments; with 1/k of
+/// the target's rows and cache, a calibration whose segments are 1/k as large sees what the
+/// target sees between checkpoints — the same share of each index's pages written once more
+/// as a full-page image — where 16 MiB segments would leave its smaller indexes nearly free of
+/// them.
+pub fn checkpoint_scale(target_rows: u64, rows: u64) -> u64 {
+    let ratio = (target_rows / rows.max(1)).clamp(1, MAX_CHECKPOINT_SCALE);
+    1 << ratio.ilog2()
+}
+
+/// The checkpoint scale a recorded PostgreSQL run ran with, from its `max_wal_size` (a managed
+/// cluster's 64 MB ÷ k); 1 for any other value or engine.
+fn recorded_checkpoint_scale(engine: ModelEngine, settings: &BTreeMap<String, String>) -> u64 {
+    let mb = match engine {
+        ModelEngine::Postgres => settings.get("max_wal_size").and_then(|v| v.strip_suffix("MB")?.parse::<u64>().ok()),
+        _ => None,
+    };
+    match mb {
+        Some(mb) if mb > 0 && MAX_WAL_MB.is_multiple_of(mb) && (MAX_WAL_MB / mb).is_power_of_two() => {
+            (MAX_WAL_MB / mb).min(MAX_CHECKPOINT_SCALE)
+        }
+        _ => 1,
+    }
 }
 
 /// A recorded run's page size and cache (KiB), from the settings its engine reports.
@@ -636,5 +683,29 @@ mod tests {
         let target = PredictConfig { batch_rows: 25_000, ..target };
         let plan = CalibrationPlan::for_target(ModelEngine::MyRocks, &target, 1_000_000).unwrap();
         assert_eq!((plan.batch_rows, plan.cache_mb()), (25_000, 103), "the target's batch, a scaled cache");
+    }
+
+    #[test]
+    fn a_postgres_calibration_checkpoints_after_the_share_of_the_wal_its_rows_are() {
+        let target = PredictConfig {
+            rows: 1_000_000,
+            batch_rows: 100_000,
+            payload_bytes: 50,
+            seed: 1,
+            page_size: 8192,
+            cache_mb: 64,
+            mode: Mode::Exact,
+            scale: 1,
+        };
+        let scale = |engine, rows| CalibrationPlan::for_target(engine, &target, rows).unwrap().checkpoint_scale;
+        assert_eq!(scale(ModelEngine::Postgres, 100_000), 8, "a tenth of the rows: the power of two below 10");
+        assert_eq!(scale(ModelEngine::Postgres, 1_000_000), 1, "the target's own rows");
+        assert_eq!(scale(ModelEngine::Sqlite, 100_000), 1, "only PostgreSQL's checkpoints follow its WAL");
+        assert_eq!(checkpoint_scale(1_000_000_000, 1_000_000), MAX_CHECKPOINT_SCALE, "no segment below 1 MiB");
+        let settings = |v: &str| BTreeMap::from([("max_wal_size".to_string(), v.to_string())]);
+        assert_eq!(recorded_checkpoint_scale(ModelEngine::Postgres, &settings("8MB")), 8);
+        assert_eq!(recorded_checkpoint_scale(ModelEngine::Postgres, &settings("64MB")), 1);
+        assert_eq!(recorded_checkpoint_scale(ModelEngine::Postgres, &settings("10GB")), 1, "a user's own size");
+        assert_eq!(recorded_checkpoint_scale(ModelEngine::MariaDb, &settings("8MB")), 1);
     }
 }

@@ -65,6 +65,7 @@ fn plan_of(config: &PredictConfig) -> CalibrationPlan {
         page_size: config.page_size,
         payload_bytes: config.payload_bytes,
         seed: config.seed,
+        checkpoint_scale: 1,
     }
 }
 

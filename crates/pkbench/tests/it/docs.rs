@@ -90,20 +90,24 @@ fn every_findings_plan_runs_and_renders() {
         .expect("python3 runs scripts/findings");
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("plans/sqlite-uuid-10x.toml runs"), "{}", text(&out));
+    assert!(text(&out).contains("commands/advise-sqlite.sh runs"), "{}", text(&out));
 }
 
 #[test]
-fn a_findings_part_without_its_plan_fails_the_check() {
+fn a_findings_part_without_its_file_fails_the_check() {
     let dir = tempfile::tempdir().unwrap();
     let findings = dir.path().join("docs/findings");
     std::fs::create_dir_all(findings.join("plans")).unwrap();
     std::fs::write(findings.join("page.md"), "# A page\n\n<!-- findings: plans/gone.toml -->\n<!-- /findings -->\n")
         .unwrap();
     std::fs::write(findings.join("plans/loose.toml"), "[run]\nrows = \"2k\"\n").unwrap();
+    std::fs::create_dir_all(findings.join("commands")).unwrap();
+    std::fs::write(findings.join("commands/loose.sh"), "pkbench ids gen uuid7 -n 3\n").unwrap();
     let out = script("findings", &["--check", "--pkbench", env!("CARGO_BIN_EXE_pkbench")], dir.path());
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-    assert!(text(&out).contains("page.md:3: no plan plans/gone.toml"), "{}", text(&out));
+    assert!(text(&out).contains("page.md:3: no file plans/gone.toml"), "{}", text(&out));
     assert!(text(&out).contains("plans/loose.toml is named by no findings page"), "{}", text(&out));
+    assert!(text(&out).contains("commands/loose.sh is named by no findings page"), "{}", text(&out));
 }
 
 /// Every command of the README's and the guide's `sh` blocks, run with small sizes

@@ -356,6 +356,18 @@ mod servers {
             let calibration: Value =
                 serde_json::from_str(&std::fs::read_to_string(out.join("calibration/results.json")).unwrap()).unwrap();
             assert_eq!(calibration["runs"][0]["engine"], engine);
+            if engine == "postgres" {
+                // A quarter of the rows: checkpoints after a quarter of the WAL the check's do.
+                let wal = |doc: &Value, name: &str| doc["runs"][0]["settings"]["engine"][name].clone();
+                assert_eq!(
+                    (wal(&calibration, "max_wal_size"), wal(&calibration, "wal_segment_size")),
+                    ("16MB".into(), "4MB".into())
+                );
+                assert_eq!(
+                    (wal(&real, "max_wal_size"), wal(&real, "wal_segment_size")),
+                    ("64MB".into(), "16MB".into())
+                );
+            }
             // The same fit again from the saved runs: the plan (cache, batch) is read from them.
             let again = pkbench()
                 .args([

@@ -253,6 +253,7 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
             SettingsFor::Insert => &[
                 "shared_buffers",
                 "max_wal_size",
+                "wal_segment_size",
                 "wal_keep_size",
                 "synchronous_commit",
                 "full_page_writes",
@@ -260,9 +261,15 @@ cache hits/misses are this case's tables (pg_statio_user_tables); index_blocks_t
                 "autovacuum",
                 "fsync",
             ],
-            SettingsFor::App | SettingsFor::Schema => {
-                &["shared_buffers", "synchronous_commit", "full_page_writes", "autovacuum", "fsync"]
-            }
+            SettingsFor::App | SettingsFor::Schema => &[
+                "shared_buffers",
+                "max_wal_size",
+                "wal_segment_size",
+                "synchronous_commit",
+                "full_page_writes",
+                "autovacuum",
+                "fsync",
+            ],
         };
         let mut out = BTreeMap::new();
         for name in names.iter().copied().chain(self.user_settings.iter().map(String::as_str)) {

@@ -4,9 +4,11 @@
 //! The folder holds what only PostgreSQL has: `dialect.rs` (its SQL spellings), `backend.rs`
 //! (version check, sessions, settings), `server.rs` (the managed cluster), `counters.rs` (WAL
 //! and buffer counters from the statistics views), `walinspect.rs` (the WAL read back, within the
-//! counter budget) and `physical.rs` (`pgstattuple` statistics).
+//! counter budget), `physical.rs` (`pgstattuple` statistics) and `wal_size.rs` (the managed
+//! cluster's WAL sizes, which the page model's checkpoints follow).
 
 pub mod dialect;
+pub mod wal_size;
 
 #[cfg(feature = "postgres")]
 mod backend;
@@ -22,7 +24,7 @@ mod walinspect;
 #[cfg(feature = "postgres")]
 pub use backend::PostgresBackend;
 #[cfg(feature = "postgres")]
-pub use server::{MAX_WAL_MB, ManagedPostgres, RESERVED_SETTINGS, WAL_KEEP_MB, bin_dir_for_version, wheel_dir};
+pub use server::{ManagedPostgres, RESERVED_SETTINGS, WAL_KEEP_MB, bin_dir_for_version, wheel_dir};
 
 use crate::Error;
 use crate::engines::app::AppSql;

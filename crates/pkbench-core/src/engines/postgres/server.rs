@@ -2,6 +2,7 @@
 //! on a Unix socket in that directory (mode 0700: no TCP, no other local user can connect to its
 //! password-less superuser), with a capped `shared_buffers`, stopped and removed on drop.
 
+use super::wal_size::WalSize;
 use crate::Error;
 use crate::engines::server::{
     ManagedOptions, ManagedProcess, ServerUser, failure_summary, find_binary, private_dir, remove_stale_dirs,
@@ -11,9 +12,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-/// `max_wal_size` of managed clusters, MiB: small, so checkpoints (and therefore full-page
-/// images) happen inside short runs, as in long production runs.
-pub const MAX_WAL_MB: u64 = 64;
 /// `wal_keep_size` of managed clusters, MiB: keeps each batch's WAL for `pg_walinspect`.
 pub const WAL_KEEP_MB: u64 = 2048;
 
@@ -41,6 +39,7 @@ impl ManagedPostgres {
     /// and then the user's (`options.settings`, which win).
     pub fn start(options: &ManagedOptions, cache_mb: u64) -> Result<Self, Error> {
         options.check_settings("PostgreSQL", RESERVED_SETTINGS)?;
+        let wal = WalSize::scaled(options.checkpoint_scale)?;
         let server_bin = options.server_bin.as_deref();
         let debian = Some(Path::new("/usr/lib/postgresql"));
         let postgres = find_binary("postgres", server_bin, debian, "postgresql")?;
@@ -85,6 +84,9 @@ impl ManagedPostgres {
             Some(_) => &["--auth-local=trust", "--auth-host=scram-sha-256"][..],
             None => &["--auth=trust"][..],
         });
+        if let Some(mb) = wal.segment_mb {
+            cmd.arg(format!("--wal-segsize={mb}"));
+        }
         if let Some(u) = user {
             u.apply(&mut cmd);
         }
@@ -116,8 +118,8 @@ impl ManagedPostgres {
             .into_iter()
             .chain([
                 format!("shared_buffers={cache_mb}MB"),
-                format!("max_wal_size={MAX_WAL_MB}MB"),
-                "min_wal_size=32MB".to_string(),
+                format!("max_wal_size={}MB", wal.max_mb),
+                format!("min_wal_size={}MB", wal.min_mb),
                 format!("wal_keep_size={WAL_KEEP_MB}MB"),
                 "autovacuum=off".to_string(),
                 "max_connections=50".to_string(),

@@ -56,7 +56,17 @@ pub struct ManagedOptions {
     /// Also listen on TCP at 127.0.0.1 (for tests of `--url`, TLS and passwords); `None`, the
     /// default, keeps the server on its private Unix socket only.
     pub tcp: Option<TcpListen>,
+    /// Checkpoints after 1/k of the WAL they otherwise wait for (a calibration run at 1/k of its
+    /// target's rows, whose cache is scaled the same way): a power of two up to
+    /// [`MAX_CHECKPOINT_SCALE`]. PostgreSQL's WAL segments (`initdb --wal-segsize`),
+    /// `max_wal_size` and `min_wal_size` shrink by k; the other engines ignore it. `None` or 1
+    /// keeps the engine's own.
+    pub checkpoint_scale: Option<u64>,
 }
+
+/// Largest [`ManagedOptions::checkpoint_scale`]: PostgreSQL's 16 MiB WAL segment cannot be
+/// smaller than 1 MiB.
+pub const MAX_CHECKPOINT_SCALE: u64 = 16;
 
 /// A managed server's TCP listener on 127.0.0.1, for tests: PostgreSQL then asks TCP clients for
 /// a password (scram-sha-256); MariaDB's root is reachable only through the socket.

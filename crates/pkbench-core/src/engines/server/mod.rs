@@ -17,7 +17,7 @@ mod url;
 
 pub use backend::{Backend, SettingsFor, drop_tables};
 pub use engine::ServerEngine;
-pub use managed::{ManagedOptions, ServerSetting, TcpListen};
+pub use managed::{MAX_CHECKPOINT_SCALE, ManagedOptions, ServerSetting, TcpListen};
 
 pub use binaries::find_binary;
 pub use process::{

@@ -10,6 +10,7 @@ use super::pg_heap::{Heap, column};
 use super::tree::{Buffers, Node, Shape, Store, Tree};
 use super::{ServerKey, refuse_unmodelled};
 use crate::Error;
+use crate::engines::postgres::wal_size::WAL_SEGMENT_MB;
 use crate::keys::KeyStream;
 use crate::predict::PageModel;
 use crate::results::{BtreeStats, Counters};
@@ -26,8 +27,8 @@ pub fn cache_pages(cache_mb: u64) -> u64 {
     cache_mb * 1024 * 1024 / u64::from(PAGE)
 }
 
-/// `wal_segment_size` (the initdb default).
-const WAL_SEGMENT: u64 = 16 << 20;
+/// `wal_segment_size` of a managed cluster (the initdb default).
+const WAL_SEGMENT: u64 = WAL_SEGMENT_MB << 20;
 /// `XLOG_BLCKSZ` and `SizeOfXLogShortPHD` (MAXALIGNed): every WAL page starts with a header.
 const WAL_PAGE: u64 = 8192;
 const WAL_PAGE_HEADER: u64 = 24;
@@ -102,6 +103,14 @@ pub struct PostgresModel {
 }
 
 impl PostgresModel {
+    /// The same model checkpointing after 1/`k` of the WAL: segments 1/`k` as large, as on a
+    /// calibration's cluster with that checkpoint scale
+    /// ([`crate::engines::postgres::wal_size::WalSize`]).
+    pub fn with_checkpoint_scale(mut self, k: u64) -> Self {
+        self.wal_segment = (self.wal_segment / k.max(1)).max(1);
+        self
+    }
+
     /// The table `strategy` creates, with `shared_buffers = cache_mb` MiB; a 1/`scale` scale
     /// model ([`crate::predict::scale`]) has 1/`scale` of the buffers and checkpoints after
     /// 1/`scale` of the WAL.
@@ -170,7 +179,7 @@ impl PostgresModel {
 
     /// A checkpoint starts once the WAL written since the redo point fills the segment after the
     /// redo point's (`XLogCheckpointNeeded` with `CheckPointSegments` = `max_wal_size` 64 MB
-    /// (`engines::postgres::server::MAX_WAL_MB`) ÷ 16 MB ÷ (1 + `checkpoint_completion_target`
+    /// (`engines::postgres::wal_size::MAX_WAL_MB`) ÷ 16 MB ÷ (1 + `checkpoint_completion_target`
     /// 0.9) = 2, `CalculateCheckpointSegments`). `checkpoint_timeout` (5 min) is not modelled:
     /// the model has no clock.
     fn maybe_checkpoint(&mut self) {

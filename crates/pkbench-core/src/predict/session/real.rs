@@ -60,7 +60,10 @@ fn open_sqlite(_plan: &CalibrationPlan, _dir: &Path) -> Result<(Box<dyn Engine>,
 fn open_managed(plan: &CalibrationPlan, dir: &Path) -> Result<(Box<dyn Engine>, PathBuf), Error> {
     use crate::engines::server::{ManagedOptions, ServerSettings, ServerTarget};
     let settings = ServerSettings {
-        target: ServerTarget::Managed(ManagedOptions::default()),
+        target: ServerTarget::Managed(ManagedOptions {
+            checkpoint_scale: Some(plan.checkpoint_scale),
+            ..ManagedOptions::default()
+        }),
         cache_mb: plan.cache_mb(),
         durable_commits: true,
         shards: None,

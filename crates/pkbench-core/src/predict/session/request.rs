@@ -381,6 +381,7 @@ fn check_plan(engine: ModelEngine, config: &PredictConfig, rows: u64) -> Result<
         page_size: config.page_size,
         payload_bytes: config.payload_bytes,
         seed: config.seed,
+        checkpoint_scale: 1,
     };
     plan.workload()?;
     Ok(plan)
