@@ -49,11 +49,22 @@ const POSTGRES_COUNTERS: &[&str] = &[
     "wal_fpi_bytes",
     "page_splits",
     "index_blocks_touched",
+    "deadlocks",
 ];
 
 /// InnoDB's counters (summed over the shards on `spider`).
-const INNODB_COUNTERS: &[&str] =
-    &["cache_hits", "cache_misses", "pages_written", "wal_bytes", "doublewrite_pages", "page_splits", "page_merges"];
+const INNODB_COUNTERS: &[&str] = &[
+    "cache_hits",
+    "cache_misses",
+    "pages_written",
+    "wal_bytes",
+    "doublewrite_pages",
+    "page_splits",
+    "page_merges",
+    "row_lock_waits",
+    "row_lock_wait_ms",
+    "deadlocks",
+];
 
 /// RocksDB's counters, read from MyRocks' status variables.
 const ROCKSDB_COUNTERS: &[&str] = &[

@@ -1,5 +1,6 @@
 //! `pkbench list`: the strategies, with descriptions, accepted aliases, and the exact schema
-//! each engine creates for them (or why an engine refuses one).
+//! each engine creates for them (or why an engine refuses one), then the counters each engine
+//! reads.
 
 use crate::output::outln;
 use pkbench_core::config::WorkloadKind;
@@ -31,6 +32,12 @@ pub fn list() -> anyhow::Result<ExitCode> {
                 Err(e) => outln!("  {:width$}  (not available: {e})", s.name)?,
             }
         }
+    }
+    outln!(
+        "\nCounters each engine reads after a batch (results' `counters`; docs/reference/counters.md says what each counts):"
+    )?;
+    for engine in EngineKind::ALL {
+        outln!("  {:13} {}", engine.name(), engine.capabilities().counters.join(", "))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -113,7 +113,10 @@ fn list_shows_every_strategy_and_alias() {
         // Server-only variants: each engine's DDL, or its one-line refusal.
         .stdout(predicate::str::contains("id uuid NOT NULL DEFAULT gen_random_uuid() PRIMARY KEY"))
         .stdout(predicate::str::contains("id UUID NOT NULL DEFAULT (UUID()) PRIMARY KEY"))
-        .stdout(predicate::str::contains("SQLite has no built-in UUID function"));
+        .stdout(predicate::str::contains("SQLite has no built-in UUID function"))
+        // The counters each engine reads, which the glossary (docs/reference/counters.md) is made from.
+        .stdout(predicate::str::contains("\n  sqlite        cache_hits, cache_misses, pages_written, cache_spills\n"))
+        .stdout(predicate::str::contains("\n  myrocks       cache_hits, cache_misses, wal_bytes, ingest_bytes"));
 }
 
 #[test]
