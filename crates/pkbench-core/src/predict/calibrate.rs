@@ -19,7 +19,7 @@ use super::{Mode, ModelEngine, PredictConfig};
 use crate::Error;
 use crate::control::{MonotonicTimer, RunControl};
 use crate::engines::Engine;
-use crate::engines::postgres::wal_size::MAX_WAL_MB;
+use crate::engines::postgres::wal_size::WalSize;
 use crate::engines::server::MAX_CHECKPOINT_SCALE;
 use crate::engines::sqlite::{Journal, SqliteSettings, Synchronous};
 use crate::metrics::budget::CounterBudget;
@@ -102,14 +102,7 @@ impl CalibrationPlan {
             page_size: target.page_size,
             payload_bytes: target.payload_bytes,
             seed: target.seed,
-            checkpoint_scale: match engine {
-                ModelEngine::Postgres => checkpoint_scale(target.rows, rows),
-                ModelEngine::Sqlite
-                | ModelEngine::MariaDb
-                | ModelEngine::Spider
-                | ModelEngine::PostgresFdw
-                | ModelEngine::MyRocks => 1,
-            },
+            checkpoint_scale: if scales_checkpoints(engine) { checkpoint_scale(target.rows, rows) } else { 1 },
         })
     }
 
@@ -394,11 +387,11 @@ impl Calibration {
                     Box::new(LsmModel::new(s, plan.payload_bytes, plan.seed, plan.rows, shape)?)
                 }
                 // The real run's cluster checkpointed after 1/k of the WAL.
-                ModelEngine::Postgres if plan.checkpoint_scale > 1 => Box::new(
+                ModelEngine::Postgres => Box::new(
                     PostgresModel::new(s, plan.payload_bytes, plan.seed, plan.cache_mb(), 1)?
                         .with_checkpoint_scale(plan.checkpoint_scale),
                 ),
-                ModelEngine::Postgres | ModelEngine::MariaDb | ModelEngine::Spider | ModelEngine::PostgresFdw => {
+                ModelEngine::MariaDb | ModelEngine::Spider | ModelEngine::PostgresFdw => {
                     plan.engine.build_model(s, &plan.model_config())?
                 }
             };
@@ -527,19 +520,30 @@ pub fn checkpoint_scale(target_rows: u64, rows: u64) -> u64 {
     1 << ratio.ilog2()
 }
 
-/// The checkpoint scale a recorded PostgreSQL run ran with, from its `max_wal_size` (a managed
-/// cluster's 64 MB ÷ k); 1 for any other value or engine.
-fn recorded_checkpoint_scale(engine: ModelEngine, settings: &BTreeMap<String, String>) -> u64 {
-    let mb = match engine {
-        ModelEngine::Postgres => settings.get("max_wal_size").and_then(|v| v.strip_suffix("MB")?.parse::<u64>().ok()),
-        _ => None,
-    };
-    match mb {
-        Some(mb) if mb > 0 && MAX_WAL_MB.is_multiple_of(mb) && (MAX_WAL_MB / mb).is_power_of_two() => {
-            (MAX_WAL_MB / mb).min(MAX_CHECKPOINT_SCALE)
-        }
-        _ => 1,
+/// Whether a calibration on `engine` checkpoints after a share of the WAL as small as its share
+/// of the target's rows (a managed PostgreSQL cluster's WAL sizes, [`WalSize`]).
+fn scales_checkpoints(engine: ModelEngine) -> bool {
+    match engine {
+        ModelEngine::Postgres => true,
+        ModelEngine::Sqlite
+        | ModelEngine::MariaDb
+        | ModelEngine::Spider
+        | ModelEngine::PostgresFdw
+        | ModelEngine::MyRocks => false,
     }
+}
+
+/// The checkpoint scale a recorded run ran with: the one whose `max_wal_size` ([`WalSize`]) it
+/// records; 1 for any other value, or an engine whose calibration keeps its checkpoints.
+fn recorded_checkpoint_scale(engine: ModelEngine, settings: &BTreeMap<String, String>) -> u64 {
+    if !scales_checkpoints(engine) {
+        return 1;
+    }
+    let recorded = settings.get("max_wal_size");
+    (1..=MAX_CHECKPOINT_SCALE.ilog2())
+        .map(|e| 1u64 << e)
+        .find(|&k| WalSize::scaled(Some(k)).is_ok_and(|w| recorded == Some(&format!("{}MB", w.max_mb))))
+        .unwrap_or(1)
 }
 
 /// A recorded run's page size and cache (KiB), from the settings its engine reports.
