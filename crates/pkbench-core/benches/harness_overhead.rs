@@ -6,7 +6,7 @@
 //! * **pkbench** — the library's SQLite engine driven by the insert-growth workload.
 //!
 //! Each strategy runs bare, pkbench, pkbench, bare (ABBA, so drift cancels) and the ratio of the
-//! summed insert times is printed. Keys are generated before timing in both.
+//! summed insert times is printed, as a Markdown table. Keys are generated before timing in both.
 //!
 //! `cargo bench -p pkbench-core --bench harness_overhead -- [ROWS] [BATCH] [CACHE_MB]`
 //! (defaults 1000000 250000 16; synchronous=FULL, WAL, 4 KiB pages, 50-byte payload).
@@ -106,10 +106,11 @@ fn main() {
     };
     let dir = tempfile::tempdir().unwrap();
     println!(
-        "harness overhead: {} rows, batches of {}, cache {} MiB, synchronous=FULL, WAL, {PAYLOAD}-byte payload",
+        "{} rows in batches of {}, a {} MiB cache, synchronous=FULL, WAL, a {PAYLOAD}-byte payload; \
+         each time is the mean of two runs (bare, pkbench, pkbench, bare):\n",
         cfg.rows, cfg.batch, cfg.cache_mb
     );
-    println!("{:<8} {:>12} {:>12} {:>16}", "strategy", "bare ms", "pkbench ms", "pkbench / bare");
+    println!("| strategy | bare ms | pkbench ms | pkbench / bare |\n|---|---|---|---|");
     for strategy in ["int", "uuid7", "uuid4"] {
         // The very keys pkbench will insert.
         let mut stream = KeyStream::new(find(strategy).unwrap(), SEED);
@@ -128,6 +129,6 @@ fn main() {
         let b2 = through_pkbench(dir.path(), strategy, &cfg);
         let a2 = bare(dir.path(), strategy, &keys, &cfg);
         let (bare_ms, pk_ms) = ((a1 + a2).as_secs_f64() * 500.0, (b1 + b2).as_secs_f64() * 500.0);
-        println!("{strategy:<8} {bare_ms:>12.0} {pk_ms:>12.0} {:>15.3}×", pk_ms / bare_ms);
+        println!("| {strategy} | {bare_ms:.0} | {pk_ms:.0} | {:.3}× |", pk_ms / bare_ms);
     }
 }

@@ -204,6 +204,8 @@ pub struct Calibration {
     pub machine: Option<MachineSpeed>,
     /// Each strategy's time per row the fitted costs leave unexplained, over the calibration.
     pub unexplained: BTreeMap<String, Unexplained>,
+    /// The same line as each bootstrap fit draws it ([`Unexplained::draws`]), for the interval.
+    pub unexplained_draws: BTreeMap<String, Vec<Unexplained>>,
     /// Whether the forecast adds [`Calibration::unexplained`]: a calibration on a user's table,
     /// whose other trees the page model does not hold ([`Calibration::carrying_unexplained`]).
     pub carries_unexplained: bool,
@@ -242,6 +244,21 @@ impl Calibration {
     /// model counted `counters`.
     pub fn predict(&self, strategy: &str, counters: &Counters, rows: u64) -> Predicted {
         self.fit.predict(strategy, &self.units(strategy, counters, rows))
+    }
+
+    /// [`Calibration::predict`] for a batch `fraction` of the way to the target, with the
+    /// unexplained time per row added where the calibration carries it: each bootstrap fit's
+    /// own line to that fit's prediction, so the interval holds the line's uncertainty too.
+    pub fn predict_at(&self, strategy: &str, counters: &Counters, rows: u64, fraction: f64) -> Predicted {
+        let units = self.units(strategy, counters, rows);
+        let Some(line) = self.unexplained_of(strategy) else { return self.fit.predict(strategy, &units) };
+        let n = rows as f64;
+        let draws: Vec<f64> = self
+            .unexplained_draws
+            .get(strategy)
+            .map(|lines| lines.iter().map(|l| l.ms_per_row(fraction) * n).collect())
+            .unwrap_or_default();
+        self.fit.predict_plus(strategy, &units, line.ms_per_row(fraction) * n, &draws)
     }
 
     /// Predicted nanoseconds (the point prediction).
@@ -423,6 +440,7 @@ impl Calibration {
         };
         let fit = TimeFit::fit_bounded(&terms, &obs, &bounds)?;
         let unexplained = Unexplained::of(&fit, &obs, &rows);
+        let unexplained_draws = Unexplained::draws(&fit, &obs, &rows);
         Ok(Calibration {
             fit,
             plan,
@@ -433,6 +451,7 @@ impl Calibration {
             memory: None,
             machine,
             unexplained,
+            unexplained_draws,
             carries_unexplained: false,
         })
     }

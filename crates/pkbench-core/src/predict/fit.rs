@@ -93,6 +93,9 @@ pub struct TimeFit {
     pub machine: Option<MachineMoves>,
     /// Bootstrap coefficient vectors.
     boot: Vec<Vec<f64>>,
+    /// The batches each bootstrap fit was made on (indices into the fitted observations, in
+    /// the order of [`TimeFit::boot`]).
+    boot_samples: Vec<Vec<usize>>,
     /// Out-of-sample batches' log of measured ÷ predicted, as [`Residual`]s.
     residuals: Vec<Residual>,
 }
@@ -193,7 +196,7 @@ impl TimeFit {
         let coef = solve(&obs.iter().collect::<Vec<_>>(), &active, bounds).ok_or_else(dependent)?;
         let in_sample_rms = rms(&relative_errors(obs, &coef));
         let (holdout, residuals, persistence) = holdout(obs, &active, bounds)?;
-        let boot = bootstrap(obs, &active, bounds);
+        let (boot, boot_samples) = bootstrap(obs, &active, bounds).into_iter().unzip();
         Ok(TimeFit {
             terms: terms.to_vec(),
             ms_per_unit: coef,
@@ -207,6 +210,7 @@ impl TimeFit {
             persistence,
             machine,
             boot,
+            boot_samples,
             residuals,
         })
     }
@@ -235,7 +239,21 @@ impl TimeFit {
     /// ratio and each draw put at one of the speeds the calibration ran at instead
     /// ([`MachineMoves`]): the held-out batches saw only some of them.
     pub fn predict(&self, group: &str, x: &[f64]) -> Predicted {
-        let ms = dot(&self.ms_per_unit, x).max(0.0);
+        self.predict_plus(group, x, 0.0, &[])
+    }
+
+    /// Each bootstrap fit's coefficients with the batches it was fitted on (indices into the
+    /// observations given to [`TimeFit::fit_bounded`]).
+    pub fn resamples(&self) -> impl Iterator<Item = (&[f64], &[usize])> {
+        self.boot.iter().zip(&self.boot_samples).map(|(c, s)| (c.as_slice(), s.as_slice()))
+    }
+
+    /// [`TimeFit::predict`] with milliseconds the costs do not price added before the
+    /// out-of-sample ratio applies: `extra` to the point prediction and `extra_draws[i]` to
+    /// bootstrap fit `i`'s (each fit's own estimate of it, such as the line of what that fit
+    /// leaves unexplained; `extra` for every fit where `extra_draws` is shorter).
+    pub fn predict_plus(&self, group: &str, x: &[f64], extra: f64, extra_draws: &[f64]) -> Predicted {
+        let ms = (dot(&self.ms_per_unit, x) + extra).max(0.0);
         if self.boot.is_empty() {
             return Predicted { ms, low: ms, high: ms };
         }
@@ -258,7 +276,8 @@ impl TimeFit {
                     let level = if i % 2 == 0 { r.level } else { -r.level };
                     (level + r.scatter * shrink + machine).exp()
                 };
-                (dot(c, x) * ratio).max(0.0)
+                let plus = extra_draws.get(i).copied().unwrap_or(extra);
+                ((dot(c, x) + plus) * ratio).max(0.0)
             })
             .collect();
         draws.sort_by(f64::total_cmp);
@@ -500,17 +519,19 @@ fn leave_one_out(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Ve
         .collect()
 }
 
-/// [`RESAMPLES`] fits on batches resampled with replacement within each strategy.
-fn bootstrap(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Vec<Vec<f64>> {
+/// [`RESAMPLES`] fits on batches resampled with replacement within each strategy, each with
+/// the indices of the batches it was fitted on.
+fn bootstrap(obs: &[Observation], active: &[usize], bounds: &[Bounds]) -> Vec<(Vec<f64>, Vec<usize>)> {
     let groups = groups(obs);
-    let members: Vec<Vec<&Observation>> =
-        groups.iter().map(|g| obs.iter().filter(|o| o.group == *g).collect()).collect();
+    let members: Vec<Vec<usize>> =
+        groups.iter().map(|g| (0..obs.len()).filter(|&i| obs[i].group == *g).collect()).collect();
     let mut rng = Pick(0x0005_eed0_ff17);
     (0..RESAMPLES)
         .filter_map(|_| {
-            let sample: Vec<&Observation> =
+            let picked: Vec<usize> =
                 members.iter().flat_map(|m| (0..m.len()).map(|_| m[rng.below(m.len())]).collect::<Vec<_>>()).collect();
-            solve(&sample, active, bounds)
+            let sample: Vec<&Observation> = picked.iter().map(|&i| &obs[i]).collect();
+            solve(&sample, active, bounds).map(|c| (c, picked))
         })
         .collect()
 }

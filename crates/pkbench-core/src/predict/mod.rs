@@ -274,13 +274,9 @@ impl ModelRun<'_> {
     /// below the engine's cache, and leaf jumps in the target's larger cache.
     fn price(&mut self, model: &dyn PageModel, counters: &Counters, n: u64) -> Option<fit::Predicted> {
         let (engine, k, calibration) = (self.engine, self.config.scale, self.calibration?);
-        let mut p = calibration.predict(self.strategy.name, counters, n);
-        if let Some(line) = calibration.unexplained_of(self.strategy.name) {
-            // The user's other trees, at this batch's fraction of the target (never below none).
-            let fraction = self.total as f64 / self.config.rows as f64;
-            let extra = (line.ms_per_row(fraction) * n as f64).max(-p.low);
-            (p.ms, p.low, p.high) = ((p.ms + extra).max(0.0), p.low + extra, p.high + extra);
-        }
+        // The user's other trees, if carried, at this batch's fraction of the target.
+        let fraction = self.total as f64 / self.config.rows as f64;
+        let mut p = calibration.predict_at(self.strategy.name, counters, n, fraction);
         if let Some(m) = calibration.memory {
             let (misses, files) = (counters.reads(), model.size_bytes() * k);
             // Misses the OS page cache serves cost more in larger files; the rest read the device.

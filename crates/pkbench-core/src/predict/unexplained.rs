@@ -26,13 +26,33 @@ impl Unexplained {
     /// Each strategy's line, by least squares over its batches' unexplained time per row
     /// (`rows` gives each observation's rows, in the same order).
     pub fn of(fit: &TimeFit, obs: &[Observation], rows: &[u64]) -> BTreeMap<String, Unexplained> {
-        let mut points: BTreeMap<&str, Vec<(f64, f64)>> = BTreeMap::new();
-        for (o, &n) in obs.iter().zip(rows) {
-            let fitted: f64 = fit.ms_per_unit.iter().zip(&o.x).map(|(c, v)| c * v).sum();
-            points.entry(o.group.as_str()).or_default().push((o.position, (o.ms - fitted) / n.max(1) as f64));
-        }
-        points.into_iter().map(|(group, p)| (group.to_string(), line(&p))).collect()
+        lines(&fit.ms_per_unit, obs.iter().zip(rows))
     }
+
+    /// Each strategy's line as each bootstrap fit of `fit` draws it: that fit's costs, over the
+    /// batches it was fitted on. The lines scatter as far as the calibration leaves them
+    /// uncertain (a fit that prices the key's tree higher leaves less unexplained), so a forecast
+    /// that adds fit `i`'s line to fit `i`'s prediction carries that uncertainty into its
+    /// interval. `obs` and `rows` are those the fit was made on, in the same order.
+    pub fn draws(fit: &TimeFit, obs: &[Observation], rows: &[u64]) -> BTreeMap<String, Vec<Unexplained>> {
+        let mut draws: BTreeMap<String, Vec<Unexplained>> = BTreeMap::new();
+        for (coef, sample) in fit.resamples() {
+            for (group, line) in lines(coef, sample.iter().map(|&i| (&obs[i], &rows[i]))) {
+                draws.entry(group).or_default().push(line);
+            }
+        }
+        draws
+    }
+}
+
+/// Each strategy's least-squares line of the time per row the costs `coef` leave unexplained.
+fn lines<'a>(coef: &[f64], batches: impl Iterator<Item = (&'a Observation, &'a u64)>) -> BTreeMap<String, Unexplained> {
+    let mut points: BTreeMap<&str, Vec<(f64, f64)>> = BTreeMap::new();
+    for (o, &n) in batches {
+        let fitted: f64 = coef.iter().zip(&o.x).map(|(c, v)| c * v).sum();
+        points.entry(o.group.as_str()).or_default().push((o.position, (o.ms - fitted) / n.max(1) as f64));
+    }
+    points.into_iter().map(|(group, p)| (group.to_string(), line(&p))).collect()
 }
 
 /// The least-squares line through `points` (a flat line at their mean where they share one x).
@@ -51,6 +71,49 @@ fn line(points: &[(f64, f64)]) -> Unexplained {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::predict::terms::Term;
+
+    /// 60 batches of 1,000 rows with 100–700 misses at 0.01 ms each, plus time the costs cannot
+    /// price: 0.002 ms a row growing to 0.004 over the run, scattered by ±40%.
+    fn carried() -> (TimeFit, Vec<Observation>, Vec<u64>) {
+        let obs: Vec<Observation> = (0..60)
+            .map(|i| {
+                let position = f64::from(i + 1) / 60.0;
+                let (rows, misses) = (1000.0, 100.0 + f64::from(i % 7) * 100.0);
+                let scatter = [1.4, 0.6, 1.0, 1.3, 0.7][i as usize % 5];
+                let unexplained = 0.002 * (1.0 + position) * rows * scatter;
+                let ms = 0.001 * rows + 0.01 * misses + unexplained;
+                Observation { group: "a".into(), position, x: vec![rows, misses], ms, machine: None }
+            })
+            .collect();
+        let fit = TimeFit::fit(&[Term::Rows, Term::Misses], &obs).unwrap();
+        (fit, obs, vec![1000; 60])
+    }
+
+    #[test]
+    fn every_bootstrap_fit_draws_its_own_line_and_the_interval_holds_their_scatter() {
+        let (fit, obs, rows) = carried();
+        let point = Unexplained::of(&fit, &obs, &rows)["a"];
+        let draws = &Unexplained::draws(&fit, &obs, &rows)["a"];
+        assert_eq!(draws.len(), fit.resamples().count(), "one line per bootstrap fit");
+        let ends: Vec<f64> = draws.iter().map(|l| l.ms_per_row(1.0)).collect();
+        let (lo, hi) = ends.iter().fold((f64::MAX, f64::MIN), |(lo, hi), &e| (lo.min(e), hi.max(e)));
+        assert!(hi - lo > 0.0005, "the lines scatter with the resampled batches: {lo}..{hi}");
+        assert!(lo <= point.ms_per_row(1.0) && point.ms_per_row(1.0) <= hi, "the calibration's line among them");
+        // A batch of 10,000 rows and 2,000 misses at the end of the course: the interval with
+        // each fit's own line is wider than one shifted by the calibration's line alone.
+        let x = [10_000.0, 2_000.0];
+        let extra = point.ms_per_row(1.0) * 10_000.0;
+        let draws_ms: Vec<f64> = ends.iter().map(|e| e * 10_000.0).collect();
+        let shifted = fit.predict("a", &x);
+        let carried = fit.predict_plus("a", &x, extra, &draws_ms);
+        assert!((carried.ms - (shifted.ms + extra)).abs() < 1e-9, "the point adds the calibration's line");
+        assert!(carried.low <= carried.ms && carried.ms <= carried.high, "{carried:?}");
+        assert!(
+            carried.high - carried.low > shifted.high - shifted.low,
+            "the lines' scatter widens the interval: {carried:?} against {shifted:?}"
+        );
+    }
 
     #[test]
     fn the_line_runs_through_points_on_a_line_and_holds_its_ends() {

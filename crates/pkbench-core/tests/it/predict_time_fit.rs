@@ -234,6 +234,7 @@ fn the_reported_error_is_out_of_sample() {
         memory: None,
         machine: None,
         unexplained: BTreeMap::new(),
+        unexplained_draws: BTreeMap::new(),
         carries_unexplained: false,
     };
     cal.describe(&mut options);

@@ -1,0 +1,1 @@
+scripts/compare-pgbench 2000000
