@@ -209,6 +209,8 @@ pub struct Calibration {
     /// Whether the forecast adds [`Calibration::unexplained`]: a calibration on a user's table,
     /// whose other trees the page model does not hold ([`Calibration::carrying_unexplained`]).
     pub carries_unexplained: bool,
+    /// Each fitted batch's rows, in the order of the fit's observations.
+    pub batch_rows: Vec<u64>,
 }
 
 impl Calibration {
@@ -224,9 +226,11 @@ impl Calibration {
 
     /// This calibration, its unexplained time per row added to the forecast's batches: for a
     /// calibration that inserted a user's table, whose secondary indexes and foreign keys cost
-    /// time the key's tree does not count.
+    /// time the key's tree does not count. The fit is judged out of sample with the line
+    /// carried ([`TimeFit::carrying_lines`]), so the interval's ratios are the whole forecast's.
     pub fn carrying_unexplained(self) -> Calibration {
-        Calibration { carries_unexplained: true, ..self }
+        let fit = self.fit.carrying_lines(&self.batch_rows);
+        Calibration { fit, carries_unexplained: true, ..self }
     }
 
     /// The unexplained time per row the forecast adds for `strategy`, if it carries any.
@@ -453,6 +457,7 @@ impl Calibration {
             unexplained,
             unexplained_draws,
             carries_unexplained: false,
+            batch_rows: rows,
         })
     }
 }

@@ -139,9 +139,10 @@ impl EngineKind {
             )));
         }
         let pages = self.cache_pages(config);
-        if k > 1 && pages / k < 10 {
+        if k > 1 && pages / k < super::scale::MIN_SCALED_CACHE_PAGES {
             return Err(Error::InvalidInput(format!(
-                "--scale {k} leaves fewer than 10 pages of a {pages}-page cache: use a smaller --scale or a larger --cache-mb"
+                "--scale {k} leaves fewer than {} pages of a {pages}-page cache: use a smaller --scale or a larger --cache-mb",
+                super::scale::MIN_SCALED_CACHE_PAGES
             )));
         }
         if config.rows.div_ceil(k) > MAX_EXACT_SERVER_ROWS {

@@ -98,6 +98,11 @@ pub struct TimeFit {
     boot_samples: Vec<Vec<usize>>,
     /// Out-of-sample batches' log of measured ÷ predicted, as [`Residual`]s.
     residuals: Vec<Residual>,
+    /// The observations fitted (at the usual machine speed), the terms fitted and their
+    /// bounds: what [`TimeFit::carrying_lines`] judges again.
+    fitted: Vec<Observation>,
+    active: Vec<usize>,
+    bounds: Vec<Bounds>,
 }
 
 /// An out-of-sample batch's log of measured ÷ predicted, split into its strategy's level (the
@@ -195,7 +200,7 @@ impl TimeFit {
         let obs = &steady[..];
         let coef = solve(&obs.iter().collect::<Vec<_>>(), &active, bounds).ok_or_else(dependent)?;
         let in_sample_rms = rms(&relative_errors(obs, &coef));
-        let (holdout, residuals, persistence) = holdout(obs, &active, bounds)?;
+        let (holdout, residuals, persistence) = holdout(obs, &active, bounds, None)?;
         let (boot, boot_samples) = bootstrap(obs, &active, bounds).into_iter().unzip();
         Ok(TimeFit {
             terms: terms.to_vec(),
@@ -212,7 +217,26 @@ impl TimeFit {
             boot,
             boot_samples,
             residuals,
+            fitted: obs.to_vec(),
+            active,
+            bounds: bounds.to_vec(),
         })
+    }
+
+    /// This fit judged out of sample as a forecast that adds, to each batch, its strategy's line
+    /// of the time per row the costs leave unexplained (`rows`: each fitted observation's rows,
+    /// in their order): the early batches' line is carried to the later ones, so the holdout,
+    /// the intervals' ratios and the persistence measure the forecast whole, not the costs
+    /// alone while the line grows the later batches' error. Where `rows` does not match the
+    /// observations or the early batches cannot be fitted again, the fit is returned as it is.
+    pub fn carrying_lines(self, rows: &[u64]) -> TimeFit {
+        if rows.len() != self.fitted.len() {
+            return self;
+        }
+        match holdout(&self.fitted, &self.active, &self.bounds, Some(rows)) {
+            Ok((holdout, residuals, persistence)) => TimeFit { holdout, residuals, persistence, ..self },
+            Err(_) => self,
+        }
     }
 
     /// The [`INTERVAL`] range of term `j`'s cost over the bootstrap fits, ms per unit.
@@ -375,14 +399,19 @@ fn rms(v: &[f64]) -> f64 {
 
 /// Fits each strategy's batches up to [`EARLY_SHARE`] of its rows and scores the later ones:
 /// the error a forecast beyond the calibration makes. Also returns each later batch's log of
-/// measured ÷ predicted.
+/// measured ÷ predicted. With `rows` (each observation's rows), each later batch's prediction
+/// also carries its strategy's line of the time per row the early fit leaves unexplained, drawn
+/// over the early batches ([`super::unexplained`]): the forecast that carries such a line is
+/// scored whole.
 fn holdout(
     obs: &[Observation],
     active: &[usize],
     bounds: &[Bounds],
+    rows: Option<&[u64]>,
 ) -> Result<(Holdout, Vec<Residual>, Option<f64>), Error> {
-    let early: Vec<&Observation> = obs.iter().filter(|o| o.position <= EARLY_SHARE + 1e-9).collect();
-    let late: Vec<Observation> = obs.iter().filter(|o| o.position > EARLY_SHARE + 1e-9).cloned().collect();
+    let is_early = |o: &Observation| o.position <= EARLY_SHARE + 1e-9;
+    let early: Vec<&Observation> = obs.iter().filter(|o| is_early(o)).collect();
+    let late: Vec<(usize, &Observation)> = obs.iter().enumerate().filter(|(_, o)| !is_early(o)).collect();
     if late.is_empty() || early.len() < BATCHES_PER_TERM * active.len() {
         return Err(Error::InvalidInput(format!(
             "the calibration's first {:.0}% of rows have {}, too few to fit {} out of sample: use a larger --calibrate-rows",
@@ -394,10 +423,18 @@ fn holdout(
     let coef = solve(&early, active, bounds).ok_or_else(|| {
         Error::InvalidInput("the calibration's early batches cannot be fitted: use a larger --calibrate-rows".into())
     })?;
-    let errors = relative_errors(&late, &coef);
+    let lines = rows.map(|rows| {
+        let early = obs.iter().zip(rows).filter(|(o, _)| is_early(o));
+        super::unexplained::lines(&coef, early)
+    });
+    let carried = |i: usize, o: &Observation| -> f64 {
+        let (Some(lines), Some(rows)) = (&lines, rows) else { return 0.0 };
+        lines.get(&o.group).map_or(0.0, |l| l.ms_per_row(o.position) * rows[i] as f64)
+    };
+    let errors: Vec<f64> = late.iter().map(|&(i, o)| (dot(&coef, &o.x) + carried(i, o) - o.ms) / o.ms).collect();
     // A batch measured at twice its prediction (error −50%) widens the interval upwards.
     let logs: Vec<(f64, &Observation)> =
-        errors.iter().zip(&late).map(|(e, o)| (-(1.0 + e).ln(), o)).filter(|(log, _)| log.is_finite()).collect();
+        errors.iter().zip(&late).map(|(e, &(_, o))| (-(1.0 + e).ln(), o)).filter(|(log, _)| log.is_finite()).collect();
     let mut sums: BTreeMap<&str, (f64, f64)> = BTreeMap::new();
     for (log, o) in &logs {
         let s = sums.entry(o.group.as_str()).or_default();

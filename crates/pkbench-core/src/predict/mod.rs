@@ -127,10 +127,11 @@ impl PredictConfig {
                 self.scale, self.batch_rows
             )));
         }
-        if self.cache_pages() / self.scale < 10 {
+        if self.cache_pages() / self.scale < scale::MIN_SCALED_CACHE_PAGES {
             return Err(Error::InvalidInput(format!(
-                "--scale {} leaves fewer than 10 pages of a {}-page cache: use a smaller --scale or a larger --cache-mb",
+                "--scale {} leaves fewer than {} pages of a {}-page cache: use a smaller --scale or a larger --cache-mb",
                 self.scale,
+                scale::MIN_SCALED_CACHE_PAGES,
                 self.cache_pages()
             )));
         }

@@ -23,6 +23,10 @@ pub const AUTO_MAX_SIMULATED_ROWS: u64 = 25_000_000;
 /// the handful of always-hot pages (roots, the right edge) take a visible share of the cache.
 pub const AUTO_MIN_CACHE_PAGES: u64 = 100;
 
+/// Pages a scaled cache keeps at least, whatever the scale: below this a model's cache no longer
+/// holds a tree's path from its root.
+pub const MIN_SCALED_CACHE_PAGES: u64 = 10;
+
 /// Rows a scaled batch keeps at least when the scale is chosen automatically: each commit also
 /// writes a few pages whatever its size (page 1, the path to the right edge), and in a small
 /// batch those take a visible share of the writes.
@@ -87,12 +91,17 @@ pub fn auto(rows: u64, batch_rows: u64, cache_pages: u64, strategies: &[&Strateg
     k
 }
 
-/// [`auto`], then doubled further (while it divides the batch) until at most `ceiling` rows
-/// are simulated: a model that keeps every key (the server models) must stay within memory
-/// even when the batch or the cache is smaller than [`auto`] would like.
+/// [`auto`], then doubled further (while it divides the batch and leaves
+/// [`MIN_SCALED_CACHE_PAGES`] in the cache) until at most `ceiling` rows are simulated: a model
+/// that keeps every key (the server models) must stay within memory and time even when the
+/// batch or the cache is smaller than [`auto`] would like.
 pub fn auto_within(rows: u64, batch_rows: u64, cache_pages: u64, strategies: &[&Strategy], ceiling: u64) -> u64 {
     let mut k = auto(rows, batch_rows, cache_pages, strategies);
-    while k > 1 && rows.div_ceil(k) > ceiling && batch_rows.is_multiple_of(k * 2) {
+    while k > 1
+        && rows.div_ceil(k) > ceiling
+        && batch_rows.is_multiple_of(k * 2)
+        && cache_pages / (k * 2) >= MIN_SCALED_CACHE_PAGES
+    {
         k *= 2;
     }
     k
@@ -151,5 +160,9 @@ mod tests {
         assert_eq!(auto(1_000_000_000, 100_000, 1024, &s), 8);
         assert_eq!(auto_within(1_000_000_000, 100_000, 1024, &s, 100_000_000), 16);
         assert_eq!(auto_within(50_000_000, 100_000, 1024, &s, 100_000_000), 2);
+        // A billion rows in 1.6M-row batches within 25M rows: 1/64, a 16-page cache; InnoDB's
+        // 412 pages stop at 1/32, whose 12 pages are the least a scaled cache keeps.
+        assert_eq!(auto_within(1_000_000_000, 1_600_000, 1024, &s, AUTO_MAX_SIMULATED_ROWS), 64);
+        assert_eq!(auto_within(1_000_000_000, 1_600_000, 412, &s, AUTO_MAX_SIMULATED_ROWS), 32);
     }
 }

@@ -46,7 +46,10 @@ impl Unexplained {
 }
 
 /// Each strategy's least-squares line of the time per row the costs `coef` leave unexplained.
-fn lines<'a>(coef: &[f64], batches: impl Iterator<Item = (&'a Observation, &'a u64)>) -> BTreeMap<String, Unexplained> {
+pub(super) fn lines<'a>(
+    coef: &[f64],
+    batches: impl Iterator<Item = (&'a Observation, &'a u64)>,
+) -> BTreeMap<String, Unexplained> {
     let mut points: BTreeMap<&str, Vec<(f64, f64)>> = BTreeMap::new();
     for (o, &n) in batches {
         let fitted: f64 = coef.iter().zip(&o.x).map(|(c, v)| c * v).sum();
@@ -113,6 +116,20 @@ mod tests {
             carried.high - carried.low > shifted.high - shifted.low,
             "the lines' scatter widens the interval: {carried:?} against {shifted:?}"
         );
+    }
+
+    #[test]
+    fn a_forecast_that_carries_the_line_is_judged_with_it() {
+        let (fit, _, rows) = carried();
+        let whole = fit.clone().carrying_lines(&rows);
+        assert!(
+            whole.holdout.mean.abs() < fit.holdout.mean.abs(),
+            "the early line takes the later batches' growth: {:?} against {:?}",
+            whole.holdout,
+            fit.holdout
+        );
+        assert_eq!(whole.ms_per_unit, fit.ms_per_unit, "the costs stay");
+        assert_eq!(fit.clone().carrying_lines(&rows[1..]), fit, "rows that do not match leave the fit as it is");
     }
 
     #[test]

@@ -236,6 +236,7 @@ fn the_reported_error_is_out_of_sample() {
         unexplained: BTreeMap::new(),
         unexplained_draws: BTreeMap::new(),
         carries_unexplained: false,
+        batch_rows: Vec::new(),
     };
     cal.describe(&mut options);
     let reported = &options["calibration_error"];
