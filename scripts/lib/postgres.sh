@@ -7,6 +7,7 @@
 #   pg_stop DIR                      stop it (the caller removes DIR)
 #   pg_url DIR                       the URL pkbench is given
 #   pg_bin                           the folder of the PostgreSQL programs
+#   url_quoted TEXT                  TEXT percent-encoded for a URL's host part (a socket folder)
 
 pg_bin() { ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1; }
 pg_as_owner() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
@@ -24,6 +25,6 @@ pg_start() {
 
 pg_stop() { pg_as_owner "$(pg_bin)/pg_ctl" -D "$1/data" -m fast stop >/dev/null 2>&1 || true; }
 
-pg_url() {
-    echo "postgres://postgres@$(python3 -c "import urllib.parse,sys; print(urllib.parse.quote(sys.argv[1], safe=''))" "$1"):5432/postgres"
-}
+url_quoted() { python3 -c "import urllib.parse,sys; print(urllib.parse.quote(sys.argv[1], safe=''))" "$1"; }
+
+pg_url() { echo "postgres://postgres@$(url_quoted "$1"):5432/postgres"; }

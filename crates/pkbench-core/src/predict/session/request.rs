@@ -353,11 +353,10 @@ fn default_mode(engine: ModelEngine, rows: u64) -> Mode {
 }
 
 /// Most rows the automatic scale lets a model simulate. The server models keep every key, 16
-/// bytes each per tree: a billion-row forecast at the 100M rows their exact simulation allows
-/// (1/16, 62.5M rows) held over 2 GB and took 9 minutes, its trees far beyond the processor's
-/// caches; at [`predict::scale::AUTO_MAX_SIMULATED_ROWS`] (1/64) it takes under a minute in
-/// 0.9 GB, its counts within 2% of 1/16's for random keys (the guide's figures). SQLite's
-/// bounded leaves keep about 4 bytes a row, so its scale stays [`predict::scale::auto`]'s.
+/// bytes each per tree, and past [`predict::scale::AUTO_MAX_SIMULATED_ROWS`] their trees lie far
+/// beyond the processor's caches: a billion-row forecast's time, memory and counts at that
+/// ceiling against 1/16 are in docs/findings/predict-accuracy.md. SQLite's bounded leaves keep
+/// about 4 bytes a row, so its scale stays [`predict::scale::auto`]'s.
 fn rows_ceiling(engine: ModelEngine) -> u64 {
     match engine {
         EngineKind::Sqlite => u64::MAX,
