@@ -178,6 +178,9 @@ impl ConcurrentInsert {
         }
         let mut probe = WaitProbe::new(case.wait_sampler()?);
         let shared = self.shared(strategy, ctx);
+        // Without a warm-up the measured time opens before the clients start, so none of their
+        // rows falls before it however late the coordinator gets to run.
+        let started = if self.warmup.is_zero() { Some(self.start_measuring(case, &shared, &mut probe)?) } else { None };
         let key_time = SharedVirtualClock::new(self.keys.clock());
         let own = |i: usize| {
             let clock = || Box::new(key_time.clone()) as Box<dyn Clock>;
@@ -193,7 +196,7 @@ impl ConcurrentInsert {
                     scope.spawn(move || worker::run(c.as_mut() as &mut dyn InsertClient, i as u64, keys, shared))
                 })
                 .collect();
-            let sampled = self.sample(case, &shared, &mut probe);
+            let sampled = self.sample(case, &shared, &mut probe, started);
             shared.stop.store(true, Ordering::SeqCst);
             let outcomes: Vec<Option<ThreadOutcome>> = handles.into_iter().map(|h| h.join().ok()).collect();
             // The clients stopped at the end of the measured time, however late the coordinator's
@@ -229,7 +232,7 @@ impl ConcurrentInsert {
         Shared {
             keys: Mutex::new(KeyStream::new(strategy, self.keys)),
             stop: AtomicBool::new(false),
-            measuring: AtomicBool::new(self.warmup.is_zero()),
+            measuring: AtomicBool::new(false),
             ends_at_ns: AtomicU64::new(u64::MAX),
             measured_ops: AtomicU64::new(0),
             control: ctx.control,
@@ -344,21 +347,17 @@ impl ConcurrentInsert {
         case: &mut dyn InsertCase,
         shared: &Shared<'_>,
         probe: &mut WaitProbe,
+        started: Option<u64>,
     ) -> Result<(IntervalSeries, u64, bool), Error> {
         let timer = shared.timer;
-        let warmup_end = timer.now_ns() + self.warmup.as_nanos() as u64;
-        if !self.warmup.is_zero() {
-            wait_until(shared, warmup_end, probe);
-        }
-        let start_ns = timer.now_ns();
-        let end_ns = start_ns + self.duration.as_nanos() as u64;
-        shared.per_second.start(start_ns);
-        shared.ends_at_ns.store(end_ns, Ordering::SeqCst);
-        shared.measuring.store(true, Ordering::Release);
-        // Counters and wait samples of the warm-up are dropped.
-        case.take_counters()?;
-        case.take_shards();
-        probe.reset();
+        let start_ns = match started {
+            Some(start_ns) => start_ns,
+            None => {
+                wait_until(shared, timer.now_ns() + self.warmup.as_nanos() as u64, probe);
+                self.start_measuring(case, shared, probe)?
+            }
+        };
+        let end_ns = shared.ends_at_ns.load(Ordering::SeqCst);
         let mut series = IntervalSeries::new(start_ns);
         let step = INTERVAL.as_nanos() as u64;
         let mut boundary = start_ns;
@@ -380,6 +379,25 @@ impl ConcurrentInsert {
                 return Ok((series, start_ns, true));
             }
         }
+    }
+
+    /// Opens the measured time now: the clients count what they start from here, stop by
+    /// themselves at its end, and the counters and wait samples so far are dropped. Returns
+    /// its start on the shared timer.
+    fn start_measuring(
+        &self,
+        case: &mut dyn InsertCase,
+        shared: &Shared<'_>,
+        probe: &mut WaitProbe,
+    ) -> Result<u64, Error> {
+        let start_ns = shared.timer.now_ns();
+        shared.per_second.start(start_ns);
+        shared.ends_at_ns.store(start_ns + self.duration.as_nanos() as u64, Ordering::SeqCst);
+        shared.measuring.store(true, Ordering::Release);
+        case.take_counters()?;
+        case.take_shards();
+        probe.reset();
+        Ok(start_ns)
     }
 }
 
