@@ -3,7 +3,7 @@
 
 use crate::predict::table::tail_per_1k;
 use crate::results::{BtreeStats, Counters, RunResult};
-use crate::strategy::{Storage, Strategy};
+use crate::strategy::Strategy;
 use serde::{Deserialize, Serialize};
 
 /// A predicted value with its 90% interval.
@@ -122,7 +122,7 @@ pub fn figures(
         cache_misses_per_row: per_row(|c| c.cache_misses),
         pages_written_per_row: per_row(|c| c.pages_written),
         page_splits_per_row: per_row(|c| c.page_splits),
-        key_bytes: key_bytes(strategy.primary.storage),
+        key_bytes: strategy.primary.storage.value_bytes(),
         ordered,
         hot_spot: hot_spot(strategy, ordered).into(),
         hottest_shard_share: None,
@@ -152,15 +152,6 @@ fn seconds_after(run: &RunResult, rows_now: u64) -> Option<Estimate> {
     };
     let value = sum(&|b| (b.elapsed_ns > 0).then_some(b.elapsed_ns))?;
     Some(Estimate { value, low: sum(&|b| b.elapsed_ns_low)?, high: sum(&|b| b.elapsed_ns_high)? })
-}
-
-/// Bytes of one key value in a column.
-fn key_bytes(storage: Storage) -> u32 {
-    match (storage, storage.text_encoding()) {
-        (Storage::Integer, _) => 8,
-        (_, Some(encoding)) => encoding.encode(&[0; 16], &mut [0; 36]).len() as u32,
-        (_, None) => 16,
-    }
 }
 
 /// Where a candidate's inserts land.

@@ -99,7 +99,9 @@ pub fn summarize(doc: &ResultsDoc) -> Summary {
         .runs
         .iter()
         .map(|run| {
-            let ms = |b: Option<&crate::results::BatchResult>| b.map(|b| b.elapsed_ns as f64 / 1e6);
+            // An uncalibrated prediction's batches are not timed: no batch time to show.
+            let timed = run.batches.iter().any(|b| b.elapsed_ns > 0);
+            let ms = |b: Option<&crate::results::BatchResult>| b.filter(|_| timed).map(|b| b.elapsed_ns as f64 / 1e6);
             let (first, last) = (ms(run.batches.first()), ms(run.batches.last()));
             let (rows, insert_ns, counters) = measured(run);
             // Per 1,000 rows of the batches that reported the counter: a costly counter may

@@ -238,6 +238,9 @@ mod tests {
         assert!(filesystem_of(Path::new("/proc/self")).is_some_and(|f| f == "proc"));
         let me = process_start_token(std::process::id()).unwrap();
         assert_eq!(process_start_token(std::process::id()).as_ref(), Some(&me), "fixed for a process's life");
+        // A process started a clock tick later (10 ms at the usual 100 ticks a second) has
+        // another token; one started within the same tick may share it, told apart by its id.
+        std::thread::sleep(std::time::Duration::from_millis(50));
         let mut child = Command::new("sleep").arg("5").spawn().unwrap();
         assert_ne!(process_start_token(child.id()), Some(me));
         child.kill().unwrap();

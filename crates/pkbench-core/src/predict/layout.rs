@@ -125,10 +125,7 @@ pub(super) fn int_body_len(v: i64) -> u32 {
 fn key_bytes(storage: Storage) -> Column {
     match storage {
         Storage::Integer => Column::Int,
-        Storage::Binary16 | Storage::Binary16TimeSwapped | Storage::MariaDbUuid => Column::Bytes(16),
-        Storage::Text36 | Storage::VarText36 => Column::Bytes(36),
-        Storage::Hex32 | Storage::VarHex32 => Column::Bytes(32),
-        Storage::Text26 => Column::Bytes(26),
+        s => Column::Bytes(s.value_bytes()),
     }
 }
 

@@ -250,15 +250,13 @@ pub fn settings_line(doc: &ResultsDoc) -> Option<String> {
     } else {
         rows
     };
-    let line = format!(
-        "{} {} · {} · {size} · payload {} B · seed {} · {}",
-        run.engine,
-        run.engine_version,
-        run.workload,
-        s.payload_bytes,
-        s.seed,
-        engine.join(" "),
+    let mut line = format!(
+        "{} {} · {} · {size} · payload {} B · seed {}",
+        run.engine, run.engine_version, run.workload, s.payload_bytes, s.seed
     );
+    if !engine.is_empty() {
+        line = format!("{line} · {}", engine.join(" "));
+    }
     let line = match key_note(doc) {
         Some(keys) => format!("{line} · {keys}"),
         None => line,

@@ -107,9 +107,10 @@ impl Exporter for MarkdownExporter {
             out.push('\n');
             out.push_str(&link);
         }
-        // A timed workload (concurrent) has no batches to tabulate.
+        // A timed workload (concurrent) has no batches to tabulate, an uncalibrated prediction
+        // no batch times.
         let (h, r) = batch_grid(doc);
-        if !r.is_empty() {
+        if !r.is_empty() && doc.runs.iter().flat_map(|r| &r.batches).any(|b| b.elapsed_ns > 0) {
             out.push_str("\n## Milliseconds per batch\n\n");
             md_table(&mut out, &h, &r);
         }

@@ -130,10 +130,9 @@ fn key_bytes(storage: Storage, source: KeySource, engine: EngineKind, rows: u64)
             | EngineKind::PostgresFdw
             | EngineKind::MyRocks => 8.0,
         },
-        // Text keys: their characters and a length byte.
-        s => match s.text_encoding() {
-            Some(encoding) => encoding.encode(&[0; 16], &mut [0; 36]).len() as f64 + 1.0,
-            None => 16.0,
-        },
+        // Binary keys (MariaDB's UUID type among them) are 16 bytes; text keys their
+        // characters and a length byte.
+        Storage::Binary16 | Storage::Binary16TimeSwapped | Storage::MariaDbUuid => 16.0,
+        s => s.value_bytes() as f64 + 1.0,
     }
 }

@@ -421,6 +421,19 @@ mod tests {
     use std::collections::HashSet;
 
     #[test]
+    fn a_stored_value_is_as_wide_as_its_text_form_or_sixteen_bytes() {
+        for s in CATALOG.iter().flat_map(|s| std::iter::once(s.primary.storage).chain(s.secondary.map(|k| k.storage))) {
+            let expected = match (s, s.text_encoding()) {
+                (Storage::Integer, _) => 8,
+                // MariaDB's UUID type is sent as text and stored in 16 bytes.
+                (Storage::MariaDbUuid, _) | (_, None) => 16,
+                (_, Some(encoding)) => encoding.encode(&[0; 16], &mut [0; 36]).len() as u32,
+            };
+            assert_eq!(s.value_bytes(), expected, "{s:?}");
+        }
+    }
+
+    #[test]
     fn names_and_aliases_are_unique() {
         let mut seen = HashSet::new();
         for s in CATALOG {

@@ -65,6 +65,19 @@ impl Storage {
         }
     }
 
+    /// Bytes one key value takes stored this way: 8 for an integer, 16 for the binary forms and
+    /// MariaDB's `UUID` type (16 bytes on disk, though sent as text), the characters of a text
+    /// form.
+    pub fn value_bytes(self) -> u32 {
+        match self {
+            Storage::Integer => 8,
+            Storage::Binary16 | Storage::Binary16TimeSwapped | Storage::MariaDbUuid => 16,
+            Storage::Text36 | Storage::VarText36 => 36,
+            Storage::Hex32 | Storage::VarHex32 => 32,
+            Storage::Text26 => 26,
+        }
+    }
+
     /// The 16 bytes a binary storage holds for `key` (swapped for
     /// [`Storage::Binary16TimeSwapped`]).
     #[inline]

@@ -68,6 +68,20 @@ fn markdown_snapshot() {
 }
 
 #[test]
+fn a_prediction_without_batch_times_shows_none() {
+    // An uncalibrated prediction: counts and sizes, every batch untimed.
+    let mut doc = doc();
+    for batch in doc.runs.iter_mut().flat_map(|r| &mut r.batches) {
+        batch.elapsed_ns = 0;
+    }
+    let md = Format::Markdown.exporter().render(&doc).unwrap();
+    assert!(!md.contains("## Milliseconds per batch"), "{md}");
+    assert!(!md.contains("No batch finished") && !md.contains("| 0.00 |"), "{md}");
+    let int = md.lines().find(|l| l.starts_with("| int |")).unwrap();
+    assert!(int.starts_with("| int | – | – | – |"), "{int}");
+}
+
+#[test]
 fn csv_has_one_row_per_batch() {
     let csv = Format::Csv.exporter().render(&doc()).unwrap();
     let lines: Vec<&str> = csv.lines().collect();

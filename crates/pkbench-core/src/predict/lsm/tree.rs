@@ -207,7 +207,8 @@ impl Levels {
     pub fn score(&self, n: usize) -> f64 {
         match n {
             0 => self.files[0].len() as f64 / self.shape.l0_trigger as f64,
-            _ => self.files[n].iter().map(File::bytes).sum::<f64>() / self.shape.target(n),
+            // A fold from +0: an empty level's score is 0, not the -0 an empty float sum gives.
+            _ => self.files[n].iter().fold(0.0, |sum, f| sum + f.bytes()) / self.shape.target(n),
         }
     }
 
@@ -485,6 +486,12 @@ mod tests {
 
     fn bytes(levels: &Levels, n: usize) -> f64 {
         levels.files()[n].iter().map(File::bytes).sum::<f64>() / MIB
+    }
+
+    #[test]
+    fn an_empty_level_scores_zero_not_minus_zero() {
+        let levels = Levels::new(shape(), vec![1.0]);
+        assert!(levels.score(1) == 0.0 && levels.score(1).is_sign_positive(), "{}", levels.score(1));
     }
 
     #[test]
