@@ -100,7 +100,7 @@ pub fn summarize(doc: &ResultsDoc) -> Summary {
         .iter()
         .map(|run| {
             // An uncalibrated prediction's batches are not timed: no batch time to show.
-            let timed = run.batches.iter().any(|b| b.elapsed_ns > 0);
+            let timed = run.has_batch_times();
             let ms = |b: Option<&crate::results::BatchResult>| b.filter(|_| timed).map(|b| b.elapsed_ns as f64 / 1e6);
             let (first, last) = (ms(run.batches.first()), ms(run.batches.last()));
             let (rows, insert_ns, counters) = measured(run);

@@ -132,7 +132,7 @@ pub fn render(doc: &ResultsDoc) -> String {
 
 /// Whether the forecast has batch times (it was calibrated).
 fn timed(doc: &ResultsDoc) -> bool {
-    doc.runs.iter().any(|r| r.batches.iter().any(|b| b.elapsed_ns > 0))
+    doc.runs.iter().any(RunResult::has_batch_times)
 }
 
 /// An LSM model's table: one line per strategy with its size, what the writes cost over the

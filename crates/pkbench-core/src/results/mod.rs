@@ -546,6 +546,12 @@ impl RunResult {
         self.workload == PREDICT_WORKLOAD
     }
 
+    /// Whether any batch was timed (an uncalibrated prediction's are not: it counts, it does
+    /// not time).
+    pub fn has_batch_times(&self) -> bool {
+        self.batches.iter().any(|b| b.elapsed_ns > 0)
+    }
+
     /// Rows inserted by completed batches.
     pub fn rows_inserted(&self) -> u64 {
         self.batches.last().map_or(0, |b| b.rows_total)

@@ -15,8 +15,7 @@ const MAX_OTHERS: usize = 5;
 /// Time per batch as the table grows (per row when batch sizes differ, so lines stay comparable),
 /// of the runs whose batches were timed (an uncalibrated prediction's are not).
 pub fn chart(data: &ReportData<'_>) -> Option<Chart> {
-    let runs: Vec<&SeriesRun<'_>> =
-        data.series.iter().filter(|s| s.run.batches.iter().any(|b| b.elapsed_ns > 0)).collect();
+    let runs: Vec<&SeriesRun<'_>> = data.series.iter().filter(|s| s.run.has_batch_times()).collect();
     if runs.is_empty() {
         return None;
     }
