@@ -266,8 +266,9 @@ pub struct PredictArgs {
     pub bounded: bool,
     /// Scale model: simulate 1/K of the rows, batch and cache and multiply the counts by K.
     ///
-    /// For ordered or uniformly random keys only [default: 1 up to 25M rows, then the power of
-    /// two that simulates at most 25M rows, within ≥ 5,000 rows per batch and ≥ 100 pages]
+    /// For ordered or uniformly random keys only [default: 1 up to 6.25M rows, then the power of
+    /// two that simulates at most 6.25M rows, within ≥ 5,000 rows per batch and ≥ 100 pages;
+    /// the server models then double it while the cache keeps ≥ 10 pages]
     #[arg(long, value_name = "K", help_heading = MODEL)]
     pub scale: Option<u64>,
     /// Sharded model: where each batch's rows land on N shards (2–256).

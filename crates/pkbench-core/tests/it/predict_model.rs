@@ -105,7 +105,7 @@ fn every_strategy_keeps_every_row_at_every_page_size() {
 }
 
 /// A 1/4 scale model (a quarter of the rows, batch and cache, counts ×4) agrees with the full
-/// simulation for ordered and uniformly random keys; `pkbench predict` uses it above 25M rows.
+/// simulation for ordered and uniformly random keys; `pkbench predict` uses it above 6.25M rows.
 #[test]
 fn a_scale_model_agrees_with_the_full_simulation() {
     let config = |scale| PredictConfig {

@@ -466,10 +466,11 @@ fn a_batch_that_holds_the_scale_back_is_named_before_the_forecast_starts() {
     assert!(line.contains("--batch 100000 simulates fewer rows"), "{line}");
 }
 
-/// Without --batch, a billion-row forecast's batch grows with it (1.6M rows: 625 batches).
+/// Without --batch, a billion-row forecast's batch grows with it (1.6M rows: 625 batches), and
+/// its scale with the batch (1/256 keeps 6,250 rows per simulated batch).
 #[test]
 fn a_billion_row_forecast_gets_a_batch_that_lets_it_scale() {
     let line = predicting_line(&["-s", "uuid4", "-n", "1G", "--cache-mb", "1024"]);
-    assert!(line.contains("scale model 1/64: 15625000 rows simulated"), "{line}");
+    assert!(line.contains("scale model 1/256: 3906250 rows simulated"), "{line}");
     assert!(!line.contains("holds the scale model back"), "{line}");
 }

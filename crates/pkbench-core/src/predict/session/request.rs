@@ -322,9 +322,12 @@ fn faster_batch(request: &PredictRequest, strategies: &[&'static Strategy], conf
     (k > config.scale).then_some(batch)
 }
 
-/// The scale model chosen for `rows` in batches of `batch_rows` when `--scale` is not given
-/// ([`predict::scale::auto_within`] below the engine's ceiling); 1 for the LSM model, which
-/// keeps no keys and simulates every row whatever the size.
+/// The scale model chosen for `rows` in batches of `batch_rows` when `--scale` is not given:
+/// [`predict::scale::auto`] for SQLite, whose scaled cache misses more than the full one below
+/// [`predict::scale::AUTO_MIN_CACHE_PAGES`] (docs/findings/predict-accuracy.md, "The automatic
+/// scale"); the server models go on doubling
+/// within [`predict::scale::auto_within`]'s floor, since they keep every key they simulate; 1 for
+/// the LSM model, which keeps no keys and simulates every row whatever the size.
 fn auto_scale(
     engine: ModelEngine,
     rows: u64,
@@ -332,10 +335,15 @@ fn auto_scale(
     config: &PredictConfig,
     strategies: &[&'static Strategy],
 ) -> u64 {
-    if engine.capabilities().lsm_model {
-        return 1;
+    let cache_pages = engine.cache_pages(config);
+    match engine {
+        EngineKind::MyRocks => 1,
+        EngineKind::Sqlite => predict::scale::auto(rows, batch_rows, cache_pages, strategies),
+        EngineKind::Postgres | EngineKind::PostgresFdw | EngineKind::MariaDb | EngineKind::Spider => {
+            let ceiling = predict::scale::AUTO_MAX_SIMULATED_ROWS;
+            predict::scale::auto_within(rows, batch_rows, cache_pages, strategies, ceiling)
+        }
     }
-    predict::scale::auto_within(rows, batch_rows, engine.cache_pages(config), strategies, rows_ceiling(engine))
 }
 
 /// The mode without `--exact` or `--bounded`: exact, but bounded for SQLite above
@@ -349,22 +357,6 @@ fn default_mode(engine: ModelEngine, rows: u64) -> Mode {
         | EngineKind::Spider
         | EngineKind::PostgresFdw
         | EngineKind::MyRocks => Mode::Exact,
-    }
-}
-
-/// Most rows the automatic scale lets a model simulate. The server models keep every key, 16
-/// bytes each per tree, and past [`predict::scale::AUTO_MAX_SIMULATED_ROWS`] their trees lie far
-/// beyond the processor's caches: a billion-row forecast's time, memory and counts at that
-/// ceiling against 1/16 are in docs/findings/predict-accuracy.md. SQLite's bounded leaves keep
-/// about 4 bytes a row, so its scale stays [`predict::scale::auto`]'s.
-fn rows_ceiling(engine: ModelEngine) -> u64 {
-    match engine {
-        EngineKind::Sqlite => u64::MAX,
-        EngineKind::Postgres
-        | EngineKind::MariaDb
-        | EngineKind::Spider
-        | EngineKind::PostgresFdw
-        | EngineKind::MyRocks => predict::scale::AUTO_MAX_SIMULATED_ROWS,
     }
 }
 
