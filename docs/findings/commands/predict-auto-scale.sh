@@ -4,8 +4,8 @@
 # 1/128 (the server models' rule would go on to it: 15 pages); timed, then the counts.
 /usr/bin/time -f "sq:pkbench predict -n 100M %e %M" -a -o time.txt pkbench predict -n 100M -q -o sq > /dev/null
 /usr/bin/time -f "sq4:pkbench predict -n 100M --scale 4 %e %M" -a -o time.txt pkbench predict -n 100M --scale 4 -q -o sq4 > /dev/null
-/usr/bin/time -f "sqg:pkbench predict -n 1G %e %M" -a -o time.txt pkbench predict -n 1G -q -o sqg > /dev/null
-/usr/bin/time -f "sqg128:pkbench predict -n 1G --scale 128 %e %M" -a -o time.txt pkbench predict -n 1G --scale 128 -q -o sqg128 > /dev/null
+/usr/bin/time -f "sqg:pkbench predict -n 1G -b 1.6M %e %M" -a -o time.txt pkbench predict -n 1G -b 1.6M -q -o sqg > /dev/null
+/usr/bin/time -f "sqg128:pkbench predict -n 1G -b 1.6M --scale 128 %e %M" -a -o time.txt pkbench predict -n 1G -b 1.6M --scale 128 -q -o sqg128 > /dev/null
 /usr/bin/time -f "pg:pkbench predict --engine postgres -n 100M %e %M" -a -o time.txt pkbench predict --engine postgres -n 100M -q -o pg > /dev/null
 /usr/bin/time -f "pg4:pkbench predict --engine postgres -n 100M --scale 4 %e %M" -a -o time.txt pkbench predict --engine postgres -n 100M --scale 4 -q -o pg4 > /dev/null
 /usr/bin/time -f "my:pkbench predict --engine mariadb -n 100M %e %M" -a -o time.txt pkbench predict --engine mariadb -n 100M -q -o my > /dev/null
