@@ -325,9 +325,9 @@ fn faster_batch(request: &PredictRequest, strategies: &[&'static Strategy], conf
 /// The scale model chosen for `rows` in batches of `batch_rows` when `--scale` is not given:
 /// [`predict::scale::auto`] for SQLite, whose scaled cache misses more than the full one below
 /// [`predict::scale::AUTO_MIN_CACHE_PAGES`] (docs/findings/predict-accuracy.md, "The automatic
-/// scale"); the server models go on doubling
-/// within [`predict::scale::auto_within`]'s floor, since they keep every key they simulate; 1 for
-/// the LSM model, which keeps no keys and simulates every row whatever the size.
+/// scale"); the server models go on doubling down to [`predict::scale::auto_within`]'s floor,
+/// since they keep every key they simulate; 1 for the LSM model, which keeps no keys and
+/// simulates every row whatever the size.
 fn auto_scale(
     engine: ModelEngine,
     rows: u64,
