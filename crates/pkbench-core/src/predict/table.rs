@@ -31,7 +31,7 @@ pub fn render(doc: &ResultsDoc) -> String {
     if doc.runs.iter().any(|r| crate::report::levels::last(r).is_some()) {
         return render_lsm(doc);
     }
-    let calibrated = timed(doc);
+    let calibrated = doc.has_batch_times();
     let mut header: Vec<String> = [
         "strategy",
         "rows",
@@ -130,16 +130,11 @@ pub fn render(doc: &ResultsDoc) -> String {
     out
 }
 
-/// Whether the forecast has batch times (it was calibrated).
-fn timed(doc: &ResultsDoc) -> bool {
-    doc.runs.iter().any(RunResult::has_batch_times)
-}
-
 /// An LSM model's table: one line per strategy with its size, what the writes cost over the
 /// whole growth (bytes per row flushed and compacted, write amplification, bloom filters
 /// checked), the levels at the end and (calibrated) predicted ms per batch.
 fn render_lsm(doc: &ResultsDoc) -> String {
-    let timed = timed(doc);
+    let timed = doc.has_batch_times();
     let mut header = vec![
         "strategy",
         "rows",

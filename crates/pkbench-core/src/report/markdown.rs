@@ -6,7 +6,7 @@ use super::input::Source;
 use super::svg::line::YScale;
 use super::{Exporter, columns, fmt};
 use crate::Error;
-use crate::results::{ResultsDoc, RunResult};
+use crate::results::ResultsDoc;
 use std::fmt::Write;
 
 /// File name of the key chart (time per batch) that Markdown output links to; whoever writes
@@ -110,7 +110,7 @@ impl Exporter for MarkdownExporter {
         // A timed workload (concurrent) has no batches to tabulate, an uncalibrated prediction
         // no batch times.
         let (h, r) = batch_grid(doc);
-        if !r.is_empty() && doc.runs.iter().any(RunResult::has_batch_times) {
+        if !r.is_empty() && doc.has_batch_times() {
             out.push_str("\n## Milliseconds per batch\n\n");
             md_table(&mut out, &h, &r);
         }

@@ -33,6 +33,13 @@ pub struct ResultsDoc {
     pub runs: Vec<RunResult>,
 }
 
+impl ResultsDoc {
+    /// Whether any run's batches were timed (an uncalibrated forecast's are not).
+    pub fn has_batch_times(&self) -> bool {
+        self.runs.iter().any(RunResult::has_batch_times)
+    }
+}
+
 /// One strategy on one engine under one workload.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct RunResult {
