@@ -180,7 +180,8 @@ pub struct PredictArgs {
     pub strategies: String,
     /// Your own schema file (as `run --schema`): predicts the key table's trees.
     ///
-    /// The table and every index, after --rows rows of each strategy (the --engine's page model).
+    /// The table and every index, after --rows rows of each strategy (the --engine's page
+    /// model), printed: no results folder, calibration or check.
     #[arg(long, value_name = "FILE.sql", help_heading = SettingGroup::Input.heading())]
     pub schema: Option<PathBuf>,
     /// With --schema: the table whose key each strategy replaces.

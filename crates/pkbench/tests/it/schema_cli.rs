@@ -173,6 +173,16 @@ fn predict_schema_lays_out_every_tree_of_the_key_table() {
         ]),
         "--page-size is SQLite's",
     );
+    // It writes no results folder and times nothing: the page model's flags are refused.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    for flag in [["--out", out.to_str().unwrap()], ["--calibrate-from", "results.json"], ["--scale", "4"]] {
+        one_line_error(
+            pkbench().args(["predict", "--schema", RUN_FIXTURE, "--table", "accounts", "-n", "5k"]).args(flag),
+            &format!("{} is for the page model: predict --schema prints the key table's trees only", flag[0]),
+        );
+    }
+    assert!(!out.exists(), "predict --schema -o made a folder");
 }
 
 /// A mysqldump file (backquotes, `ENGINE=`, `AUTO_INCREMENT`), written for this test.

@@ -15,6 +15,10 @@ use std::time::Duration;
 /// `wal_keep_size` of managed clusters, MiB: keeps each batch's WAL for `pg_walinspect`.
 pub const WAL_KEEP_MB: u64 = 2048;
 
+/// `max_connections` of managed clusters: room for every client of a concurrent run, and the
+/// size of SERIALIZABLE's conflict pool, which PostgreSQL derives from it.
+const MAX_CONNECTIONS: u32 = 200;
+
 /// Settings a user may not change on a managed cluster, and what to do instead.
 pub const RESERVED_SETTINGS: &[(&str, &str)] = &[
     ("shared_buffers", "set the cache with --cache-mb"),
@@ -122,7 +126,10 @@ impl ManagedPostgres {
                 format!("min_wal_size={}MB", wal.min_mb),
                 format!("wal_keep_size={WAL_KEEP_MB}MB"),
                 "autovacuum=off".to_string(),
-                "max_connections=50".to_string(),
+                // SERIALIZABLE records its read/write conflicts in a pool sized from the number
+                // of backends; a client descheduled mid-transaction keeps every conflict of the
+                // transactions committed meanwhile, so a small pool fails under a loaded machine.
+                format!("max_connections={MAX_CONNECTIONS}"),
                 "log_min_messages=warning".to_string(),
             ])
             .chain(options.settings.iter().map(|s| format!("{}={}", s.name, s.value)))

@@ -139,6 +139,25 @@ impl PredictRequest {
         }
     }
 
+    /// The flags given that only the page model reads (calibration, check, mode, scale,
+    /// results folder), by name: the sharded and `--schema` models refuse them rather than
+    /// ignore them.
+    pub(super) fn page_model_flags(&self) -> impl Iterator<Item = &'static str> {
+        [
+            (self.calibration == Some(CalibrationSource::Run), "--calibrate"),
+            (matches!(self.calibration, Some(CalibrationSource::File(_))), "--calibrate-from"),
+            (matches!(self.check, Some(CheckSource::Run(_))), "--check"),
+            (matches!(self.check, Some(CheckSource::File(_))), "--check-from"),
+            (self.mode == Some(Mode::Exact), "--exact"),
+            (self.mode == Some(Mode::Bounded), "--bounded"),
+            (self.scale.is_some(), "--scale"),
+            (self.ram_gib.is_some(), "--ram"),
+            (self.out.is_some(), "--out"),
+        ]
+        .into_iter()
+        .filter_map(|(given, flag)| given.then_some(flag))
+    }
+
     /// Checks every flag and the flags together, and chooses the model: the sharded model
     /// with `--shards`, `--sharding` or `--range-split-mb`; else `--schema`'s trees; else the
     /// page model. Reads the files given as calibration or check; creates nothing.

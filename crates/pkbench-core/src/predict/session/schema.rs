@@ -2,7 +2,7 @@
 //! engine's page model fed with the rows `run --schema` would insert. Nothing is written: the
 //! trees are printed.
 
-use super::request::{PredictRequest, SchemaRequest};
+use super::request::{Format, PredictRequest, SchemaRequest};
 use crate::Error;
 use crate::engines::EngineKind;
 use crate::predict::{ModelEngine, SCHEMA_ENGINES, predict_schema};
@@ -61,6 +61,13 @@ impl SchemaPlan {
             return Err(Error::InvalidInput(format!(
                 "--page-size is SQLite's: {}'s pages are fixed; leave --page-size out",
                 engine.name()
+            )));
+        }
+        // The page model's flags would be silently ignored: refuse them.
+        let format = (request.format != Format::Table).then_some("--format");
+        if let Some(flag) = request.page_model_flags().chain(format).next() {
+            return Err(Error::InvalidInput(format!(
+                "{flag} is for the page model: predict --schema prints the key table's trees only; leave {flag} out"
             )));
         }
         let page_size = request.page_size.unwrap_or(4096);

@@ -2,11 +2,10 @@
 //! folder: the figures are printed, as a table or JSON.
 
 use super::event::{PredictEvent, PredictObserver};
-use super::request::{CalibrationSource, CheckSource, Format, PredictRequest};
+use super::request::{Format, PredictRequest};
 use crate::Error;
 use crate::engines::EngineKind;
 use crate::keys::KeySettings;
-use crate::predict::Mode;
 use crate::predict::sharded::{self, ShardedConfig, ShardedPrediction};
 use crate::sharding::{ShardLayout, Sharding};
 use crate::strategy::{Strategy, parse_list};
@@ -48,23 +47,16 @@ impl ShardedPlan {
 /// The sharded model's settings of `request`, checked.
 fn config(request: &PredictRequest) -> Result<ShardedConfig, Error> {
     // Page-model flags would be silently ignored: refuse them.
-    for (given, flag) in [
-        (request.engine != EngineKind::Sqlite, "--engine"),
-        (request.page_size.is_some(), "--page-size"),
-        (request.calibration == Some(CalibrationSource::Run), "--calibrate"),
-        (matches!(request.calibration, Some(CalibrationSource::File(_))), "--calibrate-from"),
-        (matches!(request.check, Some(CheckSource::Run(_))), "--check"),
-        (matches!(request.check, Some(CheckSource::File(_))), "--check-from"),
-        (request.mode == Some(Mode::Exact), "--exact"),
-        (request.mode == Some(Mode::Bounded), "--bounded"),
-        (request.scale.is_some(), "--scale"),
-        (request.out.is_some(), "--out"),
-    ] {
-        if given {
-            return Err(Error::InvalidInput(format!(
-                "{flag} is for the page model: the sharded model (--shards) is the same for every engine and prints its figures only; leave {flag} out"
-            )));
-        }
+    if request.schema.is_some() {
+        return Err(Error::InvalidInput(
+            "--schema is not modelled on shards: the sharded model (--shards) places the keys of pkbench's own table; leave --schema or --shards out".into(),
+        ));
+    }
+    let own = [(request.engine != EngineKind::Sqlite).then_some("--engine"), request.page_size.map(|_| "--page-size")];
+    if let Some(flag) = own.into_iter().flatten().chain(request.page_model_flags()).next() {
+        return Err(Error::InvalidInput(format!(
+            "{flag} is for the page model: the sharded model (--shards) is the same for every engine and prints its figures only; leave {flag} out"
+        )));
     }
     let sharding = request.sharding.as_deref().map_or(Ok(Sharding::Range), Sharding::parse)?;
     let range_split_bytes = match request.range_split_mb {

@@ -129,6 +129,25 @@ fn refused_combinations_are_refused_before_anything_is_created() {
             }),
             "predict --schema models sqlite, postgres, mariadb, not spider",
         ),
+        (
+            with(&|r| r.schema = Some(SchemaRequest { file: "schema.sql".into(), ..SchemaRequest::default() })),
+            "--out is for the page model: predict --schema prints the key table's trees only",
+        ),
+        (
+            with(&|r| {
+                r.out = None;
+                r.calibration = Some(CalibrationSource::Run);
+                r.schema = Some(SchemaRequest { file: "schema.sql".into(), ..SchemaRequest::default() });
+            }),
+            "--calibrate is for the page model: predict --schema",
+        ),
+        (
+            with(&|r| {
+                r.shards = Some(4);
+                r.schema = Some(SchemaRequest { file: "schema.sql".into(), ..SchemaRequest::default() });
+            }),
+            "--schema is not modelled on shards",
+        ),
     ];
     for (request, needle) in cases {
         let err = request.validate().expect_err(needle).to_string();
@@ -279,7 +298,7 @@ fn a_schemas_trees_are_rendered_per_strategy() {
     let dir = tempfile::tempdir().unwrap();
     let mut r = request(dir.path(), "int,uuid4", 5_000, 1_000);
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/schema/accounts_orders.pg.sql");
-    r.schema = Some(SchemaRequest { file, ..SchemaRequest::default() });
+    (r.schema, r.out) = (Some(SchemaRequest { file, ..SchemaRequest::default() }), None);
     let Ok(PredictPlan::Schema(plan)) = r.validate() else { panic!("not a schema plan") };
     let text = plan.run().unwrap().render();
     let lines: Vec<&str> = text.lines().collect();
