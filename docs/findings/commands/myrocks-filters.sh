@@ -1,0 +1,11 @@
+# What a random key's bloom filter checks cost: one real uuid4 run of 5M rows (a calibration as
+# large as its target, so its block cache is the target's), and the calibrated model's costs
+# fitted on its batches, on all of them and on its first 1M rows only (what a calibration for a
+# 10M-row target sees); each forecast held to the run.
+pkbench predict --engine myrocks -s uuid4 -n 5M -b 25k --cache-mb 1024 --calibrate --calibrate-rows 5M -q -o run > /dev/null
+pkbench predict --engine myrocks -s uuid4 -n 5M -b 25k --cache-mb 1024 --calibrate-rows 1M --calibrate-from run/calibration/results.json --check-from run/calibration/results.json -o first > first.txt 2> /dev/null
+pkbench predict --engine myrocks -s uuid4 -n 5M -b 25k --cache-mb 1024 --calibrate-rows 5M --calibrate-from run/calibration/results.json --check-from run/calibration/results.json -o all > all.txt 2> /dev/null
+echo "- Fitted on the first 1M rows: $(grep -o 'ones): [^;]*' first/results.md | sed 's/^ones): //')."
+echo "  Against the run: $(grep -E '^uuid4, last [0-9]+ batches' first.txt)"
+echo "- Fitted on all 5M rows: $(grep -o 'ones): [^;]*' all/results.md | sed 's/^ones): //')."
+echo "  Against the run: $(grep -E '^uuid4, last [0-9]+ batches' all.txt)"
