@@ -16,7 +16,9 @@ use std::time::Duration;
 pub const WAL_KEEP_MB: u64 = 2048;
 
 /// `max_connections` of managed clusters: room for every client of a concurrent run, and the
-/// size of SERIALIZABLE's conflict pool, which PostgreSQL derives from it.
+/// size of SERIALIZABLE's read/write conflict pool, which PostgreSQL derives from it. A client
+/// descheduled mid-transaction keeps every conflict of the transactions committed meanwhile, so
+/// a small pool runs out on a loaded machine.
 const MAX_CONNECTIONS: u32 = 200;
 
 /// Settings a user may not change on a managed cluster, and what to do instead.
@@ -126,9 +128,6 @@ impl ManagedPostgres {
                 format!("min_wal_size={}MB", wal.min_mb),
                 format!("wal_keep_size={WAL_KEEP_MB}MB"),
                 "autovacuum=off".to_string(),
-                // SERIALIZABLE records its read/write conflicts in a pool sized from the number
-                // of backends; a client descheduled mid-transaction keeps every conflict of the
-                // transactions committed meanwhile, so a small pool fails under a loaded machine.
                 format!("max_connections={MAX_CONNECTIONS}"),
                 "log_min_messages=warning".to_string(),
             ])

@@ -139,11 +139,15 @@ impl PredictRequest {
         }
     }
 
-    /// The flags given that only the page model reads (calibration, check, mode, scale,
-    /// results folder), by name: the sharded and `--schema` models refuse them rather than
-    /// ignore them.
-    pub(super) fn page_model_flags(&self) -> impl Iterator<Item = &'static str> {
-        [
+    /// Refuses, rather than ignores, the first flag given that only the page model reads
+    /// (calibration, check, mode, scale, `--ram`, results folder), or of the model's own `also`:
+    /// "FLAG is for the page model: `model`; leave FLAG out".
+    pub(super) fn refuse_page_model_flags(
+        &self,
+        also: impl IntoIterator<Item = Option<&'static str>>,
+        model: &str,
+    ) -> Result<(), Error> {
+        let page_model = [
             (self.calibration == Some(CalibrationSource::Run), "--calibrate"),
             (matches!(self.calibration, Some(CalibrationSource::File(_))), "--calibrate-from"),
             (matches!(self.check, Some(CheckSource::Run(_))), "--check"),
@@ -153,9 +157,13 @@ impl PredictRequest {
             (self.scale.is_some(), "--scale"),
             (self.ram_gib.is_some(), "--ram"),
             (self.out.is_some(), "--out"),
-        ]
-        .into_iter()
-        .filter_map(|(given, flag)| given.then_some(flag))
+        ];
+        let mut given =
+            also.into_iter().flatten().chain(page_model.into_iter().filter_map(|(g, flag)| g.then_some(flag)));
+        match given.next() {
+            Some(flag) => Err(Error::InvalidInput(format!("{flag} is for the page model: {model}; leave {flag} out"))),
+            None => Ok(()),
+        }
     }
 
     /// Checks every flag and the flags together, and chooses the model: the sharded model

@@ -63,13 +63,13 @@ impl SchemaPlan {
                 engine.name()
             )));
         }
-        // The page model's flags would be silently ignored: refuse them.
-        let format = (request.format != Format::Table).then_some("--format");
-        if let Some(flag) = request.page_model_flags().chain(format).next() {
-            return Err(Error::InvalidInput(format!(
-                "{flag} is for the page model: predict --schema prints the key table's trees only; leave {flag} out"
-            )));
+        // Flags of the other models would be silently ignored: refuse them.
+        if request.format != Format::Table {
+            return Err(Error::InvalidInput(
+                "--format json is for the sharded model (--shards): predict --schema prints the key table's trees; leave out --format".into(),
+            ));
         }
+        request.refuse_page_model_flags([], "predict --schema prints the key table's trees only")?;
         let page_size = request.page_size.unwrap_or(4096);
         let workload = workload(&schema, engine, request.rows, request.batch_rows, request.seed)?;
         let strategies = crate::strategy::parse_list(&request.strategies)?;

@@ -53,11 +53,10 @@ fn config(request: &PredictRequest) -> Result<ShardedConfig, Error> {
         ));
     }
     let own = [(request.engine != EngineKind::Sqlite).then_some("--engine"), request.page_size.map(|_| "--page-size")];
-    if let Some(flag) = own.into_iter().flatten().chain(request.page_model_flags()).next() {
-        return Err(Error::InvalidInput(format!(
-            "{flag} is for the page model: the sharded model (--shards) is the same for every engine and prints its figures only; leave {flag} out"
-        )));
-    }
+    request.refuse_page_model_flags(
+        own,
+        "the sharded model (--shards) is the same for every engine and prints its figures only",
+    )?;
     let sharding = request.sharding.as_deref().map_or(Ok(Sharding::Range), Sharding::parse)?;
     let range_split_bytes = match request.range_split_mb {
         None => None,

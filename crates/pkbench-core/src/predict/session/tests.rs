@@ -143,6 +143,14 @@ fn refused_combinations_are_refused_before_anything_is_created() {
         ),
         (
             with(&|r| {
+                r.out = None;
+                r.format = Format::Json;
+                r.schema = Some(SchemaRequest { file: "schema.sql".into(), ..SchemaRequest::default() });
+            }),
+            "--format json is for the sharded model (--shards): predict --schema prints",
+        ),
+        (
+            with(&|r| {
                 r.shards = Some(4);
                 r.schema = Some(SchemaRequest { file: "schema.sql".into(), ..SchemaRequest::default() });
             }),
