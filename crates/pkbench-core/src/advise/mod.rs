@@ -239,6 +239,7 @@ impl AdviseRequest {
         if let Some(line) = other_version(&profile, calibrated_on.as_deref()) {
             not_measured.push(line);
         }
+        not_measured.extend(above_probes(&forecast.doc));
         let report = AdviceReport {
             schema_version: ADVICE_SCHEMA_VERSION,
             command: self.command.clone(),
@@ -484,6 +485,13 @@ fn not_measured(profile: &TableProfile, sharded: bool, contention: Option<&Conte
         out.push("Today's time: a new table has no rows, so its time now is its first batch's.".into());
     }
     out
+}
+
+/// Where the calibration priced a page's work above anything the machine's probes timed: the
+/// forecast's warning, as a line of what advise could not measure.
+fn above_probes(doc: &crate::results::ResultsDoc) -> Option<String> {
+    let warning = doc.runs.iter().find_map(|r| r.settings.workload_options.get("calibration_above_probes"))?;
+    Some(format!("A fitted cost above what a page costs here: {warning}."))
 }
 
 /// Where the calibration ran on another major version than the user's server: which one, and

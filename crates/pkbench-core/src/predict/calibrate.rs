@@ -331,6 +331,22 @@ impl Calibration {
             );
         }
         if let Some(d) = &self.device {
+            let above: Vec<String> = d
+                .above_page_ceiling(&f.terms, &f.ms_per_unit)
+                .iter()
+                .map(|(t, us)| format!("{us:.1} µs per {}", t.unit()))
+                .collect();
+            if !above.is_empty() {
+                options.insert(
+                    "calibration_above_probes".into(),
+                    format!(
+                        "the fit's {} {} above the most the probes timed any page costing ({:.1} µs: a read from the device, a write at random, a sync): such a cost stands for work the model does not count (on your own table, its other indexes) that rose and fell with this count in the calibration, so a key whose count grows more toward the target than over the calibration is forecast high",
+                        above.join(" and "),
+                        if above.len() > 1 { "are" } else { "is" },
+                        d.page_ceiling_us()
+                    ),
+                );
+            }
             options.insert("device_costs".into(), format!("from the micro-probes, each the median of the moments probed (each moment the fastest of three rounds), as lower bounds of the fitted costs (the WAL-index search between its probe and 2× it): {}", d.describe()));
         }
         if let Some(m) = &self.machine {

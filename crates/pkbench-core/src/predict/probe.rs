@@ -202,6 +202,26 @@ impl DeviceCosts {
             .collect()
     }
 
+    /// The most the probes timed any page costing, µs: a read from the device (from the OS
+    /// page cache where the folder cannot bypass it), a write at random with its sync's share,
+    /// and a sync of its own.
+    pub fn page_ceiling_us(&self) -> f64 {
+        self.device_read_us.unwrap_or(self.cached_read_us) + self.random_write_us + self.sync_us
+    }
+
+    /// The per-page costs of `terms` (fitted at `ms_per_unit`) above [`Self::page_ceiling_us`],
+    /// each with its µs. No page costs that much on this machine, so such a cost stands for work
+    /// the model does not count that moved with the term's count in the calibration.
+    pub fn above_page_ceiling(&self, terms: &[Term], ms_per_unit: &[f64]) -> Vec<(Term, f64)> {
+        let per_page = [Term::Misses, Term::PagesWritten, Term::CheckpointPages, Term::PagesDirtied];
+        terms
+            .iter()
+            .zip(ms_per_unit)
+            .map(|(&t, ms)| (t, ms * 1000.0))
+            .filter(|&(t, us)| per_page.contains(&t) && us > self.page_ceiling_us())
+            .collect()
+    }
+
     /// One line for the results: what the probes measured.
     pub fn describe(&self) -> String {
         let device = match self.device_read_us {
@@ -498,6 +518,29 @@ mod tests {
         assert!(c.read_growth_us[0] == Some(0.0) && c.read_growth_us[1].is_some(), "the curve reaches 64 MiB");
         assert!(c.read_growth_us[2].is_none(), "and stops there");
         assert!(c.read_growth_us[1].unwrap() >= 0.0);
+    }
+
+    #[test]
+    fn a_page_cost_above_anything_the_probes_timed_is_named() {
+        let c = DeviceCosts {
+            page_size: 8192,
+            cached_read_us: 1.0,
+            append_us: 8.0,
+            random_write_us: 6.0,
+            random_sync_us: 5.0,
+            sync_us: 100.0,
+            hash_search_us: 0.01,
+            device_read_us: Some(70.0),
+            read_growth_us: [None; CURVE_POINTS],
+        };
+        assert_eq!(c.page_ceiling_us(), 176.0, "a device read, a random write and a sync");
+        let terms = [Term::TreeEntries, Term::Misses, Term::PagesWritten, Term::WalBytes, Term::CheckpointPages];
+        let above = c.above_page_ceiling(&terms, &[0.5, 0.15, 0.0, 0.5, 0.8]);
+        assert_eq!(above, vec![(Term::CheckpointPages, 800.0)], "per entry and per WAL byte are not page costs");
+        let cached = DeviceCosts { device_read_us: None, ..c };
+        assert_eq!(cached.page_ceiling_us(), 107.0, "without a device read, the cached read");
+        let misses = cached.above_page_ceiling(&[Term::Rows, Term::Misses], &[0.5, 0.15]);
+        assert_eq!(misses, vec![(Term::Misses, 150.0)]);
     }
 
     #[test]

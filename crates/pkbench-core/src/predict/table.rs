@@ -110,6 +110,7 @@ pub fn render(doc: &ResultsDoc) -> String {
             ("calibration_leave_one_out", "leaving one strategy out"),
             ("calibration_left_out", "costs left out"),
             ("calibration_pinned", "held at the probe"),
+            ("calibration_above_probes", "warning"),
             ("calibration_unexplained", "the table's other trees, beyond the key's (added)"),
             ("device_costs", "device costs"),
             ("machine", "machine speed"),

@@ -296,6 +296,7 @@ fn prediction_note(run: &RunResult) -> Option<String> {
     parts.extend(o.get("calibration_error").map(|e| format!("calibration error {e}")));
     parts.extend(o.get("calibration_leave_one_out").map(|e| format!("leaving one strategy out, {e}")));
     parts.extend(o.get("calibration_pinned").cloned());
+    parts.extend(o.get("calibration_above_probes").cloned());
     parts.extend(o.get("device_costs").map(|d| format!("device costs {d}")));
     parts.extend(o.get("memory_regimes").map(|r| format!("misses served by: {r}")));
     parts.extend(o.get("extrapolation").cloned());
