@@ -213,12 +213,12 @@ impl DeviceCosts {
     /// each with its µs. No page costs that much on this machine, so such a cost stands for work
     /// the model does not count that moved with the term's count in the calibration.
     pub fn above_page_ceiling(&self, terms: &[Term], ms_per_unit: &[f64]) -> Vec<(Term, f64)> {
-        let per_page = [Term::Misses, Term::PagesWritten, Term::CheckpointPages, Term::PagesDirtied];
+        let ceiling = self.page_ceiling_us();
         terms
             .iter()
             .zip(ms_per_unit)
             .map(|(&t, ms)| (t, ms * 1000.0))
-            .filter(|&(t, us)| per_page.contains(&t) && us > self.page_ceiling_us())
+            .filter(|&(t, us)| t.per_page() && us > ceiling)
             .collect()
     }
 

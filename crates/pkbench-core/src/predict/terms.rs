@@ -118,6 +118,12 @@ impl Term {
         matches!(self, Term::Rows | Term::TreeEntries | Term::KeyBytes)
     }
 
+    /// Whether the term counts pages: a cost per unit is then what one page's work costs, which
+    /// the device probes can set beside it.
+    pub fn per_page(self) -> bool {
+        matches!(self, Term::Misses | Term::PagesWritten | Term::CheckpointPages | Term::PagesDirtied)
+    }
+
     /// What to change when the calibration cannot tell this cost apart from the others.
     pub fn remedy(self) -> &'static str {
         match self {
