@@ -16,6 +16,7 @@
 pub mod candidates;
 pub mod contention;
 pub mod figures;
+mod pressure;
 pub mod profile;
 pub mod render;
 pub mod shape;
@@ -36,6 +37,7 @@ use crate::predict::session::{
 };
 use crate::util::folder::write_atomically;
 use crate::util::text::thousands;
+use pressure::Pressure;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -207,10 +209,12 @@ impl AdviseRequest {
         let PredictPlan::Page(plan) = request.validate()? else {
             return Err(Error::Internal("a forecast without shards or a schema planned another model".into()));
         };
+        let pressure = Pressure::of(&plan, engine);
         observer.step(&format!(
-            "Forecasting each candidate at {} rows: calibration runs of {} rows of your table at the target's cache pressure, then the page model",
+            "Forecasting each candidate at {} rows: calibration runs of {} rows of your table {}, then the page model",
             thousands(target.rows),
-            thousands(self.calibrate_rows)
+            thousands(self.calibrate_rows),
+            pressure.as_ref().map_or_else(|| "at the target's cache pressure".to_string(), Pressure::progress_words)
         ));
         let mut lines = Forward { observer, calibration_dir: None };
         let forecasted = PredictSession::new(*plan, control, &mut lines).forecast().map_err(|e| match e {
@@ -235,7 +239,7 @@ impl AdviseRequest {
                 other => other?,
             };
         let verdict = verdict::decide(&figures, target.rows);
-        let mut not_measured = not_measured(&profile, self.shards.is_some(), contention.as_ref());
+        let mut not_measured = not_measured(&profile, self.shards.is_some(), contention.as_ref(), pressure.as_ref());
         if let Some(line) = other_version(&profile, calibrated_on.as_deref()) {
             not_measured.push(line);
         }
@@ -470,10 +474,20 @@ fn migration(profile: &TableProfile, advised: &str) -> Vec<String> {
 }
 
 /// What advise did not measure, for this table.
-fn not_measured(profile: &TableProfile, sharded: bool, contention: Option<&ContentionSetup>) -> Vec<String> {
+fn not_measured(
+    profile: &TableProfile,
+    sharded: bool,
+    contention: Option<&ContentionSetup>,
+    pressure: Option<&Pressure>,
+) -> Vec<String> {
+    let carried = "Secondary indexes tree by tree: the calibration runs insert your table with its indexes, and the time they add beyond the key's tree is carried from the calibration to the target";
     let mut out = vec![
-        "Reads: your queries' plans and latencies (pkbench run --workload app measures reads beside inserts).".to_string(),
-        "Secondary indexes tree by tree: the calibration runs insert your table with its indexes, and the time they add beyond the key's tree is carried from the calibration to the target at the same cache pressure, not modelled page by page.".to_string(),
+        "Reads: your queries' plans and latencies (pkbench run --workload app measures reads beside inserts)."
+            .to_string(),
+        match pressure {
+            None => format!("{carried} at the same cache pressure, not modelled page by page."),
+            Some(p) => format!("{carried}, not modelled page by page, and {}.", p.not_measured_words()),
+        },
     ];
     out.push(match (contention, sharded) {
         (Some(_), true) => "Contention at the target size: the --insert-rate check starts from an empty table without your indexes; the shards' figures are where rows land, not their time.".to_string(),

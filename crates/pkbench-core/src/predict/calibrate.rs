@@ -38,6 +38,22 @@ pub const MIN_BATCH_ROWS: u64 = 1_000;
 /// Smallest calibration cache, pages.
 pub const MIN_CACHE_PAGES: u64 = 100;
 
+/// Most a calibration's cache per row may stand above the target's and still count as at its
+/// pressure: a server's cache is set in whole MiB, which rounds a small one up by a little.
+pub const PRESSURE_TOLERANCE: f64 = 1.25;
+
+/// A calibration held above the target's cache pressure by the smallest cache it can run with:
+/// its other trees fill a cache that is larger per row than the target's, so the time they add
+/// is measured at a lighter pressure than the target's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CacheFloor {
+    /// The calibration's cache per row ÷ the target's.
+    pub times: f64,
+    /// Rows per strategy of a calibration whose scaled cache would be at least this one: from
+    /// these rows on, it runs at the target's pressure.
+    pub rows_at_pressure: u64,
+}
+
 /// The real run a calibration makes: the target's cache pressure (cache ÷ rows) at fewer rows,
 /// with batches scaled the same way but at least [`MIN_BATCHES_PER_STRATEGY`] of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,6 +119,20 @@ impl CalibrationPlan {
             payload_bytes: target.payload_bytes,
             seed: target.seed,
             checkpoint_scale: if scales_checkpoints(engine) { checkpoint_scale(target.rows, rows) } else { 1 },
+        })
+    }
+
+    /// Where the smallest cache a calibration takes (a server's own least, or
+    /// [`MIN_CACHE_PAGES`]) holds this one above `target`'s pressure by more than
+    /// [`PRESSURE_TOLERANCE`]: by how much, and the rows that would reach it.
+    pub fn cache_floor(&self, target: &PredictConfig) -> Option<CacheFloor> {
+        let target_kib = (target.cache_mb * 1024) as f64;
+        let scaled_kib = target_kib * (self.rows as f64 / target.rows as f64).min(1.0);
+        let times = self.cache_kib as f64 / scaled_kib;
+        (times > PRESSURE_TOLERANCE).then(|| CacheFloor {
+            times,
+            rows_at_pressure: ((target.rows as f64 * self.cache_kib as f64 / target_kib).ceil() as u64)
+                .min(target.rows),
         })
     }
 
@@ -664,6 +694,35 @@ pub fn run_real(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_calibration_held_above_the_targets_pressure_says_by_how_much_and_what_reaches_it() {
+        let target = |cache_mb| PredictConfig {
+            rows: 10_000_000,
+            batch_rows: 100_000,
+            payload_bytes: 50,
+            seed: 1,
+            page_size: 16384,
+            cache_mb,
+            mode: Mode::Exact,
+            scale: 1,
+        };
+        // A 128 MiB buffer pool scaled to 200k of 10M rows is 2.56 MiB; InnoDB takes at least 6.
+        let pool = target(128);
+        let plan = CalibrationPlan::for_target(ModelEngine::MariaDb, &pool, 200_000).unwrap();
+        assert_eq!(plan.cache_kib, 6 * 1024);
+        let floor = plan.cache_floor(&pool).expect("held above the target's pressure");
+        assert!((floor.times - 6.0 / 2.56).abs() < 1e-9, "{}", floor.times);
+        assert_eq!(floor.rows_at_pressure, 468_750);
+        let there = CalibrationPlan::for_target(ModelEngine::MariaDb, &pool, floor.rows_at_pressure).unwrap();
+        assert_eq!(there.cache_floor(&pool), None, "at those rows the pressure is the target's");
+        // A 1 GiB pool scales to 20 MiB: at the target's pressure.
+        let large = target(1024);
+        assert_eq!(
+            CalibrationPlan::for_target(ModelEngine::MariaDb, &large, 200_000).unwrap().cache_floor(&large),
+            None
+        );
+    }
 
     #[cfg(feature = "sqlite")]
     #[test]

@@ -46,7 +46,7 @@ mod tree;
 pub mod unexplained;
 pub mod working_set;
 
-pub use calibrate::{Calibration, CalibrationPlan, OpenEngine, from_results, run_real};
+pub use calibrate::{CacheFloor, Calibration, CalibrationPlan, OpenEngine, from_results, run_real};
 pub use engine::{MAX_EXACT_SERVER_ROWS, ModelEngine, PageModel};
 pub use model::{BatchCounts, Model};
 pub use schema::{SCHEMA_ENGINES, predict_schema, predict_sqlite as predict_schema_sqlite};
