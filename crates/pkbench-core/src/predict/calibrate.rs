@@ -42,13 +42,16 @@ pub const MIN_CACHE_PAGES: u64 = 100;
 /// pressure: a server's cache is set in whole MiB, which rounds a small one up by a little.
 pub const PRESSURE_TOLERANCE: f64 = 1.25;
 
-/// A calibration held above the target's cache pressure by the smallest cache it can run with:
-/// its other trees fill a cache that is larger per row than the target's, so the time they add
-/// is measured at a lighter pressure than the target's.
+/// A calibration held above the target's cache pressure by the smallest cache it can run with,
+/// or by a server's cache rounded up to whole MiB: its other trees fill a cache that is larger
+/// per row than the target's, so the time they add is measured at a lighter pressure than the
+/// target's.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CacheFloor {
     /// The calibration's cache per row ÷ the target's.
     pub times: f64,
+    /// Whether the smallest cache a calibration takes set it (else a server's whole MiB did).
+    pub least: bool,
     /// Rows per strategy of a calibration whose scaled cache would be at least this one: from
     /// these rows on, it runs at the target's pressure.
     pub rows_at_pressure: u64,
@@ -123,14 +126,20 @@ impl CalibrationPlan {
     }
 
     /// Where the smallest cache a calibration takes (a server's own least, or
-    /// [`MIN_CACHE_PAGES`]) holds this one above `target`'s pressure by more than
-    /// [`PRESSURE_TOLERANCE`]: by how much, and the rows that would reach it.
+    /// [`MIN_CACHE_PAGES`]), or a server's whole MiB, holds this one above `target`'s pressure
+    /// by more than [`PRESSURE_TOLERANCE`]: by how much, which of the two, and the rows that
+    /// would reach it.
     pub fn cache_floor(&self, target: &PredictConfig) -> Option<CacheFloor> {
         let target_kib = (target.cache_mb * 1024) as f64;
         let scaled_kib = target_kib * (self.rows as f64 / target.rows as f64).min(1.0);
         let times = self.cache_kib as f64 / scaled_kib;
+        let rounded_kib = match self.engine {
+            ModelEngine::Sqlite => scaled_kib.round() as u64,
+            _ => (scaled_kib.round() as u64).div_ceil(1024) * 1024,
+        };
         (times > PRESSURE_TOLERANCE).then(|| CacheFloor {
             times,
+            least: self.cache_kib > rounded_kib,
             rows_at_pressure: ((target.rows as f64 * self.cache_kib as f64 / target_kib).ceil() as u64)
                 .min(target.rows),
         })
@@ -713,6 +722,7 @@ mod tests {
         assert_eq!(plan.cache_kib, 6 * 1024);
         let floor = plan.cache_floor(&pool).expect("held above the target's pressure");
         assert!((floor.times - 6.0 / 2.56).abs() < 1e-9, "{}", floor.times);
+        assert!(floor.least, "InnoDB's least pool set it");
         assert_eq!(floor.rows_at_pressure, 468_750);
         let there = CalibrationPlan::for_target(ModelEngine::MariaDb, &pool, floor.rows_at_pressure).unwrap();
         assert_eq!(there.cache_floor(&pool), None, "at those rows the pressure is the target's");
@@ -722,6 +732,12 @@ mod tests {
             CalibrationPlan::for_target(ModelEngine::MariaDb, &large, 200_000).unwrap().cache_floor(&large),
             None
         );
+        // 64 MiB of shared_buffers scale to 1.28 MiB: whole MiB make it 2, not PostgreSQL's least.
+        let buffers = PredictConfig { page_size: 8192, ..target(64) };
+        let rounded = CalibrationPlan::for_target(ModelEngine::Postgres, &buffers, 200_000).unwrap();
+        assert_eq!(rounded.cache_kib, 2 * 1024);
+        let floor = rounded.cache_floor(&buffers).expect("rounded above the target's pressure");
+        assert!(!floor.least, "whole MiB set it");
     }
 
     #[cfg(feature = "sqlite")]
