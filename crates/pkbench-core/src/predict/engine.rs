@@ -229,4 +229,28 @@ mod tests {
         );
         assert!(EngineKind::ALL.iter().all(|k| k.capabilities().lsm_model == (*k == EngineKind::MyRocks)));
     }
+
+    #[test]
+    fn the_server_models_size_is_their_pages_as_their_statistics_count_them() {
+        let config = PredictConfig {
+            rows: 60_000,
+            batch_rows: 20_000,
+            payload_bytes: 50,
+            seed: 1,
+            page_size: 8192,
+            cache_mb: 8,
+            mode: Mode::Exact,
+            scale: 1,
+        };
+        for engine in [EngineKind::Postgres, EngineKind::MariaDb] {
+            for name in ["int", "uuid4", "int+uuid4"] {
+                let mut model = engine.build_model(crate::strategy::find(name).unwrap(), &config).unwrap();
+                for _ in 0..3 {
+                    model.insert_batch(config.batch_rows);
+                    let counted: u64 = model.btree_stats().iter().map(|b| b.size_bytes).sum();
+                    assert_eq!(model.size_bytes(), counted, "{engine:?} {name}");
+                }
+            }
+        }
+    }
 }

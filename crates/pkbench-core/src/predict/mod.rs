@@ -37,6 +37,7 @@ pub mod probe;
 pub mod range_split;
 pub mod scale;
 mod schema;
+mod search;
 pub mod server;
 pub mod session;
 pub mod sharded;

@@ -10,6 +10,7 @@
 
 use super::cache::PageCache;
 use super::layout::{CELL_POINTER, INTERIOR_HEADER, LEAF_HEADER, TreeKind, TreeLayout};
+use super::search;
 use crate::results::BtreeStats;
 
 /// What a page holds.
@@ -193,7 +194,7 @@ impl BTree {
             pager.cache.fetch(pgno, true);
             match &pager.pages[pgno as usize] {
                 Content::Interior { keys, children } => {
-                    let i = keys.partition_point(|k| *k < key);
+                    let i = search::below(keys, key);
                     self.path.push((pgno, i));
                     pgno = children[i];
                 }
@@ -208,7 +209,7 @@ impl BTree {
         let size = self.layout.leaf_cell(key, rowid) + CELL_POINTER;
         let at_end = match &mut pager.pages[pgno as usize] {
             Content::Keys(keys) => {
-                let i = keys.partition_point(|k| *k < key);
+                let i = search::below(keys, key);
                 keys.insert(i, key);
                 i + 1 == keys.len()
             }

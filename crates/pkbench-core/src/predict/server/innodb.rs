@@ -194,7 +194,7 @@ impl PageModel for InnodbModel {
     }
 
     fn size_bytes(&self) -> u64 {
-        self.btree_stats().iter().map(|b| b.size_bytes).sum()
+        self.indexes.iter().map(|(t, _)| t.pages()).sum::<u64>() * u64::from(PAGE)
     }
 
     fn memory_bytes(&self) -> u64 {

@@ -4,6 +4,7 @@
 //! is and which pages an insert touches follow from the real key stream. What differs between
 //! the engines — entry sizes, when a page is full, where it splits — is a [`SplitRules`].
 
+use crate::predict::search;
 use crate::results::BtreeStats;
 
 /// "No page": the right sibling of the rightmost page of a level.
@@ -138,6 +139,7 @@ pub struct Tree<R> {
     /// Inserts so far whose leaf was not the previous insert's.
     pub leaf_jumps: u64,
     last_leaf: u32,
+    pages: u64,
 }
 
 impl<R: SplitRules> Tree<R> {
@@ -155,6 +157,7 @@ impl<R: SplitRules> Tree<R> {
             path: Vec::with_capacity(8),
             leaf_jumps: 0,
             last_leaf: NO_PAGE,
+            pages: 1,
         }
     }
 
@@ -168,7 +171,7 @@ impl<R: SplitRules> Tree<R> {
             let n = &store.nodes[leaf as usize];
             // `_bt_search_insert`: still the rightmost leaf, room to spare, key above its first.
             // The key's place on the page is searched as on any other (`_bt_binsrch_insert`).
-            let pos = n.keys.partition_point(|k| *k < key);
+            let pos = search::below(&n.keys, key);
             if n.is_rightmost() && n.keys.first().is_some_and(|k| *k < key) && self.rules.fits(n, pos) {
                 self.note_leaf(leaf);
                 return self.add(store, buffers, leaf, pos, key, NO_PAGE);
@@ -182,11 +185,11 @@ impl<R: SplitRules> Tree<R> {
                 break;
             }
             // The last child whose lower bound is <= key (the first bound is minus infinity).
-            let i = n.keys[1..].partition_point(|k| *k <= key);
+            let i = search::at_most(&n.keys[1..], key);
             self.path.push((page, i));
             page = n.children[i];
         }
-        let pos = store.nodes[page as usize].keys.partition_point(|k| *k < key);
+        let pos = search::below(&store.nodes[page as usize].keys, key);
         self.note_leaf(page);
         self.add(store, buffers, page, pos, key, NO_PAGE)
     }
@@ -244,6 +247,7 @@ impl<R: SplitRules> Tree<R> {
             let old_next = node.next;
             let separator = keys[0];
             shape.splits += 1;
+            self.pages += 1;
             shape.moved += keys.len() as u32;
             shape.interior_splits += u32::from(!leaf);
             let right =
@@ -268,6 +272,7 @@ impl<R: SplitRules> Tree<R> {
                 buffers.fetch(root, true);
                 buffers.modify(root, self.rules.image_bytes(&store.nodes[root as usize]));
                 self.root = root;
+                self.pages += 1;
                 shape.new_roots += 1;
                 return shape;
             }
@@ -276,6 +281,12 @@ impl<R: SplitRules> Tree<R> {
             (page, pos, key, child) = (parent, i + 1, separator, right);
             buffers.fetch(page, false);
         }
+    }
+
+    /// Pages in the tree, as [`Tree::stats`] counts them, without walking it: no page is ever
+    /// freed, so each split and new root adds one to the first.
+    pub fn pages(&self) -> u64 {
+        self.pages
     }
 
     /// Levels above the leaves.
@@ -393,6 +404,7 @@ mod tests {
             page = store.nodes[page as usize].next;
         }
         let stats = tree.stats(&store, 8192);
+        assert_eq!(tree.pages(), stats.pages);
         assert!(stats.leaf_fill > 0.5 && stats.leaf_fill <= 1.0, "{stats:?}");
         assert!(tree.height(&store) >= 4);
     }
