@@ -16,6 +16,14 @@ pub fn set_parent_death_signal(cmd: &mut Command, signal: i32) {
     }
 }
 
+pub fn release_freed_memory() {
+    // SAFETY: malloc_trim only returns free heap memory to the kernel; it takes no pointer.
+    #[cfg(target_env = "gnu")]
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 fn timespec_ns(ts: &libc::timespec) -> u64 {
     u64::try_from(ts.tv_sec).unwrap_or(0).saturating_mul(1_000_000_000) + u64::try_from(ts.tv_nsec).unwrap_or(0)
 }

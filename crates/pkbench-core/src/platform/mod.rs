@@ -12,6 +12,7 @@
 //! | cgroup memory limits in the memory cap | RAM only |
 //! | the data folder's filesystem, and whether it is in memory | not detected |
 //! | the CPU model | "unknown" |
+//! | freed memory handed back to the system at once (glibc's `malloc_trim`) | when the allocator does |
 
 #[cfg_attr(target_os = "linux", allow(dead_code))]
 mod fallback;
@@ -31,6 +32,13 @@ use std::process::Command;
 /// ends (Linux); a no-op elsewhere.
 pub fn set_parent_death_signal(cmd: &mut Command, signal: i32) {
     native::set_parent_death_signal(cmd, signal);
+}
+
+/// Hands the memory the process has freed back to the system. glibc keeps memory freed on a
+/// thread for that thread's later use, so forecasts that end on one thread while a larger one
+/// grows on another would hold both (Linux with glibc); elsewhere the allocator decides.
+pub fn release_freed_memory() {
+    native::release_freed_memory();
 }
 
 /// The real time from a clock that is cheap to read (tick-granular on Linux), ns since the epoch.

@@ -210,6 +210,14 @@ impl PageCache {
         self.node(page).state
     }
 
+    /// Asks the processor for the cache line of `page`'s entry, which a fetch of it will read
+    /// (see [`crate::predict::prefetch`]).
+    pub fn prefetch(&self, page: u32) {
+        if let Some(node) = self.nodes.get(page as usize) {
+            super::prefetch::line(node);
+        }
+    }
+
     /// Requests `page`. `on_disk` is false for a page just allocated past the end of the
     /// database, which SQLite zero-fills instead of reading (no miss).
     pub fn fetch(&mut self, page: u32, on_disk: bool) {

@@ -33,6 +33,7 @@ pub mod memory;
 mod model;
 pub mod moves;
 mod nnls;
+mod prefetch;
 pub mod probe;
 pub mod range_split;
 pub mod scale;

@@ -3,9 +3,9 @@
 
 use super::cache::CacheCounts;
 use super::layout::{Layout, TreeKey, bytes_key, int_key};
-use super::tree::{BTree, Pager};
+use super::tree::{BTree, Pager, WARM_KEYS};
 use crate::generators::Key;
-use crate::keys::KeyStream;
+use crate::keys::{KeyRow, KeyStream};
 use crate::results::BtreeStats;
 use crate::strategy::Strategy;
 
@@ -29,6 +29,8 @@ pub struct Model {
     pager: Pager,
     trees: Vec<BTree>,
     keys: KeyStream,
+    /// The rows of the group being inserted (see [`BTree::warm`]).
+    ahead: Vec<KeyRow>,
     rowid: i64,
     rows: u64,
     splits_before: u64,
@@ -54,6 +56,7 @@ impl Model {
             pager,
             trees,
             keys: KeyStream::new(strategy, seed),
+            ahead: Vec::with_capacity(WARM_KEYS),
             rowid: 0,
             rows: 0,
             splits_before: 0,
@@ -67,23 +70,55 @@ impl Model {
         self.pager.cache.set_frame_scale(k);
     }
 
+    /// The rowid `row` gets, `ordinal` rows after the last one inserted.
+    fn rowid(&self, row: &KeyRow, ordinal: i64) -> i64 {
+        match row.primary {
+            // An INTEGER PRIMARY KEY the client supplies is the rowid.
+            Some(Key::Int(v)) => v,
+            _ => self.rowid + ordinal,
+        }
+    }
+
+    /// `row`'s key in `tree`.
+    fn key(tree: &BTree, row: &KeyRow, rowid: i64) -> u128 {
+        match tree.layout.key {
+            TreeKey::RowidCounter => int_key(rowid),
+            TreeKey::Primary => key_value(row.primary, rowid),
+            TreeKey::Secondary => key_value(row.secondary, rowid),
+        }
+    }
+
+    /// [`BTree::warm`] for the rows of the group about to be inserted.
+    fn warm(&self) {
+        for tree in &self.trees {
+            let mut keys = [0u128; WARM_KEYS];
+            for ((k, row), ordinal) in keys.iter_mut().zip(&self.ahead).zip(1..) {
+                *k = Self::key(tree, row, self.rowid(row, ordinal));
+            }
+            tree.warm(&self.pager, &keys[..self.ahead.len().min(WARM_KEYS)]);
+        }
+    }
+
+    /// Inserts `row` into every tree.
+    fn insert_row(&mut self, row: KeyRow) {
+        self.rowid += 1;
+        let rowid = self.rowid(&row, 0);
+        for tree in &mut self.trees {
+            let key = Self::key(tree, &row, rowid);
+            tree.insert(&mut self.pager, key, rowid);
+        }
+    }
+
     /// Inserts the next `n` rows of the key stream and commits them as one transaction.
     pub fn insert_batch(&mut self, n: u64) -> BatchCounts {
-        for _ in 0..n {
-            let row = self.keys.next_row();
-            self.rowid += 1;
-            let rowid = match row.primary {
-                // An INTEGER PRIMARY KEY the client supplies is the rowid.
-                Some(Key::Int(v)) => v,
-                _ => self.rowid,
-            };
-            for tree in &mut self.trees {
-                let key = match tree.layout.key {
-                    TreeKey::RowidCounter => int_key(rowid),
-                    TreeKey::Primary => key_value(row.primary, rowid),
-                    TreeKey::Secondary => key_value(row.secondary, rowid),
-                };
-                tree.insert(&mut self.pager, key, rowid);
+        let mut left = n;
+        while left > 0 {
+            let group = left.min(WARM_KEYS as u64);
+            left -= group;
+            self.keys.fill(&mut self.ahead, group);
+            self.warm();
+            for i in 0..self.ahead.len() {
+                self.insert_row(self.ahead[i]);
             }
         }
         self.rows += n;

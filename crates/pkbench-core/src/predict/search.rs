@@ -8,7 +8,7 @@
 //! together.
 
 /// Pages shorter than this are searched by halving: they span a few cache lines at most.
-const SHORT: usize = 16;
+pub const SHORT: usize = 16;
 
 /// The number of `keys` (sorted) below `key`: `keys.partition_point(|k| *k < key)`.
 pub fn below(keys: &[u128], key: u128) -> usize {
@@ -18,6 +18,18 @@ pub fn below(keys: &[u128], key: u128) -> usize {
 /// The number of `keys` (sorted) at or below `key`: `keys.partition_point(|k| *k <= key)`.
 pub fn at_most(keys: &[u128], key: u128) -> usize {
     rank(keys, key, |k| k <= key)
+}
+
+/// Where in `keys` (sorted, at least [`SHORT`] of them, the first at most `key` and the last
+/// above it) `key` would lie were the keys spread evenly between the first and the last: an
+/// index from 1 to `keys.len() - 2`.
+pub fn guess(keys: &[u128], key: u128) -> usize {
+    let (n, first, last) = (keys.len(), keys[0], keys[keys.len() - 1]);
+    let span = last.saturating_sub(first).max(1);
+    // Both differences shifted to fit 64 bits: a 128-bit integer converts to a float slowly.
+    let shift = (128 - span.leading_zeros()).saturating_sub(64);
+    let share = (key.saturating_sub(first) >> shift) as u64 as f64 / (span >> shift) as u64 as f64;
+    ((share * (n - 1) as f64) as usize).clamp(1, n - 2)
 }
 
 /// The number of `keys` for which `left` holds, `left` being true of a prefix of `keys` and
@@ -34,9 +46,7 @@ fn rank(keys: &[u128], key: u128, left: impl Fn(u128) -> bool) -> usize {
     if left(last) {
         return n;
     }
-    // first <= key < last here, so both differences are defined and the second is not zero.
-    let share = (key - first) as f64 / (last - first) as f64;
-    let guess = ((share * (n - 1) as f64) as usize).clamp(1, n - 2);
+    let guess = guess(keys, key);
     if left(keys[guess]) {
         // The place is after `guess`: step right, doubling, to a key that is not left of it.
         let (mut lo, mut step) = (guess, 1);

@@ -10,7 +10,7 @@
 
 use super::cache::PageCache;
 use super::layout::{CELL_POINTER, INTERIOR_HEADER, LEAF_HEADER, TreeKind, TreeLayout};
-use super::search;
+use super::{prefetch, search};
 use crate::results::BtreeStats;
 
 /// What a page holds.
@@ -165,6 +165,9 @@ impl Pager {
     }
 }
 
+/// Most keys [`BTree::warm`] reads ahead for at once.
+pub const WARM_KEYS: usize = 16;
+
 /// One B-tree in the file.
 #[derive(Debug)]
 pub struct BTree {
@@ -229,6 +232,46 @@ impl BTree {
         pager.used[pgno as usize] += size;
         if pager.used[pgno as usize] > pager.usable(true) {
             self.balance(pager, pgno, at_end, rowid);
+        }
+    }
+
+    /// Asks for the cache lines that inserting `keys` (at most [`WARM_KEYS`]) will read, one
+    /// level of all of them at a time, changing nothing: see
+    /// [`crate::predict::server::tree::Tree::warm`].
+    pub fn warm(&self, pager: &Pager, keys: &[u128]) {
+        let keys = &keys[..keys.len().min(WARM_KEYS)];
+        let mut pages = [self.root; WARM_KEYS];
+        let pages = &mut pages[..keys.len()];
+        loop {
+            for &pgno in pages.iter() {
+                prefetch::line(&pager.pages[pgno as usize]);
+                prefetch::line(&pager.used[pgno as usize]);
+                pager.cache.prefetch(pgno);
+            }
+            for &pgno in pages.iter() {
+                if let Content::Interior { keys, .. } | Content::Keys(keys) = &pager.pages[pgno as usize] {
+                    prefetch::ends(keys);
+                }
+            }
+            let mut interior = false;
+            for (&pgno, &key) in pages.iter().zip(keys) {
+                match &pager.pages[pgno as usize] {
+                    Content::Interior { keys, children } => {
+                        interior = true;
+                        prefetch::place(keys, key, Some(children));
+                    }
+                    Content::Keys(keys) => prefetch::place(keys, key, None),
+                    _ => {}
+                }
+            }
+            if !interior {
+                return;
+            }
+            for (pgno, &key) in pages.iter_mut().zip(keys) {
+                if let Content::Interior { keys, children } = &pager.pages[*pgno as usize] {
+                    *pgno = children[search::below(keys, key)];
+                }
+            }
         }
     }
 

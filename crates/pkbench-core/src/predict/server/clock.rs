@@ -146,6 +146,12 @@ impl ClockSweep {
 }
 
 impl Buffers for ClockSweep {
+    fn prefetch(&self, page: u32) {
+        if let Some(slot) = self.map.get(page as usize) {
+            crate::predict::prefetch::line(slot);
+        }
+    }
+
     fn fetch(&mut self, page: u32, new: bool) {
         self.grow(page);
         let s = self.map[page as usize];

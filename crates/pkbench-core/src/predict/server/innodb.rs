@@ -5,11 +5,11 @@
 
 use super::innodb_page::{CHILD_POINTER, InnodbIndex, PAGE, RECORD_HEADER, SYSTEM_COLUMNS};
 use super::lru::MidpointLru;
-use super::tree::{Buffers, Store, Tree};
+use super::tree::{Buffers, Store, Tree, WARM_KEYS};
 use super::{ServerKey, refuse_unmodelled};
 use crate::Error;
 use crate::engine_facts::innodb::{MIN_POOL_MB, lru_scan_depth};
-use crate::keys::KeyStream;
+use crate::keys::{KeyRow, KeyStream};
 use crate::predict::PageModel;
 use crate::results::{BtreeStats, Counters};
 use crate::strategy::{SecondaryLookup, Storage, Strategy};
@@ -83,6 +83,8 @@ pub struct InnodbModel {
     dirtied: u64,
     evicted_dirty: u64,
     undo: UndoLog,
+    /// The rows of the group being inserted (see [`Tree::warm`]).
+    ahead: Vec<KeyRow>,
 }
 
 impl InnodbModel {
@@ -135,7 +137,36 @@ impl InnodbModel {
             dirtied: 0,
             evicted_dirty: 0,
             undo,
+            ahead: Vec::with_capacity(WARM_KEYS),
         })
+    }
+}
+
+impl InnodbModel {
+    /// Inserts `row`: its undo record, then its entry in every index; returns the pages split.
+    fn insert_row(&mut self, row: KeyRow) -> u64 {
+        self.rows += 1;
+        // The clustered index insert writes its undo record first (`btr_cur_ins_lock_and_undo`).
+        let undo = &mut self.undo;
+        match undo.page {
+            Some(p) if undo.used + undo.record <= UNDO_PAGE_BYTES => {
+                self.pool.fetch(p, false);
+                self.pool.modify(p, 0);
+            }
+            _ => {
+                let p = self.store.alloc(Default::default());
+                self.pool.fetch(p, true);
+                self.pool.modify(p, 0);
+                (undo.page, undo.used) = (Some(p), 0);
+            }
+        }
+        undo.used += undo.record;
+        let mut splits = 0;
+        for (tree, key) in &mut self.indexes {
+            let k = key.value(&row, self.rows as i64);
+            splits += u64::from(tree.insert(&mut self.store, &mut self.pool, k).splits);
+        }
+        splits
     }
 }
 
@@ -144,27 +175,16 @@ impl PageModel for InnodbModel {
         let mut splits = 0u64;
         let jumps = |indexes: &[(Tree<InnodbIndex>, ServerKey)]| indexes.iter().map(|(t, _)| t.leaf_jumps).sum::<u64>();
         let jumps_before = jumps(&self.indexes);
-        for _ in 0..n {
-            let row = self.keys.next_row();
-            self.rows += 1;
-            // The clustered index insert writes its undo record first (`btr_cur_ins_lock_and_undo`).
-            let undo = &mut self.undo;
-            match undo.page {
-                Some(p) if undo.used + undo.record <= UNDO_PAGE_BYTES => {
-                    self.pool.fetch(p, false);
-                    self.pool.modify(p, 0);
-                }
-                _ => {
-                    let p = self.store.alloc(Default::default());
-                    self.pool.fetch(p, true);
-                    self.pool.modify(p, 0);
-                    (undo.page, undo.used) = (Some(p), 0);
-                }
+        let mut left = n;
+        while left > 0 {
+            let group = left.min(WARM_KEYS as u64);
+            left -= group;
+            self.keys.fill(&mut self.ahead, group);
+            for (tree, key) in &self.indexes {
+                tree.warm_rows(&self.store, &self.pool, *key, &self.ahead, self.rows + 1);
             }
-            undo.used += undo.record;
-            for (tree, key) in &mut self.indexes {
-                let k = key.value(&row, self.rows as i64);
-                splits += u64::from(tree.insert(&mut self.store, &mut self.pool, k).splits);
+            for i in 0..self.ahead.len() {
+                splits += self.insert_row(self.ahead[i]);
             }
         }
         // Commit frees the insert undo log (`trx_undo_commit_cleanup`).

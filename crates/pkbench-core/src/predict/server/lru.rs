@@ -198,6 +198,12 @@ impl MidpointLru {
 }
 
 impl Buffers for MidpointLru {
+    fn prefetch(&self, page: u32) {
+        if let Some(e) = self.entries.get(page as usize) {
+            crate::predict::prefetch::line(e);
+        }
+    }
+
     fn fetch(&mut self, page: u32, new: bool) {
         let e = *self.entry(page);
         if e.cached {

@@ -7,11 +7,11 @@
 use super::clock::ClockSweep;
 use super::nbtree::{LINE_POINTER, Nbtree, PAGE};
 use super::pg_heap::{Heap, column};
-use super::tree::{Buffers, Node, Shape, Store, Tree};
+use super::tree::{Buffers, Node, Shape, Store, Tree, WARM_KEYS};
 use super::{ServerKey, refuse_unmodelled};
 use crate::Error;
 use crate::engines::postgres::wal_size::WAL_SEGMENT_MB;
-use crate::keys::KeyStream;
+use crate::keys::{KeyRow, KeyStream};
 use crate::predict::PageModel;
 use crate::results::{BtreeStats, Counters};
 use crate::strategy::{KeySource, SecondaryLookup, Storage, Strategy};
@@ -83,6 +83,8 @@ pub struct PostgresModel {
     heap: Heap,
     indexes: Vec<Index>,
     keys: KeyStream,
+    /// The rows of the group being inserted (see [`Tree::warm`]).
+    ahead: Vec<KeyRow>,
     identity: bool,
     rows: u64,
     /// Bytes of WAL records so far, and with the WAL page headers.
@@ -152,6 +154,7 @@ impl PostgresModel {
             heap,
             indexes,
             keys: KeyStream::new(strategy, seed),
+            ahead: Vec::with_capacity(WARM_KEYS),
             identity: strategy.primary.source == KeySource::EngineAssigned,
             rows: 0,
             wal_payload: 0,
@@ -226,8 +229,7 @@ impl PostgresModel {
         XLOG_RECORD + BLOCK_REF + DATA_HEADER + 3 + data
     }
 
-    fn insert_row(&mut self) {
-        let row = self.keys.next_row();
+    fn insert_row(&mut self, row: KeyRow) {
         self.rows += 1;
         if self.identity && (self.rows - 1).is_multiple_of(SEQ_LOG_VALS + 1) {
             // XLOG_SEQ_LOG: xl_seq_rec (12) + the sequence tuple (41), page re-initialised.
@@ -281,8 +283,17 @@ impl PageModel for PostgresModel {
         let jumps = |indexes: &[Index]| indexes.iter().map(|i| i.tree.leaf_jumps).sum::<u64>();
         let jumps_before = jumps(&self.indexes);
         self.batches += 1;
-        for _ in 0..n {
-            self.insert_row();
+        let mut left = n;
+        while left > 0 {
+            let group = left.min(WARM_KEYS as u64);
+            left -= group;
+            self.keys.fill(&mut self.ahead, group);
+            for index in &self.indexes {
+                index.tree.warm_rows(&self.store, &self.buffers, index.key, &self.ahead, self.rows + 1);
+            }
+            for i in 0..self.ahead.len() {
+                self.insert_row(self.ahead[i]);
+            }
         }
         // XLOG_XACT_COMMIT.
         self.log(XLOG_RECORD + DATA_HEADER + 8, 1);

@@ -4,7 +4,9 @@
 //! is and which pages an insert touches follow from the real key stream. What differs between
 //! the engines — entry sizes, when a page is full, where it splits — is a [`SplitRules`].
 
-use crate::predict::search;
+use super::ServerKey;
+use crate::keys::KeyRow;
+use crate::predict::{prefetch, search};
 use crate::results::BtreeStats;
 
 /// "No page": the right sibling of the rightmost page of a level.
@@ -81,6 +83,9 @@ pub trait Buffers {
     /// Marks the cached `page` modified; `image_bytes` is what a full-page image of it would
     /// hold (engines that log page images use it).
     fn modify(&mut self, page: u32, image_bytes: u32);
+    /// Asks the processor for the cache line of `page`'s bookkeeping, which a fetch of it
+    /// will read (see [`Tree::warm`]).
+    fn prefetch(&self, _page: u32) {}
 }
 
 /// How an engine sizes pages and chooses split points.
@@ -119,6 +124,14 @@ fn insert_tight<T>(values: &mut Vec<T>, pos: usize, value: T) {
     }
     values.insert(pos, value);
 }
+
+/// The keys of `node` a descent searches: past the first `skip`.
+fn searched(node: &Node, skip: usize) -> &[u128] {
+    &node.keys[skip.min(node.keys.len())..]
+}
+
+/// Most keys [`Tree::warm`] reads ahead for at once.
+pub const WARM_KEYS: usize = 16;
 
 /// One B+tree: a root and the rules of its engine.
 #[derive(Debug)]
@@ -281,6 +294,49 @@ impl<R: SplitRules> Tree<R> {
             (page, pos, key, child) = (parent, i + 1, separator, right);
             buffers.fetch(page, false);
         }
+    }
+
+    /// Asks for the cache lines that inserting `keys` (at most [`WARM_KEYS`]) will read, one
+    /// level of all of them at a time, changing nothing. A random key's descent waits on main
+    /// memory at every page, one page after the other; asking for the keys' pages at one level
+    /// together lets those waits overlap, and the inserts that follow find their pages, the
+    /// buffer pool's entries for them and the leaf entries they move in the processor's caches.
+    pub fn warm(&self, store: &Store, buffers: &dyn Buffers, keys: &[u128]) {
+        let keys = &keys[..keys.len().min(WARM_KEYS)];
+        let mut pages = [self.root; WARM_KEYS];
+        let pages = &mut pages[..keys.len()];
+        for level in (0..=self.height(store)).rev() {
+            for &page in pages.iter() {
+                prefetch::line(&store.nodes[page as usize]);
+                buffers.prefetch(page);
+            }
+            // Interior pages search their keys past the first (minus infinity).
+            let skip = usize::from(level > 0);
+            for &page in pages.iter() {
+                prefetch::ends(searched(&store.nodes[page as usize], skip));
+            }
+            for (&page, &key) in pages.iter().zip(keys) {
+                let n = &store.nodes[page as usize];
+                // A descent takes the child at the number of searched keys at or below the key.
+                prefetch::place(searched(n, skip), key, (level > 0).then_some(&n.children[..]));
+            }
+            if level > 0 {
+                for (page, &key) in pages.iter_mut().zip(keys) {
+                    let n = &store.nodes[*page as usize];
+                    *page = n.children[search::at_most(&n.keys[1..], key)];
+                }
+            }
+        }
+    }
+
+    /// [`Tree::warm`] for `rows`, whose keys in this tree are `key`'s values, the first row
+    /// being the `first`th inserted.
+    pub fn warm_rows(&self, store: &Store, buffers: &dyn Buffers, key: ServerKey, rows: &[KeyRow], first: u64) {
+        let mut keys = [0u128; WARM_KEYS];
+        for ((k, row), rowid) in keys.iter_mut().zip(rows).zip(first..) {
+            *k = key.value(row, rowid as i64);
+        }
+        self.warm(store, buffers, &keys[..rows.len().min(WARM_KEYS)]);
     }
 
     /// Pages in the tree, as [`Tree::stats`] counts them, without walking it: no page is ever

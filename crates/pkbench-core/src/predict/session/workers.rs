@@ -1,6 +1,7 @@
-//! The forecast's strategies side by side, one per core: each strategy's model is its own
-//! (its key stream, pages and cache), so forecasting them at once gives the counts, times and
-//! trees one after the other gives. What the caller sees keeps the plan's order: a strategy's
+//! The forecast's strategies side by side, one per core, as many at once as their models are
+//! expected to fit in memory together: each strategy's model is its own (its key stream, pages
+//! and cache), so forecasting them at once gives the counts, times and trees one after the other
+//! gives. What the caller sees keeps the plan's order: a strategy's
 //! events are told, and its result handed on, once every strategy before it is done; the
 //! later ones' events wait, with the times they were measured at.
 
@@ -11,8 +12,9 @@ use crate::predict::{Calibration, Mode, ModelEngine, PredictConfig, predict_engi
 use crate::results::{BatchResult, RunResult};
 use crate::strategy::Strategy;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// What every strategy's forecast shares.
@@ -29,6 +31,46 @@ pub(super) struct Forecasts<'a> {
     pub control: &'a RunControl,
     /// A larger batch that would make the forecast sooner, for the `Predicting` line.
     pub faster_batch: Option<u64>,
+}
+
+/// What the workers share: the next strategy to take and the bytes the models under way are
+/// expected to hold, a signal when a model ends, and whether the forecast stops.
+struct Room {
+    /// Most bytes the models under way may be expected to hold together.
+    budget: u64,
+    state: Mutex<(usize, u64)>,
+    freed: Condvar,
+    stop: AtomicBool,
+}
+
+impl Room {
+    fn new(budget: u64) -> Self {
+        Room { budget, state: Mutex::new((0, 0)), freed: Condvar::new(), stop: AtomicBool::new(false) }
+    }
+
+    /// Stops the forecast: no worker takes another strategy. Under the lock, so that a worker
+    /// about to wait for room sees it or is woken.
+    fn stop(&self) {
+        let _state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        self.stop.store(true, Ordering::Relaxed);
+        self.freed.notify_all();
+    }
+}
+
+/// A model's expected bytes, given back to the [`Room`] when its forecast ends (or fails).
+struct Held<'a> {
+    room: &'a Room,
+    bytes: u64,
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        // The model is gone: its pages' memory goes back before the next, larger one grows.
+        crate::platform::release_freed_memory();
+        let mut state = self.room.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.1 -= self.bytes;
+        self.room.freed.notify_all();
+    }
 }
 
 /// One strategy's event, kept until the strategies before it are done.
@@ -67,17 +109,30 @@ fn model_bytes(engine: ModelEngine, config: &PredictConfig, strategy: &Strategy)
 }
 
 impl Forecasts<'_> {
-    /// Threads to forecast on: one per core, as long as the largest models forecast side by
-    /// side are expected to fit in [`SIDE_BY_SIDE_BYTES`] together.
+    /// Threads to forecast on: one per core, at most one per strategy.
     fn workers(&self) -> usize {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
-        let mut largest: Vec<u64> = self.strategies.iter().map(|s| model_bytes(self.engine, self.config, s)).collect();
-        largest.sort_unstable_by(|a, b| b.cmp(a));
-        let mut n = cores.min(largest.len()).max(1);
-        while n > 1 && largest[..n].iter().sum::<u64>() > SIDE_BY_SIDE_BYTES {
-            n -= 1;
+        cores.min(self.strategies.len()).max(1)
+    }
+
+    /// The next strategy to forecast, once the models under way leave room for it in the
+    /// room's budget (a model larger than that runs alone), and the bytes it is
+    /// expected to hold; `None` when every strategy is taken or the forecast stops. Strategies
+    /// are taken in the plan's order.
+    fn take(&self, room: &Room) -> Option<(usize, u64)> {
+        let mut state = room.state.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            let (next, running) = *state;
+            if room.stop.load(Ordering::Relaxed) || next >= self.strategies.len() {
+                return None;
+            }
+            let bytes = model_bytes(self.engine, self.config, self.strategies[next]);
+            if running == 0 || running + bytes <= room.budget {
+                *state = (next + 1, running + bytes);
+                return Some((next, bytes));
+            }
+            state = room.freed.wait(state).unwrap_or_else(|e| e.into_inner());
         }
-        n
     }
 
     /// Forecasts every strategy, telling `observer` each one's events and handing `on_result`
@@ -89,19 +144,17 @@ impl Forecasts<'_> {
         on_result: &mut dyn FnMut(Result<RunResult, Error>) -> ControlFlow<()>,
     ) {
         let n = self.strategies.len();
-        let (next, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
+        let room = Room::new(SIDE_BY_SIDE_BYTES);
         std::thread::scope(|scope| {
             let (tx, rx) = mpsc::channel();
             for _ in 0..self.workers() {
                 let tx = tx.clone();
-                let (next, stop) = (&next, &stop);
+                let room = &room;
                 scope.spawn(move || {
-                    while !stop.load(Ordering::Relaxed) {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        if index >= n {
-                            break;
-                        }
+                    while let Some((index, bytes)) = self.take(room) {
+                        let held = Held { room, bytes };
                         let result = self.forecast_one(index, &tx);
+                        drop(held);
                         if tx.send(Message::Done(index, Box::new(result))).is_err() {
                             break;
                         }
@@ -124,7 +177,7 @@ impl Forecasts<'_> {
                     let Some(result) = pending[current].1.take() else { break };
                     current += 1;
                     if on_result(*result).is_break() {
-                        stop.store(true, Ordering::Relaxed);
+                        room.stop();
                         return;
                     }
                 }
@@ -167,5 +220,73 @@ impl Forecasts<'_> {
                 observer.event(&PredictEvent::Progress { strategy, rows_done, rows, elapsed })
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::predict::Mode;
+
+    const CONFIG: PredictConfig = PredictConfig {
+        rows: 1_000_000,
+        batch_rows: 100_000,
+        payload_bytes: 50,
+        seed: 1,
+        page_size: 16384,
+        cache_mb: 8,
+        mode: Mode::Exact,
+        scale: 1,
+    };
+
+    /// A MariaDB forecast of `strategies` at a million rows: 16 MB of keys for `int`, 32 MB
+    /// for `int+uuid4`.
+    fn forecasts<'a>(strategies: &'a [&'static Strategy], control: &'a RunControl) -> Forecasts<'a> {
+        Forecasts {
+            engine: ModelEngine::MariaDb,
+            strategies,
+            config: &CONFIG,
+            calibration: None,
+            control,
+            faster_batch: None,
+        }
+    }
+
+    #[test]
+    fn a_model_waits_until_the_ones_under_way_leave_room_for_it() {
+        let strategies = [crate::strategy::find("int").unwrap(), crate::strategy::find("int+uuid4").unwrap()];
+        let control = RunControl::new();
+        let forecasts = &forecasts(&strategies, &control);
+        // Not both within 40 MB.
+        let room = &Room::new(40_000_000);
+        let (first, bytes) = forecasts.take(room).unwrap();
+        assert_eq!((first, bytes), (0, 16_000_000));
+        let held = Held { room, bytes };
+        std::thread::scope(|scope| {
+            let (tx, rx) = mpsc::channel();
+            scope.spawn(move || tx.send(forecasts.take(room)).unwrap());
+            assert!(rx.recv_timeout(Duration::from_millis(200)).is_err(), "taken while the first held its bytes");
+            drop(held);
+            assert_eq!(rx.recv_timeout(Duration::from_secs(10)).unwrap(), Some((1, 32_000_000)));
+        });
+        // Every strategy taken: none is left, however much room.
+        assert_eq!(forecasts.take(room), None);
+    }
+
+    #[test]
+    fn a_stopped_forecast_wakes_a_worker_waiting_for_room() {
+        let strategies = [crate::strategy::find("int+uuid4").unwrap(), crate::strategy::find("int+uuid4").unwrap()];
+        let control = RunControl::new();
+        let forecasts = &forecasts(&strategies, &control);
+        let room = &Room::new(40_000_000);
+        let (_, bytes) = forecasts.take(room).unwrap();
+        let _held = Held { room, bytes };
+        std::thread::scope(|scope| {
+            let (tx, rx) = mpsc::channel();
+            scope.spawn(move || tx.send(forecasts.take(room)).unwrap());
+            assert!(rx.recv_timeout(Duration::from_millis(200)).is_err());
+            room.stop();
+            assert_eq!(rx.recv_timeout(Duration::from_secs(10)).unwrap(), None);
+        });
     }
 }

@@ -1,0 +1,60 @@
+//! Asking the processor for a cache line before it is read. A model that inserts random keys
+//! spends most of its time waiting on main memory, one page's bytes after the other; asking for
+//! the lines of the next few keys' pages at once lets those waits overlap.
+
+/// Asks for the cache line holding `value`'s first byte. Reads nothing and changes nothing the
+/// program sees.
+#[inline]
+pub fn line<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of every x86-64 processor, and a prefetch of a valid reference neither
+    // reads nor writes anything the program sees.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((value as *const T).cast())
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
+/// Asks for every cache line of `values`.
+#[inline]
+pub fn lines<T>(values: &[T]) {
+    let per_line = (64 / std::mem::size_of::<T>().max(1)).max(1);
+    for v in values.iter().step_by(per_line) {
+        line(v);
+    }
+    if let Some(last) = values.last() {
+        line(last);
+    }
+}
+
+/// Asks for the first and the last of a page's sorted `keys`, which [`crate::predict::search`]
+/// reads first.
+#[inline]
+pub fn ends(keys: &[u128]) {
+    if let (Some(first), Some(last)) = (keys.first(), keys.last()) {
+        line(first);
+        line(last);
+    }
+}
+
+/// Asks for the lines around where `key` goes among a page's sorted `keys`, once their ends
+/// are cached ([`ends`]): on a leaf every line from there to the end, which the insert moves;
+/// on an interior page the key there and its child (`children`), which the descent reads.
+#[inline]
+pub fn place(keys: &[u128], key: u128, children: Option<&[u32]>) {
+    let n = keys.len();
+    if n < super::search::SHORT || keys[0] > key || keys[n - 1] <= key {
+        return;
+    }
+    let at = super::search::guess(keys, key);
+    match children {
+        None => lines(&keys[at.saturating_sub(4)..]),
+        Some(children) => {
+            line(&keys[at]);
+            if let Some(child) = children.get(at) {
+                line(child);
+            }
+        }
+    }
+}
