@@ -41,6 +41,21 @@ pub fn release_freed_memory() {
     native::release_freed_memory();
 }
 
+/// Asks the processor for the cache line holding `value`'s first byte, so that a later read of
+/// it need not wait on main memory (x86-64; nothing on other processors). Reads and changes
+/// nothing the program sees.
+#[inline]
+pub fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of every x86-64 processor, and a prefetch of a valid reference neither
+    // reads nor writes anything the program sees.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((value as *const T).cast())
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 /// The real time from a clock that is cheap to read (tick-granular on Linux), ns since the epoch.
 #[inline]
 pub fn coarse_now_ns() -> u64 {

@@ -3,7 +3,8 @@
 
 use super::cache::CacheCounts;
 use super::layout::{Layout, TreeKey, bytes_key, int_key};
-use super::tree::{BTree, Pager, WARM_KEYS};
+use super::prefetch::AHEAD;
+use super::tree::{BTree, Pager};
 use crate::generators::Key;
 use crate::keys::{KeyRow, KeyStream};
 use crate::results::BtreeStats;
@@ -56,7 +57,7 @@ impl Model {
             pager,
             trees,
             keys: KeyStream::new(strategy, seed),
-            ahead: Vec::with_capacity(WARM_KEYS),
+            ahead: Vec::with_capacity(AHEAD),
             rowid: 0,
             rows: 0,
             splits_before: 0,
@@ -91,11 +92,11 @@ impl Model {
     /// [`BTree::warm`] for the rows of the group about to be inserted.
     fn warm(&self) {
         for tree in &self.trees {
-            let mut keys = [0u128; WARM_KEYS];
+            let mut keys = [0u128; AHEAD];
             for ((k, row), ordinal) in keys.iter_mut().zip(&self.ahead).zip(1..) {
                 *k = Self::key(tree, row, self.rowid(row, ordinal));
             }
-            tree.warm(&self.pager, &keys[..self.ahead.len().min(WARM_KEYS)]);
+            tree.warm(&self.pager, &keys[..self.ahead.len().min(AHEAD)]);
         }
     }
 
@@ -113,7 +114,7 @@ impl Model {
     pub fn insert_batch(&mut self, n: u64) -> BatchCounts {
         let mut left = n;
         while left > 0 {
-            let group = left.min(WARM_KEYS as u64);
+            let group = left.min(AHEAD as u64);
             left -= group;
             self.keys.fill(&mut self.ahead, group);
             self.warm();

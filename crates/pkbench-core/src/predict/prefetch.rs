@@ -2,18 +2,14 @@
 //! spends most of its time waiting on main memory, one page's bytes after the other; asking for
 //! the lines of the next few keys' pages at once lets those waits overlap.
 
-/// Asks for the cache line holding `value`'s first byte. Reads nothing and changes nothing the
-/// program sees.
+/// Most keys a model asks ahead for at once: the rows it takes from its key stream in a group,
+/// whose pages it asks for before inserting them one by one.
+pub const AHEAD: usize = 16;
+
+/// Asks for the cache line holding `value`'s first byte.
 #[inline]
 pub fn line<T>(value: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE is part of every x86-64 processor, and a prefetch of a valid reference neither
-    // reads nor writes anything the program sees.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((value as *const T).cast())
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
+    crate::platform::prefetch(value);
 }
 
 /// Asks for every cache line of `values`.

@@ -10,7 +10,8 @@
 
 use super::cache::PageCache;
 use super::layout::{CELL_POINTER, INTERIOR_HEADER, LEAF_HEADER, TreeKind, TreeLayout};
-use super::{prefetch, search};
+use super::prefetch::{self, AHEAD};
+use super::search;
 use crate::results::BtreeStats;
 
 /// What a page holds.
@@ -165,9 +166,6 @@ impl Pager {
     }
 }
 
-/// Most keys [`BTree::warm`] reads ahead for at once.
-pub const WARM_KEYS: usize = 16;
-
 /// One B-tree in the file.
 #[derive(Debug)]
 pub struct BTree {
@@ -235,12 +233,12 @@ impl BTree {
         }
     }
 
-    /// Asks for the cache lines that inserting `keys` (at most [`WARM_KEYS`]) will read, one
+    /// Asks for the cache lines that inserting `keys` (at most [`AHEAD`]) will read, one
     /// level of all of them at a time, changing nothing: see
     /// [`crate::predict::server::tree::Tree::warm`].
     pub fn warm(&self, pager: &Pager, keys: &[u128]) {
-        let keys = &keys[..keys.len().min(WARM_KEYS)];
-        let mut pages = [self.root; WARM_KEYS];
+        let keys = &keys[..keys.len().min(AHEAD)];
+        let mut pages = [self.root; AHEAD];
         let pages = &mut pages[..keys.len()];
         loop {
             for &pgno in pages.iter() {

@@ -5,12 +5,13 @@
 
 use super::innodb_page::{CHILD_POINTER, InnodbIndex, PAGE, RECORD_HEADER, SYSTEM_COLUMNS};
 use super::lru::MidpointLru;
-use super::tree::{Buffers, Store, Tree, WARM_KEYS};
+use super::tree::{Buffers, Store, Tree};
 use super::{ServerKey, refuse_unmodelled};
 use crate::Error;
 use crate::engine_facts::innodb::{MIN_POOL_MB, lru_scan_depth};
 use crate::keys::{KeyRow, KeyStream};
 use crate::predict::PageModel;
+use crate::predict::prefetch::AHEAD;
 use crate::results::{BtreeStats, Counters};
 use crate::strategy::{SecondaryLookup, Storage, Strategy};
 use std::collections::BTreeMap;
@@ -137,7 +138,7 @@ impl InnodbModel {
             dirtied: 0,
             evicted_dirty: 0,
             undo,
-            ahead: Vec::with_capacity(WARM_KEYS),
+            ahead: Vec::with_capacity(AHEAD),
         })
     }
 }
@@ -177,7 +178,7 @@ impl PageModel for InnodbModel {
         let jumps_before = jumps(&self.indexes);
         let mut left = n;
         while left > 0 {
-            let group = left.min(WARM_KEYS as u64);
+            let group = left.min(AHEAD as u64);
             left -= group;
             self.keys.fill(&mut self.ahead, group);
             for (tree, key) in &self.indexes {

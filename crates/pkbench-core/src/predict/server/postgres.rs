@@ -7,12 +7,13 @@
 use super::clock::ClockSweep;
 use super::nbtree::{LINE_POINTER, Nbtree, PAGE};
 use super::pg_heap::{Heap, column};
-use super::tree::{Buffers, Node, Shape, Store, Tree, WARM_KEYS};
+use super::tree::{Buffers, Node, Shape, Store, Tree};
 use super::{ServerKey, refuse_unmodelled};
 use crate::Error;
 use crate::engines::postgres::wal_size::WAL_SEGMENT_MB;
 use crate::keys::{KeyRow, KeyStream};
 use crate::predict::PageModel;
+use crate::predict::prefetch::AHEAD;
 use crate::results::{BtreeStats, Counters};
 use crate::strategy::{KeySource, SecondaryLookup, Storage, Strategy};
 use std::collections::BTreeMap;
@@ -154,7 +155,7 @@ impl PostgresModel {
             heap,
             indexes,
             keys: KeyStream::new(strategy, seed),
-            ahead: Vec::with_capacity(WARM_KEYS),
+            ahead: Vec::with_capacity(AHEAD),
             identity: strategy.primary.source == KeySource::EngineAssigned,
             rows: 0,
             wal_payload: 0,
@@ -285,7 +286,7 @@ impl PageModel for PostgresModel {
         self.batches += 1;
         let mut left = n;
         while left > 0 {
-            let group = left.min(WARM_KEYS as u64);
+            let group = left.min(AHEAD as u64);
             left -= group;
             self.keys.fill(&mut self.ahead, group);
             for index in &self.indexes {

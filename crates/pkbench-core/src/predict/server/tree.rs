@@ -6,7 +6,8 @@
 
 use super::ServerKey;
 use crate::keys::KeyRow;
-use crate::predict::{prefetch, search};
+use crate::predict::prefetch::{self, AHEAD};
+use crate::predict::search;
 use crate::results::BtreeStats;
 
 /// "No page": the right sibling of the rightmost page of a level.
@@ -129,9 +130,6 @@ fn insert_tight<T>(values: &mut Vec<T>, pos: usize, value: T) {
 fn searched(node: &Node, skip: usize) -> &[u128] {
     &node.keys[skip.min(node.keys.len())..]
 }
-
-/// Most keys [`Tree::warm`] reads ahead for at once.
-pub const WARM_KEYS: usize = 16;
 
 /// One B+tree: a root and the rules of its engine.
 #[derive(Debug)]
@@ -296,14 +294,14 @@ impl<R: SplitRules> Tree<R> {
         }
     }
 
-    /// Asks for the cache lines that inserting `keys` (at most [`WARM_KEYS`]) will read, one
+    /// Asks for the cache lines that inserting `keys` (at most [`AHEAD`]) will read, one
     /// level of all of them at a time, changing nothing. A random key's descent waits on main
     /// memory at every page, one page after the other; asking for the keys' pages at one level
     /// together lets those waits overlap, and the inserts that follow find their pages, the
     /// buffer pool's entries for them and the leaf entries they move in the processor's caches.
     pub fn warm(&self, store: &Store, buffers: &dyn Buffers, keys: &[u128]) {
-        let keys = &keys[..keys.len().min(WARM_KEYS)];
-        let mut pages = [self.root; WARM_KEYS];
+        let keys = &keys[..keys.len().min(AHEAD)];
+        let mut pages = [self.root; AHEAD];
         let pages = &mut pages[..keys.len()];
         for level in (0..=self.height(store)).rev() {
             for &page in pages.iter() {
@@ -332,11 +330,11 @@ impl<R: SplitRules> Tree<R> {
     /// [`Tree::warm`] for `rows`, whose keys in this tree are `key`'s values, the first row
     /// being the `first`th inserted.
     pub fn warm_rows(&self, store: &Store, buffers: &dyn Buffers, key: ServerKey, rows: &[KeyRow], first: u64) {
-        let mut keys = [0u128; WARM_KEYS];
+        let mut keys = [0u128; AHEAD];
         for ((k, row), rowid) in keys.iter_mut().zip(rows).zip(first..) {
             *k = key.value(row, rowid as i64);
         }
-        self.warm(store, buffers, &keys[..rows.len().min(WARM_KEYS)]);
+        self.warm(store, buffers, &keys[..rows.len().min(AHEAD)]);
     }
 
     /// Pages in the tree, as [`Tree::stats`] counts them, without walking it: no page is ever

@@ -1,9 +1,9 @@
 //! The forecast's strategies side by side, one per core, as many at once as their models are
 //! expected to fit in memory together: each strategy's model is its own (its key stream, pages
 //! and cache), so forecasting them at once gives the counts, times and trees one after the other
-//! gives. What the caller sees keeps the plan's order: a strategy's
-//! events are told, and its result handed on, once every strategy before it is done; the
-//! later ones' events wait, with the times they were measured at.
+//! gives. What the caller sees keeps the plan's order: a strategy's events are told, and its
+//! result handed on, once every strategy before it is done; the later ones' events wait, with
+//! the times they were measured at.
 
 use super::event::{PredictEvent, PredictObserver};
 use crate::Error;
@@ -38,6 +38,7 @@ pub(super) struct Forecasts<'a> {
 struct Room {
     /// Most bytes the models under way may be expected to hold together.
     budget: u64,
+    /// The next strategy to take (its index in the plan) and the bytes of the models under way.
     state: Mutex<(usize, u64)>,
     freed: Condvar,
     stop: AtomicBool,
