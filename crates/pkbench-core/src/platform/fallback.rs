@@ -5,10 +5,10 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// No parent-death signal: the server outlives a SIGKILLed pkbench until the next run's sweep.
 /// The allocator hands freed memory back as it sees fit.
 pub fn release_freed_memory() {}
 
+/// No parent-death signal: the server outlives a SIGKILLed pkbench until the next run's sweep.
 pub fn set_parent_death_signal(_cmd: &mut Command, _signal: i32) {}
 
 #[inline]

@@ -71,8 +71,9 @@ impl Model {
         self.pager.cache.set_frame_scale(k);
     }
 
-    /// The rowid `row` gets, `ordinal` rows after the last one inserted.
-    fn rowid(&self, row: &KeyRow, ordinal: i64) -> i64 {
+    /// The rowid of `row`, inserted `ordinal` rows after the row whose rowid the counter holds
+    /// (1 for the next row to insert, 0 for the row just counted).
+    fn rowid_of(&self, row: &KeyRow, ordinal: i64) -> i64 {
         match row.primary {
             // An INTEGER PRIMARY KEY the client supplies is the rowid.
             Some(Key::Int(v)) => v,
@@ -94,7 +95,7 @@ impl Model {
         for tree in &self.trees {
             let mut keys = [0u128; AHEAD];
             for ((k, row), ordinal) in keys.iter_mut().zip(&self.ahead).zip(1..) {
-                *k = Self::key(tree, row, self.rowid(row, ordinal));
+                *k = Self::key(tree, row, self.rowid_of(row, ordinal));
             }
             tree.warm(&self.pager, &keys[..self.ahead.len().min(AHEAD)]);
         }
@@ -103,7 +104,7 @@ impl Model {
     /// Inserts `row` into every tree.
     fn insert_row(&mut self, row: KeyRow) {
         self.rowid += 1;
-        let rowid = self.rowid(&row, 0);
+        let rowid = self.rowid_of(&row, 0);
         for tree in &mut self.trees {
             let key = Self::key(tree, &row, rowid);
             tree.insert(&mut self.pager, key, rowid);

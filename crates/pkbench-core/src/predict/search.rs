@@ -21,7 +21,7 @@ pub fn at_most(keys: &[u128], key: u128) -> usize {
 }
 
 /// Where in `keys` (sorted, at least [`SHORT`] of them, the first at most `key` and the last
-/// above it) `key` would lie were the keys spread evenly between the first and the last: an
+/// at or above it) `key` would lie were the keys spread evenly between the first and the last: an
 /// index from 1 to `keys.len() - 2`.
 pub fn guess(keys: &[u128], key: u128) -> usize {
     let (n, first, last) = (keys.len(), keys[0], keys[keys.len() - 1]);

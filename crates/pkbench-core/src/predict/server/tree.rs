@@ -338,7 +338,7 @@ impl<R: SplitRules> Tree<R> {
     }
 
     /// Pages in the tree, as [`Tree::stats`] counts them, without walking it: no page is ever
-    /// freed, so each split and new root adds one to the first.
+    /// freed, so each split and each new root adds one to the leaf a new tree starts with.
     pub fn pages(&self) -> u64 {
         self.pages
     }
