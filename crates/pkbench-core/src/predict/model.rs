@@ -3,7 +3,7 @@
 
 use super::cache::CacheCounts;
 use super::layout::{Layout, TreeKey, bytes_key, int_key};
-use super::prefetch::AHEAD;
+use super::prefetch::{self, AHEAD};
 use super::tree::{BTree, Pager};
 use crate::generators::Key;
 use crate::keys::{KeyRow, KeyStream};
@@ -113,10 +113,7 @@ impl Model {
 
     /// Inserts the next `n` rows of the key stream and commits them as one transaction.
     pub fn insert_batch(&mut self, n: u64) -> BatchCounts {
-        let mut left = n;
-        while left > 0 {
-            let group = left.min(AHEAD as u64);
-            left -= group;
+        for group in prefetch::groups(n) {
             self.keys.fill(&mut self.ahead, group);
             self.warm();
             for i in 0..self.ahead.len() {

@@ -6,6 +6,11 @@
 /// whose pages it asks for before inserting them one by one.
 pub const AHEAD: usize = 16;
 
+/// The sizes of the groups of at most [`AHEAD`] rows that a batch of `n` rows is taken in.
+pub fn groups(n: u64) -> impl Iterator<Item = u64> {
+    (0..n).step_by(AHEAD).map(move |start| (n - start).min(AHEAD as u64))
+}
+
 /// Asks for the cache line holding `value`'s first byte.
 #[inline]
 pub fn line<T>(value: &T) {
@@ -52,5 +57,15 @@ pub fn place(keys: &[u128], key: u128, children: Option<&[u32]>) {
                 line(child);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_batch_is_taken_in_full_groups_then_the_rest() {
+        assert_eq!(super::groups(0).count(), 0);
+        assert_eq!(super::groups(16).collect::<Vec<_>>(), [16]);
+        assert_eq!(super::groups(37).collect::<Vec<_>>(), [16, 16, 5]);
     }
 }

@@ -11,7 +11,7 @@ use crate::Error;
 use crate::engine_facts::innodb::{MIN_POOL_MB, lru_scan_depth};
 use crate::keys::{KeyRow, KeyStream};
 use crate::predict::PageModel;
-use crate::predict::prefetch::AHEAD;
+use crate::predict::prefetch::{self, AHEAD};
 use crate::results::{BtreeStats, Counters};
 use crate::strategy::{SecondaryLookup, Storage, Strategy};
 use std::collections::BTreeMap;
@@ -141,9 +141,7 @@ impl InnodbModel {
             ahead: Vec::with_capacity(AHEAD),
         })
     }
-}
 
-impl InnodbModel {
     /// Inserts `row`: its undo record, then its entry in every index; returns the pages split.
     fn insert_row(&mut self, row: KeyRow) -> u64 {
         self.rows += 1;
@@ -176,10 +174,7 @@ impl PageModel for InnodbModel {
         let mut splits = 0u64;
         let jumps = |indexes: &[(Tree<InnodbIndex>, ServerKey)]| indexes.iter().map(|(t, _)| t.leaf_jumps).sum::<u64>();
         let jumps_before = jumps(&self.indexes);
-        let mut left = n;
-        while left > 0 {
-            let group = left.min(AHEAD as u64);
-            left -= group;
+        for group in prefetch::groups(n) {
             self.keys.fill(&mut self.ahead, group);
             for (tree, key) in &self.indexes {
                 tree.warm_rows(&self.store, &self.pool, *key, &self.ahead, self.rows + 1);

@@ -13,7 +13,7 @@ use crate::Error;
 use crate::engines::postgres::wal_size::WAL_SEGMENT_MB;
 use crate::keys::{KeyRow, KeyStream};
 use crate::predict::PageModel;
-use crate::predict::prefetch::AHEAD;
+use crate::predict::prefetch::{self, AHEAD};
 use crate::results::{BtreeStats, Counters};
 use crate::strategy::{KeySource, SecondaryLookup, Storage, Strategy};
 use std::collections::BTreeMap;
@@ -284,10 +284,7 @@ impl PageModel for PostgresModel {
         let jumps = |indexes: &[Index]| indexes.iter().map(|i| i.tree.leaf_jumps).sum::<u64>();
         let jumps_before = jumps(&self.indexes);
         self.batches += 1;
-        let mut left = n;
-        while left > 0 {
-            let group = left.min(AHEAD as u64);
-            left -= group;
+        for group in prefetch::groups(n) {
             self.keys.fill(&mut self.ahead, group);
             for index in &self.indexes {
                 index.tree.warm_rows(&self.store, &self.buffers, index.key, &self.ahead, self.rows + 1);

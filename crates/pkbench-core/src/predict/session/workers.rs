@@ -12,7 +12,6 @@ use crate::predict::{Calibration, Mode, ModelEngine, PredictConfig, predict_engi
 use crate::results::{BatchResult, RunResult};
 use crate::strategy::Strategy;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -33,27 +32,38 @@ pub(super) struct Forecasts<'a> {
     pub faster_batch: Option<u64>,
 }
 
-/// What the workers share: the next strategy to take and the bytes the models under way are
-/// expected to hold, a signal when a model ends, and whether the forecast stops.
+/// What the workers share: which strategy is next, the bytes the models under way are expected
+/// to hold and whether the forecast stops, and a signal when a model ends or it stops.
 struct Room {
     /// Most bytes the models under way may be expected to hold together.
     budget: u64,
-    /// The next strategy to take (its index in the plan) and the bytes of the models under way.
-    state: Mutex<(usize, u64)>,
+    state: Mutex<Taken>,
     freed: Condvar,
-    stop: AtomicBool,
+}
+
+/// What the workers have taken so far.
+#[derive(Default)]
+struct Taken {
+    /// The next strategy to take, by its index in the plan.
+    next: usize,
+    /// Bytes the models under way are expected to hold.
+    running: u64,
+    /// Whether the forecast stops: no worker takes another strategy.
+    stopped: bool,
 }
 
 impl Room {
     fn new(budget: u64) -> Self {
-        Room { budget, state: Mutex::new((0, 0)), freed: Condvar::new(), stop: AtomicBool::new(false) }
+        Room { budget, state: Mutex::new(Taken::default()), freed: Condvar::new() }
     }
 
-    /// Stops the forecast: no worker takes another strategy. Under the lock, so that a worker
-    /// about to wait for room sees it or is woken.
+    fn lock(&self) -> std::sync::MutexGuard<'_, Taken> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Stops the forecast, waking the workers waiting for room.
     fn stop(&self) {
-        let _state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        self.stop.store(true, Ordering::Relaxed);
+        self.lock().stopped = true;
         self.freed.notify_all();
     }
 }
@@ -68,8 +78,7 @@ impl Drop for Held<'_> {
     fn drop(&mut self) {
         // The model is gone: its pages' memory goes back before the next, larger one grows.
         crate::platform::release_freed_memory();
-        let mut state = self.room.state.lock().unwrap_or_else(|e| e.into_inner());
-        state.1 -= self.bytes;
+        self.room.lock().running -= self.bytes;
         self.room.freed.notify_all();
     }
 }
@@ -121,18 +130,18 @@ impl Forecasts<'_> {
     /// expected to hold; `None` when every strategy is taken or the forecast stops. Strategies
     /// are taken in the plan's order.
     fn take(&self, room: &Room) -> Option<(usize, u64)> {
-        let mut state = room.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut taken = room.lock();
         loop {
-            let (next, running) = *state;
-            if room.stop.load(Ordering::Relaxed) || next >= self.strategies.len() {
+            if taken.stopped || taken.next >= self.strategies.len() {
                 return None;
             }
-            let bytes = model_bytes(self.engine, self.config, self.strategies[next]);
-            if running == 0 || running + bytes <= room.budget {
-                *state = (next + 1, running + bytes);
+            let (next, bytes) = (taken.next, model_bytes(self.engine, self.config, self.strategies[taken.next]));
+            if taken.running == 0 || taken.running + bytes <= room.budget {
+                taken.next += 1;
+                taken.running += bytes;
                 return Some((next, bytes));
             }
-            state = room.freed.wait(state).unwrap_or_else(|e| e.into_inner());
+            taken = room.freed.wait(taken).unwrap_or_else(|e| e.into_inner());
         }
     }
 
@@ -253,6 +262,18 @@ mod tests {
         }
     }
 
+    /// A worker's [`Forecasts::take`] on a thread of its own: not back within 200 ms, then back
+    /// within 10 s once `release` has run.
+    fn take_after(forecasts: &Forecasts<'_>, room: &Room, release: impl FnOnce()) -> Option<(usize, u64)> {
+        std::thread::scope(|scope| {
+            let (tx, rx) = mpsc::channel();
+            scope.spawn(move || tx.send(forecasts.take(room)).unwrap());
+            assert!(rx.recv_timeout(Duration::from_millis(200)).is_err(), "taken before there was room");
+            release();
+            rx.recv_timeout(Duration::from_secs(10)).unwrap()
+        })
+    }
+
     #[test]
     fn a_model_waits_until_the_ones_under_way_leave_room_for_it() {
         let strategies = [crate::strategy::find("int").unwrap(), crate::strategy::find("int+uuid4").unwrap()];
@@ -263,13 +284,7 @@ mod tests {
         let (first, bytes) = forecasts.take(room).unwrap();
         assert_eq!((first, bytes), (0, 16_000_000));
         let held = Held { room, bytes };
-        std::thread::scope(|scope| {
-            let (tx, rx) = mpsc::channel();
-            scope.spawn(move || tx.send(forecasts.take(room)).unwrap());
-            assert!(rx.recv_timeout(Duration::from_millis(200)).is_err(), "taken while the first held its bytes");
-            drop(held);
-            assert_eq!(rx.recv_timeout(Duration::from_secs(10)).unwrap(), Some((1, 32_000_000)));
-        });
+        assert_eq!(take_after(forecasts, room, || drop(held)), Some((1, 32_000_000)));
         // Every strategy taken: none is left, however much room.
         assert_eq!(forecasts.take(room), None);
     }
@@ -282,12 +297,6 @@ mod tests {
         let room = &Room::new(40_000_000);
         let (_, bytes) = forecasts.take(room).unwrap();
         let _held = Held { room, bytes };
-        std::thread::scope(|scope| {
-            let (tx, rx) = mpsc::channel();
-            scope.spawn(move || tx.send(forecasts.take(room)).unwrap());
-            assert!(rx.recv_timeout(Duration::from_millis(200)).is_err());
-            room.stop();
-            assert_eq!(rx.recv_timeout(Duration::from_secs(10)).unwrap(), None);
-        });
+        assert_eq!(take_after(forecasts, room, || room.stop()), None);
     }
 }
