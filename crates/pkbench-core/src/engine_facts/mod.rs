@@ -4,3 +4,4 @@
 //! [`engines`](crate::engines).
 
 pub mod innodb;
+pub mod myrocks;

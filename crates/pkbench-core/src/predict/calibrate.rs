@@ -18,6 +18,7 @@ use super::working_set::{self, WorkingSet};
 use super::{Mode, ModelEngine, PredictConfig};
 use crate::Error;
 use crate::control::{MonotonicTimer, RunControl};
+use crate::engine_facts::myrocks;
 use crate::engines::Engine;
 use crate::engines::postgres::wal_size::WalSize;
 use crate::engines::server::MAX_CHECKPOINT_SCALE;
@@ -121,7 +122,7 @@ impl CalibrationPlan {
             page_size: target.page_size,
             payload_bytes: target.payload_bytes,
             seed: target.seed,
-            checkpoint_scale: if scales_checkpoints(engine) { checkpoint_scale(target.rows, rows) } else { 1 },
+            checkpoint_scale: checkpoint_scale(engine, target.rows, rows),
         })
     }
 
@@ -194,10 +195,18 @@ impl CalibrationPlan {
         }
     }
 
-    /// One line: engine, rows, batches and cache.
+    /// One line: engine, rows, batches and cache; on MyRocks, the tree's sizes if scaled.
     pub fn describe(&self) -> String {
+        let tree = match self.engine {
+            ModelEngine::MyRocks if self.checkpoint_scale > 1 => format!(
+                ", memtable, files and levels at 1/{} of MyRocks' ({:.1} MiB memtable)",
+                self.checkpoint_scale,
+                (myrocks::MEMTABLE_BYTES / self.checkpoint_scale) as f64 / 1_048_576.0
+            ),
+            _ => String::new(),
+        };
         format!(
-            "{}, {} rows per strategy in batches of {}, {} KiB cache ({} pages)",
+            "{}, {} rows per strategy in batches of {}, {} KiB cache ({} pages){tree}",
             self.engine.label(),
             self.rows,
             self.batch_rows,
@@ -587,42 +596,48 @@ fn no_batches_of(strategy: &str) -> Error {
     Error::InvalidInput(format!("the calibration has no batches of '{strategy}': calibrate every strategy predicted"))
 }
 
-/// The checkpoint scale of a calibration at `rows` for a target of `target_rows` on
-/// PostgreSQL: the largest power of two up to both their ratio and
-/// [`MAX_CHECKPOINT_SCALE`]. A managed cluster checkpoints every two WAL segments; with 1/k of
-/// the target's rows and cache, a calibration whose segments are 1/k as large sees what the
-/// target sees between checkpoints — the same share of each index's pages written once more
-/// as a full-page image — where 16 MiB segments would leave its smaller indexes nearly free of
-/// them.
-pub fn checkpoint_scale(target_rows: u64, rows: u64) -> u64 {
-    let ratio = (target_rows / rows.max(1)).clamp(1, MAX_CHECKPOINT_SCALE);
-    1 << ratio.ilog2()
-}
-
-/// Whether a calibration on `engine` checkpoints after a share of the WAL as small as its share
-/// of the target's rows (a managed PostgreSQL cluster's WAL sizes, [`WalSize`]).
-fn scales_checkpoints(engine: ModelEngine) -> bool {
+/// The checkpoint scale of a calibration at `rows` for a target of `target_rows` on `engine`:
+/// how much sooner than the target's its server writes its changes out to files
+/// ([`ManagedOptions::checkpoint_scale`](crate::engines::server::ManagedOptions::checkpoint_scale)).
+///
+/// - PostgreSQL: the largest power of two up to both their ratio and [`MAX_CHECKPOINT_SCALE`].
+///   A managed cluster checkpoints every two WAL segments; with 1/k of the target's rows and
+///   cache, a calibration whose segments are 1/k as large sees what the target sees between
+///   checkpoints — the same share of each index's pages written once more as a full-page image
+///   — where 16 MiB segments would leave its smaller indexes nearly free of them.
+/// - MyRocks: their ratio, up to [`myrocks::MAX_TREE_SCALE`]. A calibration whose memtable,
+///   files and levels are 1/k the target's flushes and compacts as often per row, and its
+///   unique-key checks meet as many files' bloom filters, as the target's; at the default sizes
+///   a 1M-row calibration of uuid4 flushes once and never compacts, so it could not tell what a
+///   filter check or a compacted byte costs from what a row does.
+/// - The other engines: 1, their own.
+pub fn checkpoint_scale(engine: ModelEngine, target_rows: u64, rows: u64) -> u64 {
+    let ratio = (target_rows / rows.max(1)).max(1);
     match engine {
-        ModelEngine::Postgres => true,
-        ModelEngine::Sqlite
-        | ModelEngine::MariaDb
-        | ModelEngine::Spider
-        | ModelEngine::PostgresFdw
-        | ModelEngine::MyRocks => false,
+        ModelEngine::Postgres => 1 << ratio.min(MAX_CHECKPOINT_SCALE).ilog2(),
+        ModelEngine::MyRocks => ratio.min(myrocks::MAX_TREE_SCALE),
+        ModelEngine::Sqlite | ModelEngine::MariaDb | ModelEngine::Spider | ModelEngine::PostgresFdw => 1,
     }
 }
 
-/// The checkpoint scale a recorded run ran with: the one whose `max_wal_size` ([`WalSize`]) it
-/// records; 1 for any other value, or an engine whose calibration keeps its checkpoints.
+/// The checkpoint scale a recorded run ran with: on PostgreSQL the one whose `max_wal_size`
+/// ([`WalSize`]) it records, on MyRocks the one whose memtable (`write_buffer_size`) it records;
+/// 1 for any other value, or an engine whose calibration keeps its own.
 fn recorded_checkpoint_scale(engine: ModelEngine, settings: &BTreeMap<String, String>) -> u64 {
-    if !scales_checkpoints(engine) {
-        return 1;
+    match engine {
+        ModelEngine::Postgres => {
+            let recorded = settings.get("max_wal_size");
+            (1..=MAX_CHECKPOINT_SCALE.ilog2())
+                .map(|e| 1u64 << e)
+                .find(|&k| WalSize::scaled(Some(k)).is_ok_and(|w| recorded == Some(&format!("{}MB", w.max_mb))))
+                .unwrap_or(1)
+        }
+        ModelEngine::MyRocks => settings
+            .get("rocksdb_cf_write_buffer_size")
+            .and_then(|v| v.trim().parse().ok())
+            .map_or(1, myrocks::tree_scale_of),
+        ModelEngine::Sqlite | ModelEngine::MariaDb | ModelEngine::Spider | ModelEngine::PostgresFdw => 1,
     }
-    let recorded = settings.get("max_wal_size");
-    (1..=MAX_CHECKPOINT_SCALE.ilog2())
-        .map(|e| 1u64 << e)
-        .find(|&k| WalSize::scaled(Some(k)).is_ok_and(|w| recorded == Some(&format!("{}MB", w.max_mb))))
-        .unwrap_or(1)
 }
 
 /// A recorded run's page size and cache (KiB), from the settings its engine reports.
@@ -820,11 +835,37 @@ mod tests {
         assert_eq!(scale(ModelEngine::Postgres, 100_000), 8, "a tenth of the rows: the power of two below 10");
         assert_eq!(scale(ModelEngine::Postgres, 1_000_000), 1, "the target's own rows");
         assert_eq!(scale(ModelEngine::Sqlite, 100_000), 1, "only PostgreSQL's checkpoints follow its WAL");
-        assert_eq!(checkpoint_scale(1_000_000_000, 1_000_000), MAX_CHECKPOINT_SCALE, "no segment below 1 MiB");
+        assert_eq!(
+            checkpoint_scale(ModelEngine::Postgres, 1_000_000_000, 1_000_000),
+            MAX_CHECKPOINT_SCALE,
+            "no segment below 1 MiB"
+        );
         let settings = |v: &str| BTreeMap::from([("max_wal_size".to_string(), v.to_string())]);
         assert_eq!(recorded_checkpoint_scale(ModelEngine::Postgres, &settings("8MB")), 8);
         assert_eq!(recorded_checkpoint_scale(ModelEngine::Postgres, &settings("64MB")), 1);
         assert_eq!(recorded_checkpoint_scale(ModelEngine::Postgres, &settings("10GB")), 1, "a user's own size");
         assert_eq!(recorded_checkpoint_scale(ModelEngine::MariaDb, &settings("8MB")), 1);
+    }
+
+    #[test]
+    fn a_myrocks_calibration_flushes_and_compacts_a_tree_the_share_of_the_targets_its_rows_are() {
+        let target = PredictConfig {
+            rows: 10_000_000,
+            batch_rows: 25_000,
+            payload_bytes: 50,
+            seed: 1,
+            page_size: 16384,
+            cache_mb: 1024,
+            mode: Mode::Exact,
+            scale: 1,
+        };
+        let scale = |rows| CalibrationPlan::for_target(ModelEngine::MyRocks, &target, rows).unwrap().checkpoint_scale;
+        assert_eq!(scale(1_000_000), 10, "a tenth of the rows: a tenth of the tree, not a power of two");
+        assert_eq!(scale(10_000_000), 1, "the target's own rows");
+        assert_eq!(checkpoint_scale(ModelEngine::MyRocks, 1_000_000_000, 1_000_000), myrocks::MAX_TREE_SCALE);
+        let memtable = |v: &str| BTreeMap::from([("rocksdb_cf_write_buffer_size".to_string(), v.to_string())]);
+        assert_eq!(recorded_checkpoint_scale(ModelEngine::MyRocks, &memtable("6710886")), 10);
+        assert_eq!(recorded_checkpoint_scale(ModelEngine::MyRocks, &memtable("67108864")), 1);
+        assert_eq!(recorded_checkpoint_scale(ModelEngine::MyRocks, &memtable("5000000")), 1, "a user's own size");
     }
 }

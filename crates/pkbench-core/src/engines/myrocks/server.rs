@@ -3,10 +3,12 @@
 //! and bloom filters on; InnoDB keeps only the server's own tables, in its smallest pool. The
 //! memtable, file and level sizes are the user's to set with
 //! `--server-setting rocksdb_default_cf_options=write_buffer_size=…;max_bytes_for_level_base=…`,
-//! read back with the run's settings.
+//! read back with the run's settings. A calibration's server ([`checkpoint_scale`](crate::engines::server::ManagedOptions::checkpoint_scale)
+//! `k`) starts with all three divided by `k`.
 
 use crate::Error;
 use crate::engine_facts::innodb::MIN_POOL_MB;
+use crate::engine_facts::myrocks;
 use crate::engines::server::{ServerSetting, ServerSettings, ServerTarget};
 use crate::engines::wire::mysql::MyConnection;
 use mysql::prelude::Queryable;
@@ -38,6 +40,11 @@ pub fn managed_settings(settings: &ServerSettings) -> Result<(ServerSettings, Ve
     options.check_settings("MyRocks", RESERVED_SETTINGS)?;
     let setting = |name: &str, value: String| ServerSetting { name: name.into(), value };
     let mut cf_options = DEFAULT_CF_OPTIONS.to_string();
+    // A calibration at 1/k of its target's rows gets the target's tree at 1/k; the user's
+    // options come after, so theirs still win.
+    if let Some(scaled) = options.checkpoint_scale.and_then(myrocks::scaled_cf_options) {
+        cf_options = format!("{cf_options};{scaled}");
+    }
     let mut user = Vec::with_capacity(options.settings.len());
     let mut after_start = Vec::new();
     for s in &options.settings {
@@ -169,6 +176,22 @@ mod tests {
             )
         );
         assert_eq!(set.last().map(|(k, _)| k.as_str()), Some("rocksdb_max_background_jobs"));
+    }
+
+    #[test]
+    fn a_calibrations_server_starts_with_the_tree_scaled_and_the_users_options_after() {
+        let mut settings = managed(&["rocksdb_default_cf_options=level0_file_num_compaction_trigger=8"]);
+        let ServerTarget::Managed(options) = &mut settings.target else { panic!("managed") };
+        options.checkpoint_scale = Some(10);
+        let (own, _) = managed_settings(&settings).unwrap();
+        let set = started_with(&own);
+        let cf = set.iter().find(|(k, _)| k == "rocksdb_default_cf_options").map(|(_, v)| v.as_str());
+        assert_eq!(
+            cf,
+            Some(
+                "block_based_table_factory={filter_policy=bloomfilter:10:false};write_buffer_size=6710886;target_file_size_base=6710886;max_bytes_for_level_base=26843545;level0_file_num_compaction_trigger=8"
+            )
+        );
     }
 
     #[test]

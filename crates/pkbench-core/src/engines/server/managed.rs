@@ -56,11 +56,14 @@ pub struct ManagedOptions {
     /// Also listen on TCP at 127.0.0.1 (for tests of `--url`, TLS and passwords); `None`, the
     /// default, keeps the server on its private Unix socket only.
     pub tcp: Option<TcpListen>,
-    /// Checkpoints after 1/k of the WAL they otherwise wait for (a calibration run at 1/k of its
-    /// target's rows, whose cache is scaled the same way): a power of two up to
-    /// [`MAX_CHECKPOINT_SCALE`]. PostgreSQL's WAL segments (`initdb --wal-segsize`),
-    /// `max_wal_size` and `min_wal_size` shrink by k; the other engines ignore it. `None` or 1
-    /// keeps the engine's own.
+    /// Writes its changes out to files after 1/k of what it otherwise waits for (a calibration
+    /// run at 1/k of its target's rows, whose cache is scaled the same way). PostgreSQL
+    /// checkpoints after 1/k of the WAL: its WAL segments (`initdb --wal-segsize`),
+    /// `max_wal_size` and `min_wal_size` shrink by k, a power of two up to
+    /// [`MAX_CHECKPOINT_SCALE`]. MyRocks flushes and compacts a tree 1/k the size: its
+    /// memtable, files and level targets shrink by k, up to
+    /// [`MAX_TREE_SCALE`](crate::engine_facts::myrocks::MAX_TREE_SCALE). The other engines
+    /// ignore it. `None` or 1 keeps the engine's own.
     pub checkpoint_scale: Option<u64>,
 }
 

@@ -12,6 +12,8 @@
 //! at the bottom of the tree are rewritten once to zero their sequence numbers, which makes
 //! them smaller (RocksDB's bottommost-file compaction).
 
+use crate::engine_facts::myrocks;
+
 /// Most L0 files a point read checks without comparing their key ranges, when no deeper level
 /// holds files (RocksDB's `FilePicker::GetNextFile`).
 pub const L0_UNRANGED_FILES: usize = 3;
@@ -111,11 +113,11 @@ impl Shape {
     /// MyRocks' defaults on MariaDB 10.11: a 64 MiB memtable, a 4-file L0 trigger, 64 MiB
     /// files, a 256 MiB L1, ×10 per level, seven levels.
     pub const MYROCKS: Shape = Shape {
-        memtable_bytes: 64.0 * 1024.0 * 1024.0,
-        l0_trigger: 4,
-        target_file_bytes: 64.0 * 1024.0 * 1024.0,
-        level_base_bytes: 256.0 * 1024.0 * 1024.0,
-        multiplier: 10.0,
+        memtable_bytes: myrocks::MEMTABLE_BYTES as f64,
+        l0_trigger: myrocks::L0_TRIGGER as usize,
+        target_file_bytes: myrocks::TARGET_FILE_BYTES as f64,
+        level_base_bytes: myrocks::LEVEL_BASE_BYTES as f64,
+        multiplier: myrocks::LEVEL_MULTIPLIER,
         levels: 7,
     };
 
