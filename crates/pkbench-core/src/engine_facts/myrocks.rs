@@ -15,7 +15,7 @@ pub const L0_TRIGGER: u64 = 4;
 pub const LEVEL_MULTIPLIER: f64 = 10.0;
 
 /// Largest shrink of the tree: a memtable of 4 MiB, whose flush still holds tens of thousands
-/// of rows, so the fixed cost of making a file stays small beside the rows' own.
+/// of rows.
 pub const MAX_TREE_SCALE: u64 = 16;
 
 /// Column-family options that shrink the default tree by `k` (at most [`MAX_TREE_SCALE`]):
