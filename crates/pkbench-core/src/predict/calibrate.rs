@@ -632,10 +632,7 @@ fn recorded_checkpoint_scale(engine: ModelEngine, settings: &BTreeMap<String, St
                 .find(|&k| WalSize::scaled(Some(k)).is_ok_and(|w| recorded == Some(&format!("{}MB", w.max_mb))))
                 .unwrap_or(1)
         }
-        ModelEngine::MyRocks => settings
-            .get("rocksdb_cf_write_buffer_size")
-            .and_then(|v| v.trim().parse().ok())
-            .map_or(1, myrocks::tree_scale_of),
+        ModelEngine::MyRocks => myrocks::tree_scale_of(LsmShape::from_settings(settings).memtable_bytes as u64),
         ModelEngine::Sqlite | ModelEngine::MariaDb | ModelEngine::Spider | ModelEngine::PostgresFdw => 1,
     }
 }
@@ -800,18 +797,23 @@ mod tests {
         assert_eq!(read(ModelEngine::MariaDb, &[]), None);
     }
 
-    #[test]
-    fn an_lsm_calibration_keeps_the_targets_batch_or_says_how_many_rows_it_needs() {
-        let target = PredictConfig {
+    /// A 10M-row MyRocks target with a 1 GiB block cache, in batches of `batch_rows`.
+    fn myrocks_target(batch_rows: u64) -> PredictConfig {
+        PredictConfig {
             rows: 10_000_000,
-            batch_rows: 100_000,
+            batch_rows,
             payload_bytes: 50,
             seed: 1,
             page_size: 16384,
             cache_mb: 1024,
             mode: Mode::Exact,
             scale: 1,
-        };
+        }
+    }
+
+    #[test]
+    fn an_lsm_calibration_keeps_the_targets_batch_or_says_how_many_rows_it_needs() {
+        let target = myrocks_target(100_000);
         let e = CalibrationPlan::for_target(ModelEngine::MyRocks, &target, 1_000_000).unwrap_err().to_string();
         assert!(e.contains("use --calibrate-rows 3000000 or more, or a smaller --batch"), "{e}");
         let target = PredictConfig { batch_rows: 25_000, ..target };
@@ -849,16 +851,7 @@ mod tests {
 
     #[test]
     fn a_myrocks_calibration_flushes_and_compacts_a_tree_the_share_of_the_targets_its_rows_are() {
-        let target = PredictConfig {
-            rows: 10_000_000,
-            batch_rows: 25_000,
-            payload_bytes: 50,
-            seed: 1,
-            page_size: 16384,
-            cache_mb: 1024,
-            mode: Mode::Exact,
-            scale: 1,
-        };
+        let target = myrocks_target(25_000);
         let scale = |rows| CalibrationPlan::for_target(ModelEngine::MyRocks, &target, rows).unwrap().checkpoint_scale;
         assert_eq!(scale(1_000_000), 10, "a tenth of the rows: a tenth of the tree, not a power of two");
         assert_eq!(scale(10_000_000), 1, "the target's own rows");
