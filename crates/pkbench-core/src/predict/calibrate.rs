@@ -103,17 +103,11 @@ impl CalibrationPlan {
             false => ((target.batch_rows as f64 * ratio).round() as u64)
                 .clamp(MIN_BATCH_ROWS, rows / MIN_BATCHES_PER_STRATEGY),
         };
-        let cache_kib = match engine {
-            ModelEngine::Sqlite => cache_kib,
-            ModelEngine::Postgres
-            | ModelEngine::MariaDb
-            | ModelEngine::Spider
-            | ModelEngine::PostgresFdw
-            | ModelEngine::MyRocks => {
-                let min_mb = engine.capabilities().min_cache_mb.unwrap_or(1);
-                cache_kib.div_ceil(1024).max(min_mb) * 1024
-            }
+        let least_mb = match engine {
+            ModelEngine::Sqlite => 0,
+            _ => engine.capabilities().min_cache_mb.unwrap_or(1),
         };
+        let cache_kib = whole_mib_on_servers(engine, cache_kib).max(least_mb * 1024);
         Ok(CalibrationPlan {
             engine,
             rows,
@@ -134,10 +128,7 @@ impl CalibrationPlan {
         let target_kib = (target.cache_mb * 1024) as f64;
         let scaled_kib = target_kib * (self.rows as f64 / target.rows as f64).min(1.0);
         let times = self.cache_kib as f64 / scaled_kib;
-        let rounded_kib = match self.engine {
-            ModelEngine::Sqlite => scaled_kib.round() as u64,
-            _ => (scaled_kib.round() as u64).div_ceil(1024) * 1024,
-        };
+        let rounded_kib = whole_mib_on_servers(self.engine, scaled_kib.round() as u64);
         (times > PRESSURE_TOLERANCE).then(|| CacheFloor {
             times,
             least: self.cache_kib > rounded_kib,
@@ -213,6 +204,15 @@ impl CalibrationPlan {
             self.cache_kib,
             self.cache_pages()
         )
+    }
+}
+
+/// `kib` as a calibration's cache takes it: as given on SQLite (`cache_size=-KiB`), rounded up
+/// to whole MiB on a server.
+fn whole_mib_on_servers(engine: ModelEngine, kib: u64) -> u64 {
+    match engine {
+        ModelEngine::Sqlite => kib,
+        _ => kib.div_ceil(1024) * 1024,
     }
 }
 
