@@ -105,7 +105,11 @@ impl CalibrationPlan {
         };
         let least_mb = match engine {
             ModelEngine::Sqlite => 0,
-            _ => engine.capabilities().min_cache_mb.unwrap_or(1),
+            ModelEngine::Postgres
+            | ModelEngine::MariaDb
+            | ModelEngine::Spider
+            | ModelEngine::PostgresFdw
+            | ModelEngine::MyRocks => engine.capabilities().min_cache_mb.unwrap_or(1),
         };
         let cache_kib = whole_mib_on_servers(engine, cache_kib).max(least_mb * 1024);
         Ok(CalibrationPlan {
@@ -212,7 +216,11 @@ impl CalibrationPlan {
 fn whole_mib_on_servers(engine: ModelEngine, kib: u64) -> u64 {
     match engine {
         ModelEngine::Sqlite => kib,
-        _ => kib.div_ceil(1024) * 1024,
+        ModelEngine::Postgres
+        | ModelEngine::MariaDb
+        | ModelEngine::Spider
+        | ModelEngine::PostgresFdw
+        | ModelEngine::MyRocks => kib.div_ceil(1024) * 1024,
     }
 }
 
