@@ -239,10 +239,9 @@ impl AdviseRequest {
                 other => other?,
             };
         let verdict = verdict::decide(&figures, target.rows);
-        let mut not_measured = not_measured(&profile, self.shards.is_some(), contention.as_ref(), pressure.as_ref());
-        if let Some(line) = other_version(&profile, calibrated_on.as_deref()) {
-            not_measured.push(line);
-        }
+        let mut not_measured =
+            not_measured(engine, &profile, self.shards.is_some(), contention.as_ref(), pressure.as_ref());
+        not_measured.extend(other_version(&profile, calibrated_on.as_deref()));
         not_measured.extend(above_probes(&forecast.doc));
         let report = AdviceReport {
             schema_version: ADVICE_SCHEMA_VERSION,
@@ -473,20 +472,28 @@ fn migration(profile: &TableProfile, advised: &str) -> Vec<String> {
     out
 }
 
+/// What the calibration carries to the target, where the page model keeps the table's indexes.
+const CARRIED_BEYOND_INDEXES: &str = "Foreign keys and each row's other work: the page model keeps your table's indexes tree by tree; the time the calibration runs spend beyond what the model counts is carried from the calibration to the target";
+/// What the calibration carries to the target, where the page model keeps the key's tree alone.
+const CARRIED_INDEXES: &str = "Secondary indexes tree by tree: the calibration runs insert your table with its indexes, and the time they add beyond the key's tree is carried from the calibration to the target";
+
 /// What advise did not measure, for this table.
 fn not_measured(
+    engine: EngineKind,
     profile: &TableProfile,
     sharded: bool,
     contention: Option<&ContentionSetup>,
     pressure: Option<&Pressure>,
 ) -> Vec<String> {
-    let carried = "Secondary indexes tree by tree: the calibration runs insert your table with its indexes, and the time they add beyond the key's tree is carried from the calibration to the target";
+    // A model that keeps every index leaves the rest of a row's cost to carry.
+    let carried = if engine.models_table_indexes() { CARRIED_BEYOND_INDEXES } else { CARRIED_INDEXES };
+    let modelled = if engine.models_table_indexes() { "" } else { ", not modelled page by page" };
     let mut out = vec![
         "Reads: your queries' plans and latencies (pkbench run --workload app measures reads beside inserts)."
             .to_string(),
         match pressure {
-            None => format!("{carried} at the same cache pressure, not modelled page by page."),
-            Some(p) => format!("{carried}, not modelled page by page, and {}.", p.not_measured_words()),
+            None => format!("{carried} at the same cache pressure{modelled}."),
+            Some(p) => format!("{carried}{modelled}, and {}.", p.not_measured_words()),
         },
     ];
     out.push(match (contention, sharded) {

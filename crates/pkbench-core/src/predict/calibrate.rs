@@ -27,7 +27,7 @@ use crate::metrics::budget::CounterBudget;
 use crate::results::{Counters, Environment, ResultsDoc, RunResult};
 use crate::run::{RunPlan, run};
 use crate::strategy::Strategy;
-use crate::workloads::{CaseContext, InsertGrowth, Workload};
+use crate::workloads::{CaseContext, InsertGrowth, OwnSchema, Workload};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -453,6 +453,19 @@ impl Calibration {
         plan: CalibrationPlan,
         probes: Probes,
     ) -> Result<Calibration, Error> {
+        Self::from_table_runs(runs, strategies, plan, probes, None)
+    }
+
+    /// [`Calibration::from_runs`] of runs that inserted a user's `table` (`run --schema`'s
+    /// rows, as many as the plan's), whose secondary indexes the engine's model keeps where it
+    /// can ([`ModelEngine::build_table_model`]).
+    pub fn from_table_runs(
+        runs: &[RunResult],
+        strategies: &[&Strategy],
+        plan: CalibrationPlan,
+        probes: Probes,
+        table: Option<&OwnSchema>,
+    ) -> Result<Calibration, Error> {
         let Probes { device, working_set, machine_ns } = probes;
         let machine = MachineSpeed::of(runs, machine_ns);
         let cache_bytes = plan.cache_pages() * u64::from(plan.page_size);
@@ -480,16 +493,21 @@ impl Calibration {
                     Box::new(LsmModel::new(s, plan.payload_bytes, plan.seed, plan.rows, shape)?)
                 }
                 // The real run's cluster checkpointed after 1/k of the WAL.
-                ModelEngine::Postgres => Box::new(
+                ModelEngine::Postgres => Box::new(super::engine::postgres_of_table(
                     PostgresModel::new(s, plan.payload_bytes, plan.seed, plan.cache_mb(), 1)?
                         .with_checkpoint_scale(plan.checkpoint_scale),
-                ),
+                    s,
+                    table,
+                )?),
                 ModelEngine::MariaDb | ModelEngine::Spider | ModelEngine::PostgresFdw => {
-                    plan.engine.build_model(s, &plan.model_config())?
+                    plan.engine.build_table_model(s, &plan.model_config(), table)?
                 }
             };
             for (i, b) in run.batches.iter().enumerate() {
                 let c = model.insert_batch(b.rows);
+                if let Some(e) = model.take_error() {
+                    return Err(e);
+                }
                 let x: Vec<f64> = terms.iter().map(|t| t.value(shape, &c, b.rows)).collect();
                 // The fit prices a miss at the probe's smallest file; the probe prices the rest.
                 let files = model.size_bytes();

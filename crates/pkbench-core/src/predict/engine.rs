@@ -10,6 +10,7 @@ use crate::Error;
 use crate::engines::EngineKind;
 use crate::results::{BtreeStats, Counters};
 use crate::strategy::Strategy;
+use crate::workloads::OwnSchema;
 use std::collections::BTreeMap;
 
 /// Most rows a server model simulates: it keeps every key, and 20M `uuid4` rows peaked at
@@ -35,6 +36,11 @@ pub trait PageModel {
     }
     /// Approximate memory the model holds, bytes.
     fn memory_bytes(&self) -> u64;
+    /// What stopped the rows of a user's table the model is fed, once (a model fed its own key
+    /// stream never stops).
+    fn take_error(&mut self) -> Option<Error> {
+        None
+    }
     /// An LSM model's sorted files by level now; `None` for a B-tree model.
     fn levels(&self) -> Option<Vec<crate::results::LsmLevel>> {
         None
@@ -160,6 +166,25 @@ impl EngineKind {
     /// A fresh model of `strategy` for `config` (refused if `config` asks for a scale model of a
     /// key stream that does not scale).
     pub fn build_model(self, strategy: &Strategy, config: &PredictConfig) -> Result<Box<dyn PageModel>, Error> {
+        self.build_table_model(strategy, config, None)
+    }
+
+    /// Whether this engine's model keeps a user's secondary indexes beside the key's trees
+    /// ([`EngineKind::build_table_model`]).
+    pub fn models_table_indexes(self) -> bool {
+        matches!(self, EngineKind::Postgres | EngineKind::PostgresFdw)
+    }
+
+    /// [`EngineKind::build_model`] fed a user's `table` (its rows the simulated rows of
+    /// `config`), where the engine's model keeps its secondary indexes: PostgreSQL's. The other
+    /// models keep the key's trees alone, and the calibration carries what those leave
+    /// unexplained.
+    pub fn build_table_model(
+        self,
+        strategy: &Strategy,
+        config: &PredictConfig,
+        table: Option<&OwnSchema>,
+    ) -> Result<Box<dyn PageModel>, Error> {
         if config.scale > 1
             && let Some(reason) = super::scale::unscalable(strategy)
         {
@@ -174,13 +199,11 @@ impl EngineKind {
                 model.scale_wal(k);
                 Box::new(model)
             }
-            EngineKind::Postgres | EngineKind::PostgresFdw => Box::new(PostgresModel::new(
-                strategy,
-                config.payload_bytes,
-                config.seed,
-                config.cache_mb,
-                config.scale,
-            )?),
+            EngineKind::Postgres | EngineKind::PostgresFdw => {
+                let model =
+                    PostgresModel::new(strategy, config.payload_bytes, config.seed, config.cache_mb, config.scale)?;
+                Box::new(postgres_of_table(model, strategy, table)?)
+            }
             EngineKind::MariaDb | EngineKind::Spider => {
                 Box::new(InnodbModel::new(strategy, config.payload_bytes, config.seed, config.cache_mb, config.scale)?)
             }
@@ -193,6 +216,17 @@ impl EngineKind {
             )?),
         })
     }
+}
+
+/// `model` fed `table`'s rows, with its secondary indexes, if given.
+pub(super) fn postgres_of_table(
+    model: PostgresModel,
+    strategy: &Strategy,
+    table: Option<&OwnSchema>,
+) -> Result<PostgresModel, Error> {
+    let Some(table) = table else { return Ok(model) };
+    let (trees, feed) = super::schema::time_indexes(table, strategy, model.heap_rows_per_page())?;
+    Ok(model.with_table(trees, feed))
 }
 
 /// Checks `config` for the LSM model, which keeps no keys (any size runs whole) and has no

@@ -185,6 +185,19 @@ pub fn predict_engine(
     control: &RunControl,
     on_batch: &mut dyn FnMut(&BatchResult),
 ) -> Result<RunResult, Error> {
+    predict_table(engine, strategy, config, None, calibration, control, on_batch)
+}
+
+/// [`predict_engine`] of a user's `table` ([`ModelEngine::build_table_model`]), if given.
+pub fn predict_table(
+    engine: ModelEngine,
+    strategy: &Strategy,
+    config: &PredictConfig,
+    table: Option<&crate::workloads::OwnSchema>,
+    calibration: Option<&Calibration>,
+    control: &RunControl,
+    on_batch: &mut dyn FnMut(&BatchResult),
+) -> Result<RunResult, Error> {
     engine.validate_model(config)?;
     if let Some(c) = calibration
         && c.plan.engine != engine
@@ -196,7 +209,7 @@ pub fn predict_engine(
         )));
     }
     let started = std::time::Instant::now();
-    let mut model = engine.build_model(strategy, config)?;
+    let mut model = engine.build_table_model(strategy, config, table)?;
     let mut result = empty_result(engine, strategy, config, calibration);
     // Server models replace the SQLite entries with their own (again at the end, with totals).
     model.describe(&mut result.settings.workload_options);
@@ -218,6 +231,9 @@ pub fn predict_engine(
             return Ok(result);
         }
         let batch = run.next_batch(model.as_mut(), result.batches.len() as u64);
+        if let Some(e) = model.take_error() {
+            return Err(e);
+        }
         control.set_rows(run.total);
         on_batch(&batch);
         result.batches.push(batch);

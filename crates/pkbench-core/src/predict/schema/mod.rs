@@ -9,6 +9,7 @@
 //! the tree's mean size. Index keys are the indexed values in an order-preserving 96-bit prefix
 //! ([`prefix`]), ties broken by the row's number or key.
 
+mod feed;
 mod innodb;
 mod postgres;
 mod prefix;
@@ -24,6 +25,8 @@ use crate::values::Param;
 use crate::values::SqlType;
 use crate::workloads::OwnSchema;
 
+pub use feed::IndexFeed;
+pub use postgres::time_indexes;
 pub use sqlite::predict_sqlite;
 
 /// The engines `predict --schema` models.

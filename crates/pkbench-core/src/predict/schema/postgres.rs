@@ -9,13 +9,14 @@
 //! repeat is predicted larger than PostgreSQL makes it), TOAST (values over ~2 kB), and the free
 //! space map handing a new row an earlier page with room left.
 
+use super::feed::IndexFeed;
 use super::prefix::index_key;
 use super::{KeyTable, Unbuffered, mean, value};
 use crate::Error;
 use crate::keys::KeyRow;
 use crate::predict::server::nbtree::{
-    Composite, HEAP_TUPLE_HEADER, INDEX_TUPLE_HEADER, LINE_POINTER, Nbtree, ORDINAL_MAX_ITEM, PAGE, PAGE_HEADER,
-    maxalign,
+    Composite, HEAP_TUPLE_HEADER, HeapTids, INDEX_TUPLE_HEADER, LINE_POINTER, Nbtree, ORDINAL_MAX_ITEM, PAGE,
+    PAGE_HEADER, maxalign,
 };
 use crate::predict::server::pg_heap::column;
 use crate::predict::server::postgres::ENGINE;
@@ -25,6 +26,7 @@ use crate::results::BtreeStats;
 use crate::strategy::{KeySource, Storage, Strategy};
 use crate::values::Param;
 use crate::values::SqlType;
+use crate::workloads::OwnSchema;
 use std::rc::Rc;
 
 /// `MaxHeapTuplesPerPage` for 8 kB pages.
@@ -208,11 +210,32 @@ impl Index {
         Index { name, columns, item_bytes: 0, item_range: (u32::MAX, 0) }
     }
 
+    /// Adds a row's entry, `at(c)` being how the row stores column `c` (`index_form_tuple`).
+    fn measure(&mut self, at: &dyn Fn(usize) -> Stored) {
+        let (mut data, mut any_null) = (0, false);
+        for &c in &self.columns {
+            let s = at(c);
+            any_null |= s == Stored::Null;
+            data = s.place(data);
+        }
+        // `IndexInfoFindDataOffset`: a null bitmap (`IndexAttributeBitMapData`) after the header.
+        let header = if any_null { maxalign(INDEX_TUPLE_HEADER + 4) } else { INDEX_TUPLE_HEADER };
+        let item = maxalign(header + data) + LINE_POINTER;
+        self.item_bytes += u64::from(item);
+        self.item_range = (self.item_range.0.min(item), self.item_range.1.max(item));
+    }
+
+    /// The rules of this index's tree, its entries of their mean size over `rows`.
+    fn rules(&self, rows: u64, types: &[Option<SqlType>], key: (usize, Option<u8>), tids: HeapTids) -> Nbtree {
+        let item = mean(self.item_bytes, rows);
+        Nbtree { leaf_item: item, pivot_item: item, composite: self.composite(types, key, tids) }
+    }
+
     /// What a split of this index's leaves sees, for an index of several columns (`types`: the
     /// columns' types; `key`: the key column and its bytes in `prefix::index_key`'s encoding,
     /// `None` for text). `_bt_afternewitemoff` applies where every tuple is the same size and
     /// narrow enough.
-    fn composite(&self, types: &[Option<SqlType>], key: (usize, Option<u8>), tids: &Rc<Vec<u64>>) -> Option<Composite> {
+    fn composite(&self, types: &[Option<SqlType>], key: (usize, Option<u8>), tids: HeapTids) -> Option<Composite> {
         if self.columns.len() < 2 {
             return None;
         }
@@ -227,14 +250,71 @@ impl Index {
             _ => Some(8),
         };
         let (lo, hi) = self.item_range;
-        let tids = (lo == hi && hi <= ORDINAL_MAX_ITEM).then(|| Rc::clone(tids));
+        let tids = (lo == hi && hi <= ORDINAL_MAX_ITEM).then_some(tids);
         Some(Composite { first_attr, tids })
     }
 }
 
+/// The key in `prefix::index_key`'s encoding: text, a client's integer, else 16 bytes.
+fn key_attr(strategy: &Strategy) -> Option<u8> {
+    match (strategy.primary.storage.text_encoding(), strategy.primary.source) {
+        (Some(_), _) => None,
+        (None, KeySource::Client(_)) if strategy.primary.storage == Storage::Integer => Some(8),
+        _ => Some(16),
+    }
+}
+
+/// How PostgreSQL stores column `c` of a row handed over by [`OwnSchema::key_rows`]: the key
+/// column as `key`, the others as their values.
+fn stored_at(shape: &KeyTable<'_>, key: Stored, columns: &[usize], params: &[Param<'_>], c: usize) -> Stored {
+    if c == shape.key_column {
+        key
+    } else {
+        value(columns, params, c).map_or(Stored::Null, |p| stored(p, shape.types[c]))
+    }
+}
+
+/// Rows of the table whose entries give a time model's index entries their mean size.
+const TIME_SAMPLE_ROWS: u64 = 20_000;
+
+/// The key table's secondary indexes for the time model of `predict --engine postgres`
+/// ([`crate::predict::server::postgres::PostgresModel::with_table`]): each fed index's tree
+/// rules — entries of the mean size the table's first rows give, heap TIDs as that model's heap
+/// of `per_page` rows a page places them — and the feed of every row's entries.
+pub fn time_indexes(
+    workload: &OwnSchema,
+    strategy: &Strategy,
+    per_page: u32,
+) -> Result<(Vec<(String, Nbtree)>, IndexFeed), Error> {
+    refuse_unmodelled(strategy, ENGINE)?;
+    let shape = KeyTable::new(workload.plan(), strategy);
+    let feed = IndexFeed::new(workload, strategy)?;
+    let mut indexes: Vec<Index> =
+        feed.indexes().iter().map(|(name, columns)| Index::new(name.clone(), columns.clone())).collect();
+    let key = {
+        let (len, align) = column(strategy.primary.storage);
+        Stored::Fixed(len, align)
+    };
+    let sample = workload.rows().min(TIME_SAMPLE_ROWS);
+    let mut rows = workload.key_row_stream(strategy)?;
+    for _ in 0..sample {
+        rows.next(&mut |_, _, columns, params| {
+            for index in &mut indexes {
+                index.measure(&|c| stored_at(&shape, key, columns, params, c));
+            }
+        })?;
+    }
+    let key = (shape.key_column, key_attr(strategy));
+    let trees = indexes
+        .iter()
+        .map(|i| (i.name.clone(), i.rules(sample, &shape.types, key, HeapTids::Regular(per_page))))
+        .collect();
+    Ok((trees, feed))
+}
+
 /// The key table's heap and indexes after `workload`'s rows for `strategy`, as
 /// `engines::postgres::physical` reports them.
-pub(super) fn predict(workload: &crate::workloads::OwnSchema, strategy: &Strategy) -> Result<Vec<BtreeStats>, Error> {
+pub(super) fn predict(workload: &OwnSchema, strategy: &Strategy) -> Result<Vec<BtreeStats>, Error> {
     refuse_unmodelled(strategy, ENGINE)?;
     let shape = KeyTable::new(workload.plan(), strategy);
     let (table, key_column, types) = (shape.table, shape.key_column, &shape.types);
@@ -251,13 +331,7 @@ pub(super) fn predict(workload: &crate::workloads::OwnSchema, strategy: &Strateg
     // Each row's heap TID (block << 16 | offset), by row number.
     let mut tids = vec![0];
     workload.key_rows(strategy, &mut |_, _, columns, params| {
-        let at = |c: usize| {
-            if c == key_column {
-                key_stored
-            } else {
-                value(columns, params, c).map_or(Stored::Null, |p| stored(p, types[c]))
-            }
-        };
+        let at = |c: usize| stored_at(&shape, key_stored, columns, params, c);
         let (mut data, mut any_null) = (0, false);
         for c in 0..shape.width {
             let s = at(c);
@@ -269,17 +343,7 @@ pub(super) fn predict(workload: &crate::workloads::OwnSchema, strategy: &Strateg
         heap.add(header + data);
         tids.push((heap.pages - 1) << 16 | u64::from(heap.tuples));
         for index in &mut indexes {
-            let (mut data, mut any_null) = (0, false);
-            for &c in &index.columns {
-                let s = at(c);
-                any_null |= s == Stored::Null;
-                data = s.place(data);
-            }
-            // `IndexInfoFindDataOffset`: a null bitmap (`IndexAttributeBitMapData`) after the header.
-            let header = if any_null { maxalign(INDEX_TUPLE_HEADER + 4) } else { INDEX_TUPLE_HEADER };
-            let item = maxalign(header + data) + LINE_POINTER;
-            index.item_bytes += u64::from(item);
-            index.item_range = (index.item_range.0.min(item), index.item_range.1.max(item));
+            index.measure(&at);
         }
     })?;
     if widest > TOAST_THRESHOLD {
@@ -292,18 +356,10 @@ pub(super) fn predict(workload: &crate::workloads::OwnSchema, strategy: &Strateg
     let rows = workload.rows();
     let mut store = Store::default();
     let tids = Rc::new(tids);
-    // The key in `prefix::index_key`'s encoding: text, a client's integer, else 16 bytes.
-    let key_attr = match (strategy.primary.storage.text_encoding(), strategy.primary.source) {
-        (Some(_), _) => None,
-        (None, KeySource::Client(_)) if strategy.primary.storage == Storage::Integer => Some(8),
-        _ => Some(16),
-    };
     let mut trees: Vec<Tree<Nbtree>> = indexes
         .iter()
         .map(|i| {
-            let item = mean(i.item_bytes, rows);
-            let composite = i.composite(types, (key_column, key_attr), &tids);
-            let rules = Nbtree { leaf_item: item, pivot_item: item, composite };
+            let rules = i.rules(rows, types, (key_column, key_attr(strategy)), HeapTids::Listed(Rc::clone(&tids)));
             let mut tree = Tree::create(&mut store, &mut Unbuffered, &shape.tree_name(&i.name), "index", rules);
             tree.fastpath = true;
             tree

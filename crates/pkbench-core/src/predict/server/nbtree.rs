@@ -47,9 +47,32 @@ pub struct Composite {
     /// Bytes of the first attribute at the top of a key; `None`: up to and including its first
     /// zero byte (text).
     pub first_attr: Option<u8>,
-    /// Heap TIDs (block << 16 | offset) by row number, where `_bt_afternewitemoff` applies:
-    /// every tuple the same size and no wider than [`ORDINAL_MAX_ITEM`].
-    pub tids: Option<std::rc::Rc<Vec<u64>>>,
+    /// Heap TIDs by row number, where `_bt_afternewitemoff` applies: every tuple the same size
+    /// and no wider than [`ORDINAL_MAX_ITEM`].
+    pub tids: Option<HeapTids>,
+}
+
+/// Where each row's heap tuple is (block << 16 | offset), by row number (1, 2, …).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeapTids {
+    /// Each row's TID, as a heap of rows of many sizes placed them (row 0 unused).
+    Listed(std::rc::Rc<Vec<u64>>),
+    /// A heap of this many rows a page, filled in the rows' order.
+    Regular(u32),
+}
+
+impl HeapTids {
+    /// Row `row`'s TID (0 for row 0, or one not placed).
+    pub fn of(&self, row: u32) -> u64 {
+        match self {
+            HeapTids::Listed(tids) => tids.get(row as usize).copied().unwrap_or(0),
+            HeapTids::Regular(_) if row == 0 => 0,
+            HeapTids::Regular(per_page) => {
+                let per_page = (*per_page).max(1);
+                u64::from((row - 1) / per_page) << 16 | u64::from((row - 1) % per_page + 1)
+            }
+        }
+    }
 }
 
 /// `MAXALIGN(sizeof(IndexTupleData) + sizeof(int64) * 2)` + a line pointer: the widest tuple
@@ -81,9 +104,8 @@ impl Composite {
     }
 
     /// `_bt_adjacenthtid`: the same heap block, or the next one's first tuple.
-    fn adjacent(tids: &[u64], low: u128, high: u128) -> bool {
-        let tid = |k: u128| tids.get(k as u32 as usize).copied().unwrap_or(0);
-        let (low, high) = (tid(low), tid(high));
+    fn adjacent(tids: &HeapTids, low: u128, high: u128) -> bool {
+        let (low, high) = (tids.of(low as u32), tids.of(high as u32));
         low >> 16 == high >> 16 || (low >> 16) + 1 == high >> 16 && high & 0xffff == 1
     }
 }
@@ -328,8 +350,16 @@ mod tests {
 
     fn composite(tids: Option<Vec<u64>>) -> Nbtree {
         let mut t = Nbtree::new(16, 8);
-        t.composite = Some(Composite { first_attr: Some(8), tids: tids.map(std::rc::Rc::new) });
+        t.composite =
+            Some(Composite { first_attr: Some(8), tids: tids.map(|t| HeapTids::Listed(std::rc::Rc::new(t))) });
         t
+    }
+
+    #[test]
+    fn a_regular_heap_places_rows_page_after_page() {
+        let tids = HeapTids::Regular(20);
+        assert_eq!((tids.of(0), tids.of(1), tids.of(20)), (0, 1, 20));
+        assert_eq!((tids.of(21), tids.of(45)), (1 << 16 | 1, 2 << 16 | 5));
     }
 
     #[test]

@@ -14,6 +14,7 @@ use crate::engines::postgres::wal_size::WAL_SEGMENT_MB;
 use crate::keys::{KeyRow, KeyStream};
 use crate::predict::PageModel;
 use crate::predict::prefetch::{self, AHEAD};
+use crate::predict::schema::IndexFeed;
 use crate::results::{BtreeStats, Counters};
 use crate::strategy::{KeySource, SecondaryLookup, Storage, Strategy};
 use std::collections::BTreeMap;
@@ -44,9 +45,18 @@ const IMAGE_HEADER: u64 = 5;
 /// `SEQ_LOG_VALS`: an identity's sequence logs one record per 33 values (`nextval_internal`).
 const SEQ_LOG_VALS: u64 = 32;
 
+/// Where an index's entries come from.
+#[derive(Clone, Copy, Debug)]
+enum Entry {
+    /// A key of the row.
+    Key(ServerKey),
+    /// The user's table's index of this number in its [`IndexFeed`].
+    Table(usize),
+}
+
 struct Index {
     tree: Tree<Nbtree>,
-    key: ServerKey,
+    entry: Entry,
     /// Bytes of the index tuple an insert record carries.
     tuple: u64,
 }
@@ -84,8 +94,13 @@ pub struct PostgresModel {
     heap: Heap,
     indexes: Vec<Index>,
     keys: KeyStream,
-    /// The rows of the group being inserted (see [`Tree::warm`]).
+    /// A user's table, whose rows replace the key stream's and whose secondary indexes the
+    /// model keeps beside the key's trees ([`PostgresModel::with_table`]).
+    table: Option<IndexFeed>,
+    /// The rows of the group being inserted (see [`Tree::warm`]), and their entries in the
+    /// table's indexes (row by row, one per index).
     ahead: Vec<KeyRow>,
+    entries: Vec<u128>,
     identity: bool,
     rows: u64,
     /// Bytes of WAL records so far, and with the WAL page headers.
@@ -112,6 +127,27 @@ impl PostgresModel {
     pub fn with_checkpoint_scale(mut self, k: u64) -> Self {
         self.wal_segment = (self.wal_segment / k.max(1)).max(1);
         self
+    }
+
+    /// The same model of a user's table: its rows come from `feed` (the table's rows as
+    /// `run --schema` inserts them), and each of its secondary indexes is a tree of `trees`' rules
+    /// (in the feed's order) beside the key's, so that the WAL, the checkpoints and the cache
+    /// are the table's. The heap keeps the model's rows (the key, the second key and the payload).
+    pub fn with_table(mut self, trees: Vec<(String, Nbtree)>, feed: IndexFeed) -> Self {
+        for (n, (name, rules)) in trees.into_iter().enumerate() {
+            let tuple = u64::from(rules.leaf_item - LINE_POINTER);
+            let mut tree = Tree::create(&mut self.store, &mut self.buffers, &name, "index", rules);
+            tree.fastpath = true;
+            self.indexes.push(Index { tree, entry: Entry::Table(n), tuple });
+        }
+        self.entries = vec![0; AHEAD * feed.indexes().len()];
+        self.table = Some(feed);
+        self
+    }
+
+    /// Rows a heap page of this model holds (where a user's table's index finds its rows).
+    pub fn heap_rows_per_page(&self) -> u32 {
+        self.heap.per_page
     }
 
     /// The table `strategy` creates, with `shared_buffers = cache_mb` MiB; a 1/`scale` scale
@@ -143,7 +179,7 @@ impl PostgresModel {
             let tuple = u64::from(rules.leaf_item - LINE_POINTER);
             let mut tree = Tree::create(&mut store, &mut buffers, name, "index", rules);
             tree.fastpath = true;
-            indexes.push(Index { tree, key, tuple });
+            indexes.push(Index { tree, entry: Entry::Key(key), tuple });
         };
         add("bench_pkey", strategy.primary.storage, ServerKey::Primary(strategy.primary.storage));
         if let Some(s) = strategy.secondary.filter(|s| s.lookup == SecondaryLookup::UniqueIndex) {
@@ -155,7 +191,9 @@ impl PostgresModel {
             heap,
             indexes,
             keys: KeyStream::new(strategy, seed),
+            table: None,
             ahead: Vec::with_capacity(AHEAD),
+            entries: Vec::new(),
             identity: strategy.primary.source == KeySource::EngineAssigned,
             rows: 0,
             wal_payload: 0,
@@ -230,7 +268,8 @@ impl PostgresModel {
         XLOG_RECORD + BLOCK_REF + DATA_HEADER + 3 + data
     }
 
-    fn insert_row(&mut self, row: KeyRow) {
+    /// Inserts `row`, the `at`-th of its group (its entries in the table's indexes, if any).
+    fn insert_row(&mut self, row: KeyRow, at: usize) {
         self.rows += 1;
         if self.identity && (self.rows - 1).is_multiple_of(SEQ_LOG_VALS + 1) {
             // XLOG_SEQ_LOG: xl_seq_rec (12) + the sequence tuple (41), page re-initialised.
@@ -238,8 +277,12 @@ impl PostgresModel {
         }
         let heap_record = self.insert_heap();
         self.log(heap_record, 1);
+        let width = self.table.as_ref().map_or(0, |t| t.indexes().len());
         for i in 0..self.indexes.len() {
-            let key = self.indexes[i].key.value(&row, self.rows as i64);
+            let key = match self.indexes[i].entry {
+                Entry::Key(k) => k.value(&row, self.rows as i64),
+                Entry::Table(n) => self.entries[at * width + n],
+            };
             let before = self.buffers.totals();
             let mut touched = Touched {
                 inner: &mut self.buffers,
@@ -277,7 +320,27 @@ impl PostgresModel {
     }
 }
 
+impl PostgresModel {
+    /// The next `group` rows into `ahead` (and their entries of the table's indexes).
+    fn take_group(&mut self, group: usize) {
+        match self.table.as_mut() {
+            None => self.keys.fill(&mut self.ahead, group as u64),
+            Some(feed) => {
+                let width = feed.indexes().len();
+                self.ahead.clear();
+                for r in 0..group {
+                    self.ahead.push(feed.next(&mut self.entries[r * width..(r + 1) * width]));
+                }
+            }
+        }
+    }
+}
+
 impl PageModel for PostgresModel {
+    fn take_error(&mut self) -> Option<Error> {
+        self.table.as_mut().and_then(IndexFeed::take_error)
+    }
+
     fn insert_batch(&mut self, n: u64) -> Counters {
         let before = self.buffers.totals();
         let (wal, records, splits, touched) = (self.wal, self.wal_records, self.splits, self.touched);
@@ -285,12 +348,22 @@ impl PageModel for PostgresModel {
         let jumps_before = jumps(&self.indexes);
         self.batches += 1;
         for group in prefetch::groups(n) {
-            self.keys.fill(&mut self.ahead, group);
+            self.take_group(group as usize);
+            let width = self.table.as_ref().map_or(0, |t| t.indexes().len());
             for index in &self.indexes {
-                index.tree.warm_rows(&self.store, &self.buffers, index.key, &self.ahead, self.rows + 1);
+                match index.entry {
+                    Entry::Key(k) => index.tree.warm_rows(&self.store, &self.buffers, k, &self.ahead, self.rows + 1),
+                    Entry::Table(t) => {
+                        let mut keys = [0u128; AHEAD];
+                        for (k, r) in keys.iter_mut().zip(0..self.ahead.len()) {
+                            *k = self.entries[r * width + t];
+                        }
+                        index.tree.warm(&self.store, &self.buffers, &keys[..self.ahead.len()]);
+                    }
+                }
             }
             for i in 0..self.ahead.len() {
-                self.insert_row(self.ahead[i]);
+                self.insert_row(self.ahead[i], i);
             }
         }
         // XLOG_XACT_COMMIT.
@@ -377,6 +450,10 @@ impl PageModel for PostgresModel {
             "model".into(),
             "PostgreSQL 15: heap appends + nbtree (_bt_findsplitloc) + clock-sweep shared buffers + checkpoints every 2 WAL segments".into(),
         );
+        if let Some(feed) = &self.table {
+            let names: Vec<&str> = feed.indexes().iter().map(|(name, _)| name.as_str()).collect();
+            options.insert("table_indexes".into(), names.join(", "));
+        }
         options.insert("page_size".into(), PAGE.to_string());
         options.insert("cache_pages".into(), self.cache_pages.to_string());
         options.insert("heap_tuples_per_page".into(), self.heap.per_page.to_string());

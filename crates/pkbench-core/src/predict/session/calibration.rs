@@ -77,7 +77,8 @@ impl PredictSession<'_> {
         }
         let working_set = probe_working_set(self.plan.engine, config, &mut *self.observer, &mut canaries)?;
         let probes = Probes { device, working_set, machine_ns: canary::median(&canaries) };
-        let fit = Calibration::from_runs(&doc.runs, &self.plan.strategies, plan, probes)?;
+        let table = self.plan.calibration_table.as_deref();
+        let fit = Calibration::from_table_runs(&doc.runs, &self.plan.strategies, plan, probes, table)?;
         // A user's table: its other trees' time is what the key's tree leaves unexplained.
         let fit = if self.plan.calibration_table.is_some() { fit.carrying_unexplained() } else { fit };
         self.observer.event(&PredictEvent::CalibrationWritten { dir: &dir });

@@ -180,6 +180,7 @@ impl<'a> PredictSession<'a> {
             engine,
             strategies: &self.plan.strategies,
             config: &self.plan.config,
+            table: self.plan.table.as_deref(),
             calibration: self.calibration.as_ref(),
             control: self.control,
             faster_batch: self.plan.faster_batch,

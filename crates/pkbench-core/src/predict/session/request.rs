@@ -229,6 +229,9 @@ pub struct PagePlan {
     /// The table the calibration's real runs insert, if not the plain table (see
     /// [`PredictRequest::calibrate_on`]).
     pub calibration_table: Option<Box<OwnSchema>>,
+    /// The table the calibration inserts at the rows the target's model simulates, fed to a
+    /// model that keeps its secondary indexes ([`ModelEngine::models_table_indexes`]).
+    pub table: Option<Box<OwnSchema>>,
     /// Memory for the database, bytes, if given (else the machine's).
     pub ram_bytes: Option<u64>,
     /// The check, if any.
@@ -285,6 +288,14 @@ impl PagePlan {
                 Some(CalibrationStep::File { doc: Box::new(doc), rows })
             }
         };
+        let table = match &request.calibrate_on {
+            Some(files) if engine.models_table_indexes() => {
+                let rows = simulated_rows(&config);
+                let batch = (config.batch_rows / config.scale).clamp(1, rows);
+                Some(Box::new(super::schema::workload(files, engine, rows, batch, config.seed)?))
+            }
+            _ => None,
+        };
         let check = match &request.check {
             None => None,
             Some(CheckSource::Run(rows)) => Some(CheckStep::Run(check_plan(engine, &config, *rows)?)),
@@ -301,6 +312,7 @@ impl PagePlan {
             config,
             calibration,
             calibration_table,
+            table,
             ram_bytes: request.ram_gib.map(|gib| (gib * f64::from(1 << 30)) as u64),
             check,
             faster_batch,
@@ -308,6 +320,12 @@ impl PagePlan {
             command: request.command,
         })
     }
+}
+
+/// Rows a model of `config` simulates: each batch's rows over the scale, rounded up.
+fn simulated_rows(config: &PredictConfig) -> u64 {
+    let (batch, k) = (config.batch_rows, config.scale.max(1));
+    config.rows / batch * batch.div_ceil(k) + (config.rows % batch).div_ceil(k)
 }
 
 /// The page model's settings: the mode and scale chosen for the engine and rows, checked

@@ -8,9 +8,10 @@
 use super::event::{PredictEvent, PredictObserver};
 use crate::Error;
 use crate::control::RunControl;
-use crate::predict::{Calibration, Mode, ModelEngine, PredictConfig, predict_engine};
+use crate::predict::{Calibration, Mode, ModelEngine, PredictConfig, predict_table};
 use crate::results::{BatchResult, RunResult};
 use crate::strategy::Strategy;
+use crate::workloads::OwnSchema;
 use std::ops::ControlFlow;
 use std::sync::mpsc;
 use std::sync::{Condvar, Mutex};
@@ -24,6 +25,8 @@ pub(super) struct Forecasts<'a> {
     pub strategies: &'a [&'static Strategy],
     /// The model's settings.
     pub config: &'a PredictConfig,
+    /// The user's table the models are fed, if any ([`crate::predict::predict_table`]).
+    pub table: Option<&'a OwnSchema>,
     /// The fitted calibration, if any.
     pub calibration: Option<&'a Calibration>,
     /// Stops every forecast.
@@ -109,13 +112,15 @@ const SIDE_BY_SIDE_BYTES: u64 = 1 << 30;
 /// SQLite's exact mode and on the servers every key of the primary key's tree and of the
 /// external key's, and in SQLite also of the rowid table beside a key index), or about 4 per
 /// row with SQLite's bounded leaves (205 MiB for 62.5M rows of uuid4).
-fn model_bytes(engine: ModelEngine, config: &PredictConfig, strategy: &Strategy) -> u64 {
+fn model_bytes(engine: ModelEngine, config: &PredictConfig, strategy: &Strategy, table: Option<&OwnSchema>) -> u64 {
     let rows = config.rows.div_ceil(config.scale);
     if config.mode == Mode::Bounded {
         return rows * 4;
     }
     let rowid_table = u64::from(engine == ModelEngine::Sqlite);
-    rows * (1 + rowid_table + u64::from(strategy.secondary.is_some())) * 16
+    // A user's secondary indexes, where the model keeps them.
+    let indexes = table.filter(|_| engine.models_table_indexes()).map_or(0, |t| t.plan().key_table().indexes.len());
+    rows * (1 + rowid_table + u64::from(strategy.secondary.is_some()) + indexes as u64) * 16
 }
 
 impl Forecasts<'_> {
@@ -135,7 +140,8 @@ impl Forecasts<'_> {
             if taken.stopped || taken.next >= self.strategies.len() {
                 return None;
             }
-            let (next, bytes) = (taken.next, model_bytes(self.engine, self.config, self.strategies[taken.next]));
+            let (next, bytes) =
+                (taken.next, model_bytes(self.engine, self.config, self.strategies[taken.next], self.table));
             if taken.running == 0 || taken.running + bytes <= room.budget {
                 taken.next += 1;
                 taken.running += bytes;
@@ -211,7 +217,7 @@ impl Forecasts<'_> {
             }
         };
         let strategy = self.strategies[index];
-        predict_engine(self.engine, strategy, self.config, self.calibration, self.control, &mut report)
+        predict_table(self.engine, strategy, self.config, self.table, self.calibration, self.control, &mut report)
     }
 
     /// Tells `observer` strategy `index`'s event.
@@ -256,6 +262,7 @@ mod tests {
             engine: ModelEngine::MariaDb,
             strategies,
             config: &CONFIG,
+            table: None,
             calibration: None,
             control,
             faster_batch: None,

@@ -7,11 +7,13 @@
 //! secondary index, and each row's children, over rows chosen by `--read-locality`. At the end
 //! every table's rows are counted and every foreign key is checked to resolve.
 
+mod key_rows;
 mod load;
 mod reads;
 mod rows;
 mod unique;
 
+pub use key_rows::{KeyRowSink, KeyRows};
 pub use reads::{RECENT_SHARE, ReadLocality};
 
 use super::outcome::{SettingsBase, conclude, empty_result, verify};
@@ -22,7 +24,7 @@ use crate::engines::EngineKind;
 use crate::engines::own_schema::{Read, SchemaCase};
 use crate::engines::wire::KeySlot;
 use crate::generators::Key;
-use crate::keys::{KeySettings, KeyStream};
+use crate::keys::KeySettings;
 use crate::metrics::LatencyRecorder;
 use crate::metrics::budget::{CounterAccount, CounterBudget};
 use crate::results::{PhaseResult, RunResult};
@@ -169,34 +171,8 @@ impl OwnSchema {
     /// `each(rowid, key, columns, params)` gets the row's rowid (1, 2, …), its client key (`None`
     /// where the engine assigns it) and its parameters, `params[i]` for column `columns[i]`.
     pub fn key_rows(&self, strategy: &Strategy, each: &mut KeyRowVisitor<'_>) -> Result<(), Error> {
-        let sql = crate::engines::schema_sql::run_sql(&self.plan, strategy, EngineKind::Sqlite, "")?;
-        let insert = &sql.inserts[self.plan.key];
-        let second = strategy.secondary.filter(|_| insert.second_key);
-        let mut columns = insert.columns.clone();
-        columns.extend(second.map(|_| self.plan.key_table().columns.len()));
-        let mut second_slot = KeySlot::default();
-        let mut feed =
-            TableRows::new(&self.plan, self.plan.key, insert, self.keys.seed, self.sizes.rows, &mut |_, c| {
-                Ok(self.specs[&(self.plan.key, c)].clone())
-            })?;
-        let mut stream = KeyStream::new(strategy, self.keys);
-        let mut pick = Pick(self.keys.seed ^ 0xf0_0d);
-        let parent_rows = self.sizes.parent_rows as usize;
-        for rowid in 1..=self.sizes.rows as i64 {
-            let row = stream.next_row();
-            let mut params = [Param::Null; MAX_COLUMNS];
-            let mut k = feed.next(
-                row.primary,
-                strategy.primary.storage,
-                &mut |_| Ref::Row(pick.below(parent_rows) as u64),
-                &mut params,
-            )?;
-            if let (Some(s), Some(ext)) = (second, row.secondary) {
-                params[k] = second_slot.bind(ext, s.storage);
-                k += 1;
-            }
-            each(rowid, row.primary, &columns, &params[..k]);
-        }
+        let mut rows = self.key_row_stream(strategy)?;
+        while rows.next(&mut |rowid, keys, columns, params| each(rowid, keys.primary, columns, params))? {}
         Ok(())
     }
 
