@@ -24,54 +24,54 @@ pub(super) fn index_key<'p>(
     (prefix.value() << 32) | u128::from(tie)
 }
 
-/// The first 12 bytes of an index entry's values in an order-preserving form.
+/// The first 12 bytes of an index entry's values in an order-preserving form (the rest are not
+/// kept: no allocation per entry).
 #[derive(Default)]
 struct Prefix {
-    bytes: Vec<u8>,
+    bytes: [u8; 12],
+    len: usize,
 }
 
 impl Prefix {
+    fn extend(&mut self, bytes: impl IntoIterator<Item = u8>) {
+        for b in bytes {
+            if self.len == self.bytes.len() {
+                return;
+            }
+            self.bytes[self.len] = b;
+            self.len += 1;
+        }
+    }
+
     fn push(&mut self, p: Param<'_>, ty: Option<SqlType>) {
         match (p, ty) {
-            (Param::Null, _) => self.bytes.push(0),
-            (Param::Int(v), _) => self.bytes.extend_from_slice(&((v as u64) ^ (1 << 63)).to_be_bytes()),
+            (Param::Null, _) => self.extend([0]),
+            (Param::Int(v), _) => self.extend(((v as u64) ^ (1 << 63)).to_be_bytes()),
             (Param::Text(t), Some(SqlType::Float | SqlType::Decimal { .. })) => {
                 let f: f64 = t.parse().unwrap_or(0.0);
                 let bits = f.to_bits();
                 let sortable = if f.is_sign_negative() { !bits } else { bits | (1 << 63) };
-                self.bytes.extend_from_slice(&sortable.to_be_bytes());
+                self.extend(sortable.to_be_bytes());
             }
             // `YYYY-MM-DD HH:MM:SS.ffffff` and `YYYY-MM-DD`: their digits, two a byte, so the
             // 12 bytes reach the microseconds.
             (Param::Text(t), Some(SqlType::Timestamp | SqlType::Date)) => {
-                let digits: Vec<u8> = t.bytes().filter(u8::is_ascii_digit).map(|d| d - b'0').collect();
-                self.bytes.extend(digits.chunks(2).map(|p| p[0] << 4 | p.get(1).copied().unwrap_or(0)));
+                let mut digits = t.bytes().filter(u8::is_ascii_digit).map(|d| d - b'0');
+                let pairs = std::iter::from_fn(|| digits.next().map(|hi| hi << 4 | digits.next().unwrap_or(0)));
+                self.extend(pairs);
             }
-            (Param::Text(t), _) => {
-                self.bytes.extend_from_slice(t.as_bytes());
-                self.bytes.push(0);
-            }
-            (Param::Bytes(b), _) => {
-                self.bytes.extend_from_slice(b);
-                self.bytes.push(0);
-            }
-            (Param::Uuid(b), _) => self.bytes.extend_from_slice(&b),
+            (Param::Text(t), _) => self.extend(t.bytes().chain([0])),
+            (Param::Bytes(b), _) => self.extend(b.iter().copied().chain([0])),
+            (Param::Uuid(b), _) => self.extend(b),
         }
     }
 
     fn push_key(&mut self, key: u128) {
-        self.bytes.extend_from_slice(&key.to_be_bytes());
+        self.extend(key.to_be_bytes());
     }
 
     fn value(&self) -> u128 {
-        let mut b = [0u8; 12];
-        let n = self.bytes.len().min(12);
-        b[..n].copy_from_slice(&self.bytes[..n]);
-        let mut v = 0u128;
-        for x in b {
-            v = (v << 8) | u128::from(x);
-        }
-        v
+        self.bytes.iter().fold(0u128, |v, x| (v << 8) | u128::from(*x))
     }
 }
 
