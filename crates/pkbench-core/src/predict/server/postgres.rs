@@ -1,8 +1,9 @@
 //! A page-level model of what `pkbench run --engine postgres` creates: a heap (`bench`) filled
 //! from its last page, a primary-key nbtree (`bench_pkey`) and, for strategies with a unique
-//! external key, a second nbtree (`bench_ext_id_key`), behind shared buffers swept by the clock
-//! ([`ClockSweep`]), with the WAL volume that decides when checkpoints (and so full-page
-//! images) happen. The rules are PostgreSQL 15's; the sources are cited where they apply.
+//! external key, a second nbtree (`bench_ext_id_key`) — and for a user's table an nbtree per
+//! secondary index beside them ([`PostgresModel::with_table`]) — behind shared buffers swept by
+//! the clock ([`ClockSweep`]), with the WAL volume that decides when checkpoints (and so
+//! full-page images) happen. The rules are PostgreSQL 15's; the sources are cited where they apply.
 
 use super::clock::ClockSweep;
 use super::nbtree::{LINE_POINTER, Nbtree, PAGE};
@@ -318,9 +319,7 @@ impl PostgresModel {
         }
         self.maybe_checkpoint();
     }
-}
 
-impl PostgresModel {
     /// The next `group` rows into `ahead` (and their entries of the table's indexes).
     fn take_group(&mut self, group: usize) {
         match self.table.as_mut() {
