@@ -486,8 +486,10 @@ fn not_measured(
     pressure: Option<&Pressure>,
 ) -> Vec<String> {
     // A model that keeps every index leaves the rest of a row's cost to carry.
-    let carried = if engine.models_table_indexes() { CARRIED_BEYOND_INDEXES } else { CARRIED_INDEXES };
-    let modelled = if engine.models_table_indexes() { "" } else { ", not modelled page by page" };
+    let (carried, modelled) = match engine.models_table_indexes() {
+        true => (CARRIED_BEYOND_INDEXES, ""),
+        false => (CARRIED_INDEXES, ", not modelled page by page"),
+    };
     let mut out = vec![
         "Reads: your queries' plans and latencies (pkbench run --workload app measures reads beside inserts)."
             .to_string(),

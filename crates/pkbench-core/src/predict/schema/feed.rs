@@ -24,9 +24,8 @@ pub struct IndexFeed {
 }
 
 impl IndexFeed {
-    /// The rows `workload` makes for `strategy`.
-    pub(super) fn new(workload: &OwnSchema, strategy: &Strategy) -> Result<Self, Error> {
-        let shape = KeyTable::new(workload.plan(), strategy);
+    /// The rows `workload` makes for `strategy`, whose key table is `shape`.
+    pub(super) fn new(workload: &OwnSchema, strategy: &Strategy, shape: &KeyTable<'_>) -> Result<Self, Error> {
         let second = strategy.secondary.map(|_| shape.width - 1);
         let indexes = shape
             .indexes

@@ -288,7 +288,7 @@ pub fn time_indexes(
 ) -> Result<(Vec<(String, Nbtree)>, IndexFeed), Error> {
     refuse_unmodelled(strategy, ENGINE)?;
     let shape = KeyTable::new(workload.plan(), strategy);
-    let feed = IndexFeed::new(workload, strategy)?;
+    let feed = IndexFeed::new(workload, strategy, &shape)?;
     let mut indexes: Vec<Index> =
         feed.indexes().iter().map(|(name, columns)| Index::new(name.clone(), columns.clone())).collect();
     let key = {
