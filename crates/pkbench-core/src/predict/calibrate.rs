@@ -36,6 +36,9 @@ use std::path::PathBuf;
 pub const MIN_BATCHES_PER_STRATEGY: u64 = 30;
 /// Smallest calibration batch: below it a commit's fixed cost would dominate.
 pub const MIN_BATCH_ROWS: u64 = 1_000;
+/// A run's last batch with less than 1/this of its other batches' rows is a remainder the fit
+/// leaves out ([`is_remainder`]).
+const REMAINDER_SHARE: u64 = 2;
 /// Smallest calibration cache, pages.
 pub const MIN_CACHE_PAGES: u64 = 100;
 
@@ -85,8 +88,9 @@ impl CalibrationPlan {
     /// The calibration for predicting `target` on `engine` from `rows` real rows per strategy:
     /// cache = target cache × rows ÷ target rows (at least [`MIN_CACHE_PAGES`]; on a server,
     /// rounded to whole MiB and at least its minimum), batch = target batch × rows ÷ target
-    /// rows (between [`MIN_BATCH_ROWS`] and rows ÷ [`MIN_BATCHES_PER_STRATEGY`]) — on an LSM
-    /// engine the target's batch ([`lsm_batch`]).
+    /// rows (between [`MIN_BATCH_ROWS`] and rows ÷ [`MIN_BATCHES_PER_STRATEGY`], [`evened`] so
+    /// that the last batch is not a short remainder) — on an LSM engine the target's batch
+    /// ([`lsm_batch`]).
     pub fn for_target(engine: ModelEngine, target: &PredictConfig, rows: u64) -> Result<CalibrationPlan, Error> {
         if rows < MIN_BATCHES_PER_STRATEGY * MIN_BATCH_ROWS {
             return Err(Error::InvalidInput(format!(
@@ -100,8 +104,11 @@ impl CalibrationPlan {
         let cache_kib = ((target.cache_mb * 1024) as f64 * ratio).round() as u64;
         let batch = match engine.capabilities().lsm_model {
             true => lsm_batch(target.batch_rows, rows)?,
-            false => ((target.batch_rows as f64 * ratio).round() as u64)
-                .clamp(MIN_BATCH_ROWS, rows / MIN_BATCHES_PER_STRATEGY),
+            false => evened(
+                ((target.batch_rows as f64 * ratio).round() as u64)
+                    .clamp(MIN_BATCH_ROWS, rows / MIN_BATCHES_PER_STRATEGY),
+                rows,
+            ),
         };
         let least_mb = match engine {
             ModelEngine::Sqlite => 0,
@@ -503,10 +510,14 @@ impl Calibration {
                     plan.engine.build_table_model(s, &plan.model_config(), table)?
                 }
             };
+            let full = run.batches.iter().map(|b| b.rows).max().unwrap_or(0);
             for (i, b) in run.batches.iter().enumerate() {
                 let c = model.insert_batch(b.rows);
                 if let Some(e) = model.take_error() {
                     return Err(e);
+                }
+                if is_remainder(b.rows, full) {
+                    continue;
                 }
                 let x: Vec<f64> = terms.iter().map(|t| t.value(shape, &c, b.rows)).collect();
                 // The fit prices a miss at the probe's smallest file; the probe prices the rest.
@@ -550,6 +561,23 @@ impl Calibration {
             batch_rows: rows,
         })
     }
+}
+
+/// The batch of at least `batch` rows that splits `rows` into as many batches as `batch` fits
+/// whole, the last one a little shorter at most (100,000 rows in batches of 3,333 would end with
+/// 10; in batches of 3,334 they end with 3,314).
+fn evened(batch: u64, rows: u64) -> u64 {
+    rows.div_ceil((rows / batch.max(1)).max(1))
+}
+
+/// Whether a batch of `rows` is the short remainder a run ends with when its batch of `full`
+/// rows does not divide its rows (a calibration of 100,000 rows in batches of 3,333 ends with
+/// 10): the model still inserts it, the fit leaves it out. Its time is mostly its commit's, a
+/// cost a batch of thousands of rows spreads thin, so its time per row is many times the
+/// others' and, fitted on relative errors with the same weight as a whole batch, it would pull
+/// its strategy's costs towards a kind of work the target's batches hardly do.
+fn is_remainder(rows: u64, full: u64) -> bool {
+    rows * REMAINDER_SHARE < full
 }
 
 /// Fits a [`Calibration`] to an existing real run's batches of `strategies` on `engine` (SQLite,
@@ -741,6 +769,7 @@ pub fn run_real(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::BatchResult;
 
     #[test]
     fn a_calibration_held_above_the_targets_pressure_says_by_how_much_and_what_reaches_it() {
@@ -778,10 +807,10 @@ mod tests {
         assert!(!floor.least, "whole MiB set it");
     }
 
+    /// Real SQLite runs of int and uuid4, 30,000 rows each in batches of 1,000, as a
+    /// calibration of a 60,000-row target makes them, and how many engines they opened.
     #[cfg(feature = "sqlite")]
-    #[test]
-    fn each_strategy_runs_on_an_engine_of_its_own() {
-        let dir = tempfile::tempdir().unwrap();
+    fn real_sqlite_calibration(dir: &std::path::Path) -> (CalibrationPlan, Vec<&'static Strategy>, ResultsDoc, u32) {
         let target = PredictConfig {
             rows: 60_000,
             batch_rows: 2_000,
@@ -799,15 +828,52 @@ mod tests {
         let mut opened = 0;
         let mut open = || {
             opened += 1;
-            let engine = crate::engines::sqlite::SqliteEngine::new(plan.sqlite_settings(dir.path().to_path_buf()))?;
-            let environment = Environment::detect("sqlite", "test", dir.path());
+            let engine = crate::engines::sqlite::SqliteEngine::new(plan.sqlite_settings(dir.to_path_buf()))?;
+            let environment = Environment::detect("sqlite", "test", dir);
             Ok((Box::new(engine) as Box<dyn Engine>, environment))
         };
         let doc = run_real(&strategies, &mut open, &plan.workload().unwrap(), &RunControl::new(), "--check").unwrap();
+        (plan, strategies, doc, opened)
+    }
+
+    #[cfg(feature = "sqlite")]
+    #[test]
+    fn each_strategy_runs_on_an_engine_of_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, _, doc, opened) = real_sqlite_calibration(dir.path());
         assert_eq!(opened, 2);
         let names: Vec<&str> = doc.runs.iter().map(|r| r.strategy.as_str()).collect();
         assert_eq!(names, ["int", "uuid4"]);
         assert!(doc.runs.iter().all(|r| r.complete && r.verified_rows == Some(30_000)), "{:?}", doc.runs);
+    }
+
+    #[cfg(feature = "sqlite")]
+    #[test]
+    fn a_runs_short_last_batch_does_not_move_the_fitted_costs() {
+        let dir = tempfile::tempdir().unwrap();
+        let (plan, strategies, doc, _) = real_sqlite_calibration(dir.path());
+        let fitted = |runs: &[RunResult]| Calibration::from_runs(runs, &strategies, plan, Probes::default()).unwrap();
+        let whole = fitted(&doc.runs);
+        // Each run ends with 10 rows more, whose commit took 50 ms: 5,000 µs a row (its canary
+        // untimed, so that the machine's speed stays the same).
+        let mut tailed = doc.runs.clone();
+        for run in &mut tailed {
+            let last = run.batches.last().unwrap().clone();
+            run.batches.push(BatchResult {
+                index: last.index + 1,
+                rows: 10,
+                rows_total: last.rows_total + 10,
+                elapsed_ns: 50_000_000,
+                machine_ns: None,
+                ..last
+            });
+        }
+        let with_tail = fitted(&tailed);
+        assert_eq!(with_tail.fit.ms_per_unit, whole.fit.ms_per_unit);
+        assert_eq!(with_tail.batch_rows.len(), whole.batch_rows.len(), "the remainder is not fitted");
+        assert!(!is_remainder(1_000, 1_000) && !is_remainder(500, 1_000) && is_remainder(499, 1_000));
+        // A plan's own batches leave none.
+        assert_eq!((evened(3_333, 100_000), evened(2_000, 200_000), evened(1_000, 30_999)), (3_334, 2_000, 1_034));
     }
 
     #[test]
