@@ -50,7 +50,7 @@ pub struct TreeSize {
 pub struct CandidateFigures {
     /// The strategy's name.
     pub strategy: String,
-    /// What it stores, in words.
+    /// What the candidate's key is, then where the engine puts the rows.
     pub description: String,
     /// The table's key today.
     pub current: bool,
@@ -109,7 +109,7 @@ pub fn figures(
     let ordered = strategy.primary_is_ordered();
     CandidateFigures {
         strategy: strategy.name.into(),
-        description: strategy.description.into(),
+        description: run.strategy_description.clone(),
         current,
         us_per_row_now: batch_us_per_row(run, rows_now),
         us_per_row_target: run

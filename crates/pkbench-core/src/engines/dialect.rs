@@ -81,6 +81,10 @@ pub trait Dialect: Sync {
         "PRIMARY KEY"
     }
 
+    /// Where the engine puts the rows of `strategy`'s table, one phrase for results (SQLite's
+    /// rowid and `WITHOUT ROWID` tables, PostgreSQL's heap, InnoDB's clustered index).
+    fn layout(&self, strategy: &Strategy) -> String;
+
     /// Why the engine has no layout or key storage for `strategy`, if it has none (checked
     /// before any SQL is rendered).
     fn refusal(&self, strategy: &Strategy) -> Option<String>;
@@ -210,6 +214,11 @@ pub fn of(kind: EngineKind) -> &'static dyn Dialect {
     }
 }
 
+/// `strategy`'s description on the engine `dialect` spells: the key, then where the rows go.
+pub fn describe(dialect: &dyn Dialect, strategy: &Strategy) -> String {
+    format!("{}; {}", strategy.description, dialect.layout(strategy))
+}
+
 /// The column list `(a, b, …)` with `placeholder`s, as single-row INSERTs write it.
 pub fn values_list(dialect: &dyn Dialect, first: usize, count: usize) -> String {
     let marks: Vec<String> = (first..first + count).map(|n| dialect.placeholder(n)).collect();
@@ -220,5 +229,46 @@ impl EngineKind {
     /// How this engine spells SQL.
     pub fn dialect(self) -> &'static dyn Dialect {
         of(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategy::find;
+
+    fn described(kind: EngineKind, name: &str) -> String {
+        describe(kind.dialect(), find(name).unwrap())
+    }
+
+    #[test]
+    fn a_description_says_where_each_engine_puts_the_rows() {
+        assert!(described(EngineKind::Sqlite, "int").ends_with("rowid is the integer key: rows in key order"));
+        assert!(described(EngineKind::Sqlite, "uuid4").ends_with("SQLite WITHOUT ROWID table: rows in key order"));
+        assert!(described(EngineKind::Sqlite, "uuid4-rowid").ends_with("the key in a unique index"));
+        for name in ["int", "uuid4", "uuid4-rowid"] {
+            let text = described(EngineKind::Postgres, name);
+            assert!(
+                text.ends_with("PostgreSQL heap table: rows in arrival order, the key in a B-tree primary-key index")
+            );
+            assert!(!text.contains("WITHOUT ROWID") && !text.contains("SQLite table"), "{text}");
+        }
+        assert!(
+            described(EngineKind::MariaDb, "uuid4")
+                .ends_with("InnoDB table clustered by the primary key: rows in key order")
+        );
+        assert!(
+            described(EngineKind::MyRocks, "uuid4")
+                .ends_with("RocksDB table: rows in primary-key order in an LSM tree")
+        );
+    }
+
+    #[test]
+    fn no_catalog_description_names_one_engine_s_layout_as_every_engine_s() {
+        for s in crate::strategy::CATALOG {
+            for word in ["WITHOUT ROWID", "BLOB", "clustered", "TEXT key"] {
+                assert!(!s.description.contains(word), "{}: {}", s.name, s.description);
+            }
+        }
     }
 }

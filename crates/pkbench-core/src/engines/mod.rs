@@ -147,6 +147,12 @@ pub trait Engine {
     /// Name and version.
     fn info(&self) -> EngineInfo;
 
+    /// `strategy`'s description as this engine stores it, for results: the key, then where the
+    /// engine puts the rows ([`dialect::Dialect::layout`]).
+    fn describe(&self, strategy: &Strategy) -> String {
+        strategy.description.to_string()
+    }
+
     /// How rows reach the engine, for results (e.g. "prepared single-row INSERT").
     fn insert_path(&self) -> &'static str;
 

@@ -454,6 +454,7 @@ fn empty_result(
             options.insert("timing".into(), "counts only, no calibration (elapsed_ns = 0)".into());
         }
     }
+    let kind = engine;
     let engine = EngineInfo { name: engine.model_name(), version: engine.model_version() };
     let base = SettingsBase {
         rows: config.rows,
@@ -463,7 +464,8 @@ fn empty_result(
         insert_path: "simulated: one B-tree insert per row and tree, one commit per batch".into(),
         options,
     };
-    outcome::empty_result(engine, PREDICT_WORKLOAD, strategy, base)
+    let description = crate::engines::dialect::describe(kind.dialect(), strategy);
+    outcome::result_skeleton(engine, description, PREDICT_WORKLOAD, strategy, base)
 }
 
 /// The process's peak resident memory, bytes.

@@ -51,7 +51,7 @@ pub struct RunResult {
     pub workload: String,
     /// Canonical strategy name.
     pub strategy: String,
-    /// The strategy's one-line description.
+    /// The strategy's one-line description: its key, then where this engine puts the rows.
     pub strategy_description: String,
     /// Settings in force for this run.
     pub settings: Settings,

@@ -41,7 +41,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "int",
         &["Integer"],
-        "engine-assigned integer key (SQLite INTEGER PRIMARY KEY, the rowid)",
+        "engine-assigned integer key (auto-increment, identity, or SQLite's rowid)",
         ENGINE_INT,
         Clustered,
         None,
@@ -54,18 +54,11 @@ pub static CATALOG: &[Strategy] = &[
         Clustered,
         None,
     ),
-    strategy(
-        "uuid4",
-        &["Uuid4WithoutRowid"],
-        "random UUIDv4 as a 16-byte BLOB key, clustered (WITHOUT ROWID)",
-        UUID4_BIN,
-        Clustered,
-        None,
-    ),
+    strategy("uuid4", &["Uuid4WithoutRowid"], "random UUIDv4 as a 16-byte binary key", UUID4_BIN, Clustered, None),
     strategy(
         "uuid7",
         &["Uuid7WithoutRowid"],
-        "time-ordered UUIDv7 as a 16-byte BLOB key, clustered (WITHOUT ROWID)",
+        "time-ordered UUIDv7 as a 16-byte binary key",
         UUID7_BIN,
         Clustered,
         None,
@@ -73,7 +66,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "uuid4-rowid",
         &["Uuid4"],
-        "UUIDv4 BLOB primary key in a rowid table (hidden rowid + unique index)",
+        "UUIDv4 as a 16-byte binary key in its own unique index, rows kept by a hidden row id (SQLite's rowid table; every PostgreSQL heap)",
         UUID4_BIN,
         HeapWithIndex,
         None,
@@ -81,31 +74,17 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "uuid7-rowid",
         &["Uuid7"],
-        "UUIDv7 BLOB primary key in a rowid table (hidden rowid + unique index)",
+        "UUIDv7 as a 16-byte binary key in its own unique index, rows kept by a hidden row id (SQLite's rowid table; every PostgreSQL heap)",
         UUID7_BIN,
         HeapWithIndex,
         None,
     ),
-    strategy(
-        "uuid4-text",
-        &[],
-        "UUIDv4 as 36-character TEXT key, clustered (WITHOUT ROWID)",
-        UUID4_TEXT,
-        Clustered,
-        None,
-    ),
-    strategy(
-        "uuid7-text",
-        &[],
-        "UUIDv7 as 36-character TEXT key, clustered (WITHOUT ROWID)",
-        UUID7_TEXT,
-        Clustered,
-        None,
-    ),
+    strategy("uuid4-text", &[], "UUIDv4 as a 36-character text key", UUID4_TEXT, Clustered, None),
+    strategy("uuid7-text", &[], "UUIDv7 as a 36-character text key", UUID7_TEXT, Clustered, None),
     strategy(
         "int+uuid4",
         &["IntegerWithUuid4Col"],
-        "integer key plus a UUIDv4 BLOB column with a UNIQUE index",
+        "engine-assigned integer key plus a 16-byte UUIDv4 column with a UNIQUE index",
         ENGINE_INT,
         Clustered,
         external(Scheme::Uuid4, UniqueIndex),
@@ -113,7 +92,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "int+uuid7",
         &[],
-        "integer key plus a UUIDv7 BLOB column with a UNIQUE index",
+        "engine-assigned integer key plus a 16-byte UUIDv7 column with a UNIQUE index",
         ENGINE_INT,
         Clustered,
         external(Scheme::Uuid7, UniqueIndex),
@@ -121,7 +100,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "int+uuid4-noindex",
         &["IntegerWithUuid4ColNoIndex"],
-        "integer key plus an unindexed UUIDv4 column (control for int+uuid4)",
+        "engine-assigned integer key plus an unindexed 16-byte UUIDv4 column (control for int+uuid4)",
         ENGINE_INT,
         Clustered,
         external(Scheme::Uuid4, NoIndex),
@@ -129,7 +108,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "snowflake+uuid4",
         &["SnowflakeWithUuid4Col"],
-        "Snowflake integer key plus a UUIDv4 BLOB column with a UNIQUE index",
+        "Snowflake integer key plus a 16-byte UUIDv4 column with a UNIQUE index",
         SNOWFLAKE,
         Clustered,
         external(Scheme::Uuid4, UniqueIndex),
@@ -137,7 +116,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "uuid7+uuid4",
         &["Uuid7WithUuid4ColWithoutRowid"],
-        "UUIDv7 key (WITHOUT ROWID) plus a UUIDv4 column with a UNIQUE index",
+        "16-byte UUIDv7 key plus a 16-byte UUIDv4 column with a UNIQUE index",
         UUID7_BIN,
         Clustered,
         external(Scheme::Uuid4, UniqueIndex),
@@ -145,7 +124,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "uuid7+uuid4-rowid",
         &["Uuid7WithUuid4Col"],
-        "UUIDv7 key in a rowid table plus a UUIDv4 column with a UNIQUE index",
+        "16-byte UUIDv7 key in its own unique index, rows kept by a hidden row id, plus a 16-byte UUIDv4 column with a UNIQUE index",
         UUID7_BIN,
         HeapWithIndex,
         external(Scheme::Uuid4, UniqueIndex),
@@ -153,7 +132,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "uuid7+uuid4-map",
         &["Uuid7WithUuid4ToUuid7Mapping"],
-        "UUIDv7 key (WITHOUT ROWID), unindexed UUIDv4 column, and a UUIDv4 → UUIDv7 mapping table",
+        "16-byte UUIDv7 key, an unindexed UUIDv4 column, and a UUIDv4 → UUIDv7 mapping table",
         UUID7_BIN,
         Clustered,
         external(Scheme::Uuid4, MappingTable),
@@ -212,7 +191,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "uuid1",
         &["uuid1-bin"],
-        "UUIDv1 (time fields low-to-high, random node) as a 16-byte BLOB key, clustered",
+        "UUIDv1 (time fields low-to-high, random node) as a 16-byte binary key",
         client(Scheme::Uuid1, Storage::Binary16),
         Clustered,
         None,
@@ -220,7 +199,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "uuid1-text",
         &[],
-        "UUIDv1 as 36-character TEXT key, clustered",
+        "UUIDv1 as a 36-character text key",
         client(Scheme::Uuid1, Storage::Text36),
         Clustered,
         None,
@@ -228,7 +207,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "uuid6",
         &[],
-        "time-ordered UUIDv6 as a 16-byte BLOB key, clustered",
+        "time-ordered UUIDv6 as a 16-byte binary key",
         client(Scheme::Uuid6, Storage::Binary16),
         Clustered,
         None,
@@ -236,7 +215,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "uuid6-text",
         &[],
-        "UUIDv6 as 36-character TEXT key, clustered",
+        "UUIDv6 as a 36-character text key",
         client(Scheme::Uuid6, Storage::Text36),
         Clustered,
         None,
@@ -244,7 +223,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "ulid",
         &[],
-        "monotonic ULID as a 16-byte BLOB key, clustered",
+        "monotonic ULID as a 16-byte binary key",
         client(Scheme::Ulid, Storage::Binary16),
         Clustered,
         None,
@@ -252,7 +231,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "ulid-text",
         &[],
-        "ULID as 26-character Crockford base32 TEXT key, clustered",
+        "ULID as a 26-character Crockford base32 text key",
         client(Scheme::Ulid, Storage::Text26),
         Clustered,
         None,
@@ -260,7 +239,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "seq-uuid",
         &[],
-        "sequence-based sequential UUID (2-byte block prefix, then random) as a 16-byte BLOB key",
+        "sequence-based sequential UUID (2-byte block prefix, then random) as a 16-byte binary key",
         client(Scheme::SeqUuid, Storage::Binary16),
         Clustered,
         None,
@@ -268,7 +247,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "seq-uuid-text",
         &[],
-        "sequence-based sequential UUID as 36-character TEXT key, clustered",
+        "sequence-based sequential UUID as a 36-character text key",
         client(Scheme::SeqUuid, Storage::Text36),
         Clustered,
         None,
@@ -276,7 +255,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "time-uuid",
         &[],
-        "time-based sequential UUID (2-byte 60 s interval prefix, then random) as a 16-byte BLOB key",
+        "time-based sequential UUID (2-byte 60 s interval prefix, then random) as a 16-byte binary key",
         client(Scheme::TimeUuid, Storage::Binary16),
         Clustered,
         None,
@@ -284,7 +263,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "time-uuid-text",
         &[],
-        "time-based sequential UUID as 36-character TEXT key, clustered",
+        "time-based sequential UUID as a 36-character text key",
         client(Scheme::TimeUuid, Storage::Text36),
         Clustered,
         None,
@@ -292,7 +271,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "comb",
         &[],
-        "COMB (Unix ms in bytes 0-5, then random) as a 16-byte BLOB key, clustered",
+        "COMB (Unix ms in bytes 0-5, then random) as a 16-byte binary key",
         client(Scheme::Comb, Storage::Binary16),
         Clustered,
         None,
@@ -300,7 +279,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "comb-text",
         &[],
-        "COMB as 36-character TEXT key, clustered",
+        "COMB as a 36-character text key",
         client(Scheme::Comb, Storage::Text36),
         Clustered,
         None,
@@ -316,7 +295,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "comb-mssql-text",
         &[],
-        "SQL Server COMB as 36-character TEXT key, clustered",
+        "SQL Server COMB as a 36-character text key",
         client(Scheme::CombMssql, Storage::Text36),
         Clustered,
         None,
@@ -327,7 +306,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "uuid4-hex32",
         &[],
-        "UUIDv4 as 32 hex digits in a CHAR(32) key, clustered",
+        "UUIDv4 as 32 hex digits in a CHAR(32) key",
         client(Scheme::Uuid4, Storage::Hex32),
         Clustered,
         None,
@@ -335,7 +314,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "uuid4-varhex32",
         &[],
-        "UUIDv4 as 32 hex digits in a VARCHAR(32) key, clustered",
+        "UUIDv4 as 32 hex digits in a VARCHAR(32) key",
         client(Scheme::Uuid4, Storage::VarHex32),
         Clustered,
         None,
@@ -343,7 +322,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "uuid4-varchar36",
         &[],
-        "UUIDv4 as 36-character text in a VARCHAR(36) key, clustered",
+        "UUIDv4 as 36-character text in a VARCHAR(36) key",
         client(Scheme::Uuid4, Storage::VarText36),
         Clustered,
         None,
@@ -408,7 +387,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "uuid1-server-bin",
         &[],
-        "UUIDv1 from MariaDB's UUID() as BINARY(16) via UNHEX(REPLACE(UUID(), '-', ''))",
+        "UUIDv1 from MariaDB's UUID() as a 16-byte binary key via UNHEX(REPLACE(UUID(), '-', ''))",
         server(Scheme::Uuid1, Storage::Binary16),
         Clustered,
         None,

@@ -371,7 +371,7 @@ impl Workload for App {
             ]),
         };
         let info = engine.info();
-        let mut result = empty_result(info.clone(), self.name(), strategy, base);
+        let mut result = empty_result(engine, self.name(), strategy, base);
         ctx.control.set_rows(0);
         let outcome = (|| -> Result<(), Error> {
             let app = engine.app().ok_or_else(|| {

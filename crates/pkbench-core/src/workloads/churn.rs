@@ -114,7 +114,7 @@ impl Workload for Churn {
                 ("churn_steps".to_string(), self.steps().to_string()),
             ]),
         };
-        let mut result = empty_result(engine.info(), self.name(), strategy, base);
+        let mut result = empty_result(engine, self.name(), strategy, base);
         ctx.control.set_rows(0);
         let spec = CaseSpec { strategy, payload_bytes: self.payload_bytes as usize, rows: self.rows, keys: self.keys };
         let outcome = (|| -> Result<(), Error> {

@@ -210,7 +210,7 @@ impl Workload for FileBaseline {
             insert_path: "plain file: write() per row or one buffered write(); SQLite: one prepared INSERT per row in one transaction".into(),
             options: BTreeMap::from([("fsync".to_string(), "once, before close".to_string())]),
         };
-        let mut result = empty_result(engine.info(), self.name(), strategy, base);
+        let mut result = empty_result(engine, self.name(), strategy, base);
         ctx.control.set_rows(0);
         let outcome = (|| -> Result<(), Error> {
             if engine.info().name != "sqlite" {

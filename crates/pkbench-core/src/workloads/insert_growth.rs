@@ -129,7 +129,7 @@ impl Workload for InsertGrowth {
                 Default::default()
             },
         };
-        let mut result = empty_result(engine.info(), self.name(), strategy, base);
+        let mut result = empty_result(engine, self.name(), strategy, base);
         ctx.control.set_rows(0);
         let spec = CaseSpec { strategy, payload_bytes: self.payload_bytes as usize, rows: self.rows, keys: self.keys };
         let outcome = (|| -> Result<(), Error> {

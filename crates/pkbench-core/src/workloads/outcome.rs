@@ -3,7 +3,7 @@
 
 use super::CaseContext;
 use crate::Error;
-use crate::engines::{CaseReport, EngineInfo, InsertCase};
+use crate::engines::{CaseReport, Engine, EngineInfo, InsertCase};
 use crate::keys::KeyRow;
 use crate::keys::{KeySettings, KeyStream};
 use crate::metrics::budget::{CostRate, CounterAccount};
@@ -13,7 +13,19 @@ use std::collections::BTreeMap;
 
 /// An empty, incomplete result for `strategy` under `workload` on `engine`.
 pub(crate) fn empty_result(
+    engine: &dyn Engine,
+    workload: &str,
+    strategy: &Strategy,
+    settings: SettingsBase,
+) -> RunResult {
+    result_skeleton(engine.info(), engine.describe(strategy), workload, strategy, settings)
+}
+
+/// An empty, incomplete result for `strategy` (described as `description`) under `workload`
+/// on the engine `info` names.
+pub(crate) fn result_skeleton(
     engine: EngineInfo,
+    description: String,
     workload: &str,
     strategy: &Strategy,
     settings: SettingsBase,
@@ -23,7 +35,7 @@ pub(crate) fn empty_result(
         engine_version: engine.version,
         workload: workload.to_string(),
         strategy: strategy.name.to_string(),
-        strategy_description: strategy.description.to_string(),
+        strategy_description: description,
         settings: Settings {
             rows: settings.rows,
             batch_rows: settings.batch_rows,

@@ -166,7 +166,7 @@ impl Workload for Remedy {
             insert_path: engine.insert_path().to_string(),
             options: BTreeMap::from([("switch_to_uuid7_after_rows".to_string(), self.switch_rows.to_string())]),
         };
-        let mut result = empty_result(engine.info(), self.name(), strategy, base);
+        let mut result = empty_result(engine, self.name(), strategy, base);
         ctx.control.set_rows(0);
         let spec = CaseSpec { strategy, payload_bytes: self.payload_bytes as usize, rows: self.rows, keys: self.keys };
         let outcome = (|| -> Result<(), Error> {

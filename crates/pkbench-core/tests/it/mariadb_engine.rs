@@ -49,6 +49,11 @@ fn every_clustered_strategy_inserts_and_verifies_and_rowid_ones_are_refused() {
         let r = run(&mut engine, strategy, 3_000, 1_000);
         assert!(r.complete, "{}", strategy.name);
         assert_eq!(r.verified_rows, Some(3_000), "{}", strategy.name);
+        assert!(
+            r.strategy_description.contains("; InnoDB table clustered by the primary key"),
+            "{}",
+            r.strategy_description
+        );
         let c = r.total_counters();
         assert!(c.cache_hits.unwrap() > 0 && c.wal_bytes.unwrap() > 0, "{}: {c:?}", strategy.name);
         assert!(r.size_bytes.unwrap() > 0, "{}", strategy.name);

@@ -65,6 +65,10 @@ fn managed_myrocks_verifies_every_row_and_reports_every_rocksdb_counter() {
     for name in ["int", "uuid4"] {
         let r = run(&mut engine, find(name).unwrap(), 20_000, 2_000);
         assert_eq!(r.verified_rows, Some(20_000), "{name}");
+        assert!(
+            r.strategy_description.ends_with("; RocksDB table: rows in primary-key order in an LSM tree"),
+            "{name}"
+        );
         assert_every_counter_in_every_batch(&r);
         let c = r.total_counters();
         assert!(c.wal_bytes.unwrap() > 0 && c.ingest_bytes.unwrap() > 0, "{name}: {c:?}");

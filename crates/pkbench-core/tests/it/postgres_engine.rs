@@ -49,6 +49,7 @@ fn every_strategy_inserts_and_verifies_on_postgres() {
         let r = run(&mut engine, strategy, 3_000, 1_000);
         assert!(r.complete, "{}", strategy.name);
         assert_eq!(r.verified_rows, Some(3_000), "{}", strategy.name);
+        assert!(r.strategy_description.contains("; PostgreSQL heap table"), "{}", r.strategy_description);
         assert_eq!(r.batches.len(), 3);
         for b in &r.batches {
             assert!(b.counters.wal_bytes.unwrap() > 0, "{}: {b:?}", strategy.name);

@@ -43,6 +43,7 @@ fn settings(sharding: Sharding, data_dir: &Path) -> ServerSettings {
 fn skew_of(engine: &mut dyn Engine, strategy: &str) -> (RunResult, SkewSummary) {
     let result = run(engine, find(strategy).unwrap(), ROWS, BATCH);
     assert_eq!(result.verified_rows, Some(ROWS), "{strategy}");
+    assert!(result.strategy_description.ends_with(", on each shard"), "{}", result.strategy_description);
     let intervals: Vec<Vec<u64>> = result
         .batches
         .iter()

@@ -124,6 +124,13 @@ fn presort_inserts_each_batch_in_key_order_and_keeps_every_row() {
     let result = run(&workload, &mut SqliteEngine::new(settings).unwrap(), "uuid4-rowid");
     assert_eq!(result.verified_rows, Some(4_000));
     assert_eq!(result.settings.workload_options.get("presort").map(String::as_str), Some("true"));
+    assert!(
+        result
+            .strategy_description
+            .ends_with("; SQLite rowid table: rows in the order of a hidden rowid, the key in a unique index"),
+        "{}",
+        result.strategy_description
+    );
     // A rowid table keeps insertion order: within each batch the keys must ascend.
     let conn = rusqlite::Connection::open(result.kept_database.unwrap()).unwrap();
     let ids: Vec<Vec<u8>> = conn

@@ -46,6 +46,16 @@ impl Dialect for CockroachDialect {
         "CockroachDB"
     }
 
+    fn layout(&self, _strategy: &Strategy) -> String {
+        match self.sharding {
+            Sharding::Range => "CockroachDB table: rows in the primary key's index, split into ranges by key",
+            Sharding::Hash => {
+                "CockroachDB table: rows in a hash-sharded primary key's index (a hashed bucket first), split into ranges"
+            }
+        }
+        .into()
+    }
+
     fn refusal(&self, strategy: &Strategy) -> Option<String> {
         if strategy.index == PrimaryIndex::HeapWithIndex {
             return Some(

@@ -52,6 +52,16 @@ impl Dialect for TidbDialect {
         "TiDB"
     }
 
+    fn layout(&self, strategy: &Strategy) -> String {
+        match strategy.index {
+            PrimaryIndex::Clustered => "TiDB clustered table: rows in TiKV in primary-key order",
+            PrimaryIndex::HeapWithIndex => {
+                "TiDB NONCLUSTERED table: rows in the order of a hidden _tidb_rowid, the key in a unique index"
+            }
+        }
+        .into()
+    }
+
     fn refusal(&self, strategy: &Strategy) -> Option<String> {
         (strategy.primary.storage == Storage::MariaDbUuid)
             .then(|| "TiDB has no UUID column type (MariaDB's); use the strategy storing BINARY(16)".into())

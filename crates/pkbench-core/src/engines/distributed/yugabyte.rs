@@ -44,6 +44,14 @@ impl Dialect for YugabyteDialect {
         "YugabyteDB"
     }
 
+    fn layout(&self, _strategy: &Strategy) -> String {
+        match self.sharding {
+            Sharding::Range => "YugabyteDB table: rows in DocDB in primary-key order, tablets split by key range",
+            Sharding::Hash => "YugabyteDB table: rows in DocDB by primary key, tablets split by the key's hash",
+        }
+        .into()
+    }
+
     fn refusal(&self, strategy: &Strategy) -> Option<String> {
         if strategy.index == PrimaryIndex::HeapWithIndex {
             return Some(

@@ -27,6 +27,13 @@ impl Dialect for MysqlDialect {
         self.kind
     }
 
+    fn layout(&self, _strategy: &Strategy) -> String {
+        match self.row_store {
+            "RocksDB" => "RocksDB table: rows in primary-key order in an LSM tree".into(),
+            store => format!("{store} table clustered by the primary key: rows in key order"),
+        }
+    }
+
     fn refusal(&self, strategy: &Strategy) -> Option<String> {
         (strategy.index == PrimaryIndex::HeapWithIndex).then(|| {
             format!(

@@ -56,6 +56,10 @@ impl Dialect for PostgresDialect {
         EngineKind::Postgres
     }
 
+    fn layout(&self, _strategy: &Strategy) -> String {
+        "PostgreSQL heap table: rows in arrival order, the key in a B-tree primary-key index".into()
+    }
+
     fn refusal(&self, strategy: &Strategy) -> Option<String> {
         (strategy.primary.storage == Storage::MariaDbUuid && strategy.server_primary().is_none()).then(|| {
             "the reordered UUID column type is MariaDB's; PostgreSQL's uuid type is what the strategy without -mariadb-uuid uses".into()

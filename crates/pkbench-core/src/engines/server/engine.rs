@@ -210,6 +210,12 @@ impl<B: Backend> Engine for ServerEngine<B> {
         EngineInfo { name: B::KIND.name(), version: self.backend.version().to_string() }
     }
 
+    fn describe(&self, strategy: &Strategy) -> String {
+        let described = crate::engines::dialect::describe(self.dialect(), strategy);
+        // A sharded engine's head spells its shards' tables.
+        if self.dialect().kind() == B::KIND { described } else { format!("{described}, on each shard") }
+    }
+
     fn insert_path(&self) -> &'static str {
         B::INSERT_PATH
     }

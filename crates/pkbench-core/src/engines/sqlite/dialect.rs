@@ -7,7 +7,7 @@ use crate::engines::dialect::Dialect;
 use crate::engines::kind::EngineKind;
 use crate::engines::wire::{BulkSql, KeyField};
 use crate::generators::Scheme;
-use crate::strategy::{Storage, Strategy};
+use crate::strategy::{PrimaryIndex, Storage, Strategy};
 
 /// SQLite's dialect.
 #[derive(Clone, Copy, Debug, Default)]
@@ -16,6 +16,18 @@ pub struct SqliteDialect;
 impl Dialect for SqliteDialect {
     fn kind(&self) -> EngineKind {
         EngineKind::Sqlite
+    }
+
+    fn layout(&self, strategy: &Strategy) -> String {
+        // As `schema::render` builds the table: an integer key is the rowid in either layout.
+        match (strategy.primary.storage, strategy.index) {
+            (Storage::Integer, _) => "SQLite rowid table whose rowid is the integer key: rows in key order",
+            (_, PrimaryIndex::Clustered) => "SQLite WITHOUT ROWID table: rows in key order",
+            (_, PrimaryIndex::HeapWithIndex) => {
+                "SQLite rowid table: rows in the order of a hidden rowid, the key in a unique index"
+            }
+        }
+        .into()
     }
 
     fn refusal(&self, strategy: &Strategy) -> Option<String> {

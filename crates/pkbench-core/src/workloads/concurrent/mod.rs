@@ -446,7 +446,7 @@ impl Workload for ConcurrentInsert {
             ),
             options: self.options(),
         };
-        let mut result = empty_result(info.clone(), self.name(), strategy, base);
+        let mut result = empty_result(engine, self.name(), strategy, base);
         ctx.control.set_rows(0);
         let outcome = (|| -> Result<(), Error> {
             self.check(strategy, info.name)?;

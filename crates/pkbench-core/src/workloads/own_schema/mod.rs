@@ -555,7 +555,7 @@ impl Workload for OwnSchema {
             options,
         };
         let info = engine.info();
-        let mut result = empty_result(info.clone(), self.name(), strategy, base);
+        let mut result = empty_result(engine, self.name(), strategy, base);
         ctx.control.set_rows(0);
         let outcome = (|| -> Result<(), Error> {
             let host = engine.own_schema().ok_or_else(|| {
