@@ -41,7 +41,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "int",
         &["Integer"],
-        "engine-assigned integer key (auto-increment, identity, or SQLite's rowid)",
+        "engine-assigned integer key (the engine's identity, auto-increment or row id)",
         ENGINE_INT,
         Clustered,
         None,
@@ -66,7 +66,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "uuid4-rowid",
         &["Uuid4"],
-        "UUIDv4 as a 16-byte binary key in its own unique index, rows kept by a hidden row id (SQLite's rowid table; every PostgreSQL heap)",
+        "UUIDv4 as a 16-byte binary key in its own unique index, the rows stored apart from it",
         UUID4_BIN,
         HeapWithIndex,
         None,
@@ -74,7 +74,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "uuid7-rowid",
         &["Uuid7"],
-        "UUIDv7 as a 16-byte binary key in its own unique index, rows kept by a hidden row id (SQLite's rowid table; every PostgreSQL heap)",
+        "UUIDv7 as a 16-byte binary key in its own unique index, the rows stored apart from it",
         UUID7_BIN,
         HeapWithIndex,
         None,
@@ -124,7 +124,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "uuid7+uuid4-rowid",
         &["Uuid7WithUuid4Col"],
-        "16-byte UUIDv7 key in its own unique index, rows kept by a hidden row id, plus a 16-byte UUIDv4 column with a UNIQUE index",
+        "16-byte UUIDv7 key in its own unique index, the rows stored apart from it, plus a 16-byte UUIDv4 column with a UNIQUE index",
         UUID7_BIN,
         HeapWithIndex,
         external(Scheme::Uuid4, UniqueIndex),
@@ -287,7 +287,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "comb-mssql",
         &[],
-        "SQL Server COMB (Unix ms in bytes 10-15): random order outside SQL Server",
+        "SQL Server COMB (Unix ms in bytes 10-15) as a 16-byte binary key: random order outside SQL Server",
         client(Scheme::CombMssql, Storage::Binary16),
         Clustered,
         None,
@@ -306,7 +306,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "uuid4-hex32",
         &[],
-        "UUIDv4 as 32 hex digits in a CHAR(32) key",
+        "UUIDv4 as 32 hex digits in a fixed-width text key (CHAR(32) where the engine has it)",
         client(Scheme::Uuid4, Storage::Hex32),
         Clustered,
         None,
@@ -314,7 +314,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "uuid4-varhex32",
         &[],
-        "UUIDv4 as 32 hex digits in a VARCHAR(32) key",
+        "UUIDv4 as 32 hex digits in a variable-width text key (VARCHAR(32) where the engine has it)",
         client(Scheme::Uuid4, Storage::VarHex32),
         Clustered,
         None,
@@ -322,7 +322,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "uuid4-varchar36",
         &[],
-        "UUIDv4 as 36-character text in a VARCHAR(36) key",
+        "UUIDv4 as 36-character text in a variable-width text key (VARCHAR(36) where the engine has it)",
         client(Scheme::Uuid4, Storage::VarText36),
         Clustered,
         None,
@@ -387,7 +387,7 @@ pub static CATALOG: &[Strategy] = &[
     strategy(
         "uuid1-server-bin",
         &[],
-        "UUIDv1 from MariaDB's UUID() as a 16-byte binary key via UNHEX(REPLACE(UUID(), '-', ''))",
+        "UUIDv1 from the server's UUID() as a 16-byte binary key",
         server(Scheme::Uuid1, Storage::Binary16),
         Clustered,
         None,

@@ -60,6 +60,13 @@ fn check(result: &RunResult, strategy: &str, rows: u64, children: u64) {
         "{strategy}"
     );
     assert_eq!(result.verified_rows, Some(PARENT_ROWS + rows + rows * children), "{strategy}");
+    let layout = match result.engine.as_str() {
+        "sqlite" if strategy.starts_with("int") => "; SQLite rowid table whose rowid is the integer key",
+        "sqlite" => "; SQLite WITHOUT ROWID table",
+        "postgres" => "; PostgreSQL heap table",
+        _ => "; InnoDB table clustered by the primary key",
+    };
+    assert!(result.strategy_description.contains(layout), "{strategy}: {}", result.strategy_description);
     let verify = &result.phases[6];
     for (table, n) in [("plans", PARENT_ROWS), ("accounts", rows), ("orders", rows * children)] {
         assert_eq!(verify.figures[&format!("rows.{table}")], n as f64, "{strategy}: {table}");

@@ -53,10 +53,13 @@ impl Dialect for TidbDialect {
     }
 
     fn layout(&self, strategy: &Strategy) -> String {
-        match strategy.index {
-            PrimaryIndex::Clustered => "TiDB clustered table: rows in TiKV in primary-key order",
-            PrimaryIndex::HeapWithIndex => {
+        match (strategy.index, self.sharding) {
+            (PrimaryIndex::Clustered, _) => "TiDB clustered table: rows in TiKV in primary-key order",
+            (PrimaryIndex::HeapWithIndex, Sharding::Range) => {
                 "TiDB NONCLUSTERED table: rows in the order of a hidden _tidb_rowid, the key in a unique index"
+            }
+            (PrimaryIndex::HeapWithIndex, Sharding::Hash) => {
+                "TiDB NONCLUSTERED table: rows by a hidden _tidb_rowid under SHARD_ROW_ID_BITS, the key in a unique index"
             }
         }
         .into()

@@ -556,6 +556,11 @@ impl Workload for OwnSchema {
         };
         let info = engine.info();
         let mut result = empty_result(engine, self.name(), strategy, base);
+        // The user's tables are written in the engine's own dialect, not a flavour's
+        // (`run_sql`), so their layout is its.
+        if let Ok(kind) = EngineKind::parse(info.name) {
+            result.strategy_description = crate::engines::dialect::describe(kind.dialect(), strategy);
+        }
         ctx.control.set_rows(0);
         let outcome = (|| -> Result<(), Error> {
             let host = engine.own_schema().ok_or_else(|| {
