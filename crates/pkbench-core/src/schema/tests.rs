@@ -371,3 +371,23 @@ fn binary_columns_keep_their_length_limits() {
     assert_eq!(max("ts"), Some(SqlType::Binary { max: Some(14) }));
     assert_eq!(max("b"), Some(SqlType::Binary { max: None }));
 }
+
+#[test]
+fn an_engine_assigned_key_is_read_back_with_returning_except_sqlite_s_rowid() {
+    let schema = parse(MYSQL_AS_WRITTEN, Some(EngineKind::MariaDb)).unwrap();
+    let plan = Plan::new(&schema, "shop").unwrap();
+    let key = plan.fills.iter().position(|f| f.table.name == "shop").unwrap();
+    for (engine, strategy, returning, rowid) in [
+        (EngineKind::Sqlite, "int", false, true),
+        (EngineKind::Postgres, "int", true, false),
+        (EngineKind::MariaDb, "int", true, false),
+        (EngineKind::Sqlite, "uuid4", false, false),
+    ] {
+        let strategy = crate::strategy::find(strategy).unwrap();
+        let sql = crate::engines::schema_sql::run_sql(&plan, strategy, engine, "d").unwrap();
+        let insert = &sql.inserts[key];
+        assert_eq!(insert.sql.contains("RETURNING"), returning, "{engine:?} {}: {}", strategy.name, insert.sql);
+        assert_eq!(insert.key_is_rowid, rowid, "{engine:?} {}", strategy.name);
+        assert_eq!(insert.returns_key, strategy.name == "int", "{engine:?} {}", strategy.name);
+    }
+}

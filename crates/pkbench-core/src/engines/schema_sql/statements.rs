@@ -3,7 +3,7 @@
 //! verify the rows.
 //!
 //! Parameters are numbered in column order, leaving out a key the engine assigns (read back
-//! with `RETURNING`). PostgreSQL binds parameters in binary, so its statements cast each one
+//! with `RETURNING`, or on SQLite as the connection's last rowid). PostgreSQL binds parameters in binary, so its statements cast each one
 //! from the type pkbench binds (`$3::text::numeric`); MySQL and SQLite convert on insert.
 
 use super::render::{qualified, render_with_changes};
@@ -11,7 +11,7 @@ use crate::Error;
 use crate::engines::EngineKind;
 use crate::engines::dialect::Dialect;
 use crate::schema::{Fill, Plan, Role, Source, ext_column};
-use crate::strategy::{KeySource, SecondaryLookup, Strategy};
+use crate::strategy::{KeySource, SecondaryLookup, Storage, Strategy};
 use crate::values::SqlType;
 
 /// Every statement of one strategy's schema run on one engine.
@@ -48,8 +48,12 @@ pub struct Insert {
     pub sql: String,
     /// The positions (in the table's columns) of the parameters, in order.
     pub columns: Vec<usize>,
-    /// Whether the statement returns the key the engine assigned.
+    /// Whether the INSERT gives back the key the engine assigned.
     pub returns_key: bool,
+    /// Whether that key is SQLite's rowid, read from the connection after the INSERT
+    /// ([`crate::engines::wire::Connection::last_insert_rowid`]) instead of with `RETURNING`,
+    /// which costs SQLite about as much per row again as the insert of a small row.
+    pub key_is_rowid: bool,
     /// Whether a last parameter, after `columns`, is the strategy's second key
     /// ([`super::ext_column`]).
     pub second_key: bool,
@@ -151,8 +155,16 @@ impl Spelling<'_> {
             marks.push(self.dialect.placeholder(columns.len() + 1));
         }
         let returns_key = engine_key && fill.role == Role::Key;
-        let returning =
-            if returns_key { format!(" RETURNING {}", self.quote(&t.primary_key[0])) } else { String::new() };
+        // SQLite assigns only an INTEGER PRIMARY KEY, the rowid.
+        let key_is_rowid = returns_key
+            && self.engine == EngineKind::Sqlite
+            && strategy.primary.source == KeySource::EngineAssigned
+            && strategy.primary.storage == Storage::Integer;
+        let returning = if returns_key && !key_is_rowid {
+            format!(" RETURNING {}", self.quote(&t.primary_key[0]))
+        } else {
+            String::new()
+        };
         Insert {
             sql: format!(
                 "INSERT INTO {} ({}) VALUES ({}){returning}",
@@ -162,6 +174,7 @@ impl Spelling<'_> {
             ),
             columns,
             returns_key,
+            key_is_rowid,
             second_key,
         }
     }

@@ -127,9 +127,17 @@ impl<B: Backend> SchemaCase for ServerSchema<'_, B> {
         let stmt = &self.stmts[table];
         let conn = &mut self.engine.conn;
         let what = || format!("INSERT into {} failed", self.tables[table]);
-        if !self.sql.inserts[table].returns_key {
+        let insert = &self.sql.inserts[table];
+        if !insert.returns_key {
             conn.exec(stmt, params).map_err(|e| Error::server(what(), e))?;
             return Ok(None);
+        }
+        if insert.key_is_rowid {
+            conn.exec(stmt, params).map_err(|e| Error::server(what(), e))?;
+            let id = conn.last_insert_rowid().map(Key::Int);
+            return id
+                .map(Some)
+                .ok_or_else(|| Error::UnexpectedResponse("the connection keeps no rowid to read".into()));
         }
         let mut id = None;
         conn.query(stmt, params, &mut |row| id = row.first().and_then(Value::to_key))

@@ -126,6 +126,12 @@ pub trait Connection: Send + Sized {
         None
     }
 
+    /// The rowid the connection's last INSERT assigned, where the engine keeps it for the
+    /// connection to read at no cost (SQLite's `sqlite3_last_insert_rowid`); `None` elsewhere.
+    fn last_insert_rowid(&self) -> Option<i64> {
+        None
+    }
+
     /// The first column of the first row of `sql`, if any.
     fn query_one_text(&mut self, sql: &str) -> Result<Option<Value>, ServerError> {
         Ok(self.query_text(sql)?.into_iter().next().and_then(|r| r.into_iter().next()))

@@ -270,6 +270,10 @@ impl Connection for SqliteConnection {
         })
     }
 
+    fn last_insert_rowid(&self) -> Option<i64> {
+        Some(self.conn.last_insert_rowid())
+    }
+
     fn query_text(&mut self, sql: &str) -> Result<Vec<Vec<Value>>, ServerError> {
         // Not cached: catalog reads would push the case's statements out of the cache.
         let mut stmt = self.conn.prepare(sql).map_err(error)?;
