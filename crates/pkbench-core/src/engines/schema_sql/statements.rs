@@ -3,8 +3,9 @@
 //! verify the rows.
 //!
 //! Parameters are numbered in column order, leaving out a key the engine assigns (read back
-//! with `RETURNING`, or on SQLite as the connection's last rowid). PostgreSQL binds parameters in binary, so its statements cast each one
-//! from the type pkbench binds (`$3::text::numeric`); MySQL and SQLite convert on insert.
+//! with `RETURNING`, or on SQLite as the connection's last rowid). PostgreSQL binds parameters
+//! in binary, so its statements cast each one from the type pkbench binds
+//! (`$3::text::numeric`); MySQL and SQLite convert on insert.
 
 use super::render::{qualified, render_with_changes};
 use crate::Error;
