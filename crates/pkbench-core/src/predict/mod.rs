@@ -454,7 +454,7 @@ fn empty_result(
             options.insert("timing".into(), "counts only, no calibration (elapsed_ns = 0)".into());
         }
     }
-    let kind = engine;
+    let description = crate::engines::dialect::describe(engine.dialect(), strategy);
     let engine = EngineInfo { name: engine.model_name(), version: engine.model_version() };
     let base = SettingsBase {
         rows: config.rows,
@@ -464,7 +464,6 @@ fn empty_result(
         insert_path: "simulated: one B-tree insert per row and tree, one commit per batch".into(),
         options,
     };
-    let description = crate::engines::dialect::describe(kind.dialect(), strategy);
     outcome::result_skeleton(engine, description, PREDICT_WORKLOAD, strategy, base)
 }
 

@@ -7,7 +7,7 @@ use super::dialect::SqliteDialect;
 use super::schema::column_type;
 use crate::Error;
 use crate::engines::app::AppSql;
-use crate::strategy::{PrimaryIndex, SecondaryLookup, Storage, Strategy};
+use crate::strategy::{SecondaryLookup, Storage, Strategy};
 
 /// Renders the application schema for `strategy`, with numbered `?N` placeholders in the order
 /// [`AppSql`] lists its parameters.
@@ -18,7 +18,7 @@ pub fn render(strategy: &Strategy) -> Result<AppSql, Error> {
     let integer_pk = strategy.primary.storage == Storage::Integer;
     let pk_column =
         if integer_pk { "id INTEGER PRIMARY KEY".to_string() } else { format!("id {pk_type} NOT NULL PRIMARY KEY") };
-    let without_rowid = if strategy.index == PrimaryIndex::Clustered && !integer_pk { " WITHOUT ROWID" } else { "" };
+    let without_rowid = if super::schema::is_without_rowid(strategy) { " WITHOUT ROWID" } else { "" };
     let sec = strategy.secondary;
     let ext = sec.map_or(String::new(), |s| {
         let unique = if s.lookup == SecondaryLookup::UniqueIndex { " UNIQUE" } else { "" };

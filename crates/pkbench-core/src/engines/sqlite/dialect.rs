@@ -2,12 +2,12 @@
 //! layouts, in `schema.rs` and `app_schema.rs`); this dialect gives the registry, doctor's
 //! advice, the shared statement renderers and the engine core SQLite's spellings.
 
-use super::schema::{column_type, unsupported_reason};
+use super::schema::{column_type, is_without_rowid, unsupported_reason};
 use crate::engines::dialect::Dialect;
 use crate::engines::kind::EngineKind;
 use crate::engines::wire::{BulkSql, KeyField};
 use crate::generators::Scheme;
-use crate::strategy::{PrimaryIndex, Storage, Strategy};
+use crate::strategy::{Storage, Strategy};
 
 /// SQLite's dialect.
 #[derive(Clone, Copy, Debug, Default)]
@@ -19,13 +19,12 @@ impl Dialect for SqliteDialect {
     }
 
     fn layout(&self, strategy: &Strategy) -> String {
-        // As `schema::render` builds the table: an integer key is the rowid in either layout.
-        match (strategy.primary.storage, strategy.index) {
-            (Storage::Integer, _) => "SQLite rowid table whose rowid is the integer key: rows in key order",
-            (_, PrimaryIndex::Clustered) => "SQLite WITHOUT ROWID table: rows in key order",
-            (_, PrimaryIndex::HeapWithIndex) => {
-                "SQLite rowid table: rows in the order of a hidden rowid, the key in a unique index"
-            }
+        if is_without_rowid(strategy) {
+            "SQLite WITHOUT ROWID table: rows in key order"
+        } else if strategy.primary.storage == Storage::Integer {
+            "SQLite rowid table whose rowid is the integer key: rows in key order"
+        } else {
+            "SQLite rowid table: rows in the order of a hidden rowid, the key in a unique index"
         }
         .into()
     }

@@ -143,11 +143,17 @@ pub fn render(strategy: &Strategy) -> Result<SqliteSchema, Error> {
     columns.push("payload BLOB NOT NULL".into());
     insert_cols.push("payload");
     params.payload = insert_cols.len();
-    let without_rowid = if strategy.index == PrimaryIndex::Clustered && !integer_pk { " WITHOUT ROWID" } else { "" };
+    let without_rowid = if is_without_rowid(strategy) { " WITHOUT ROWID" } else { "" };
     create.insert(0, format!("CREATE TABLE {TABLE} ({}){without_rowid}", columns.join(", ")));
     let placeholders: Vec<String> = (1..=insert_cols.len()).map(|i| format!("?{i}")).collect();
     let insert = format!("INSERT INTO {TABLE} ({}) VALUES ({})", insert_cols.join(", "), placeholders.join(", "));
     Ok(SqliteSchema { create, insert, insert_map, params, tables })
+}
+
+/// Whether `strategy`'s table is `WITHOUT ROWID`: clustered by a key that is not an integer
+/// (an integer key is the rowid, which clusters a rowid table by it).
+pub(crate) fn is_without_rowid(strategy: &Strategy) -> bool {
+    strategy.index == PrimaryIndex::Clustered && strategy.primary.storage != Storage::Integer
 }
 
 #[cfg(test)]

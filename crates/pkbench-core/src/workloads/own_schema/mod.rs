@@ -16,7 +16,7 @@ mod unique;
 pub use key_rows::{KeyRowSink, KeyRows};
 pub use reads::{RECENT_SHARE, ReadLocality};
 
-use super::outcome::{SettingsBase, conclude, empty_result, verify};
+use super::outcome::{SettingsBase, conclude, result_skeleton, verify};
 use super::{CaseContext, Workload};
 use crate::Error;
 use crate::engines::Engine;
@@ -528,11 +528,12 @@ impl Workload for OwnSchema {
         ctx: &CaseContext<'_>,
     ) -> (RunResult, Option<Error>) {
         let s = &self.sizes;
+        let info = engine.info();
+        let kind = EngineKind::parse(info.name).ok();
         let options = BTreeMap::from([
             ("schema".to_string(), self.file.clone()),
             ("changes".to_string(), {
-                let engine = EngineKind::parse(engine.info().name).ok();
-                let changes = engine.map(|e| self.changes(e, strategy)).unwrap_or_default();
+                let changes = kind.map(|e| self.changes(e, strategy)).unwrap_or_default();
                 changes.iter().map(|c| c.to_string()).collect::<Vec<_>>().join("; ")
             }),
             ("key_table".to_string(), self.plan.key_table().name.clone()),
@@ -554,13 +555,13 @@ impl Workload for OwnSchema {
             insert_path: "one cached prepared single-row INSERT per row: a batch's key-table rows, then their children, in one transaction; values generated in the timed loop".into(),
             options,
         };
-        let info = engine.info();
-        let mut result = empty_result(engine, self.name(), strategy, base);
         // The user's tables are written in the engine's own dialect, not a flavour's
         // (`run_sql`), so their layout is its.
-        if let Ok(kind) = EngineKind::parse(info.name) {
-            result.strategy_description = crate::engines::dialect::describe(kind.dialect(), strategy);
-        }
+        let description = match kind {
+            Some(kind) => crate::engines::dialect::describe(kind.dialect(), strategy),
+            None => engine.describe(strategy),
+        };
+        let mut result = result_skeleton(info.clone(), description, self.name(), strategy, base);
         ctx.control.set_rows(0);
         let outcome = (|| -> Result<(), Error> {
             let host = engine.own_schema().ok_or_else(|| {
