@@ -1,6 +1,7 @@
 //! The machine's own speed, timed between batches: a fixed task — binary searches for random
-//! keys in a sorted 32 MiB array, the dependent loads of a B-tree descent — run after every
-//! batch of a calibration and of `--check`'s real run.
+//! keys in a sorted 32 MiB array, the dependent loads of a B-tree descent — run between the
+//! batches of a calibration and of `--check`'s real run: after a run's first batch, then after
+//! the batch that brings the batches' time since the last canary to [`GAP`] canaries' time.
 //!
 //! A batch that took longer than its forecast may be the model's error or the machine's: on a
 //! shared host the same batch can run much slower for minutes at a time. The canary does not
@@ -13,18 +14,22 @@
 //! Between batches, not beside them: a canary run on another core while the engine inserts
 //! shares the engine's caches and memory bandwidth, so it reads slower during large batches that
 //! are on time — it times the engine as much as the machine. Between batches it times the
-//! machine without SQLite (in-process, idle then), at the price of a few milliseconds per batch
-//! and of the core's own cache, which the next batch fills again. A server's background writers
-//! keep running after a commit, so beside a server it times them too.
+//! machine without SQLite (in-process, idle then), at the price of a few milliseconds and of the
+//! core's own cache, which the next batch fills again. A server's background writers keep
+//! running after a commit, so beside a server it times them too. Not after every batch: where
+//! batches take about as long as the canary, as a small calibration's do, a canary after each
+//! would double the calibration's time and evict the core's cache before every batch, which a
+//! real run does not; at one per [`GAP`] canaries' time it costs a tenth of it at most, and a
+//! batch longer than that still gets its own.
 //!
 //! One reading scatters from batch to batch on a shared host, so a batch's machine speed is the
-//! median of three: the canary before it (after the batch before), after it, and after the next
-//! one ([`around_batch`]).
+//! median of the canaries nearest it: those of the batch before it, itself and the batch after,
+//! widened on both sides until it holds two ([`around_batch`]).
 
 use crate::metrics::stats;
 use crate::results::{BatchResult, ResultsDoc, RunResult};
 use crate::workloads::Observer;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::hint::black_box;
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -43,6 +48,9 @@ pub const OFF: f64 = 0.15;
 /// percentile (90th ÷ 10th − 1; twice [`OFF`], the most a single batch may be off) ran on a
 /// machine whose speed moved, and is warned of ([`MachineSpeed::describe`]).
 pub const SPREAD: f64 = 0.30;
+/// The batches' time between two canaries, at least, in canaries' time: the canary's share of a
+/// calibration is at most 1 in `GAP + 1`.
+pub const GAP: u64 = 10;
 
 struct Work {
     keys: Vec<u64>,
@@ -86,11 +94,18 @@ pub fn time_ns() -> u64 {
 }
 
 /// The machine's speed around batch `i` of `batches`: the median canary of batches i − 1, i
-/// and i + 1 (those that have one), ns.
+/// and i + 1, the window widened on both sides until it holds two canaries or the whole run,
+/// ns. Where every batch has a canary, the median of three (two at either end).
 pub fn around_batch(batches: &[BatchResult], i: usize) -> Option<u64> {
-    let near: Vec<u64> =
-        batches[i.saturating_sub(1)..(i + 2).min(batches.len())].iter().filter_map(|b| b.machine_ns).collect();
-    median(&near)
+    let mut radius = 1;
+    loop {
+        let window = &batches[i.saturating_sub(radius)..(i + radius + 1).min(batches.len())];
+        let near: Vec<u64> = window.iter().filter_map(|b| b.machine_ns).collect();
+        if near.len() >= 2 || window.len() == batches.len() {
+            return median(&near);
+        }
+        radius += 1;
+    }
 }
 
 /// The machine's speed during a calibration: the canaries of its batches, and the one timed
@@ -186,20 +201,35 @@ pub fn slowdown(batches: &[BatchResult], i: usize, baseline_ns: u64) -> Option<f
     Some(around_batch(batches, i)? as f64 / baseline_ns as f64 - 1.0)
 }
 
-/// Times the canary after every batch and hands the times to the run's batches.
+/// Times the canary between batches, after a run's first and then once the batches since the
+/// last have taken [`GAP`] times its own time, and hands the times to the run's batches.
 #[derive(Default)]
-pub(crate) struct Canaries(RefCell<Vec<(String, u64, u64)>>);
+pub(crate) struct Canaries {
+    times: RefCell<Vec<(String, u64, u64)>>,
+    /// The batches' time since the last canary, and the last canary's own (wall), ns.
+    since: Cell<(u64, u64)>,
+}
 
 impl Observer for Canaries {
     fn batch_done(&self, strategy: &str, batch: &BatchResult) {
-        self.0.borrow_mut().push((strategy.to_string(), batch.index, time_ns()));
+        let (since, cost) = self.since.get();
+        let since = if batch.index == 0 { u64::MAX } else { since.saturating_add(batch.elapsed_ns) };
+        if since < cost.saturating_mul(GAP) {
+            self.since.set((since, cost));
+            return;
+        }
+        work();
+        let t = Instant::now();
+        let ns = time_ns();
+        self.since.set((0, t.elapsed().as_nanos() as u64));
+        self.times.borrow_mut().push((strategy.to_string(), batch.index, ns));
     }
 }
 
 impl Canaries {
     /// Sets each batch's `machine_ns` from the canaries timed after it, and forgets them.
     pub(crate) fn attach(&self, doc: &mut ResultsDoc) {
-        for (strategy, index, ns) in self.0.borrow_mut().drain(..) {
+        for (strategy, index, ns) in self.times.borrow_mut().drain(..) {
             let run = doc.runs.iter_mut().find(|r| r.strategy == strategy);
             if let Some(b) = run.and_then(|r| r.batches.iter_mut().find(|b| b.index == index)) {
                 b.machine_ns = Some(ns);
@@ -216,7 +246,7 @@ mod tests {
     fn the_canary_times_a_fixed_task_in_a_few_milliseconds() {
         let ns = time_ns();
         assert!(ns > 10_000, "{ns} ns: too short to time");
-        assert!(ns < 100_000_000, "{ns} ns: too long to run after every batch");
+        assert!(ns < 100_000_000, "{ns} ns: too long to run between batches");
     }
 
     #[test]
@@ -248,7 +278,8 @@ mod tests {
         let batches = [b(1_000_000), b(2_000_000), b(1_100_000), BatchResult::default()];
         assert_eq!(around_batch(&batches, 0), Some(1_500_000));
         assert_eq!(around_batch(&batches, 1), Some(1_100_000));
-        assert_eq!(around_batch(&batches, 3), Some(1_100_000));
+        // The last batch has none, nor has its window one but the batch before's: widened.
+        assert_eq!(around_batch(&batches, 3), Some(1_550_000));
         assert!((slowdown(&batches, 1, 1_000_000).unwrap() - 0.1).abs() < 1e-9);
         assert_eq!(slowdown(&batches, 1, 0), None);
         assert_eq!(around_batch(&[BatchResult::default()], 0), None);
@@ -257,16 +288,43 @@ mod tests {
     #[test]
     fn each_canary_goes_to_its_own_strategy_s_batch() {
         let canaries = Canaries::default();
-        let b = |index| BatchResult { index, ..Default::default() };
-        for (strategy, index) in [("int", 0), ("int", 1), ("uuid4", 0)] {
-            canaries.batch_done(strategy, &b(index));
+        let b = |index, elapsed_ns| BatchResult { index, elapsed_ns, ..Default::default() };
+        // A run's first batch gets one; a batch as long as ten canaries and more does; a short
+        // one after it does not.
+        for (strategy, index, elapsed_ns) in [("int", 0, 0), ("int", 1, 10_000_000_000), ("int", 2, 1), ("uuid4", 0, 1)]
+        {
+            canaries.batch_done(strategy, &b(index, elapsed_ns));
         }
         let mut doc: ResultsDoc = serde_json::from_str(include_str!("../../tests/fixtures/sqlite-small.json")).unwrap();
         canaries.attach(&mut doc);
         let has = |run: usize, batch: usize| doc.runs[run].batches[batch].machine_ns.is_some();
         // int, uuid7, uuid4, int+uuid4.
         assert!(has(0, 0) && has(0, 1) && !has(0, 2) && has(2, 0) && !has(2, 1) && !has(1, 0));
-        assert!(canaries.0.borrow().is_empty(), "attach forgets what it handed over");
+        assert!(canaries.times.borrow().is_empty(), "attach forgets what it handed over");
+    }
+
+    #[test]
+    fn short_batches_share_a_canary_every_ten_canaries_time() {
+        let canaries = Canaries::default();
+        canaries.batch_done("int", &BatchResult::default());
+        let (_, cost) = canaries.since.get();
+        assert!(cost > 0, "the first batch's canary is timed");
+        // Batches of a tenth of a canary's time: one canary in every hundred batches or so.
+        for index in 1..=1000 {
+            canaries.batch_done("int", &BatchResult { index, elapsed_ns: cost / 10, ..Default::default() });
+        }
+        let timed = canaries.times.borrow().len();
+        assert!((2..=100).contains(&timed), "{timed} canaries over 1,001 short batches");
+    }
+
+    #[test]
+    fn a_batch_between_canaries_takes_the_nearest_two() {
+        let b = |ns| BatchResult { machine_ns: ns, ..Default::default() };
+        let none = || b(None);
+        let batches = [b(Some(1_000_000)), none(), none(), none(), b(Some(3_000_000)), none(), none()];
+        assert_eq!(around_batch(&batches, 2), Some(2_000_000));
+        assert_eq!(around_batch(&batches, 6), Some(2_000_000), "widened to the whole run");
+        assert_eq!(around_batch(&[b(Some(5)), none()], 1), Some(5), "a run with one canary");
     }
 
     #[test]

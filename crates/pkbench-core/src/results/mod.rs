@@ -150,7 +150,8 @@ pub struct BatchResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shards: Option<Vec<ShardCounters>>,
     /// The machine-speed canary timed right after this batch, ns (`pkbench predict`'s
-    /// calibration and `--check` runs; see `predict::canary`).
+    /// calibration and `--check` runs, after the batches `predict::canary` times it after;
+    /// `None` on the batches between).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine_ns: Option<u64>,
     /// On an LSM engine, its sorted files by level, read with the counters: `None` elsewhere,
