@@ -8,7 +8,8 @@
 use super::fit::{Observation, TimeFit};
 use std::collections::BTreeMap;
 
-/// A strategy's unexplained milliseconds per row: `at_start + growth × fraction`.
+/// A strategy's unexplained milliseconds per row: `at_start + growth × fraction`, or none where
+/// that is negative.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Unexplained {
     /// Per row at the first row.
@@ -18,9 +19,12 @@ pub struct Unexplained {
 }
 
 impl Unexplained {
-    /// Milliseconds per row at `fraction` of the way to the last row.
+    /// Milliseconds per row at `fraction` of the way to the last row; none where the line dips
+    /// below zero. The other trees' time is never negative, and a straight line through a curve
+    /// that starts flat and climbs once the cache fills (a random key's) starts below zero: a
+    /// forecast that took that off its first batches priced them below their own tree's work.
     pub fn ms_per_row(&self, fraction: f64) -> f64 {
-        self.at_start + self.growth * fraction.clamp(0.0, 1.0)
+        (self.at_start + self.growth * fraction.clamp(0.0, 1.0)).max(0.0)
     }
 
     /// Each strategy's line, by least squares over its batches' unexplained time per row
@@ -137,6 +141,10 @@ mod tests {
         let u = line(&[(0.0, 1.0), (0.5, 2.0), (1.0, 3.0)]);
         assert!((u.at_start - 1.0).abs() < 1e-12 && (u.growth - 2.0).abs() < 1e-12, "{u:?}");
         assert!((u.ms_per_row(2.0) - 3.0).abs() < 1e-12, "past the last row it holds the last row's value");
+        let climbing = line(&[(0.0, 0.0), (0.25, 0.0), (0.5, 0.0), (0.75, 4.0), (1.0, 8.0)]);
+        assert!(climbing.at_start < 0.0, "the line through a curve that starts flat starts below zero");
+        assert_eq!(climbing.ms_per_row(0.0), 0.0, "where it does, it carries none");
+        assert!(climbing.ms_per_row(1.0) > 6.0);
         assert_eq!(line(&[(0.5, 4.0), (0.5, 2.0)]), Unexplained { at_start: 3.0, growth: 0.0 });
         assert_eq!(line(&[]), Unexplained::default());
     }
