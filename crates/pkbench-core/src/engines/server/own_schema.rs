@@ -128,12 +128,12 @@ impl<B: Backend> SchemaCase for ServerSchema<'_, B> {
         let conn = &mut self.engine.conn;
         let what = || format!("INSERT into {} failed", self.tables[table]);
         let insert = &self.sql.inserts[table];
-        // A statement that returns no key, or whose key is the connection's last rowid: run it.
-        if !insert.returns_key || insert.key_is_rowid {
+        if !insert.returns_key {
             conn.exec(stmt, params).map_err(|e| Error::server(what(), e))?;
-            if !insert.returns_key {
-                return Ok(None);
-            }
+            return Ok(None);
+        }
+        if insert.key_is_rowid {
+            conn.exec(stmt, params).map_err(|e| Error::server(what(), e))?;
             let id = conn.last_insert_rowid().map(Key::Int);
             return id
                 .map(Some)
