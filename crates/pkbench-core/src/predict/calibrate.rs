@@ -729,7 +729,8 @@ pub type OpenEngine<'a> = dyn FnMut() -> Result<(Box<dyn Engine>, Environment), 
 
 /// Runs `workload` for each strategy on an engine of its own from `open` (the calibration, or
 /// `--check`'s real run; `flag` names which in the recorded command): the plain table of
-/// insert-growth, or a user's table (`run --schema`'s rows). One engine per strategy:
+/// insert-growth, or a user's table (`run --schema`'s rows), reading the engine's counters
+/// within `budget`. One engine per strategy:
 /// what a strategy leaves on a server would tilt the next one's run — on PostgreSQL, the WAL
 /// a managed cluster keeps for `pg_walinspect` slowed uuid7's batches by a quarter once int's
 /// 5M rows had run before it, and not at all on a cluster of its own — and the model forecasts
@@ -740,11 +741,11 @@ pub fn run_real(
     workload: &dyn Workload,
     control: &RunControl,
     flag: &str,
+    budget: CounterBudget,
 ) -> Result<ResultsDoc, Error> {
     let timer = MonotonicTimer::default();
     let canaries = canary::Canaries::default();
-    // The fit needs every batch's counters (SQLite's cost microseconds to read).
-    let ctx = CaseContext { control, timer: &timer, observer: &canaries, counter_budget: CounterBudget::Unlimited };
+    let ctx = CaseContext { control, timer: &timer, observer: &canaries, counter_budget: budget };
     let mut doc: Option<ResultsDoc> = None;
     for &strategy in strategies {
         let (mut engine, environment) = open()?;
@@ -832,7 +833,15 @@ mod tests {
             let environment = Environment::detect("sqlite", "test", dir);
             Ok((Box::new(engine) as Box<dyn Engine>, environment))
         };
-        let doc = run_real(&strategies, &mut open, &plan.workload().unwrap(), &RunControl::new(), "--check").unwrap();
+        let doc = run_real(
+            &strategies,
+            &mut open,
+            &plan.workload().unwrap(),
+            &RunControl::new(),
+            "--check",
+            CounterBudget::Unlimited,
+        )
+        .unwrap();
         (plan, strategies, doc, opened)
     }
 

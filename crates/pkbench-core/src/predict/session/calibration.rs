@@ -7,6 +7,7 @@ use super::event::{PredictEvent, PredictObserver};
 use super::request::CalibrationStep;
 use crate::Error;
 use crate::engines::EngineKind;
+use crate::metrics::budget::CounterBudget;
 use crate::predict::probe::{DeviceCosts, Probes};
 use crate::predict::working_set::WorkingSet;
 use crate::predict::{Calibration, CalibrationPlan, PredictConfig, canary, from_results, memory, run_real};
@@ -66,7 +67,11 @@ impl PredictSession<'_> {
             Some(table) => table,
             None => &plain,
         };
-        let doc = match run_real(&self.plan.strategies, &mut open, workload, self.control, "--calibrate") {
+        // The fit prices the model's counts of these batches, never the engine's, so the engine's
+        // are read within a real run's budget: reading them after every batch took PostgreSQL
+        // about as long again as its ordered keys' inserts.
+        let budget = CounterBudget::default();
+        let doc = match run_real(&self.plan.strategies, &mut open, workload, self.control, "--calibrate", budget) {
             Err(Error::Interrupted) => return Ok(Calibrated::Interrupted),
             other => other?,
         };

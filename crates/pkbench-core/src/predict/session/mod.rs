@@ -32,6 +32,7 @@ pub use shards::ShardedPlan;
 
 use crate::Error;
 use crate::control::RunControl;
+use crate::metrics::budget::CounterBudget;
 use crate::predict::check::{self, BatchCheck};
 use crate::predict::{Calibration, CalibrationPlan, run_real, table};
 use crate::report::ResultsWriter;
@@ -240,7 +241,9 @@ impl<'a> PredictSession<'a> {
         self.observer.event(&PredictEvent::Checking { rows: plan.rows, engine: plan.engine });
         let engines = &mut self.engines;
         let mut open = || engines.open(plan, &dir).map(|real| (real.engine, real.environment));
-        let doc = run_real(&self.plan.strategies, &mut open, &plan.workload()?, self.control, "--check")?;
+        // Each batch's counters are held to the model's.
+        let budget = CounterBudget::Unlimited;
+        let doc = run_real(&self.plan.strategies, &mut open, &plan.workload()?, self.control, "--check", budget)?;
         writer.write(&doc)?;
         Ok(doc)
     }
