@@ -68,8 +68,8 @@ impl PredictSession<'_> {
             None => &plain,
         };
         // The fit prices the model's counts of these batches, never the engine's, so the engine's
-        // are read within a real run's budget: reading them after every batch took PostgreSQL
-        // about as long again as its ordered keys' inserts.
+        // are read within `pkbench run`'s budget: reading them after every batch took PostgreSQL
+        // three times as long as its ordered keys' inserts.
         let budget = CounterBudget::default();
         let doc = match run_real(&self.plan.strategies, &mut open, workload, self.control, "--calibrate", budget) {
             Err(Error::Interrupted) => return Ok(Calibrated::Interrupted),
