@@ -724,8 +724,9 @@ fn page_and_cache(engine: ModelEngine, settings: &BTreeMap<String, String>) -> O
     }
 }
 
-/// A fresh real engine for one strategy's run, and the environment it runs in.
-pub type OpenEngine<'a> = dyn FnMut() -> Result<(Box<dyn Engine>, Environment), Error> + 'a;
+/// A fresh real engine for the run of the strategy at the given place among a real run's
+/// strategies (from 0), and the environment it runs in.
+pub type OpenEngine<'a> = dyn FnMut(usize) -> Result<(Box<dyn Engine>, Environment), Error> + 'a;
 
 /// Runs `workload` for each strategy on an engine of its own from `open` (the calibration, or
 /// `--check`'s real run; `flag` names which in the recorded command): the plain table of
@@ -747,8 +748,8 @@ pub fn run_real(
     let canaries = canary::Canaries::default();
     let ctx = CaseContext { control, timer: &timer, observer: &canaries, counter_budget: budget };
     let mut doc: Option<ResultsDoc> = None;
-    for &strategy in strategies {
-        let (mut engine, environment) = open()?;
+    for (place, &strategy) in strategies.iter().enumerate() {
+        let (mut engine, environment) = open(place)?;
         let run_plan = RunPlan {
             workload,
             strategies: vec![strategy],
@@ -827,7 +828,7 @@ mod tests {
         let strategies: Vec<&'static Strategy> =
             ["int", "uuid4"].iter().map(|n| crate::strategy::find(n).unwrap()).collect();
         let mut opened = 0;
-        let mut open = || {
+        let mut open = |_| {
             opened += 1;
             let engine = crate::engines::sqlite::SqliteEngine::new(plan.sqlite_settings(dir.to_path_buf()))?;
             let environment = Environment::detect("sqlite", "test", dir);

@@ -49,8 +49,8 @@ impl PredictSession<'_> {
         let config = &self.plan.config;
         let mut moments: Vec<DeviceCosts> = Vec::new();
         let mut canaries = Vec::new();
-        let (engines, observer) = (&mut self.engines, &mut *self.observer);
-        let mut open = || {
+        let (engines, observer, strategies) = (&mut self.engines, &mut *self.observer, &self.plan.strategies);
+        let mut open = |place: usize| {
             let real = engines.open(&plan, &dir)?;
             let costs = canary::around(
                 || match moments.first() {
@@ -60,6 +60,7 @@ impl PredictSession<'_> {
                 &mut canaries,
             )?;
             moments.push(costs);
+            observer.event(&PredictEvent::RealRun { strategy: strategies[place].name, place, count: strategies.len() });
             Ok((real.engine, real.environment))
         };
         let plain = plan.workload()?;

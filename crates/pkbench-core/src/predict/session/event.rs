@@ -41,6 +41,15 @@ pub enum PredictEvent<'a> {
         /// The curve measured.
         curve: &'a WorkingSet,
     },
+    /// A strategy's real run (the calibration's or the check's) begins, its engine started.
+    RealRun {
+        /// The strategy.
+        strategy: &'a str,
+        /// Its place among the real run's strategies, from 0.
+        place: usize,
+        /// The real run's strategies.
+        count: usize,
+    },
     /// The calibration's real runs were saved.
     CalibrationWritten {
         /// Their results folder.
@@ -106,6 +115,7 @@ impl fmt::Display for PredictEvent<'_> {
                 costs.describe()
             ),
             PredictEvent::ProbedWorkingSet { curve } => write!(f, "Probed the working set: {}", curve.describe()),
+            PredictEvent::RealRun { strategy, place, count } => write!(f, "  {strategy} ({}/{count})…", place + 1),
             PredictEvent::CalibrationWritten { dir } => {
                 write!(f, "Calibration results written to {}", dir.display())
             }

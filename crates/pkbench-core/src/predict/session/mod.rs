@@ -239,8 +239,12 @@ impl<'a> PredictSession<'a> {
         let dir = self.plan.out_dir.join("check");
         let writer = ResultsWriter::create(&dir)?;
         self.observer.event(&PredictEvent::Checking { rows: plan.rows, engine: plan.engine });
-        let engines = &mut self.engines;
-        let mut open = || engines.open(plan, &dir).map(|real| (real.engine, real.environment));
+        let (engines, observer, strategies) = (&mut self.engines, &mut *self.observer, &self.plan.strategies);
+        let mut open = |place: usize| {
+            let real = engines.open(plan, &dir)?;
+            observer.event(&PredictEvent::RealRun { strategy: strategies[place].name, place, count: strategies.len() });
+            Ok((real.engine, real.environment))
+        };
         // Each batch's counters are held to the model's.
         let budget = CounterBudget::Unlimited;
         let doc = run_real(&self.plan.strategies, &mut open, &plan.workload()?, self.control, "--check", budget)?;

@@ -41,6 +41,7 @@ impl Recorder {
         for line in &self.0 {
             let kind = match line.trim_start() {
                 l if l.starts_with("int:") || l.starts_with("uuid4:") => "progress".to_string(),
+                l if l.ends_with("/2)…") => "real run".to_string(),
                 l => l.split([':', '(', '/']).next().unwrap_or(l).trim().to_string(),
             };
             if kinds.last() != Some(&kind) {
@@ -195,8 +196,12 @@ fn a_forecast_then_a_check_tell_the_observer_in_order() {
     assert!(checked.real.runs.iter().all(|r| r.engine == "mock" && r.verified_rows == Some(4_000)));
     assert!(checked.render(&forecast).contains("int"));
     drop(session);
-    assert_eq!(recorder.kinds(), ["Predicting int", "progress", "Predicting uuid4", "progress", "Checking"]);
+    assert_eq!(
+        recorder.kinds(),
+        ["Predicting int", "progress", "Predicting uuid4", "progress", "Checking", "real run"]
+    );
     assert_eq!(recorder.0[1], "  int: 2000 of 10000 rows (0 s)");
+    assert_eq!(recorder.0[recorder.0.len() - 2..], ["  int (1/2)…", "  uuid4 (2/2)…"], "each real run as it starts");
     for file in ["results.json", "report.html", "check/results.json"] {
         assert!(dir.path().join("out").join(file).exists(), "{file}");
     }
@@ -226,6 +231,7 @@ fn a_calibrated_checked_forecast_tells_calibration_probes_forecast_and_check_in_
         [
             "Calibrating",
             "Probed the device",
+            "real run",
             "Probed the device before each of the 2 runs, each cost the median of the 2 moments",
             "Probed the working set",
             "Calibration results written to",
@@ -233,7 +239,8 @@ fn a_calibrated_checked_forecast_tells_calibration_probes_forecast_and_check_in_
             "progress",
             "Predicting uuid4",
             "progress",
-            "Checking"
+            "Checking",
+            "real run"
         ],
         "{:#?}",
         recorder.0
@@ -256,7 +263,7 @@ fn an_interrupted_calibration_predicts_nothing() {
     assert_eq!(interruption, Interruption::Calibration);
     assert_eq!(interruption.to_string(), "Interrupted during the calibration run; nothing predicted");
     drop(session);
-    assert_eq!(recorder.kinds(), ["Calibrating", "Probed the device"]);
+    assert_eq!(recorder.kinds(), ["Calibrating", "Probed the device", "real run"]);
     assert!(!dir.path().join("out/results.json").exists());
 }
 
