@@ -60,7 +60,7 @@ impl PredictSession<'_> {
                 &mut canaries,
             )?;
             moments.push(costs);
-            observer.event(&PredictEvent::RealRun { strategy: strategies[place].name, place, count: strategies.len() });
+            observer.event(&PredictEvent::real_run(strategies, place));
             Ok((real.engine, real.environment))
         };
         let plain = plan.workload()?;
@@ -72,7 +72,7 @@ impl PredictSession<'_> {
         // are read within `pkbench run`'s budget: reading them after every batch took PostgreSQL
         // three times as long as its ordered keys' inserts.
         let budget = CounterBudget::default();
-        let doc = match run_real(&self.plan.strategies, &mut open, workload, self.control, "--calibrate", budget) {
+        let doc = match run_real(strategies, &mut open, workload, self.control, "--calibrate", budget) {
             Err(Error::Interrupted) => return Ok(Calibrated::Interrupted),
             other => other?,
         };

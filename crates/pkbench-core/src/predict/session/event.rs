@@ -6,6 +6,7 @@ use crate::predict::probe::DeviceCosts;
 use crate::predict::sharded::ShardedConfig;
 use crate::predict::working_set::WorkingSet;
 use crate::predict::{CalibrationPlan, Mode};
+use crate::strategy::Strategy;
 use crate::util::text::count;
 use std::fmt;
 use std::path::Path;
@@ -93,6 +94,13 @@ pub enum PredictEvent<'a> {
         /// The model's settings.
         config: &'a ShardedConfig,
     },
+}
+
+impl<'a> PredictEvent<'a> {
+    /// [`PredictEvent::RealRun`] of the strategy at `place` among `strategies`.
+    pub fn real_run(strategies: &'a [&'static Strategy], place: usize) -> Self {
+        PredictEvent::RealRun { strategy: strategies[place].name, place, count: strategies.len() }
+    }
 }
 
 impl fmt::Display for PredictEvent<'_> {

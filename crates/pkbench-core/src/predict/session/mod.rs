@@ -242,12 +242,12 @@ impl<'a> PredictSession<'a> {
         let (engines, observer, strategies) = (&mut self.engines, &mut *self.observer, &self.plan.strategies);
         let mut open = |place: usize| {
             let real = engines.open(plan, &dir)?;
-            observer.event(&PredictEvent::RealRun { strategy: strategies[place].name, place, count: strategies.len() });
+            observer.event(&PredictEvent::real_run(strategies, place));
             Ok((real.engine, real.environment))
         };
         // Each batch's counters are held to the model's.
         let budget = CounterBudget::Unlimited;
-        let doc = run_real(&self.plan.strategies, &mut open, &plan.workload()?, self.control, "--check", budget)?;
+        let doc = run_real(strategies, &mut open, &plan.workload()?, self.control, "--check", budget)?;
         writer.write(&doc)?;
         Ok(doc)
     }
