@@ -16,6 +16,7 @@
 pub mod candidates;
 pub mod contention;
 pub mod figures;
+mod not_measured;
 mod pressure;
 pub mod profile;
 pub mod render;
@@ -35,6 +36,7 @@ use crate::predict::session::{
     CalibrationSource, Forecasted, PredictEvent, PredictObserver, PredictPlan, PredictRequest, PredictSession,
     SchemaRequest,
 };
+use crate::results::ResultsDoc;
 use crate::util::folder::write_atomically;
 use crate::util::text::thousands;
 use pressure::Pressure;
@@ -225,7 +227,8 @@ impl AdviseRequest {
             Forecasted::Done(f) => f,
             Forecasted::Interrupted(i) => return Ok(Advised::Interrupted(i.to_string())),
         };
-        let calibrated_on = lines.calibrated_on();
+        let calibration = lines.calibration();
+        let calibrated_on = calibration.as_ref().and_then(not_measured::calibrated_on);
         let mut figures = each_candidate(&candidates, &forecast.doc, &shape, &profile);
         let sharded = self.place_on_shards(target.rows, shape.payload_bytes, &mut figures, observer)?;
         let contention =
@@ -240,9 +243,8 @@ impl AdviseRequest {
             };
         let verdict = verdict::decide(&figures, target.rows);
         let mut not_measured =
-            not_measured(engine, &profile, self.shards.is_some(), contention.as_ref(), pressure.as_ref());
-        not_measured.extend(other_version(&profile, calibrated_on.as_deref()));
-        not_measured.extend(above_probes(&forecast.doc));
+            not_measured::for_table(engine, &profile, self.shards.is_some(), contention.as_ref(), pressure.as_ref());
+        not_measured.extend(not_measured::of_calibration(&profile, calibration.as_ref(), &forecast.doc));
         let report = AdviceReport {
             schema_version: ADVICE_SCHEMA_VERSION,
             command: self.command.clone(),
@@ -415,7 +417,7 @@ impl AdviseRequest {
 /// current key where the table has one).
 fn each_candidate(
     candidates: &[&'static crate::strategy::Strategy],
-    forecast: &crate::results::ResultsDoc,
+    forecast: &ResultsDoc,
     shape: &shape::TableShape,
     profile: &TableProfile,
 ) -> Vec<CandidateFigures> {
@@ -433,7 +435,7 @@ fn each_candidate(
 }
 
 /// Saves the answer as JSON, Markdown and an HTML page with the forecast's charts.
-fn save(report: &AdviceReport, forecast: &crate::results::ResultsDoc, dir: &Path) -> Result<(), Error> {
+fn save(report: &AdviceReport, forecast: &ResultsDoc, dir: &Path) -> Result<(), Error> {
     write_atomically(&dir.join("advice.json"), report.to_json()?.as_bytes())?;
     write_atomically(&dir.join("advice.md"), render::markdown(report).as_bytes())?;
     write_atomically(&dir.join("advice.html"), render::html(report, forecast).as_bytes())
@@ -472,65 +474,6 @@ fn migration(profile: &TableProfile, advised: &str) -> Vec<String> {
     out
 }
 
-/// What the calibration carries to the target, where the page model keeps the table's indexes.
-const CARRIED_BEYOND_INDEXES: &str = "Foreign keys and each row's other work: the page model keeps your table's indexes tree by tree; the time the calibration runs spend beyond what the model counts is carried from the calibration to the target";
-/// What the calibration carries to the target, where the page model keeps the key's tree alone.
-const CARRIED_INDEXES: &str = "Secondary indexes tree by tree: the calibration runs insert your table with its indexes, and the time they add beyond the key's tree is carried from the calibration to the target";
-
-/// What advise did not measure, for this table.
-fn not_measured(
-    engine: EngineKind,
-    profile: &TableProfile,
-    sharded: bool,
-    contention: Option<&ContentionSetup>,
-    pressure: Option<&Pressure>,
-) -> Vec<String> {
-    // A model that keeps every index leaves the rest of a row's cost to carry.
-    let (carried, modelled) = match engine.models_table_indexes() {
-        true => (CARRIED_BEYOND_INDEXES, ""),
-        false => (CARRIED_INDEXES, ", not modelled page by page"),
-    };
-    let mut out = vec![
-        "Reads: your queries' plans and latencies (pkbench run --workload app measures reads beside inserts)."
-            .to_string(),
-        match pressure {
-            None => format!("{carried} at the same cache pressure{modelled}."),
-            Some(p) => format!("{carried}{modelled}, and {}.", p.not_measured_words()),
-        },
-    ];
-    out.push(match (contention, sharded) {
-        (Some(_), true) => "Contention at the target size: the --insert-rate check starts from an empty table without your indexes; the shards' figures are where rows land, not their time.".to_string(),
-        (Some(_), false) => "Contention at the target size: the --insert-rate check starts from an empty table without your indexes; sharded layouts (--shards).".to_string(),
-        (None, true) => "One inserting client: contention between many writers (--insert-rate); the shards' figures are where rows land, not their time.".to_string(),
-        (None, false) => "One inserting client: contention between many writers (--insert-rate) and sharded layouts (--shards).".to_string(),
-    });
-    if profile.current_key.is_none() {
-        out.push("Today's time: a new table has no rows, so its time now is its first batch's.".into());
-    }
-    out
-}
-
-/// Where the calibration priced a page's work above anything the machine's probes timed: the
-/// forecast's warning, as a line of what advise could not measure.
-fn above_probes(doc: &crate::results::ResultsDoc) -> Option<String> {
-    let warning = doc.runs.iter().find_map(|r| r.settings.workload_options.get("calibration_above_probes"))?;
-    Some(format!("A fitted cost above what a page costs here: {warning}."))
-}
-
-/// Where the calibration ran on another major version than the user's server: which one, and
-/// what that means.
-fn other_version(profile: &TableProfile, calibrated_on: Option<&str>) -> Option<String> {
-    let theirs = profile.engine_version.as_deref()?;
-    let ours = calibrated_on?;
-    let major = |v: &str| v.split(|c: char| !c.is_ascii_digit()).find(|p| !p.is_empty()).map(String::from);
-    let ours_version = ours.split_whitespace().nth(1)?;
-    (profile.engine != "sqlite" && major(theirs) != major(ours_version)).then(|| {
-        format!(
-            "Your server's version: it runs {theirs}, and pkbench calibrated on {ours}, the version it starts on this machine; the page layout is the same, the time per page is this machine's."
-        )
-    })
-}
-
 /// Passes the forecast's steps on as lines, noting where the calibration was saved.
 struct Forward<'a> {
     observer: &'a mut dyn AdviseObserver,
@@ -538,11 +481,9 @@ struct Forward<'a> {
 }
 
 impl Forward<'_> {
-    /// The calibration's engine and version, from its saved results.
-    fn calibrated_on(&self) -> Option<String> {
-        let doc = crate::report::load_results(&self.calibration_dir.as_ref()?.join("results.json")).ok()?;
-        let run = doc.runs.first()?;
-        Some(format!("{} {}", run.engine, run.engine_version))
+    /// The calibration's saved results.
+    fn calibration(&self) -> Option<ResultsDoc> {
+        crate::report::load_results(&self.calibration_dir.as_ref()?.join("results.json")).ok()
     }
 }
 

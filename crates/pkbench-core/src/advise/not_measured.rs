@@ -1,0 +1,122 @@
+//! What advise did not measure, or measured on a machine that moved: the lines of its
+//! "Not measured" section, each saying what a user's answer leaves out and how to measure it.
+
+use super::ContentionSetup;
+use super::pressure::Pressure;
+use super::profile::TableProfile;
+use crate::engines::EngineKind;
+use crate::predict::canary::MachineSpeed;
+use crate::results::ResultsDoc;
+
+/// What the calibration carries to the target, where the page model keeps the table's indexes.
+const CARRIED_BEYOND_INDEXES: &str = "Foreign keys and each row's other work: the page model keeps your table's indexes tree by tree; the time the calibration runs spend beyond what the model counts is carried from the calibration to the target";
+/// What the calibration carries to the target, where the page model keeps the key's tree alone.
+const CARRIED_INDEXES: &str = "Secondary indexes tree by tree: the calibration runs insert your table with its indexes, and the time they add beyond the key's tree is carried from the calibration to the target";
+
+/// What advise did not measure, for this table.
+pub(super) fn for_table(
+    engine: EngineKind,
+    profile: &TableProfile,
+    sharded: bool,
+    contention: Option<&ContentionSetup>,
+    pressure: Option<&Pressure>,
+) -> Vec<String> {
+    // A model that keeps every index leaves the rest of a row's cost to carry.
+    let (carried, modelled) = match engine.models_table_indexes() {
+        true => (CARRIED_BEYOND_INDEXES, ""),
+        false => (CARRIED_INDEXES, ", not modelled page by page"),
+    };
+    let mut out = vec![
+        "Reads: your queries' plans and latencies (pkbench run --workload app measures reads beside inserts)."
+            .to_string(),
+        match pressure {
+            None => format!("{carried} at the same cache pressure{modelled}."),
+            Some(p) => format!("{carried}{modelled}, and {}.", p.not_measured_words()),
+        },
+    ];
+    out.push(match (contention, sharded) {
+        (Some(_), true) => "Contention at the target size: the --insert-rate check starts from an empty table without your indexes; the shards' figures are where rows land, not their time.".to_string(),
+        (Some(_), false) => "Contention at the target size: the --insert-rate check starts from an empty table without your indexes; sharded layouts (--shards).".to_string(),
+        (None, true) => "One inserting client: contention between many writers (--insert-rate); the shards' figures are where rows land, not their time.".to_string(),
+        (None, false) => "One inserting client: contention between many writers (--insert-rate) and sharded layouts (--shards).".to_string(),
+    });
+    if profile.current_key.is_none() {
+        out.push("Today's time: a new table has no rows, so its time now is its first batch's.".into());
+    }
+    out
+}
+
+/// Where the calibration priced a page's work above anything the machine's probes timed: the
+/// forecast's warning, as a line of what advise could not measure.
+fn above_probes(doc: &ResultsDoc) -> Option<String> {
+    let warning = doc.runs.iter().find_map(|r| r.settings.workload_options.get("calibration_above_probes"))?;
+    Some(format!("A fitted cost above what a page costs here: {warning}."))
+}
+
+/// Where the calibration ran on another major version than the user's server: which one, and
+/// what that means.
+fn other_version(profile: &TableProfile, calibrated_on: Option<&str>) -> Option<String> {
+    let theirs = profile.engine_version.as_deref()?;
+    let ours = calibrated_on?;
+    let major = |v: &str| v.split(|c: char| !c.is_ascii_digit()).find(|p| !p.is_empty()).map(String::from);
+    let ours_version = ours.split_whitespace().nth(1)?;
+    (profile.engine != "sqlite" && major(theirs) != major(ours_version)).then(|| {
+        format!(
+            "Your server's version: it runs {theirs}, and pkbench calibrated on {ours}, the version it starts on this machine; the page layout is the same, the time per page is this machine's."
+        )
+    })
+}
+
+/// What the calibration and the forecast made of this machine, where it matters: another major
+/// version than the user's server, a fitted cost above the probes', a machine whose speed moved.
+pub(super) fn of_calibration(
+    profile: &TableProfile,
+    calibration: Option<&ResultsDoc>,
+    forecast: &ResultsDoc,
+) -> Vec<String> {
+    let version = other_version(profile, calibration.and_then(calibrated_on).as_deref());
+    let speed = calibration.and_then(|c| MachineSpeed::of(&c.runs, None));
+    [version, above_probes(forecast), machine_moved(speed)].into_iter().flatten().collect()
+}
+
+/// The engine and version `calibration` ran on.
+pub(super) fn calibrated_on(calibration: &ResultsDoc) -> Option<String> {
+    let run = calibration.runs.first()?;
+    Some(format!("{} {}", run.engine, run.engine_version))
+}
+
+/// Where the machine's speed moved across the calibration's batches (`speed`, from their
+/// canaries: [`MachineSpeed::moved`]): the batch times scatter with it, and so do the costs
+/// fitted to them and every interval drawn from those, so two candidates may tie here that a
+/// quiet machine tells apart, or the other way round.
+fn machine_moved(speed: Option<MachineSpeed>) -> Option<String> {
+    let speed = speed.filter(MachineSpeed::moved)?;
+    Some(format!(
+        "A quiet machine: this one's speed moved while the calibration ran (a fixed task timed between its batches took {:.1}× as long at their 90th percentile as at their 10th), so its times, the costs fitted to them and every interval scatter with it; run advise again when the machine is quiet and compare.",
+        speed.spread_ratio()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn calibration(canaries_ms: &[f64]) -> Option<MachineSpeed> {
+        let ns: Vec<u64> = canaries_ms.iter().map(|ms| (ms * 1e6) as u64).collect();
+        MachineSpeed::of_canaries(&ns, None)
+    }
+
+    #[test]
+    fn a_calibration_on_a_machine_whose_speed_moved_is_named_with_how_far() {
+        let line = machine_moved(calibration(&[0.7, 0.7, 0.8, 0.7, 3.2, 3.4, 0.7, 0.9, 3.3, 0.7])).unwrap();
+        assert!(line.starts_with("A quiet machine: this one's speed moved"), "{line}");
+        assert!(line.contains("took 4.7× as long"), "{line}");
+        assert!(line.ends_with("run advise again when the machine is quiet and compare."), "{line}");
+    }
+
+    #[test]
+    fn a_steady_machine_or_a_calibration_without_canaries_adds_no_line() {
+        assert_eq!(machine_moved(calibration(&[0.70, 0.72, 0.71, 0.75, 0.70, 0.73])), None);
+        assert_eq!(machine_moved(calibration(&[])), None);
+    }
+}
