@@ -242,9 +242,9 @@ impl AdviseRequest {
                 other => other?,
             };
         let verdict = verdict::decide(&figures, target.rows);
-        let mut not_measured =
+        let mut unmeasured =
             not_measured::for_table(engine, &profile, self.shards.is_some(), contention.as_ref(), pressure.as_ref());
-        not_measured.extend(not_measured::of_calibration(&profile, calibration.as_ref(), &forecast.doc));
+        unmeasured.extend(not_measured::of_calibration(&profile, calibration.as_ref(), &forecast.doc));
         let report = AdviceReport {
             schema_version: ADVICE_SCHEMA_VERSION,
             command: self.command.clone(),
@@ -252,7 +252,7 @@ impl AdviseRequest {
             advised: verdict.advised.clone(),
             tied: verdict.tied,
             migration: migration(&profile, &verdict.advised),
-            not_measured,
+            not_measured: unmeasured,
             table: profile,
             target,
             cache_mb,

@@ -92,7 +92,7 @@ pub(super) fn calibrated_on(calibration: &ResultsDoc) -> Option<String> {
 fn machine_moved(speed: Option<MachineSpeed>) -> Option<String> {
     let speed = speed.filter(MachineSpeed::moved)?;
     Some(format!(
-        "A quiet machine: this one's speed moved while the calibration ran (a fixed task timed between its batches took {:.1}× as long at their 90th percentile as at their 10th), so its times, the costs fitted to them and every interval scatter with it; run advise again when the machine is quiet and compare.",
+        "A quiet machine: this one's speed moved while the calibration ran (a fixed task timed between its batches took {:.2}× as long at their 90th percentile as at their 10th), so its times, the costs fitted to them and every interval scatter with it; run advise again when the machine is quiet and compare.",
         speed.spread_ratio()
     ))
 }
@@ -101,22 +101,22 @@ fn machine_moved(speed: Option<MachineSpeed>) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn calibration(canaries_ms: &[f64]) -> Option<MachineSpeed> {
+    fn speed(canaries_ms: &[f64]) -> Option<MachineSpeed> {
         let ns: Vec<u64> = canaries_ms.iter().map(|ms| (ms * 1e6) as u64).collect();
         MachineSpeed::of_canaries(&ns, None)
     }
 
     #[test]
     fn a_calibration_on_a_machine_whose_speed_moved_is_named_with_how_far() {
-        let line = machine_moved(calibration(&[0.7, 0.7, 0.8, 0.7, 3.2, 3.4, 0.7, 0.9, 3.3, 0.7])).unwrap();
+        let line = machine_moved(speed(&[0.7, 0.7, 0.8, 0.7, 3.2, 3.4, 0.7, 0.9, 3.3, 0.7])).unwrap();
         assert!(line.starts_with("A quiet machine: this one's speed moved"), "{line}");
-        assert!(line.contains("took 4.7× as long"), "{line}");
+        assert!(line.contains("took 4.73× as long"), "{line}");
         assert!(line.ends_with("run advise again when the machine is quiet and compare."), "{line}");
     }
 
     #[test]
     fn a_steady_machine_or_a_calibration_without_canaries_adds_no_line() {
-        assert_eq!(machine_moved(calibration(&[0.70, 0.72, 0.71, 0.75, 0.70, 0.73])), None);
-        assert_eq!(machine_moved(calibration(&[])), None);
+        assert_eq!(machine_moved(speed(&[0.70, 0.72, 0.71, 0.75, 0.70, 0.73])), None);
+        assert_eq!(machine_moved(speed(&[])), None);
     }
 }
