@@ -5,6 +5,7 @@ use super::ContentionSetup;
 use super::pressure::Pressure;
 use super::profile::TableProfile;
 use crate::engines::EngineKind;
+use crate::predict::calibrate::recorded_checkpoint_scale;
 use crate::predict::canary::MachineSpeed;
 use crate::results::ResultsDoc;
 
@@ -67,8 +68,25 @@ fn other_version(profile: &TableProfile, calibrated_on: Option<&str>) -> Option<
     })
 }
 
+/// Where a PostgreSQL calibration's cluster checkpointed after 1/k of the WAL the target's
+/// does (k > 1), so that its smaller indexes take full-page images as often as the target's: with
+/// as much WAL per row, it checkpointed about k times as often per row, and its batches cannot
+/// tell the fixed part of a checkpoint (its syncs of every file) from the WAL they wrote, which
+/// both grow with the full-page images.
+fn checkpoints_sooner(calibration: &ResultsDoc) -> Option<String> {
+    let run = calibration.runs.first()?;
+    let engine = EngineKind::from_name(&run.engine).filter(|e| *e == EngineKind::Postgres)?;
+    let k = recorded_checkpoint_scale(engine, &run.settings.engine);
+    (k > 1).then(|| {
+        format!(
+            "A checkpoint's fixed cost apart from its WAL: the calibration's cluster checkpointed after 1/{k} of the WAL the target's will, so that its smaller indexes write full-page images as often as the target's, and so about {k}× as often per row; its batches cannot tell what each checkpoint's syncs cost from what the WAL costs, so keys that write the most WAL (random keys, in full-page images) are forecast high."
+        )
+    })
+}
+
 /// What the calibration and the forecast made of this machine, where it matters: another major
-/// version than the user's server, a fitted cost above the probes', a machine whose speed moved.
+/// version than the user's server, a fitted cost above the probes', a checkpoint's fixed cost it
+/// could not tell apart, a machine whose speed moved.
 pub(super) fn of_calibration(
     profile: &TableProfile,
     calibration: Option<&ResultsDoc>,
@@ -76,7 +94,8 @@ pub(super) fn of_calibration(
 ) -> Vec<String> {
     let version = other_version(profile, calibration.and_then(calibrated_on).as_deref());
     let speed = calibration.and_then(|c| MachineSpeed::of(&c.runs, None));
-    [version, above_probes(forecast), machine_moved(speed)].into_iter().flatten().collect()
+    let checkpoints = calibration.and_then(checkpoints_sooner);
+    [version, above_probes(forecast), checkpoints, machine_moved(speed)].into_iter().flatten().collect()
 }
 
 /// The engine and version `calibration` ran on.
@@ -112,6 +131,29 @@ mod tests {
         assert!(line.starts_with("A quiet machine: this one's speed moved"), "{line}");
         assert!(line.contains("took 4.73× as long"), "{line}");
         assert!(line.ends_with("run advise again when the machine is quiet and compare."), "{line}");
+    }
+
+    fn calibration(engine: &str, max_wal_size: &str) -> ResultsDoc {
+        serde_json::from_value(serde_json::json!({
+            "schema_version": 1, "command": [], "started_at": "",
+            "environment": {"pkbench_version": "t", "engine": engine, "engine_version": "15", "os": "t", "kernel": "t",
+                "cpu_model": "t", "cpu_cores": 2, "memory_bytes": 1, "data_filesystem": null},
+            "runs": [{"engine": engine, "engine_version": "15", "workload": "insert-growth", "strategy": "uuid4",
+                "strategy_description": "", "settings": {"rows": 200000, "batch_rows": 2000, "payload_bytes": 50, "seed": 0,
+                "key_clock": "", "insert_path": "", "engine": {"max_wal_size": max_wal_size}}, "batches": [],
+                "verified_rows": 200000, "size_bytes": null, "btrees": [], "kept_database": null, "complete": true, "error": null}]
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_postgres_calibration_that_checkpointed_sooner_than_its_target_says_by_how_much() {
+        let line = checkpoints_sooner(&calibration("postgres", "8MB")).unwrap();
+        assert!(line.starts_with("A checkpoint's fixed cost apart from its WAL:"), "{line}");
+        assert!(line.contains("after 1/8 of the WAL") && line.contains("about 8× as often per row"), "{line}");
+        assert!(line.ends_with("are forecast high."), "{line}");
+        assert_eq!(checkpoints_sooner(&calibration("postgres", "64MB")), None, "PostgreSQL's own sizes");
+        assert_eq!(checkpoints_sooner(&calibration("sqlite", "8MB")), None, "not PostgreSQL");
     }
 
     #[test]
