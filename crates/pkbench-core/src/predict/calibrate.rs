@@ -677,7 +677,7 @@ pub fn checkpoint_scale(engine: ModelEngine, target_rows: u64, rows: u64) -> u64
 /// The checkpoint scale a recorded run ran with: on PostgreSQL the one whose `max_wal_size`
 /// ([`WalSize`]) it records, on MyRocks the one whose memtable (`write_buffer_size`) it records;
 /// 1 for any other value, or an engine whose calibration keeps its own.
-pub fn recorded_checkpoint_scale(engine: ModelEngine, settings: &BTreeMap<String, String>) -> u64 {
+pub(crate) fn recorded_checkpoint_scale(engine: ModelEngine, settings: &BTreeMap<String, String>) -> u64 {
     match engine {
         ModelEngine::Postgres => {
             let recorded = settings.get("max_wal_size");
