@@ -70,6 +70,12 @@ pub struct CandidateFigures {
     pub pages_written_per_row: Option<f64>,
     /// Page splits per row over the last tenth of the rows.
     pub page_splits_per_row: Option<f64>,
+    /// Bytes of write-ahead log (InnoDB: redo) per row over the last tenth of the rows: the page
+    /// model's at the target where it keeps a WAL (PostgreSQL's, RocksDB's, and SQLite's frames
+    /// of the pages it writes); InnoDB's model keeps no redo, so there the calibration's, over
+    /// its own last tenth.
+    #[serde(default)]
+    pub wal_bytes_per_row: Option<f64>,
     /// Bytes of one key value, as the engine stores it in a column.
     pub key_bytes: u32,
     /// Whether the keys arrive in increasing order.
@@ -85,12 +91,14 @@ pub struct CandidateFigures {
     pub contention: Option<super::Contention>,
 }
 
-/// The figures of `run` (the candidate's forecast at the target) and `trees` (its schema model
-/// at `sample_rows`), for a table holding `rows_now` rows today.
+/// The figures of `run` (the candidate's forecast at the target, and `calibration` its real run
+/// at the calibration's size, if any) and `trees` (its schema model at `sample_rows`), for a
+/// table holding `rows_now` rows today.
 pub fn figures(
     strategy: &Strategy,
     current: bool,
     run: &RunResult,
+    calibration: Option<&RunResult>,
     trees: &[BtreeStats],
     sample_rows: u64,
     rows_now: u64,
@@ -122,12 +130,45 @@ pub fn figures(
         cache_misses_per_row: per_row(|c| c.cache_misses),
         pages_written_per_row: per_row(|c| c.pages_written),
         page_splits_per_row: per_row(|c| c.page_splits),
+        wal_bytes_per_row: wal_bytes_per_row(run, calibration),
         key_bytes: strategy.primary.storage.value_bytes(),
         ordered,
         hot_spot: hot_spot(strategy, ordered).into(),
         hottest_shard_share: None,
         contention: None,
     }
+}
+
+/// Bytes of WAL per row at the end of `run` (a page model's forecast): its own count where the
+/// model keeps a WAL; on SQLite's, a frame of a page and its 24-byte header for every page it
+/// writes (the calibration's journal is a WAL); else `calibration`'s count over its last tenth.
+fn wal_bytes_per_row(run: &RunResult, calibration: Option<&RunResult>) -> Option<f64> {
+    if let Some(bytes) = tail_per_row(run, "wal_bytes") {
+        return Some(bytes);
+    }
+    if run.engine == crate::predict::ENGINE {
+        let page: f64 = run.settings.workload_options.get("page_size")?.parse().ok()?;
+        return tail_per_row(run, "pages_written").map(|pages| pages * (page + SQLITE_FRAME_HEADER));
+    }
+    tail_per_row(calibration?, "wal_bytes")
+}
+
+/// Bytes of a SQLite WAL frame's header.
+const SQLITE_FRAME_HEADER: f64 = 24.0;
+
+/// The counter `field` per row over the last tenth of `run`'s batches, each count over the rows
+/// its read covered (a real run reads a costly counter after some batches only).
+fn tail_per_row(run: &RunResult, field: &str) -> Option<f64> {
+    let n = run.batches.len();
+    let (mut count, mut rows) = (0u64, 0u64);
+    for i in n - (n / 10).max(1).min(n)..n {
+        let b = &run.batches[i];
+        let Some(v) = b.counters.get(field) else { continue };
+        let first = (i + 1).saturating_sub(b.counters_span.max(1) as usize);
+        count += v;
+        rows += run.batches[first..=i].iter().map(|b| b.rows).sum::<u64>();
+    }
+    (rows > 0).then(|| count as f64 / rows as f64)
 }
 
 /// Microseconds per row of a batch's time and interval (none for an uncalibrated batch).

@@ -119,6 +119,10 @@ pub struct AdviceReport {
     pub why: Vec<String>,
     /// How to move to the advised key, where there is a key today.
     pub migration: Vec<String>,
+    /// Doctor's migration script for the table, where advise names one in `migration` (also
+    /// saved as `migration.sql`; advise never runs it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub migration_sql: Option<String>,
     /// What advise did not measure.
     pub not_measured: Vec<String>,
     /// The forecast's results folder (its results.json and report.html).
@@ -168,17 +172,7 @@ impl AdviseRequest {
     /// files it reads the table into go in its `input/`, the forecast in its `forecast/`).
     pub fn run(&self, control: &RunControl, observer: &mut dyn AdviseObserver) -> Result<Advised, Error> {
         let engine = self.engine()?;
-        if !engine.capabilities().page_model {
-            return Err(Error::InvalidInput(format!(
-                "advise forecasts a table's time with the page models of SQLite, PostgreSQL and MariaDB; {} has none: measure it with pkbench run --engine {} (pkbench predict --engine {} --calibrate forecasts the plain table's bytes, levels and time)",
-                engine.label(),
-                engine.name(),
-                engine.name()
-            )));
-        }
-        if let Some(contention) = &self.contention {
-            contention.check()?;
-        }
+        self.check_flags(engine)?;
         let input = self.out_dir.join("input");
         crate::util::folder::create(&self.out_dir)?;
         crate::util::folder::create(&input)?;
@@ -229,7 +223,7 @@ impl AdviseRequest {
         };
         let calibration = lines.calibration();
         let calibrated_on = calibration.as_ref().and_then(not_measured::calibrated_on);
-        let mut figures = each_candidate(&candidates, &forecast.doc, &shape, &profile);
+        let mut figures = each_candidate(&candidates, &forecast.doc, calibration.as_ref(), &shape, &profile);
         let sharded = self.place_on_shards(target.rows, shape.payload_bytes, &mut figures, observer)?;
         let contention =
             match self.check_contention(engine, shape.payload_bytes, cache_mb, &mut figures, control, observer) {
@@ -252,6 +246,7 @@ impl AdviseRequest {
             advised: verdict.advised.clone(),
             tied: verdict.tied,
             migration: migration(&profile, &verdict.advised),
+            migration_sql: migration_script(&profile, &verdict.advised),
             not_measured: unmeasured,
             table: profile,
             target,
@@ -299,6 +294,42 @@ impl AdviseRequest {
         }
     }
 
+    /// Refuses an engine without a page model, and `--insert-rate`, `--shards` and `--sharding`
+    /// values their checks would refuse, before anything runs.
+    fn check_flags(&self, engine: EngineKind) -> Result<(), Error> {
+        if !engine.capabilities().page_model {
+            return Err(Error::InvalidInput(format!(
+                "advise forecasts a table's time with the page models of SQLite, PostgreSQL and MariaDB; {} has none: measure it with pkbench run --engine {} (pkbench predict --engine {} --calibrate forecasts the plain table's bytes, levels and time)",
+                engine.label(),
+                engine.name(),
+                engine.name()
+            )));
+        }
+        if let Some(contention) = &self.contention {
+            contention.check()?;
+        }
+        self.check_sharding()
+    }
+
+    /// Refuses `--shards` and `--sharding` values the sharded model would, before anything runs.
+    fn check_sharding(&self) -> Result<(), Error> {
+        let Some(shards) = self.shards else {
+            return match self.sharding {
+                Some(_) => {
+                    Err(Error::InvalidInput("--sharding needs --shards: say how many shards (e.g. --shards 8)".into()))
+                }
+                None => Ok(()),
+            };
+        };
+        // A key every layout places: the flags alone decide.
+        let request = PredictRequest {
+            shards: Some(shards),
+            sharding: self.sharding.clone(),
+            ..PredictRequest::new(EngineKind::Sqlite, "uuid4", target::NEW_TABLE_DEFAULT_ROWS)
+        };
+        request.validate().map(|_| ())
+    }
+
     /// With `--shards`: each candidate's rows placed on the shards by the sharded model (as
     /// `predict --shards`), its hottest shard's share noted in its figures; the layout in words.
     fn place_on_shards(
@@ -308,14 +339,7 @@ impl AdviseRequest {
         figures: &mut [CandidateFigures],
         observer: &mut dyn AdviseObserver,
     ) -> Result<Option<String>, Error> {
-        let Some(shards) = self.shards else {
-            if self.sharding.is_some() {
-                return Err(Error::InvalidInput(
-                    "--sharding needs --shards: say how many shards (e.g. --shards 8)".into(),
-                ));
-            }
-            return Ok(None);
-        };
+        let Some(shards) = self.shards else { return Ok(None) };
         let sharding = self.sharding.clone().unwrap_or_else(|| "range".into());
         observer.step(&format!("Placing each candidate's rows on {shards} {sharding}-sharded nodes"));
         let mut model = String::new();
@@ -418,6 +442,7 @@ impl AdviseRequest {
 fn each_candidate(
     candidates: &[&'static crate::strategy::Strategy],
     forecast: &ResultsDoc,
+    calibration: Option<&ResultsDoc>,
     shape: &shape::TableShape,
     profile: &TableProfile,
 ) -> Vec<CandidateFigures> {
@@ -429,7 +454,8 @@ fn each_candidate(
             let run = forecast.runs.iter().find(|r| r.strategy == s.name)?;
             let trees = shape.trees.iter().find(|(n, _)| *n == s.name).map(|(_, t)| t.as_slice())?;
             let current = i == 0 && current_key == Some(s.name);
-            Some(figures::figures(s, current, run, trees, shape.sample_rows, profile.rows_now))
+            let calibrated = calibration.and_then(|c| c.runs.iter().find(|r| r.strategy == s.name));
+            Some(figures::figures(s, current, run, calibrated, trees, shape.sample_rows, profile.rows_now))
         })
         .collect()
 }
@@ -437,8 +463,17 @@ fn each_candidate(
 /// Saves the answer as JSON, Markdown and an HTML page with the forecast's charts.
 fn save(report: &AdviceReport, forecast: &ResultsDoc, dir: &Path) -> Result<(), Error> {
     write_atomically(&dir.join("advice.json"), report.to_json()?.as_bytes())?;
+    if let Some(sql) = &report.migration_sql {
+        write_atomically(&dir.join("migration.sql"), sql.as_bytes())?;
+    }
     write_atomically(&dir.join("advice.md"), render::markdown(report).as_bytes())?;
     write_atomically(&dir.join("advice.html"), render::html(report, forecast).as_bytes())
+}
+
+/// Doctor's script for the table, where [`migration`] points to it (another key is advised).
+fn migration_script(profile: &TableProfile, advised: &str) -> Option<String> {
+    let current = profile.current_key.as_ref()?.strategy.as_deref().unwrap_or_default();
+    (current != advised && !advised.is_empty()).then(|| profile.migration_sql.clone()).flatten()
 }
 
 /// How to move an existing table to the advised key, and how to measure the two on its shape.
@@ -449,9 +484,14 @@ fn migration(profile: &TableProfile, advised: &str) -> Vec<String> {
         return Vec::new();
     }
     let (source, table) = (&profile.source, &profile.table);
-    let mut out = vec![format!(
-        "pkbench doctor {source} --table {table} --sql writes a migration script to review (doctor never runs it)."
-    )];
+    let mut out = vec![match &profile.migration_sql {
+        Some(_) => format!(
+            "Doctor's migration script for {table} (what pkbench doctor {source} --table {table} --sql writes) ends this section and is saved as migration.sql: review it and take a backup first; advise has not run it."
+        ),
+        None => format!(
+            "pkbench doctor {source} --table {table} --sql writes a migration script to review (doctor never runs it)."
+        ),
+    }];
     let measure = match &profile.values_file {
         Some(values) => format!(
             "pkbench run --schema {} --values {} --table {table}",

@@ -41,6 +41,9 @@ pub(super) fn for_table(
         (None, true) => "One inserting client: contention between many writers (--insert-rate); the shards' figures are where rows land, not their time.".to_string(),
         (None, false) => "One inserting client: contention between many writers (--insert-rate) and sharded layouts (--shards).".to_string(),
     });
+    if engine == EngineKind::MariaDb {
+        out.push("InnoDB's redo at the target: its page model keeps no redo log, so WAL bytes/row is each calibration run's own redo per row over its last tenth, at the calibration's size.".into());
+    }
     if profile.current_key.is_none() {
         out.push("Today's time: a new table has no rows, so its time now is its first batch's.".into());
     }

@@ -100,6 +100,10 @@ pub struct TableProfile {
     /// The existing server's page cache, bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache_bytes: Option<u64>,
+    /// Doctor's migration script for the existing table (what doctor advises there; written
+    /// from its report, never run). advice.json carries it as the answer's own field.
+    #[serde(skip)]
+    pub migration_sql: Option<String>,
 }
 
 impl TableSource {
@@ -122,6 +126,7 @@ impl TableSource {
                     values_file: None,
                     read_only: None,
                     cache_bytes: None,
+                    migration_sql: None,
                 })
             }
             TableSource::SchemaFile { file, table, values } => Ok(TableProfile {
@@ -136,6 +141,7 @@ impl TableSource {
                 values_file: values.clone(),
                 read_only: None,
                 cache_bytes: None,
+                migration_sql: None,
             }),
             TableSource::Existing { target, table, schema, connect } => {
                 read_existing(target, table, schema, connect, dir)
@@ -165,6 +171,11 @@ fn read_existing(
     };
     let found = the_table(&report, table, &shown)?;
     let current_key = current_key(found, table)?;
+    let migration_sql = {
+        let mut one = report.clone();
+        one.tables.retain(|t| t.name.eq_ignore_ascii_case(table));
+        crate::doctor::migration_sql_for(target, &one)?
+    };
     let schema_file = dir.join(format!("{table}.sql"));
     let values_file = match crate::doctor::target_kind(target)? {
         EngineKind::Sqlite => {
@@ -198,6 +209,7 @@ fn read_existing(
         values_file,
         read_only: report.read_only.clone(),
         cache_bytes: report.cache_bytes,
+        migration_sql: Some(migration_sql),
     })
 }
 

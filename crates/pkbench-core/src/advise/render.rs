@@ -10,7 +10,7 @@ use comfy_table::{CellAlignment, ContentArrangement, Table, presets::UTF8_FULL_C
 use std::fmt::Write as _;
 
 /// The table's column titles.
-const HEADER: [&str; 9] = [
+const HEADER: [&str; 10] = [
     "key",
     "µs/row now (90%)",
     "µs/row at target (90%)",
@@ -18,6 +18,7 @@ const HEADER: [&str; 9] = [
     "size at target",
     "cache misses/row",
     "pages written/row",
+    "WAL bytes/row",
     "key bytes",
     "inserts land",
 ];
@@ -76,7 +77,7 @@ fn contention_lines(r: &AdviceReport) -> Vec<String> {
 }
 
 /// One candidate's cells.
-fn cells(c: &CandidateFigures) -> [String; 9] {
+fn cells(c: &CandidateFigures) -> [String; 10] {
     let name = if c.current { format!("{} (current)", c.strategy) } else { c.strategy.clone() };
     [
         name,
@@ -86,6 +87,7 @@ fn cells(c: &CandidateFigures) -> [String; 9] {
         fmt::mib(Some(c.size_bytes)),
         c.cache_misses_per_row.map_or("—".into(), |v| format!("{v:.3}")),
         c.pages_written_per_row.map_or("—".into(), |v| format!("{v:.3}")),
+        c.wal_bytes_per_row.map_or("—".into(), |v| thousands(v.round() as u64)),
         c.key_bytes.to_string(),
         if c.ordered { "one hot page".into() } else { "whole tree".into() },
     ]
@@ -142,6 +144,14 @@ fn context(r: &AdviceReport) -> Vec<String> {
     lines
 }
 
+/// Title of the section that ends with doctor's migration script.
+const HOW_TO_GET_THERE: &str = "How to get there";
+
+/// The script that follows the section titled `title`, if any.
+fn script_after<'r>(r: &'r AdviceReport, title: &str) -> Option<&'r str> {
+    r.migration_sql.as_deref().filter(|_| title == HOW_TO_GET_THERE)
+}
+
 /// The sections after the table, as (title, lines).
 fn sections(r: &AdviceReport) -> Vec<(&'static str, Vec<String>)> {
     let sizes = r
@@ -156,7 +166,7 @@ fn sections(r: &AdviceReport) -> Vec<(&'static str, Vec<String>)> {
     let mut out = vec![("Sizes at the target", sizes), ("Why", r.why.clone())];
     out.push(("Contention at the peak rate", contention_lines(r)));
     if !r.migration.is_empty() {
-        out.push(("How to get there", r.migration.clone()));
+        out.push((HOW_TO_GET_THERE, r.migration.clone()));
     }
     out.push(("Not measured", r.not_measured.clone()));
     out.retain(|(_, lines)| !lines.is_empty());
@@ -184,6 +194,9 @@ pub fn text(r: &AdviceReport) -> String {
         for line in lines {
             let _ = writeln!(out, "  - {line}");
         }
+        for line in script_after(r, title).into_iter().flat_map(str::lines) {
+            let _ = writeln!(out, "      {line}");
+        }
     }
     out
 }
@@ -202,6 +215,9 @@ pub fn markdown(r: &AdviceReport) -> String {
         let _ = write!(out, "\n## {title}\n\n");
         for line in lines {
             let _ = writeln!(out, "- {line}");
+        }
+        if let Some(sql) = script_after(r, title) {
+            let _ = write!(out, "\n```sql\n{}\n```\n", sql.trim_end());
         }
     }
     out
@@ -234,6 +250,9 @@ pub fn html(r: &AdviceReport, forecast: &ResultsDoc) -> String {
             let _ = write!(lead, "<li>{}</li>", esc(&line));
         }
         lead.push_str("</ul>");
+        if let Some(sql) = script_after(r, title) {
+            let _ = write!(lead, "<pre>{}</pre>", esc(sql));
+        }
     }
     lead.push_str("</section>\n");
     crate::report::render_page(&[crate::report::Source::single(forecast.clone())], Some(&lead))

@@ -156,7 +156,8 @@ fn times(ratio: Estimate) -> String {
 }
 
 /// Why a candidate costs what it does, where it differs measurably from the advised one (or is
-/// the current key): its cache misses, pages written and splits per row, and its key's width.
+/// the current key): its cache misses, pages written, splits and WAL per row, and its key's
+/// width.
 fn explain(c: &CandidateFigures, best: &CandidateFigures, tied: &[String]) -> Option<String> {
     // The advised key is explained beside the others; a tie says nothing new.
     if c.strategy == best.strategy || (tied.contains(&c.strategy) && !c.current) {
@@ -173,6 +174,13 @@ fn explain(c: &CandidateFigures, best: &CandidateFigures, tied: &[String]) -> Op
     }
     if let (Some(s), Some(bs)) = (c.page_splits_per_row, best.page_splits_per_row) {
         text.push_str(&format!("; {s:.4} page splits per row ({bs:.4})"));
+    }
+    if let (Some(w), Some(bw)) = (c.wal_bytes_per_row, best.wal_bytes_per_row) {
+        text.push_str(&format!(
+            "; {} bytes of WAL per row ({})",
+            thousands(w.round() as u64),
+            thousands(bw.round() as u64)
+        ));
     }
     text.push('.');
     text.push_str(&format!(
@@ -199,6 +207,7 @@ mod tests {
             cache_misses_per_row: Some(0.1),
             pages_written_per_row: None,
             page_splits_per_row: None,
+            wal_bytes_per_row: None,
             key_bytes: 16,
             ordered: true,
             hot_spot: "here".into(),

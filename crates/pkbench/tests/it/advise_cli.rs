@@ -65,6 +65,8 @@ fn advise_answers_for_a_typical_table_with_its_verdict_first() {
         assert!(t["low"].as_f64().unwrap() <= t["value"].as_f64().unwrap(), "{t}");
         assert!(t["value"].as_f64().unwrap() <= t["high"].as_f64().unwrap(), "{t}");
         assert!(c["size_bytes"].as_u64().unwrap() > 0, "{c}");
+        // SQLite's WAL: a frame for every page the model writes.
+        assert!(c["wal_bytes_per_row"].as_f64().unwrap() > 0.0, "{c}");
     }
     // The HTML page opens on the verdict, then the forecast's report.
     let html = std::fs::read_to_string(out_dir.join("advice.html")).unwrap();
@@ -87,6 +89,19 @@ fn advise_answers_for_a_typical_table_with_its_verdict_first() {
     let shares: Vec<f64> =
         printed["candidates"].as_array().unwrap().iter().map(|c| c["hottest_shard_share"].as_f64().unwrap()).collect();
     assert!(shares[0] >= 0.5 && shares[1] < 0.3, "{shares:?}");
+    // Hashed, both keys spread over all four.
+    let hashed = pkbench()
+        .args(["advise", "--format", "json", "-s", "int-client,uuid4", "--shards", "4", "--sharding", "hash"])
+        .args(SMALL)
+        .arg("-o")
+        .arg(dir.path().join("hash"))
+        .output()
+        .unwrap();
+    assert!(hashed.status.success(), "{}", String::from_utf8_lossy(&hashed.stderr));
+    let printed: Value = serde_json::from_slice(&hashed.stdout).unwrap();
+    for c in printed["candidates"].as_array().unwrap() {
+        assert!(c["hottest_shard_share"].as_f64().unwrap() < 0.3, "{c}");
+    }
 }
 
 /// A SQLite table keyed by UUIDv4 text, with [`ROW_MARKER`] in every row.
@@ -132,6 +147,18 @@ fn advise_reads_a_sqlite_table_without_changing_or_copying_it() {
     assert_eq!(advice["table"]["current_key"]["strategy"], "uuid4-text");
     assert_eq!(advice["candidates"][0]["strategy"], "uuid4-text");
     assert_eq!(advice["candidates"][0]["current"], true);
+    // Another key advised: doctor's script for the table comes with the answer, never run.
+    match advice["advised"].as_str().unwrap() {
+        "uuid4-text" => assert!(advice.get("migration_sql").is_none() && advice["migration"] == Value::Array(vec![])),
+        _ => {
+            let sql = advice["migration_sql"].as_str().unwrap();
+            assert!(sql.starts_with("-- pkbench doctor: migration script"), "{sql}");
+            assert!(sql.contains("orders"), "{sql}");
+            assert_eq!(std::fs::read_to_string(out_dir.join("migration.sql")).unwrap(), sql);
+            let table_line = sql.lines().find(|l| l.starts_with("-- table")).expect("a line per table");
+            assert!(String::from_utf8_lossy(&out.stdout).contains(table_line), "{sql}");
+        }
+    }
     assert_checked_at_a_rate(&advice, "sqlite");
     assert_no_row_value(&out, &out_dir);
 }
@@ -186,6 +213,8 @@ fn bad_input_gets_one_line_each() {
         (&["advise", db, "--table", "orders", "--engine", "postgres"], "does not match the table's engine"),
         (&["advise", "--insert-rate", "0"], "--insert-rate 0 sends nothing"),
         (&["advise", "--insert-rate", "1k", "--clients", "99"], "--clients 99 is out of range"),
+        (&["advise", "--shards", "4", "--sharding", "diagonal"], "--sharding 'diagonal' is not known"),
+        (&["advise", "--shards", "1"], "--shards 1 is out of range"),
     ];
     for (args, expected) in cases {
         let out_dir = dir.path().join("out");
@@ -237,6 +266,10 @@ mod servers {
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         assert_no_row_value(&out, &out_dir);
         let advice = validated(&out_dir);
+        // PostgreSQL's model counts WAL; InnoDB's keeps no redo, so there the calibration's.
+        for c in advice["candidates"].as_array().unwrap() {
+            assert!(c["wal_bytes_per_row"].as_f64().unwrap() > 0.0, "{c}");
+        }
         (dir, advice)
     }
 
@@ -255,7 +288,9 @@ mod servers {
                  CREATE ROLE stranger LOGIN;"
             ))
             .unwrap();
-        let objects = "SELECT count(*) FROM pg_class WHERE relnamespace = 'public'::regnamespace";
+        // Relations anywhere, schemas, roles and prepared transactions.
+        let objects = "SELECT (SELECT count(*) FROM pg_class) + (SELECT count(*) FROM pg_namespace) \
+            + (SELECT count(*) FROM pg_roles) + (SELECT count(*) FROM pg_prepared_xacts)";
         let before: i64 = admin.query_one(objects, &[]).unwrap().get(0);
         let at = |role: &str| {
             format!("postgresql://{role}@/postgres?host={}&port={}", server.dir().display(), server.port())
@@ -291,7 +326,9 @@ mod servers {
         ] {
             admin.query_drop(&sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
         }
-        let objects = "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'shop'";
+        // Tables anywhere, databases and users.
+        let objects = "SELECT (SELECT COUNT(*) FROM information_schema.TABLES) \
+            + (SELECT COUNT(*) FROM information_schema.SCHEMATA) + (SELECT COUNT(*) FROM mysql.user)";
         let before: Option<u64> = admin.query_first(objects).unwrap();
         refused_without_select(&format!("mysql://one_column@127.0.0.1:{port}/shop"));
         let url = format!("mysql://reader@127.0.0.1:{port}/shop");
