@@ -129,8 +129,12 @@ impl WorkloadKind {
             EngineKind::Spider | EngineKind::PostgresFdw => {
                 matches!(self, WorkloadKind::InsertGrowth | WorkloadKind::Concurrent)
             }
-            // Inserts, from one session or many: RocksDB has no foreign keys for the app's tables.
-            EngineKind::MyRocks => matches!(self, WorkloadKind::InsertGrowth | WorkloadKind::Concurrent),
+            // Inserts from one session or many, the app's and a schema file's tables (without
+            // foreign keys, which RocksDB's tables refuse).
+            EngineKind::MyRocks => matches!(
+                self,
+                WorkloadKind::InsertGrowth | WorkloadKind::Concurrent | WorkloadKind::App | WorkloadKind::Schema
+            ),
         }
     }
 

@@ -141,6 +141,12 @@ pub trait Dialect: Sync {
     /// Whether `(a, b) > (x, y)` works (else the comparison is spelled out and takes `a` twice).
     fn row_comparison(&self) -> bool;
 
+    /// Whether its tables take FOREIGN KEY constraints (RocksDB's refuse them: there a table keeps
+    /// its references' columns and indexes, and a run checks every reference after inserting).
+    fn foreign_keys(&self) -> bool {
+        true
+    }
+
     /// `FROM orders o JOIN users u ON u.id = o.user_id`, with any hint the engine needs to read
     /// orders first in `(user_id, id)` order.
     fn ordered_join(&self, orders: &str, users: &str) -> String;

@@ -95,3 +95,69 @@ fn run_on_a_users_myrocks_server_at_a_mysql_url() {
     let left: Vec<String> = admin.query("SHOW DATABASES LIKE 'pkbench%'").unwrap();
     assert_eq!(left, Vec::<String>::new(), "the run left its database on the user's server");
 }
+
+/// A managed MyRocks run of `args` into `dir/name`: its results.json, and what it printed on
+/// standard error (the tables as it makes them, its progress).
+fn myrocks_run(dir: &std::path::Path, name: &str, args: &[&str]) -> (Value, String) {
+    let out_dir = dir.join(name);
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("pkbench"))
+        .env_remove("PKBENCH_MYSQL_URL")
+        .env_remove("PKBENCH_MYROCKS_URL")
+        .args(["run", "--engine", "myrocks"])
+        .args(args)
+        .arg("-o")
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    let doc: Value = serde_json::from_slice(&std::fs::read(out_dir.join("results.json")).unwrap()).unwrap();
+    assert_eq!(doc["environment"]["engine"], "myrocks", "{args:?}");
+    (doc, stderr)
+}
+
+/// The timed step `step` of `run`.
+fn phase<'r>(run: &'r Value, step: &str) -> &'r Value {
+    let phases = run["phases"].as_array().unwrap();
+    phases.iter().find(|p| p["name"] == step).unwrap_or_else(|| panic!("no {step} step in {phases:?}"))
+}
+
+/// The concurrent, app and schema workloads run on RocksDB tables: a schema file's foreign key
+/// is dropped (RocksDB refuses them) with a note, and every reference is checked after the run.
+#[test]
+fn concurrent_app_and_a_schema_file_run_on_myrocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let (doc, _) = myrocks_run(
+        dir.path(),
+        "concurrent",
+        &["-w", "concurrent", "-s", "int,uuid4", "--threads", "2", "--duration", "1s", "--warmup", "0.2s", "-q"],
+    );
+    for run in doc["runs"].as_array().unwrap() {
+        assert_eq!(run["workload"], "concurrent");
+        let rows = run["verified_rows"].as_u64().unwrap();
+        assert!(rows > 0, "{}", run["strategy"]);
+    }
+    let (doc, _) =
+        myrocks_run(dir.path(), "app", &["-w", "app", "-s", "uuid4", "--users", "2k", "--orders-per-user", "3", "-q"]);
+    let run = &doc["runs"][0];
+    assert_eq!(run["workload"], "app");
+    assert!(!run["phases"].as_array().unwrap().is_empty(), "{run}");
+    let schema = dir.path().join("shop.sql");
+    std::fs::write(
+        &schema,
+        "CREATE TABLE customers (id BIGINT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(40) NOT NULL);
+         CREATE TABLE orders (id CHAR(36) PRIMARY KEY, customer_id BIGINT NOT NULL, note VARCHAR(40),
+           KEY (customer_id), FOREIGN KEY (customer_id) REFERENCES customers (id));",
+    )
+    .unwrap();
+    let schema = schema.to_str().unwrap();
+    let (doc, stderr) =
+        myrocks_run(dir.path(), "schema", &["--schema", schema, "--table", "orders", "-s", "int,uuid4", "-n", "5k"]);
+    assert!(stderr.contains("foreign key (customer_id) → customers dropped"), "{stderr}");
+    for run in doc["runs"].as_array().unwrap() {
+        // 5,000 orders and the 1,000 customers they reference.
+        assert_eq!(run["verified_rows"], 6_000);
+        let verify = phase(run, "verify")["note"].as_str().unwrap().to_string();
+        assert!(verify.contains("each of 1 foreign keys resolves in every row"), "{verify}");
+    }
+}

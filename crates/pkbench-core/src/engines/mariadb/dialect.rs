@@ -16,11 +16,13 @@ pub struct MysqlDialect {
     pub kind: EngineKind,
     /// What keeps the rows, in messages: both InnoDB and RocksDB store them in primary-key order.
     pub row_store: &'static str,
+    /// Whether `storage_engine`'s tables take FOREIGN KEY constraints.
+    pub foreign_keys: bool,
 }
 
 /// MariaDB/MySQL with InnoDB tables.
 pub const INNODB: MysqlDialect =
-    MysqlDialect { storage_engine: "InnoDB", kind: EngineKind::MariaDb, row_store: "InnoDB" };
+    MysqlDialect { storage_engine: "InnoDB", kind: EngineKind::MariaDb, row_store: "InnoDB", foreign_keys: true };
 
 impl Dialect for MysqlDialect {
     fn kind(&self) -> EngineKind {
@@ -101,7 +103,7 @@ impl Dialect for MysqlDialect {
         }
         // A foreign key uses the first index that starts with its column.
         parts.extend(table.indexes.iter().map(|(name, cols)| format!("KEY {name} ({cols})")));
-        for c in &table.columns {
+        for c in table.columns.iter().filter(|_| self.foreign_keys) {
             if let Some(fk) = &c.references {
                 parts.push(format!("CONSTRAINT {} FOREIGN KEY ({}) REFERENCES {} (id)", fk.name, c.name, fk.table));
             }
@@ -111,6 +113,10 @@ impl Dialect for MysqlDialect {
 
     fn row_comparison(&self) -> bool {
         false
+    }
+
+    fn foreign_keys(&self) -> bool {
+        self.foreign_keys
     }
 
     fn quote(&self, name: &str) -> String {

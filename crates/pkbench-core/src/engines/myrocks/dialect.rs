@@ -8,7 +8,7 @@ use crate::engines::mariadb::dialect::MysqlDialect;
 
 /// MariaDB with RocksDB tables.
 pub const ROCKSDB: MysqlDialect =
-    MysqlDialect { storage_engine: "ROCKSDB", kind: EngineKind::MyRocks, row_store: "RocksDB" };
+    MysqlDialect { storage_engine: "ROCKSDB", kind: EngineKind::MyRocks, row_store: "RocksDB", foreign_keys: false };
 
 #[cfg(test)]
 mod tests {

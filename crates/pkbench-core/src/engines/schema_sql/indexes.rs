@@ -80,6 +80,9 @@ pub(super) fn inline_sql(engine: EngineKind, same: bool, schema: &Schema, table:
     Ok(match family(engine) {
         EngineKind::MariaDb => {
             let kind = match (&index.special, index.unique) {
+                (Some(special), _) if engine == EngineKind::MyRocks => {
+                    return Err(format!("{special} index dropped: RocksDB tables take none"));
+                }
                 (Some(special), _) if same => format!("{special} KEY"),
                 (Some(special), _) => return Err(format!("{special} index dropped: it is another engine's")),
                 (None, true) => "UNIQUE KEY".into(),

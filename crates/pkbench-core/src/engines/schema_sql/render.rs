@@ -96,7 +96,7 @@ pub fn render_with_changes(
     };
     let mut deferred = Vec::new();
     let tables = ordered(schema, &mut deferred);
-    if engine == EngineKind::Sqlite {
+    if engine == EngineKind::Sqlite || !dialect.foreign_keys() {
         deferred.clear();
     }
     for table in tables {
@@ -176,7 +176,9 @@ impl Renderer<'_> {
         }
         parts.extend(self.inline_indexes(table));
         for fk in &table.foreign_keys {
-            if !deferred.iter().any(|(_, d)| std::ptr::eq(*d, fk)) {
+            if !self.dialect.foreign_keys() {
+                self.dropped_foreign_key(table, fk);
+            } else if !deferred.iter().any(|(_, d)| std::ptr::eq(*d, fk)) {
                 parts.push(self.foreign_key(fk));
             }
         }
@@ -340,6 +342,17 @@ impl Renderer<'_> {
             self.qualify(parent),
             quoted(self.dialect, &referred)
         )
+    }
+
+    /// Notes a foreign key the engine's tables refuse: its columns and indexes stay.
+    fn dropped_foreign_key(&mut self, table: &Table, fk: &ForeignKey) {
+        let what = format!(
+            "foreign key ({}) → {} dropped: {} tables take none (its columns and indexes stay; the run checks every reference after inserting)",
+            fk.columns.join(", "),
+            fk.table,
+            self.dialect.product()
+        );
+        self.change(table, &fk.columns.join(", "), what);
     }
 
     fn table_options(&mut self, table: &Table) -> String {

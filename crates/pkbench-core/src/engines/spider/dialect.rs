@@ -22,8 +22,12 @@ use crate::sharding::{ShardLayout, Sharding};
 use crate::strategy::Strategy;
 
 /// Tables on the head: Spider tables holding no rows.
-pub const SPIDER: MysqlDialect =
-    MysqlDialect { storage_engine: "SPIDER", kind: crate::engines::kind::EngineKind::MariaDb, row_store: "InnoDB" };
+pub const SPIDER: MysqlDialect = MysqlDialect {
+    storage_engine: "SPIDER",
+    kind: crate::engines::kind::EngineKind::MariaDb,
+    row_store: "InnoDB",
+    foreign_keys: true,
+};
 
 /// KEY partitions of a hash-sharded Spider table over `shards` servers: `8 × shards − 1`, so
 /// the round-robin leaves at most one more on a shard than on another (within 1/7 of even).
