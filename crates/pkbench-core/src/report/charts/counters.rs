@@ -1,6 +1,7 @@
 //! The counters that explain a slowdown, per 1,000 rows: cache misses, pages written, WAL bytes
-//! (full-page images stacked within), page splits, and an LSM tree's compaction bytes and key
-//! reads (its unique-key checks) — one panel for each the engine reported.
+//! (full-page images stacked within), page splits, and an LSM tree's compaction and flush bytes,
+//! key reads (its unique-key checks), bloom-filter checks and negatives and write stalls — one
+//! panel for each the engine reported.
 
 use super::{Chart, Plot, ReportData, SeriesRun, and_list};
 use crate::metrics::stats::per_thousand;
@@ -21,6 +22,8 @@ struct Measure {
     scale: f64,
 }
 
+/// The counters that explain a slowdown on any engine (an LSM tree's compaction and key reads
+/// among them).
 const MEASURES: [Measure; 6] = [
     Measure { field: "cache_misses", title: "cache misses", phrase: "missed the cache {} times", scale: 1.0 },
     Measure { field: "pages_written", title: "pages written", phrase: "wrote {} pages", scale: 1.0 },
@@ -35,6 +38,31 @@ const MEASURES: [Measure; 6] = [
     Measure { field: "keys_read", title: "keys read", phrase: "read {} keys", scale: 1.0 },
 ];
 
+/// The rest of an LSM tree's work: what its compactions read, its flushes, its bloom filters
+/// and its write stalls.
+const LSM_MEASURES: [Measure; 5] = [
+    Measure {
+        field: "compaction_read_bytes",
+        title: "compaction KiB read",
+        phrase: "read {} KiB to compact",
+        scale: 1024.0,
+    },
+    Measure { field: "flush_bytes", title: "flush KiB", phrase: "flushed {} KiB of memtable", scale: 1024.0 },
+    Measure {
+        field: "bloom_checks",
+        title: "bloom-filter checks",
+        phrase: "checked a bloom filter {} times",
+        scale: 1.0,
+    },
+    Measure {
+        field: "bloom_useful",
+        title: "bloom-filter negatives",
+        phrase: "had a bloom filter rule a file out {} times",
+        scale: 1.0,
+    },
+    Measure { field: "write_stalls", title: "write stalls", phrase: "stalled writes {} times", scale: 1.0 },
+];
+
 fn field(c: &Counters, name: &str) -> Option<u64> {
     c.fields().iter().find(|(n, _)| *n == name).and_then(|(_, v)| *v)
 }
@@ -46,9 +74,20 @@ fn per_1k(s: &SeriesRun<'_>, m: &Measure, name: &str) -> Option<f64> {
 
 /// Counter panels, when any run reported any of the counters.
 pub fn chart(data: &ReportData<'_>) -> Option<Chart> {
+    panels(data, &MEASURES, "counters", "Why: engine counters per 1,000 rows")
+}
+
+/// An LSM tree's other counters, when any run reported any of them.
+pub fn lsm_chart(data: &ReportData<'_>) -> Option<Chart> {
+    let title = "An LSM tree's other work per 1,000 rows: compaction reads, flushes, bloom filters, stalls";
+    panels(data, &LSM_MEASURES, "lsm-counters", title)
+}
+
+/// A panel for each of `measures` that a run reported.
+fn panels(data: &ReportData<'_>, measures: &[Measure], id: &'static str, title: &str) -> Option<Chart> {
     let runs: Vec<&SeriesRun<'_>> = data.series.iter().filter(|s| s.run.rows_inserted() > 0).collect();
     let measures: Vec<&Measure> =
-        MEASURES.iter().filter(|m| runs.iter().any(|s| per_1k(s, m, m.field).is_some())).collect();
+        measures.iter().filter(|m| runs.iter().any(|s| per_1k(s, m, m.field).is_some())).collect();
     if measures.is_empty() {
         return None;
     }
@@ -77,12 +116,7 @@ pub fn chart(data: &ReportData<'_>) -> Option<Chart> {
         panels,
         legend,
     });
-    Some(Chart {
-        id: "counters",
-        title: "Why: engine counters per 1,000 rows".into(),
-        shows: sentence(data, &measures),
-        plot,
-    })
+    Some(Chart { id, title: title.into(), shows: sentence(data, &measures), plot })
 }
 
 /// A run's bar in one panel: WAL bytes split into full-page images and the rest when known.

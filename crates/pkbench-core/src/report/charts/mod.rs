@@ -38,6 +38,7 @@ pub const CHARTS: &[fn(&ReportData<'_>) -> Option<Chart>] = &[
     shards::chart,
     size::chart,
     counters::chart,
+    counters::lsm_chart,
     btrees::chart,
     levels::chart,
     indexes::chart,
