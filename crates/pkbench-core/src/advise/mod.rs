@@ -23,6 +23,7 @@ pub mod render;
 pub mod shape;
 pub mod target;
 pub mod verdict;
+mod version;
 
 pub use contention::{Contention, ContentionRequest};
 pub use figures::{CandidateFigures, Estimate, TreeSize};
@@ -201,7 +202,10 @@ impl AdviseRequest {
         // The server's own cache, where advise read one (at least a MiB: the models' smallest).
         let server_cache = profile.cache_bytes.map(|b| (b >> 20).max(1));
         let cache_mb = self.cache_mb.or(server_cache).unwrap_or(DEFAULT_CACHE_MB);
-        let request = self.forecast_request(engine, &names, target.rows, shape.payload_bytes, cache_mb, &profile);
+        let mut request = self.forecast_request(engine, &names, target.rows, shape.payload_bytes, cache_mb, &profile);
+        let (major, line) = version::calibration_major(engine, &profile, version::installed);
+        line.inspect(|l| observer.step(l));
+        request.calibrate_major = major;
         let PredictPlan::Page(plan) = request.validate()? else {
             return Err(Error::Internal("a forecast without shards or a schema planned another model".into()));
         };

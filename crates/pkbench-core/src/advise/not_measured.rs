@@ -62,11 +62,15 @@ fn above_probes(doc: &ResultsDoc) -> Option<String> {
 fn other_version(profile: &TableProfile, calibrated_on: Option<&str>) -> Option<String> {
     let theirs = profile.engine_version.as_deref()?;
     let ours = calibrated_on?;
-    let major = |v: &str| v.split(|c: char| !c.is_ascii_digit()).find(|p| !p.is_empty()).map(String::from);
     let ours_version = ours.split_whitespace().nth(1)?;
-    (profile.engine != "sqlite" && major(theirs) != major(ours_version)).then(|| {
+    let major = super::version::major(theirs);
+    (profile.engine != "sqlite" && major != super::version::major(ours_version)).then(|| {
+        let install = match (profile.engine.as_str(), major) {
+            ("postgres", Some(m)) => format!(" (installing PostgreSQL {m} here, apt-get install postgresql-{m}, lets advise calibrate on it)"),
+            _ => String::new(),
+        };
         format!(
-            "Your server's version: it runs {theirs}, and pkbench calibrated on {ours}, the version it starts on this machine; the page layout is the same, the time per page is this machine's."
+            "Your server's version: it runs {theirs}, and pkbench calibrated on {ours}, the version it starts on this machine{install}; the page layout is the same, the time per page is this machine's."
         )
     })
 }

@@ -179,8 +179,11 @@ fn read_existing(
     let schema_file = dir.join(format!("{table}.sql"));
     let values_file = match crate::doctor::target_kind(target)? {
         EngineKind::Sqlite => {
-            write_atomically(&schema_file, sqlite_definition(target, table)?.as_bytes())?;
-            None
+            let tables = sqlite_definition(target, table)?;
+            let definition: String = tables.iter().map(|(_, sql)| format!("{sql};\n")).collect();
+            write_atomically(&schema_file, definition.as_bytes())?;
+            let names: Vec<String> = tables.into_iter().map(|(name, _)| name).collect();
+            Some(sqlite_values(target, table, &names, &schema_file)?)
         }
         EngineKind::Postgres
         | EngineKind::MariaDb
@@ -226,43 +229,62 @@ fn no_such_table(table: &str, shown: &str) -> Error {
 }
 
 /// A SQLite table's definition as written, and those of the tables its foreign keys reference
-/// (their parents first), from `sqlite_master`, read-only: definitions, never rows.
+/// (their parents first), from `sqlite_master`, read-only: (name, definition) of each, never rows.
 #[cfg(feature = "sqlite")]
-fn sqlite_definition(path: &str, table: &str) -> Result<String, Error> {
+fn sqlite_definition(path: &str, table: &str) -> Result<Vec<(String, String)>, Error> {
     let conn = crate::doctor::open_read_only(Path::new(path))?;
     let read = |e: rusqlite::Error| Error::UnexpectedResponse(format!("could not read the schema of '{path}': {e}"));
     let mut wanted = vec![table.to_string()];
-    let mut statements: Vec<String> = Vec::new();
+    let mut tables: Vec<(String, String)> = Vec::new();
     while let Some(name) = wanted.pop() {
         use rusqlite::OptionalExtension;
-        let sql: Option<String> = conn
+        let found: Option<(String, String)> = conn
             .query_row(
-                "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1 COLLATE NOCASE",
+                "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name = ?1 COLLATE NOCASE",
                 [&name],
-                |r| r.get(0),
+                |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .optional()
             .map_err(read)?;
-        let Some(sql) = sql else { continue };
-        if statements.contains(&sql) {
+        let Some(found) = found else { continue };
+        if tables.contains(&found) {
             continue;
         }
-        statements.insert(0, sql);
+        tables.insert(0, found);
         let mut parents = conn.prepare("SELECT DISTINCT \"table\" FROM pragma_foreign_key_list(?1)").map_err(read)?;
         let names = parents.query_map([&name], |r| r.get::<_, String>(0)).map_err(read)?;
         for parent in names {
             wanted.push(parent.map_err(read)?);
         }
     }
-    Ok(statements.iter().map(|s| format!("{s};\n")).collect())
+    Ok(tables)
+}
+
+/// The values file of `tables` (the key table `table` and its parents) in the SQLite file at
+/// `path`, written beside `schema_file`: their columns' value lengths, NULL shares and distinct
+/// counts from a bounded sample, as doctor exports a server's.
+#[cfg(feature = "sqlite")]
+fn sqlite_values(path: &str, table: &str, tables: &[String], schema_file: &Path) -> Result<PathBuf, Error> {
+    let (version, exported) = crate::doctor::sqlite::export::export(Path::new(path), tables, EXPORT_SAMPLE_ROWS)?;
+    let values_file = schema_file.with_extension("values.toml");
+    let values_name = values_file.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let files = export::render(EngineKind::Sqlite, &version, table, &exported, &values_name)?;
+    write_atomically(&values_file, files.values.as_bytes())?;
+    Ok(values_file)
 }
 
 /// A build without SQLite reads no SQLite file.
 #[cfg(not(feature = "sqlite"))]
-fn sqlite_definition(path: &str, _table: &str) -> Result<String, Error> {
+fn sqlite_definition(path: &str, _table: &str) -> Result<Vec<(String, String)>, Error> {
     Err(Error::InvalidInput(format!(
         "this build of pkbench reads no SQLite file ('{path}'): build it with the sqlite feature"
     )))
+}
+
+/// A build without SQLite reads no SQLite file.
+#[cfg(not(feature = "sqlite"))]
+fn sqlite_values(path: &str, _table: &str, _tables: &[String], _schema_file: &Path) -> Result<PathBuf, Error> {
+    sqlite_definition(path, "").map(|_| PathBuf::new())
 }
 
 /// The table's single-column primary key, as doctor sampled it; refuses a table without one

@@ -82,6 +82,9 @@ pub struct CalibrationPlan {
     /// The calibration's checkpoints come after 1/k of the WAL the target's do (PostgreSQL:
     /// [`checkpoint_scale`]); 1 elsewhere.
     pub checkpoint_scale: u64,
+    /// The PostgreSQL major version the managed server runs, if not the machine's default one
+    /// (a user's server's, where its binaries are installed here).
+    pub server_major: Option<u32>,
 }
 
 impl CalibrationPlan {
@@ -128,6 +131,7 @@ impl CalibrationPlan {
             payload_bytes: target.payload_bytes,
             seed: target.seed,
             checkpoint_scale: checkpoint_scale(engine, target.rows, rows),
+            server_major: None,
         })
     }
 
@@ -642,6 +646,7 @@ fn recorded_runs(
         payload_bytes: first.settings.payload_bytes,
         seed: first.settings.seed,
         checkpoint_scale: recorded_checkpoint_scale(engine, settings),
+        server_major: None,
     };
     Ok((runs, plan))
 }

@@ -101,6 +101,7 @@ fn request(args: PredictArgs) -> PredictRequest {
         scale: args.scale,
         calibration,
         calibrate_rows: args.calibrate_rows,
+        calibrate_major: None,
         calibrate_on: None,
         ram_gib: args.ram,
         check,

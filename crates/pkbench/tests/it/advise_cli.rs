@@ -147,6 +147,10 @@ fn advise_reads_a_sqlite_table_without_changing_or_copying_it() {
     assert_eq!(advice["table"]["current_key"]["strategy"], "uuid4-text");
     assert_eq!(advice["candidates"][0]["strategy"], "uuid4-text");
     assert_eq!(advice["candidates"][0]["current"], true);
+    // The value shapes, not the values: every note is the marker, so one length.
+    let values = std::fs::read_to_string(out_dir.join("input/orders.values.toml")).unwrap();
+    assert!(values.contains(&format!("[orders.note]\ndistinct = 1\nlen = \"{}\"", ROW_MARKER.len())), "{values}");
+    assert!(values.contains("[orders.customer]\ndistinct = 100"), "{values}");
     // Another key advised: doctor's script for the table comes with the answer, never run.
     match advice["advised"].as_str().unwrap() {
         "uuid4-text" => assert!(advice.get("migration_sql").is_none() && advice["migration"] == Value::Array(vec![])),
@@ -304,6 +308,41 @@ mod servers {
         assert!(advice["table"]["read_only"].as_str().unwrap().contains("read_only"), "{}", advice["table"]);
         let after: i64 = admin.query_one(objects, &[]).unwrap().get(0);
         assert_eq!(before, after, "advise left something behind on the server");
+    }
+
+    /// A server of another PostgreSQL major version than the machine's default (16, which
+    /// scripts/setup-test-deps installs): advise calibrates on the same major version, and says so.
+    #[test]
+    fn advise_calibrates_on_the_users_postgres_major_version() {
+        let bin = pkbench_core::engines::postgres::bin_dir_for_version(16)
+            .unwrap_or_else(|e| panic!("PostgreSQL 16 is missing (run scripts/setup-test-deps): {e}"));
+        let options = pkbench_core::engines::server::ManagedOptions { server_bin: Some(bin), ..Default::default() };
+        let server =
+            ManagedPostgres::start(&options, 32).unwrap_or_else(|e| panic!("could not start PostgreSQL 16: {e}"));
+        let mut admin = server.config().connect(postgres::NoTls).unwrap();
+        admin
+            .batch_execute(
+                "CREATE TABLE orders (id uuid PRIMARY KEY, customer int NOT NULL);
+                 INSERT INTO orders SELECT gen_random_uuid(), g % 100 FROM generate_series(1, 3000) g;
+                 ANALYZE orders;",
+            )
+            .unwrap();
+        let url = format!("postgresql://postgres@/postgres?host={}&port={}", server.dir().display(), server.port());
+        let dir = tempfile::tempdir().unwrap();
+        let out = pkbench()
+            .args(["advise", "--table", "orders", "-s", "int,uuid7", "--url", &url])
+            .args(SMALL)
+            .arg("-o")
+            .arg(dir.path().join("advice"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        assert!(stderr.contains("Calibrating on PostgreSQL 16, your server's major version"), "{stderr}");
+        let advice = validated(&dir.path().join("advice"));
+        let on = advice["calibrated_on"].as_str().unwrap();
+        assert!(on.starts_with("postgres 16."), "{on}");
+        assert!(!advice["not_measured"].to_string().contains("Your server's version"), "{}", advice["not_measured"]);
     }
 
     /// A random UUIDv4 as 36-character text, in MariaDB's SQL.

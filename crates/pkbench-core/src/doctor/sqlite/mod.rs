@@ -1,8 +1,10 @@
 //! `doctor` on a SQLite file: opened strictly read-only (`session.rs`), tables and layouts from
 //! the `pragma_*` tables (`schema.rs`), keys sampled at evenly spaced rowids or key points
 //! (`sample.rs`), b-trees measured with `dbstat` (`physical.rs`) or, for large files, random
-//! root-to-leaf descents (`page_sample.rs`), and a migration script (`sql.rs`).
+//! root-to-leaf descents (`page_sample.rs`), a migration script (`sql.rs`), and column
+//! statistics for a values file (`export.rs`).
 
+pub mod export;
 pub mod page_sample;
 mod physical;
 mod sample;

@@ -83,6 +83,9 @@ pub struct PredictRequest {
     pub calibration: Option<CalibrationSource>,
     /// Rows per strategy of the calibration (or of the calibration file read).
     pub calibrate_rows: u64,
+    /// The PostgreSQL major version a calibration's managed server runs, if not the machine's
+    /// default one.
+    pub calibrate_major: Option<u32>,
     /// The table a calibration run inserts, if not the page model's plain table: a schema
     /// file's key table with its indexes and parents, as `run --schema` makes it (the key
     /// table's rows as wide as the model's). The time its secondary indexes and foreign keys add,
@@ -126,6 +129,7 @@ impl PredictRequest {
             scale: None,
             calibration: None,
             calibrate_rows: 1_000_000,
+            calibrate_major: None,
             calibrate_on: None,
             ram_gib: None,
             check: None,
@@ -272,7 +276,10 @@ impl PagePlan {
         let calibration = match &request.calibration {
             None => None,
             Some(CalibrationSource::Run) => {
-                let plan = CalibrationPlan::for_target(engine, &config, request.calibrate_rows)?;
+                let plan = CalibrationPlan {
+                    server_major: request.calibrate_major,
+                    ..CalibrationPlan::for_target(engine, &config, request.calibrate_rows)?
+                };
                 plan.workload()?;
                 if let Some(files) = &request.calibrate_on {
                     let table = super::schema::workload(files, engine, plan.rows, plan.batch_rows, plan.seed)?;
@@ -422,6 +429,7 @@ fn check_plan(engine: ModelEngine, config: &PredictConfig, rows: u64) -> Result<
         payload_bytes: config.payload_bytes,
         seed: config.seed,
         checkpoint_scale: 1,
+        server_major: None,
     };
     plan.workload()?;
     Ok(plan)
