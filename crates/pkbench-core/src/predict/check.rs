@@ -9,7 +9,7 @@
 use super::{ModelEngine, canary};
 use crate::Error;
 use crate::report::fmt;
-use crate::results::{BatchResult, Counters, ResultsDoc, RunResult};
+use crate::results::{BatchResult, Counters, LsmLevel, ResultsDoc, RunResult};
 use crate::strategy::Strategy;
 use comfy_table::{CellAlignment, ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 
@@ -225,8 +225,33 @@ fn sizes(p: &RunResult, r: &RunResult) -> String {
     if !lsm {
         line.push_str(&format!("; leaf pages {}", ratio(leaves(p), leaves(r))));
     }
+    if let Some(levels) = level_sizes(p, r) {
+        line.push_str(&format!("; {levels}"));
+    }
     line.push('\n');
     line
+}
+
+/// An LSM tree's level sizes at the real run's last batch that read them, predicted / measured:
+/// `levels at 1000000 rows, MiB pred. / real: L0 60.0 / 58.1 (+3%), L1 240.0 / 251.7 (-5%)`.
+fn level_sizes(p: &RunResult, r: &RunResult) -> Option<String> {
+    let (real, at) = r.batches.iter().rev().find_map(|b| b.lsm_levels.as_ref().map(|l| (l, b.rows_total)))?;
+    let predicted = p.batches.iter().find(|b| b.rows_total == at)?.lsm_levels.as_ref()?;
+    let mut names: Vec<&str> = real.iter().chain(predicted).map(|l| l.level.as_str()).collect();
+    names.sort_by_key(|n| n.get(1..).and_then(|d| d.parse::<u32>().ok()).unwrap_or(u32::MAX));
+    names.dedup();
+    let mib = |levels: &[LsmLevel], name: &str| {
+        levels.iter().find(|l| l.level == name).map_or(0.0, |l| l.size_bytes as f64 / 1048576.0)
+    };
+    let parts: Vec<String> = names
+        .iter()
+        .map(|name| {
+            let (pm, rm) = (mib(predicted, name), mib(real, name));
+            let change = if rm > 0.0 { format!(" ({:+.0}%)", (pm / rm - 1.0) * 100.0) } else { String::new() };
+            format!("{name} {pm:.1} / {rm:.1}{change}")
+        })
+        .collect();
+    Some(format!("levels at {at} rows, MiB pred. / real: {}", parts.join(", ")))
 }
 
 /// The comparison table: a line per shown batch, then each strategy's size and leaf pages at
@@ -298,6 +323,44 @@ fn leaves(r: &RunResult) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
+    /// A run of `levels` at each batch's end: (rows so far, [(level, MiB)]).
+    fn with_levels(engine: &str, batches: &[(u64, &[(&str, u64)])]) -> RunResult {
+        let mut run: RunResult = serde_json::from_value(serde_json::json!({
+            "engine": engine, "engine_version": "0", "workload": "insert-growth", "strategy": "uuid4",
+            "strategy_description": "", "settings": { "rows": 0, "batch_rows": 0, "payload_bytes": 0, "seed": 0,
+            "key_clock": "", "insert_path": "", "engine": {} }, "batches": [], "verified_rows": null,
+            "size_bytes": null, "btrees": [], "kept_database": null, "complete": true, "error": null
+        }))
+        .unwrap();
+        for &(rows_total, levels) in batches {
+            let mut b: BatchResult = serde_json::from_value(serde_json::json!({
+                "index": 0, "rows": 1, "rows_total": rows_total, "elapsed_ns": 1, "keygen_ns": 0, "counters": {}
+            }))
+            .unwrap();
+            let level = |&(name, mib): &(&str, u64)| LsmLevel {
+                level: name.into(),
+                files: 1,
+                size_bytes: mib << 20,
+                score: 0.0,
+            };
+            b.lsm_levels = Some(levels.iter().map(level).collect());
+            run.batches.push(b);
+        }
+        run
+    }
+
+    #[test]
+    fn level_sizes_are_held_at_the_real_runs_last_levels() {
+        let model = with_levels(super::super::lsm::ENGINE, &[(100, &[("L0", 10)]), (200, &[("L0", 20), ("L1", 60)])]);
+        let real = with_levels("myrocks", &[(100, &[("L0", 8)]), (200, &[("L0", 25), ("L1", 50)])]);
+        let line = level_sizes(&model, &real).unwrap();
+        assert_eq!(line, "levels at 200 rows, MiB pred. / real: L0 20.0 / 25.0 (-20%), L1 60.0 / 50.0 (+20%)");
+        // A real run of fewer rows is held against the forecast's batch at its rows.
+        let short = with_levels("myrocks", &[(100, &[("L0", 8), ("L1", 1)])]);
+        let line = level_sizes(&model, &short).unwrap();
+        assert_eq!(line, "levels at 100 rows, MiB pred. / real: L0 10.0 / 8.0 (+25%), L1 0.0 / 1.0 (-100%)");
+    }
+
     use super::*;
 
     fn check(ms: (f64, f64), machine: Option<f64>) -> BatchCheck {
