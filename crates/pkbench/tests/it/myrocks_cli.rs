@@ -141,6 +141,8 @@ fn concurrent_app_and_a_schema_file_run_on_myrocks() {
         myrocks_run(dir.path(), "app", &["-w", "app", "-s", "uuid4", "--users", "2k", "--orders-per-user", "3", "-q"]);
     let run = &doc["runs"][0];
     assert_eq!(run["workload"], "app");
+    let fks = run["settings"]["workload_options"]["foreign_keys"].as_str().unwrap_or_default();
+    assert!(fks.contains("orders.user_id is not enforced"), "{}", run["settings"]);
     assert!(!run["phases"].as_array().unwrap().is_empty(), "{run}");
     let schema = dir.path().join("shop.sql");
     std::fs::write(
