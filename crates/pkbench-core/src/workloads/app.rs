@@ -364,8 +364,8 @@ impl Workload for App {
             ("orders_per_user".to_string(), self.orders_per_user.to_string()),
         ]);
         // RocksDB's tables take no foreign keys: orders.user_id is then not enforced.
-        if let Some(kind) = crate::engines::EngineKind::from_name(&engine.info().name)
-            .filter(|k| !k.dialect().foreign_keys())
+        if let Some(kind) =
+            crate::engines::EngineKind::from_name(engine.info().name).filter(|k| !k.dialect().foreign_keys())
         {
             options.insert(
                 "foreign_keys".into(),
