@@ -1,5 +1,5 @@
 //! Which PostgreSQL a calibration runs: the user's server's major version where its binaries are
-//! installed here, else the machine's default one, with a line that says so.
+//! installed here, else the one pkbench starts by default, with a line that says so.
 
 use super::profile::TableProfile;
 use crate::engines::EngineKind;
@@ -26,7 +26,7 @@ pub(super) fn calibration_major(
         Some(m) => (
             None,
             Some(format!(
-                "PostgreSQL {m} is not installed here: calibrating on this machine's default PostgreSQL instead (apt-get install postgresql-{m}, or scripts/setup-test-deps for 16 and 18, to calibrate on {m})"
+                "PostgreSQL {m}'s binaries are not where pkbench looks for them: calibrating on the PostgreSQL it starts by default, whose version the answer gives (apt-get install postgresql-{m}, or scripts/setup-test-deps for 16 and 18, to calibrate on {m})"
             )),
         ),
     }
@@ -75,7 +75,7 @@ mod tests {
         assert_eq!(m, None);
         let line = line.unwrap();
         assert!(
-            line.starts_with("PostgreSQL 16 is not installed here: calibrating on this machine's default"),
+            line.starts_with("PostgreSQL 16's binaries are not where pkbench looks for them: calibrating on the PostgreSQL it starts by default"),
             "{line}"
         );
         assert!(line.contains("apt-get install postgresql-16"), "{line}");

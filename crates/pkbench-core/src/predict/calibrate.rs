@@ -82,8 +82,8 @@ pub struct CalibrationPlan {
     /// The calibration's checkpoints come after 1/k of the WAL the target's do (PostgreSQL:
     /// [`checkpoint_scale`]); 1 elsewhere.
     pub checkpoint_scale: u64,
-    /// The PostgreSQL major version the managed server runs, if not the machine's default one
-    /// (a user's server's, where its binaries are installed here).
+    /// The PostgreSQL major version the managed server runs, if not the one pkbench starts by
+    /// default (a user's server's, where its binaries are installed here).
     pub server_major: Option<u32>,
 }
 

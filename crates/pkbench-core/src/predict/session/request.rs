@@ -83,8 +83,8 @@ pub struct PredictRequest {
     pub calibration: Option<CalibrationSource>,
     /// Rows per strategy of the calibration (or of the calibration file read).
     pub calibrate_rows: u64,
-    /// The PostgreSQL major version a calibration's managed server runs, if not the machine's
-    /// default one.
+    /// The PostgreSQL major version a calibration's managed server runs, if not the one pkbench
+    /// starts by default.
     pub calibrate_major: Option<u32>,
     /// The table a calibration run inserts, if not the page model's plain table: a schema
     /// file's key table with its indexes and parents, as `run --schema` makes it (the key
