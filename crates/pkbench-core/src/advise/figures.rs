@@ -71,9 +71,9 @@ pub struct CandidateFigures {
     /// Page splits per row over the last tenth of the rows.
     pub page_splits_per_row: Option<f64>,
     /// Bytes of write-ahead log (InnoDB: redo) per row over the last tenth of the rows: the page
-    /// model's at the target where it keeps a WAL (PostgreSQL's, RocksDB's, and SQLite's frames
-    /// of the pages it writes); InnoDB's model keeps no redo, so there the calibration's, over
-    /// its own last tenth.
+    /// model's at the target where it keeps a WAL (PostgreSQL's, and SQLite's frames of the pages
+    /// it writes); InnoDB's model keeps no redo, so there the calibration's, over its own last
+    /// tenth.
     #[serde(default)]
     pub wal_bytes_per_row: Option<f64>,
     /// Bytes of one key value, as the engine stores it in a column.

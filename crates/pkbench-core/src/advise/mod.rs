@@ -490,7 +490,7 @@ fn migration(profile: &TableProfile, advised: &str) -> Vec<String> {
     let (source, table) = (&profile.source, &profile.table);
     let mut out = vec![match &profile.migration_sql {
         Some(_) => format!(
-            "Doctor's migration script for {table} (what pkbench doctor {source} --table {table} --sql writes) ends this section and is saved as migration.sql: review it and take a backup first; advise has not run it."
+            "Doctor's migration script for {table} (what pkbench doctor {source} --table {table} --sql writes) ends this section and is saved as migration.sql. It carries out doctor's advice for the table, which may name another key than the one advised here: review it against this answer and take a backup first; advise has not run it."
         ),
         None => format!(
             "pkbench doctor {source} --table {table} --sql writes a migration script to review (doctor never runs it)."

@@ -100,8 +100,8 @@ pub struct TableProfile {
     /// The existing server's page cache, bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache_bytes: Option<u64>,
-    /// Doctor's migration script for the existing table (what doctor advises there; written
-    /// from its report, never run). advice.json carries it as the answer's own field.
+    /// Doctor's migration script for the existing table, where doctor advises something for it
+    /// (written from its report, never run). advice.json carries it as the answer's own field.
     #[serde(skip)]
     pub migration_sql: Option<String>,
 }
@@ -171,10 +171,13 @@ fn read_existing(
     };
     let found = the_table(&report, table, &shown)?;
     let current_key = current_key(found, table)?;
-    let migration_sql = {
+    // Doctor's script for the table, where doctor advises something for it.
+    let migration_sql = if found.advice.is_empty() {
+        None
+    } else {
         let mut one = report.clone();
         one.tables.retain(|t| t.name.eq_ignore_ascii_case(table));
-        crate::doctor::migration_sql_for(target, &one)?
+        Some(crate::doctor::migration_sql_for(target, &one)?)
     };
     let schema_file = dir.join(format!("{table}.sql"));
     let values_file = match crate::doctor::target_kind(target)? {
@@ -212,7 +215,7 @@ fn read_existing(
         values_file,
         read_only: report.read_only.clone(),
         cache_bytes: report.cache_bytes,
-        migration_sql: Some(migration_sql),
+        migration_sql,
     })
 }
 

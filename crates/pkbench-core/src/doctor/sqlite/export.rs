@@ -46,9 +46,12 @@ fn read_table(c: &Connection, table: &str, sample_rows: u64) -> rusqlite::Result
         list.query_map([table], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? != 0)))?.collect::<Result<_, _>>()?;
     let mut indexes: Vec<IndexDef> = Vec::new();
     for (name, unique) in named {
+        // An expression's column has no name: such an index is not one column's.
         let mut columns = c.prepare("SELECT name FROM pragma_index_info(?1) ORDER BY seqno")?;
-        let columns: Vec<String> = columns.query_map([&name], |r| r.get(0))?.collect::<Result<_, _>>()?;
-        indexes.push((name, unique, columns));
+        let columns: Vec<Option<String>> = columns.query_map([&name], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        if let Some(columns) = columns.into_iter().collect::<Option<Vec<String>>>() {
+            indexes.push((name, unique, columns));
+        }
     }
     let mut fk =
         c.prepare("SELECT id, \"from\", \"table\", \"to\" FROM pragma_foreign_key_list(?1) ORDER BY id, seq")?;
@@ -84,9 +87,10 @@ fn read_table(c: &Connection, table: &str, sample_rows: u64) -> rusqlite::Result
                 q(name)
             );
             let mut lengths = c.prepare(&sql)?;
-            lengths
+            let lengths: Vec<(u64, u64)> = lengths
                 .query_map([], |r| Ok((r.get::<_, i64>(0)?.max(0) as u64, r.get::<_, i64>(1)?.max(0) as u64)))?
-                .collect::<Result<_, _>>()?
+                .collect::<Result<_, _>>()?;
+            within_declared(lengths, declared)
         } else {
             Vec::new()
         };
@@ -111,6 +115,25 @@ fn read_table(c: &Connection, table: &str, sample_rows: u64) -> rusqlite::Result
     })
 }
 
+/// `lengths` held to the length `declared` gives (`VARCHAR(40)`: 40), which SQLite does not
+/// enforce but a run's values file must keep to: a longer value counts as that length.
+fn within_declared(lengths: Vec<(u64, u64)>, declared: &str) -> Vec<(u64, u64)> {
+    let limit = declared
+        .split_once('(')
+        .and_then(|(_, rest)| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse::<u64>().ok());
+    let Some(limit) = limit else { return lengths };
+    let mut held: Vec<(u64, u64)> = Vec::new();
+    for (len, count) in lengths {
+        let len = len.min(limit);
+        match held.last_mut() {
+            Some(last) if last.0 == len => last.1 += count,
+            _ => held.push((len, count)),
+        }
+    }
+    held
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,9 +146,10 @@ mod tests {
         db.execute_batch(
             "CREATE TABLE customers (id INTEGER PRIMARY KEY);
              CREATE TABLE orders (id TEXT PRIMARY KEY, customer INTEGER REFERENCES customers (id), note TEXT,
-               code TEXT UNIQUE) WITHOUT ROWID;
+               code VARCHAR(2) UNIQUE) WITHOUT ROWID;
+             CREATE INDEX orders_lower ON orders (lower(note));
              INSERT INTO customers VALUES (1), (2);
-             INSERT INTO orders VALUES ('a1', 1, 'secret', 'x1'), ('b22', 2, NULL, 'x2'), ('c333', 1, 'secret', 'x3');",
+             INSERT INTO orders VALUES ('a1', 1, 'secret', 'x1'), ('b22', 2, NULL, 'x22'), ('c333', 1, 'secret', 'x3');",
         )
         .unwrap();
         drop(db);
@@ -139,5 +163,8 @@ mod tests {
         assert_eq!(col("id").lengths, vec![(2, 1), (3, 1)]);
         assert_eq!((col("note").nulls, col("note").distinct), (1, Some(1)));
         assert!(col("customer").lengths.is_empty());
+        // 'x22' is longer than VARCHAR(2), which SQLite does not enforce: it counts as 2.
+        assert_eq!(col("code").lengths, vec![(2, 2)]);
+        assert!(t.indexes.iter().all(|i| i.0 != "orders_lower"), "an expression index is no column's");
     }
 }
