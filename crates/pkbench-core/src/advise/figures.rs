@@ -160,14 +160,7 @@ const SQLITE_FRAME_HEADER: f64 = 24.0;
 /// its read covered (a real run reads a costly counter after some batches only).
 fn tail_per_row(run: &RunResult, field: &str) -> Option<f64> {
     let n = run.batches.len();
-    let (mut count, mut rows) = (0u64, 0u64);
-    for i in n - (n / 10).max(1).min(n)..n {
-        let b = &run.batches[i];
-        let Some(v) = b.counters.get(field) else { continue };
-        let first = (i + 1).saturating_sub(b.counters_span.max(1) as usize);
-        count += v;
-        rows += run.batches[first..=i].iter().map(|b| b.rows).sum::<u64>();
-    }
+    let (count, rows) = run.counter_with_rows_from(field, n - (n / 10).max(1).min(n))?;
     (rows > 0).then(|| count as f64 / rows as f64)
 }
 

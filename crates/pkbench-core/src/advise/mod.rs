@@ -240,6 +240,7 @@ impl AdviseRequest {
                 other => other?,
             };
         let verdict = verdict::decide(&figures, target.rows);
+        let migration = migration(&profile, &verdict.advised);
         let mut unmeasured =
             not_measured::for_table(engine, &profile, self.shards.is_some(), contention.as_ref(), pressure.as_ref());
         unmeasured.extend(not_measured::of_calibration(&profile, calibration.as_ref(), &forecast.doc));
@@ -249,8 +250,8 @@ impl AdviseRequest {
             verdict: verdict.line,
             advised: verdict.advised.clone(),
             tied: verdict.tied,
-            migration: migration(&profile, &verdict.advised),
-            migration_sql: migration_script(&profile, &verdict.advised),
+            migration_sql: profile.migration_sql.clone().filter(|_| !migration.is_empty()),
+            migration,
             not_measured: unmeasured,
             table: profile,
             target,
@@ -472,12 +473,6 @@ fn save(report: &AdviceReport, forecast: &ResultsDoc, dir: &Path) -> Result<(), 
     }
     write_atomically(&dir.join("advice.md"), render::markdown(report).as_bytes())?;
     write_atomically(&dir.join("advice.html"), render::html(report, forecast).as_bytes())
-}
-
-/// Doctor's script for the table, where [`migration`] points to it (another key is advised).
-fn migration_script(profile: &TableProfile, advised: &str) -> Option<String> {
-    let current = profile.current_key.as_ref()?.strategy.as_deref().unwrap_or_default();
-    (current != advised && !advised.is_empty()).then(|| profile.migration_sql.clone()).flatten()
 }
 
 /// How to move an existing table to the advised key, and how to measure the two on its shape.

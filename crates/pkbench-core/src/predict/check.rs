@@ -238,7 +238,7 @@ fn level_sizes(p: &RunResult, r: &RunResult) -> Option<String> {
     let (real, at) = r.batches.iter().rev().find_map(|b| b.lsm_levels.as_ref().map(|l| (l, b.rows_total)))?;
     let predicted = p.batches.iter().find(|b| b.rows_total == at)?.lsm_levels.as_ref()?;
     let mut names: Vec<&str> = real.iter().chain(predicted).map(|l| l.level.as_str()).collect();
-    names.sort_by_key(|n| n.get(1..).and_then(|d| d.parse::<u32>().ok()).unwrap_or(u32::MAX));
+    names.sort_by_key(|n| LsmLevel::order(n));
     names.dedup();
     let mib = |levels: &[LsmLevel], name: &str| {
         levels.iter().find(|l| l.level == name).map_or(0.0, |l| l.size_bytes as f64 / 1048576.0)

@@ -196,8 +196,14 @@ impl LsmLevel {
                 _ => l.score = number,
             }
         }
-        levels.sort_by_key(|l| l.level.get(1..).and_then(|n| n.parse::<u32>().ok()).unwrap_or(u32::MAX));
+        levels.sort_by_key(|l| Self::order(&l.level));
         levels
+    }
+
+    /// Where a level named `name` (`L0`, `L1`, …) comes in level order; a name without a number
+    /// last.
+    pub fn order(name: &str) -> u32 {
+        name.get(1..).and_then(|n| n.parse::<u32>().ok()).unwrap_or(u32::MAX)
     }
 
     /// Bytes compaction still owes the tree: a level's bytes above its target (all of L0 once
@@ -583,8 +589,14 @@ impl RunResult {
     /// it, with the rows those batches' counts cover: the honest denominator when a costly
     /// counter was read on only some batches (the counter budget). `None` if no batch has it.
     pub fn counter_with_rows(&self, field: &str) -> Option<(u64, u64)> {
+        self.counter_with_rows_from(field, 0)
+    }
+
+    /// [`Self::counter_with_rows`] over the batches from `first` on (a count's rows may reach
+    /// back before it, to the batches its read covered).
+    pub fn counter_with_rows_from(&self, field: &str, first: usize) -> Option<(u64, u64)> {
         let mut sum: Option<(u64, u64)> = None;
-        for (i, b) in self.batches.iter().enumerate() {
+        for (i, b) in self.batches.iter().enumerate().skip(first) {
             let Some(v) = b.counters.get(field) else { continue };
             let first = (i + 1).saturating_sub(b.counters_span as usize);
             let rows: u64 = self.batches[first..=i].iter().map(|b| b.rows).sum();

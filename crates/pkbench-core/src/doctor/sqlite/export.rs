@@ -6,6 +6,7 @@ use super::session::open_read_only;
 use crate::Error;
 use crate::doctor::export::{ExportedColumn, ExportedTable, ForeignKeyDef, IndexDef};
 use crate::engines::EngineKind;
+use crate::values::SqlType;
 use rusqlite::Connection;
 use std::path::Path;
 
@@ -116,13 +117,10 @@ fn read_table(c: &Connection, table: &str, sample_rows: u64) -> rusqlite::Result
 }
 
 /// `lengths` held to the length `declared` gives (`VARCHAR(40)`: 40), which SQLite does not
-/// enforce but a run's values file must keep to: a longer value counts as that length.
+/// enforce but a run's values file must keep to: a longer value counts as that length. The
+/// length is the one the schema file's parser gives the type, which the values file is held to.
 fn within_declared(lengths: Vec<(u64, u64)>, declared: &str) -> Vec<(u64, u64)> {
-    let limit = declared
-        .split_once('(')
-        .and_then(|(_, rest)| rest.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|n| n.parse::<u64>().ok());
-    let Some(limit) = limit else { return lengths };
+    let Some(limit) = declared_length(declared) else { return lengths };
     let mut held: Vec<(u64, u64)> = Vec::new();
     for (len, count) in lengths {
         let len = len.min(limit);
@@ -132,6 +130,17 @@ fn within_declared(lengths: Vec<(u64, u64)>, declared: &str) -> Vec<(u64, u64)> 
         }
     }
     held
+}
+
+/// The longest value a column declared `declared` takes, as `run --schema` reads the type.
+fn declared_length(declared: &str) -> Option<u64> {
+    let dialect = sqlparser::dialect::SQLiteDialect {};
+    let ty = sqlparser::parser::Parser::new(&dialect).try_with_sql(declared).ok()?.parse_data_type().ok()?;
+    match crate::schema::sql_type(&ty)? {
+        SqlType::Text { max_chars } => max_chars.map(u64::from),
+        SqlType::Binary { max } => max.map(u64::from),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
