@@ -78,6 +78,14 @@ pub struct CandidateFigures {
     pub wal_bytes_per_row: Option<f64>,
     /// Bytes of one key value, as the engine stores it in a column.
     pub key_bytes: u32,
+    /// Bytes of the key that the columns of other tables referencing it hold at the target
+    /// (each table growing with this one), where their rows are known ([`super::references`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub referencing_bytes: Option<u64>,
+    /// Bytes of one copy of the key in a referencing column or an index entry holding it, where
+    /// other tables reference it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub referencing_copy_bytes: Option<f64>,
     /// Whether the keys arrive in increasing order.
     pub ordered: bool,
     /// Where inserts land, in words.
@@ -132,6 +140,8 @@ pub fn figures(
         page_splits_per_row: per_row(|c| c.page_splits),
         wal_bytes_per_row: wal_bytes_per_row(run, calibration),
         key_bytes: strategy.primary.storage.value_bytes(),
+        referencing_bytes: None,
+        referencing_copy_bytes: None,
         ordered,
         hot_spot: hot_spot(strategy, ordered).into(),
         hottest_shard_share: None,

@@ -19,6 +19,7 @@ pub mod figures;
 mod not_measured;
 mod pressure;
 pub mod profile;
+pub mod references;
 pub mod render;
 pub mod shape;
 pub mod target;
@@ -178,7 +179,7 @@ impl AdviseRequest {
         crate::util::folder::create(&self.out_dir)?;
         crate::util::folder::create(&input)?;
         observer.step(&format!("Reading the table ({})", self.source_words()));
-        let profile = self.source.read(engine, &input)?;
+        let mut profile = self.source.read(engine, &input)?;
         let target = self.target.resolve(profile.rows_now)?;
         let candidates = candidates::choose(engine, profile.current_key.as_ref(), self.strategies.as_deref())?;
         let names: Vec<&str> = candidates.iter().map(|s| s.name).collect();
@@ -199,6 +200,7 @@ impl AdviseRequest {
             target.rows,
             self.seed,
         )?;
+        profile.references = references::read(&profile.schema_file, &shape.key_table, engine, &profile.table_rows)?;
         // The server's own cache, where advise read one (at least a MiB: the models' smallest).
         let server_cache = profile.cache_bytes.map(|b| (b >> 20).max(1));
         let cache_mb = self.cache_mb.or(server_cache).unwrap_or(DEFAULT_CACHE_MB);
@@ -227,7 +229,8 @@ impl AdviseRequest {
         };
         let calibration = lines.calibration();
         let calibrated_on = calibration.as_ref().and_then(not_measured::calibrated_on);
-        let mut figures = each_candidate(&candidates, &forecast.doc, calibration.as_ref(), &shape, &profile);
+        let mut figures =
+            each_candidate(engine, &candidates, &forecast.doc, calibration.as_ref(), &shape, &profile, target.rows);
         let sharded = self.place_on_shards(target.rows, shape.payload_bytes, &mut figures, observer)?;
         let contention =
             match self.check_contention(engine, shape.payload_bytes, cache_mb, &mut figures, control, observer) {
@@ -445,11 +448,13 @@ impl AdviseRequest {
 /// Each candidate's figures, from its forecast and its trees (the first candidate is the
 /// current key where the table has one).
 fn each_candidate(
+    engine: EngineKind,
     candidates: &[&'static crate::strategy::Strategy],
     forecast: &ResultsDoc,
     calibration: Option<&ResultsDoc>,
     shape: &shape::TableShape,
     profile: &TableProfile,
+    target_rows: u64,
 ) -> Vec<CandidateFigures> {
     let current_key = profile.current_key.as_ref().and_then(|k| k.strategy.as_deref());
     candidates
@@ -460,7 +465,11 @@ fn each_candidate(
             let trees = shape.trees.iter().find(|(n, _)| *n == s.name).map(|(_, t)| t.as_slice())?;
             let current = i == 0 && current_key == Some(s.name);
             let calibrated = calibration.and_then(|c| c.runs.iter().find(|r| r.strategy == s.name));
-            Some(figures::figures(s, current, run, calibrated, trees, shape.sample_rows, profile.rows_now))
+            let mut f = figures::figures(s, current, run, calibrated, trees, shape.sample_rows, profile.rows_now);
+            let refs = &profile.references;
+            f.referencing_bytes = references::bytes_at(refs, s, engine, profile.rows_now, target_rows);
+            f.referencing_copy_bytes = (!refs.is_empty()).then(|| references::bytes_per_copy(s, engine, target_rows));
+            Some(f)
         })
         .collect()
 }

@@ -3,14 +3,16 @@
 //! — its definition and value shapes (lengths, NULL shares, distinct counts, never a row's
 //! values), its rows today and the scheme of its current key.
 
+use super::references::Reference;
 use crate::Error;
-use crate::doctor::export::{self, EXPORT_SAMPLE_ROWS};
+use crate::doctor::export::{self, EXPORT_SAMPLE_ROWS, ExportedTable};
 use crate::doctor::{DoctorOptions, DoctorReport, KeyScheme, KeyStorage, Layout, TableReport};
 use crate::engines::EngineKind;
 use crate::engines::server::redact_url;
 use crate::engines::wire::connect::ConnectOptions;
 use crate::util::folder::write_atomically;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// A typical table of a new application: two integer columns, a timestamp and a short text
@@ -104,6 +106,14 @@ pub struct TableProfile {
     /// (written from its report, never run). advice.json carries it as the answer's own field.
     #[serde(skip)]
     pub migration_sql: Option<String>,
+    /// Rows today of each table read beside it (the tables around it), by name: the server's
+    /// estimate, SQLite's count.
+    #[serde(skip)]
+    pub table_rows: BTreeMap<String, u64>,
+    /// The columns of other tables that hold its key (filled in once the schema's key table is
+    /// known).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub references: Vec<Reference>,
 }
 
 impl TableSource {
@@ -127,6 +137,8 @@ impl TableSource {
                     read_only: None,
                     cache_bytes: None,
                     migration_sql: None,
+                    table_rows: BTreeMap::new(),
+                    references: Vec::new(),
                 })
             }
             TableSource::SchemaFile { file, table, values } => Ok(TableProfile {
@@ -142,6 +154,8 @@ impl TableSource {
                 read_only: None,
                 cache_bytes: None,
                 migration_sql: None,
+                table_rows: BTreeMap::new(),
+                references: Vec::new(),
             }),
             TableSource::Existing { target, table, schema, connect } => {
                 read_existing(target, table, schema, connect, dir)
@@ -180,13 +194,13 @@ fn read_existing(
         Some(crate::doctor::migration_sql_for(target, &one)?)
     };
     let schema_file = dir.join(format!("{table}.sql"));
-    let values_file = match crate::doctor::target_kind(target)? {
+    let (values_file, tables) = match crate::doctor::target_kind(target)? {
         EngineKind::Sqlite => {
             let tables = sqlite_definition(target, table)?;
             let definition: String = tables.iter().map(|(_, sql)| format!("{sql};\n")).collect();
             write_atomically(&schema_file, definition.as_bytes())?;
             let names: Vec<String> = tables.into_iter().map(|(name, _)| name).collect();
-            Some(sqlite_values(target, table, &names, &schema_file)?)
+            sqlite_values(target, table, &names, &schema_file)?
         }
         EngineKind::Postgres
         | EngineKind::MariaDb
@@ -200,9 +214,10 @@ fn read_existing(
             let files = export::render(engine, &version, table, &tables, &values_name)?;
             write_atomically(&schema_file, files.schema.as_bytes())?;
             write_atomically(&values_file, files.values.as_bytes())?;
-            Some(values_file)
+            (values_file, tables)
         }
     };
+    let table_rows = tables.iter().filter_map(|t| t.rows_estimate.map(|n| (t.name.clone(), n))).collect();
     Ok(TableProfile {
         source: shown,
         table: table.to_string(),
@@ -212,10 +227,12 @@ fn read_existing(
         rows_estimated: found.rows_estimated,
         current_key: Some(current_key),
         schema_file,
-        values_file,
+        values_file: Some(values_file),
         read_only: report.read_only.clone(),
         cache_bytes: report.cache_bytes,
         migration_sql,
+        table_rows,
+        references: Vec::new(),
     })
 }
 
@@ -231,15 +248,30 @@ fn no_such_table(table: &str, shown: &str) -> Error {
     ))
 }
 
-/// A SQLite table's definition as written, and those of the tables its foreign keys reference
-/// (their parents first), from `sqlite_master`, read-only: (name, definition) of each, never rows.
+/// A SQLite table's definition as written (its `CREATE TABLE` and `CREATE INDEX`es), and those
+/// of the tables around it (the tables its
+/// foreign keys reference, the tables referencing it, and theirs, referenced tables first, as
+/// doctor exports a server's), from `sqlite_master`, read-only: (name, definition) of each,
+/// never rows.
 #[cfg(feature = "sqlite")]
 fn sqlite_definition(path: &str, table: &str) -> Result<Vec<(String, String)>, Error> {
     let conn = crate::doctor::open_read_only(Path::new(path))?;
     let read = |e: rusqlite::Error| Error::UnexpectedResponse(format!("could not read the schema of '{path}': {e}"));
-    let mut wanted = vec![table.to_string()];
+    let names = |sql: &str, name: &str| -> Result<Vec<String>, Error> {
+        let mut statement = conn.prepare(sql).map_err(read)?;
+        let rows = statement.query_map([name], |r| r.get::<_, String>(0)).map_err(read)?;
+        rows.collect::<Result<_, _>>().map_err(read)
+    };
+    let mut parents = |t: &str| {
+        names("SELECT DISTINCT \"table\" FROM pragma_foreign_key_list(?1) WHERE \"table\" <> ?1 COLLATE NOCASE", t)
+    };
+    let children = names(
+        "SELECT m.name FROM sqlite_master m WHERE m.type = 'table' AND m.name <> ?1 COLLATE NOCASE \
+         AND EXISTS (SELECT 1 FROM pragma_foreign_key_list(m.name) f WHERE f.\"table\" = ?1 COLLATE NOCASE) ORDER BY 1",
+        table,
+    )?;
     let mut tables: Vec<(String, String)> = Vec::new();
-    while let Some(name) = wanted.pop() {
+    for name in crate::doctor::export::around(table, &mut parents, children)? {
         use rusqlite::OptionalExtension;
         let found: Option<(String, String)> = conn
             .query_row(
@@ -249,16 +281,14 @@ fn sqlite_definition(path: &str, table: &str) -> Result<Vec<(String, String)>, E
             )
             .optional()
             .map_err(read)?;
-        let Some(found) = found else { continue };
-        if tables.contains(&found) {
-            continue;
-        }
-        tables.insert(0, found);
-        let mut parents = conn.prepare("SELECT DISTINCT \"table\" FROM pragma_foreign_key_list(?1)").map_err(read)?;
-        let names = parents.query_map([&name], |r| r.get::<_, String>(0)).map_err(read)?;
-        for parent in names {
-            wanted.push(parent.map_err(read)?);
-        }
+        let Some((name, sql)) = found.filter(|f| !tables.iter().any(|t| t.0 == f.0)) else { continue };
+        // Its indexes, as written (an index made for a constraint has no statement of its own).
+        let indexes = names(
+            "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ?1 AND sql IS NOT NULL ORDER BY name",
+            &name,
+        )?;
+        let definition = std::iter::once(sql).chain(indexes).collect::<Vec<_>>().join(";\n");
+        tables.push((name, definition));
     }
     Ok(tables)
 }
@@ -267,13 +297,18 @@ fn sqlite_definition(path: &str, table: &str) -> Result<Vec<(String, String)>, E
 /// `path`, written beside `schema_file`: their columns' value lengths, NULL shares and distinct
 /// counts from a bounded sample, as doctor exports a server's.
 #[cfg(feature = "sqlite")]
-fn sqlite_values(path: &str, table: &str, tables: &[String], schema_file: &Path) -> Result<PathBuf, Error> {
+fn sqlite_values(
+    path: &str,
+    table: &str,
+    tables: &[String],
+    schema_file: &Path,
+) -> Result<(PathBuf, Vec<ExportedTable>), Error> {
     let (version, exported) = crate::doctor::sqlite::export::export(Path::new(path), tables, EXPORT_SAMPLE_ROWS)?;
     let values_file = schema_file.with_extension("values.toml");
     let values_name = values_file.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let files = export::render(EngineKind::Sqlite, &version, table, &exported, &values_name)?;
     write_atomically(&values_file, files.values.as_bytes())?;
-    Ok(values_file)
+    Ok((values_file, exported))
 }
 
 /// A build without SQLite reads no SQLite file.
@@ -286,8 +321,13 @@ fn sqlite_definition(path: &str, _table: &str) -> Result<Vec<(String, String)>, 
 
 /// A build without SQLite reads no SQLite file.
 #[cfg(not(feature = "sqlite"))]
-fn sqlite_values(path: &str, _table: &str, _tables: &[String], _schema_file: &Path) -> Result<PathBuf, Error> {
-    sqlite_definition(path, "").map(|_| PathBuf::new())
+fn sqlite_values(
+    path: &str,
+    _table: &str,
+    _tables: &[String],
+    _schema_file: &Path,
+) -> Result<(PathBuf, Vec<ExportedTable>), Error> {
+    sqlite_definition(path, "").map(|_| (PathBuf::new(), Vec::new()))
 }
 
 /// The table's single-column primary key, as doctor sampled it; refuses a table without one

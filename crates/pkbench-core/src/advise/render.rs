@@ -27,6 +27,9 @@ const HEADER: [&str; 10] = [
 /// the latency at the peak rate when contention was checked.
 fn header(r: &AdviceReport) -> Vec<String> {
     let mut h: Vec<String> = HEADER.iter().map(|t| t.to_string()).collect();
+    if !r.table.references.is_empty() {
+        h.push("key in referencing columns".into());
+    }
     if r.sharded.is_some() {
         h.push("hottest shard's share".into());
     }
@@ -39,6 +42,13 @@ fn header(r: &AdviceReport) -> Vec<String> {
 /// One candidate's cells, as [`header`] titles them.
 fn row(r: &AdviceReport, c: &CandidateFigures) -> Vec<String> {
     let mut cells = cells(c).to_vec();
+    if !r.table.references.is_empty() {
+        cells.push(match (c.referencing_bytes, c.referencing_copy_bytes) {
+            (Some(bytes), _) => fmt::mib(Some(bytes)),
+            (None, Some(per_copy)) => format!("{} B per copy", thousands(per_copy.round() as u64)),
+            (None, None) => "—".into(),
+        });
+    }
     if r.sharded.is_some() {
         cells.push(c.hottest_shard_share.map_or("—".into(), fmt::percent));
     }
@@ -49,6 +59,31 @@ fn row(r: &AdviceReport, c: &CandidateFigures) -> Vec<String> {
         }));
     }
     cells
+}
+
+/// Each column of another table that holds the key: its copies per row and its rows.
+fn reference_lines(r: &AdviceReport) -> Vec<String> {
+    r.table
+        .references
+        .iter()
+        .map(|x| {
+            let copies = match x.copies {
+                1 => "holds the key once per row".to_string(),
+                n => format!("holds the key {n} times per row (the column and the index entries holding it)"),
+            };
+            let rows = match (x.rows_now, x.rows_at(r.table.rows_now, r.target.rows)) {
+                (Some(now), Some(at)) => format!(
+                    "; {} rows today, {} at the target if it grows with {}",
+                    thousands(now),
+                    thousands(at),
+                    r.table.table
+                ),
+                (Some(now), None) => format!("; {} rows today", thousands(now)),
+                (None, _) => String::new(),
+            };
+            format!("{}.{} {copies}{rows}.", x.table, x.column)
+        })
+        .collect()
 }
 
 /// Each candidate at the peak rate: rate reached, latency, what the sessions waited for.
@@ -163,7 +198,11 @@ fn sections(r: &AdviceReport) -> Vec<(&'static str, Vec<String>)> {
             format!("{}: {}", c.strategy, trees.join(", "))
         })
         .collect();
-    let mut out = vec![("Sizes at the target", sizes), ("Why", r.why.clone())];
+    let mut out = vec![
+        ("Sizes at the target", sizes),
+        ("Columns of other tables that hold the key", reference_lines(r)),
+        ("Why", r.why.clone()),
+    ];
     out.push(("Contention at the peak rate", contention_lines(r)));
     if !r.migration.is_empty() {
         out.push((HOW_TO_GET_THERE, r.migration.clone()));

@@ -2,6 +2,7 @@
 //! measurable (the 90% intervals apart) or not, and why, in the counters that explain it.
 
 use super::figures::{CandidateFigures, Estimate};
+use crate::report::fmt;
 use crate::util::text::thousands;
 
 /// The verdict line and, per notable candidate, the paragraph that explains it.
@@ -51,7 +52,7 @@ pub fn decide(candidates: &[CandidateFigures], target_rows: u64) -> Verdict {
             best.strategy,
             times(e.ratio_to(&best_time)),
             c.strategy,
-            smaller(best, c),
+            smaller(best, c) + &referencing(best, c),
             tie_note(&tied)
         ),
         None => {
@@ -62,7 +63,7 @@ pub fn decide(candidates: &[CandidateFigures], target_rows: u64) -> Verdict {
                     best.strategy,
                     times(e.ratio_to(&best_time)),
                     s.strategy,
-                    smaller(best, s),
+                    smaller(best, s) + &referencing(best, s),
                     tie_note(&tied)
                 ),
                 _ => format!(
@@ -145,6 +146,26 @@ fn smaller(best: &CandidateFigures, other: &CandidateFigures) -> String {
     format!(", and its table with every index is {:.0}% smaller", share * 100.0)
 }
 
+/// `; each copy of it in the tables that reference it takes 8 bytes instead of 37 (…)` where
+/// other tables reference the key and the advised candidate's key is narrower there.
+fn referencing(best: &CandidateFigures, other: &CandidateFigures) -> String {
+    let (Some(b), Some(o)) = (best.referencing_copy_bytes, other.referencing_copy_bytes) else {
+        return String::new();
+    };
+    if b >= o {
+        return String::new();
+    }
+    let total = match (best.referencing_bytes, other.referencing_bytes) {
+        (Some(bt), Some(ot)) => format!(" ({} instead of {} at the target)", fmt::mib(Some(bt)), fmt::mib(Some(ot))),
+        _ => String::new(),
+    };
+    format!(
+        "; each copy of it in the tables that reference it takes {} bytes instead of {}{total}",
+        thousands(b.round() as u64),
+        thousands(o.round() as u64)
+    )
+}
+
 /// ` (no measurable difference from a, b)` when others tie with the advised candidate.
 fn tie_note(tied: &[String]) -> String {
     if tied.is_empty() { String::new() } else { format!(" (no measurable difference from {})", tied.join(", ")) }
@@ -184,9 +205,17 @@ fn explain(c: &CandidateFigures, best: &CandidateFigures, tied: &[String]) -> Op
     }
     text.push('.');
     text.push_str(&format!(
-        " Its key takes {} bytes in the key column and in every column that carries it ({} {}).",
+        " Its key takes {} bytes in the key column and in every column that carries it ({} {})",
         c.key_bytes, best.strategy, best.key_bytes
     ));
+    if let (Some(r), Some(br)) = (c.referencing_bytes, best.referencing_bytes) {
+        text.push_str(&format!(
+            "; the columns of other tables that reference it hold {} of it at the target ({})",
+            fmt::mib(Some(r)),
+            fmt::mib(Some(br))
+        ));
+    }
+    text.push('.');
     Some(text)
 }
 
@@ -209,6 +238,8 @@ mod tests {
             page_splits_per_row: None,
             wal_bytes_per_row: None,
             key_bytes: 16,
+            referencing_bytes: None,
+            referencing_copy_bytes: None,
             ordered: true,
             hot_spot: "here".into(),
             hottest_shard_share: None,
@@ -258,6 +289,30 @@ mod tests {
         let v = decide(&c, 1_000_000);
         assert_eq!(v.advised, "uuid7");
         assert!(v.line.starts_with("Use uuid7: at 1,000,000 rows it inserts 2.5× (90% interval 2.0–3.1×) faster than your current uuid4 key, and its table with every index is 25% smaller."), "{}", v.line);
+    }
+
+    #[test]
+    fn the_columns_referencing_a_narrower_key_are_named_in_the_verdict() {
+        let mut text = candidate("uuid4-text", true, (10.0, 9.0, 11.0), 200);
+        let mut int = candidate("int", false, (4.0, 3.5, 4.5), 150);
+        (text.referencing_copy_bytes, text.referencing_bytes) = (Some(37.0), Some(74 << 20));
+        (int.referencing_copy_bytes, int.referencing_bytes) = (Some(8.0), Some(16 << 20));
+        let v = decide(&[text.clone(), int.clone()], 1_000_000);
+        assert!(
+            v.line.contains(", and its table with every index is 25% smaller; each copy of it in the tables that reference it takes 8 bytes instead of 37 (16.0 MiB instead of 74.0 MiB at the target)."),
+            "{}",
+            v.line
+        );
+        assert!(
+            v.why[0].ends_with(
+                "the columns of other tables that reference it hold 74.0 MiB of it at the target (16.0 MiB)."
+            ),
+            "{:?}",
+            v.why
+        );
+        // Where the advised key is no narrower there, the verdict says nothing of them.
+        int.referencing_copy_bytes = Some(37.0);
+        assert!(!decide(&[text, int], 1_000_000).line.contains("reference it"));
     }
 
     #[test]

@@ -62,6 +62,8 @@ mod tests {
             read_only: None,
             cache_bytes: None,
             migration_sql: None,
+            table_rows: Default::default(),
+            references: Vec::new(),
         }
     }
 

@@ -29,7 +29,7 @@ pub type ForeignKeyDef = (Vec<String>, String, Vec<String>);
 pub struct ExportedTable {
     /// Its name.
     pub name: String,
-    /// Rows, as the catalog estimates them.
+    /// Rows: a server's catalog estimate, SQLite's count.
     pub rows_estimate: Option<u64>,
     /// Rows the statistics were read from.
     pub sampled: u64,

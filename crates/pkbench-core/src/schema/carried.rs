@@ -109,6 +109,13 @@ fn sqlite_clustered_by_key(strategy: &Strategy) -> bool {
     strategy.primary.storage == Storage::Integer || strategy.index == PrimaryIndex::Clustered
 }
 
+/// Bytes of one of `strategy`'s keys as `engine` stores it in a row or an index entry, for a
+/// key table of `rows` rows: what each column holding the key (its own, or a foreign key's)
+/// keeps per row.
+pub fn stored_key_bytes(strategy: &Strategy, engine: EngineKind, rows: u64) -> f64 {
+    key_bytes(strategy.primary.storage, strategy.primary.source, engine, rows)
+}
+
 /// Bytes of one key stored as `storage` (from `source`) as `engine` stores it in a row or an
 /// index entry, for a table of `rows` rows.
 fn key_bytes(storage: Storage, source: KeySource, engine: EngineKind, rows: u64) -> f64 {

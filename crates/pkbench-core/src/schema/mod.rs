@@ -14,7 +14,7 @@ mod parse;
 mod plan;
 mod types;
 
-pub use carried::{carried_note, key_share};
+pub use carried::{carried_note, key_share, stored_key_bytes};
 pub use model::{Column, ForeignKey, Index, Schema, Skipped, Table};
 pub use names::{ext_column, ext_index};
 pub use parse::{detect_engine, parse};

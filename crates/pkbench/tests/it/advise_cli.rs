@@ -104,11 +104,53 @@ fn advise_answers_for_a_typical_table_with_its_verdict_first() {
     }
 }
 
-/// A SQLite table keyed by UUIDv4 text, with [`ROW_MARKER`] in every row.
+#[test]
+fn advise_on_a_schema_file_names_the_columns_that_hold_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("shop.sql");
+    std::fs::write(
+        &file,
+        "CREATE TABLE orders (id BIGINT NOT NULL PRIMARY KEY, customer INTEGER NOT NULL);
+         CREATE TABLE items (id INTEGER PRIMARY KEY, order_id BIGINT NOT NULL REFERENCES orders (id), qty INTEGER);",
+    )
+    .unwrap();
+    let out_dir = dir.path().join("advice");
+    let out = pkbench()
+        .args(["advise", "--table", "orders", "-s", "int,uuid4", "--schema"])
+        .arg(&file)
+        .args(SMALL)
+        .arg("-o")
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let advice = validated(&out_dir);
+    // A file holds no rows: the column, its one copy per item, and each copy's bytes.
+    assert_eq!(
+        advice["table"]["references"],
+        serde_json::json!([{"table": "items", "column": "order_id", "copies": 1}])
+    );
+    let copy = |i: usize| advice["candidates"][i]["referencing_copy_bytes"].as_f64().unwrap();
+    // SQLite's record integer for keys up to 8,388,607, and a 16-byte UUID.
+    assert_eq!((copy(0), copy(1)), (3.0, 16.0));
+    assert!(advice["candidates"][0].get("referencing_bytes").is_none());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("16 B per copy") && stdout.contains("items.order_id holds the key once per row."),
+        "{stdout}"
+    );
+}
+
+/// A SQLite table keyed by UUIDv4 text, with [`ROW_MARKER`] in every row, and a table of two
+/// items per order whose indexed foreign key holds the key.
 fn uuid4_text_table(path: &Path, rows: u32) {
     let db = rusqlite::Connection::open(path).unwrap();
-    db.execute_batch("CREATE TABLE orders (id TEXT PRIMARY KEY, customer INTEGER NOT NULL, note TEXT) WITHOUT ROWID")
-        .unwrap();
+    db.execute_batch(
+        "CREATE TABLE orders (id TEXT PRIMARY KEY, customer INTEGER NOT NULL, note TEXT) WITHOUT ROWID;
+         CREATE TABLE items (id INTEGER PRIMARY KEY, order_id TEXT NOT NULL REFERENCES orders (id), qty INTEGER);
+         CREATE INDEX items_order ON items (order_id);",
+    )
+    .unwrap();
     let tx = db.unchecked_transaction().unwrap();
     for i in 0..rows {
         let id = format!(
@@ -120,6 +162,9 @@ fn uuid4_text_table(path: &Path, rows: u32) {
             u64::from(i).wrapping_mul(0x9E37_79B9_7F4A) & 0xffff_ffff_ffff
         );
         tx.execute("INSERT INTO orders VALUES (?1, ?2, ?3)", rusqlite::params![id, i % 100, ROW_MARKER]).unwrap();
+        for qty in 1..=2 {
+            tx.execute("INSERT INTO items (order_id, qty) VALUES (?1, ?2)", rusqlite::params![id, qty]).unwrap();
+        }
     }
     tx.commit().unwrap();
 }
@@ -151,6 +196,21 @@ fn advise_reads_a_sqlite_table_without_changing_or_copying_it() {
     let values = std::fs::read_to_string(out_dir.join("input/orders.values.toml")).unwrap();
     assert!(values.contains(&format!("[orders.note]\ndistinct = 1\nlen = \"{}\"", ROW_MARKER.len())), "{values}");
     assert!(values.contains("[orders.customer]\ndistinct = 100"), "{values}");
+    // The items referencing an order hold its key twice (the column and its index's entry):
+    // two items per order, growing with the orders to the target.
+    let references = &advice["table"]["references"];
+    assert_eq!(
+        references,
+        &serde_json::json!([{"table": "items", "column": "order_id", "copies": 2, "rows_now": 6000}])
+    );
+    let target = advice["target"]["rows"].as_f64().unwrap();
+    let referencing = |i: usize| advice["candidates"][i]["referencing_bytes"].as_f64().unwrap();
+    // uuid4-text's 36 characters and a length byte, and int's 3 bytes (a record's integer up
+    // to 8,388,607), in the 2 copies of 2 × target items.
+    assert_eq!(referencing(0), (2.0 * target * 2.0 * 37.0).round());
+    assert_eq!(advice["candidates"][1]["strategy"], "int");
+    assert_eq!(referencing(1), (2.0 * target * 2.0 * 3.0).round());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("items.order_id holds the key 2 times per row"));
     // Another key advised: doctor's script for the table comes with the answer, never run.
     match advice["advised"].as_str().unwrap() {
         "uuid4-text" => assert!(advice.get("migration_sql").is_none() && advice["migration"] == Value::Array(vec![])),
@@ -286,7 +346,11 @@ mod servers {
             .batch_execute(&format!(
                 "CREATE TABLE orders (id uuid PRIMARY KEY, customer int NOT NULL, note text);
                  INSERT INTO orders SELECT gen_random_uuid(), g % 100, '{ROW_MARKER}' FROM generate_series(1, 5000) g;
+                 CREATE TABLE items (id bigserial PRIMARY KEY, order_id uuid NOT NULL REFERENCES orders, note text);
+                 CREATE INDEX items_order ON items (order_id);
+                 INSERT INTO items (order_id, note) SELECT id, '{ROW_MARKER}' FROM orders, generate_series(1, 3);
                  ANALYZE orders;
+                 ANALYZE items;
                  CREATE ROLE reader LOGIN;
                  GRANT SELECT ON orders TO reader;
                  CREATE ROLE stranger LOGIN;"
@@ -306,6 +370,13 @@ mod servers {
         assert_eq!(advice["table"]["rows_now"], 5000);
         assert_eq!(advice["table"]["current_key"]["strategy"], "uuid4");
         assert!(advice["table"]["read_only"].as_str().unwrap().contains("read_only"), "{}", advice["table"]);
+        // The items the reader may not select: their definition from the catalog, their rows
+        // the server's estimate; the key twice per item (the column and its index's entry).
+        let items = serde_json::json!([{"table": "items", "column": "order_id", "copies": 2, "rows_now": 15000}]);
+        assert_eq!(advice["table"]["references"], items);
+        for c in advice["candidates"].as_array().unwrap() {
+            assert!(c["referencing_bytes"].as_u64().unwrap() > 0, "{c}");
+        }
         let after: i64 = admin.query_one(objects, &[]).unwrap().get(0);
         assert_eq!(before, after, "advise left something behind on the server");
     }

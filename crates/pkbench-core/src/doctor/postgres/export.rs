@@ -89,7 +89,7 @@ fn read_table(c: &mut Client, ns: &str, table: &str, sample_rows: u64) -> Result
         .query_one("SELECT reltuples FROM pg_class WHERE oid = $1::text::regclass", &[&rel])
         .map_err(pg("could not read the row estimate"))?
         .get(0);
-    let cols: Vec<(String, String, bool, String)> = c
+    let cols: Vec<ColumnDef> = c
         .query(
             "SELECT a.attname::text, format_type(a.atttypid, a.atttypmod), NOT a.attnotnull, t.typname::text \
              FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid \
@@ -129,10 +129,43 @@ fn read_table(c: &mut Client, ns: &str, table: &str, sample_rows: u64) -> Result
         .iter()
         .map(|r| (r.get(1), r.get(0), r.get(2)))
         .collect();
+    let rows_estimate = (rows_estimate >= 0.0).then_some(rows_estimate as u64);
+    // A table around the key table that this login may not read (a role granted SELECT on the
+    // key table alone): its definition is the catalog's, its columns without statistics.
+    let readable: bool = c
+        .query_one("SELECT has_table_privilege($1::text::regclass, 'SELECT')", &[&rel])
+        .map_err(pg("could not read the table's privileges"))?
+        .get(0);
+    let (sampled, columns) = match readable {
+        true => sample(c, &rel, &cols, sample_rows)?,
+        false => {
+            (0, cols.into_iter().map(|(name, declared, nullable, _)| unsampled(name, declared, nullable)).collect())
+        }
+    };
+    Ok(ExportedTable { name: table.to_string(), rows_estimate, sampled, columns, primary_key, indexes, foreign_keys })
+}
+
+/// A column's declaration (name, declared type, nullable, type name).
+type ColumnDef = (String, String, bool, String);
+
+/// A column of a table this login may not read: its declaration, no statistics.
+fn unsampled(name: String, declared: String, nullable: bool) -> ExportedColumn {
+    ExportedColumn { name, declared, nullable, nulls: 0, distinct: None, lengths: Vec::new(), json: false }
+}
+
+/// Rows sampled from `rel` (at most `sample_rows`) and each of its columns `cols` with the
+/// sample's statistics, from aggregates only.
+fn sample(
+    c: &mut Client,
+    rel: &str,
+    cols: &[ColumnDef],
+    sample_rows: u64,
+) -> Result<(u64, Vec<ExportedColumn>), Error> {
+    let pg = |what: &'static str| move |e| Error::postgres(what, e);
     // Aggregates over the sample: counts only.
     let sample = format!("(SELECT * FROM {rel} LIMIT {sample_rows}) s");
     let mut aggregates = vec!["count(*)".to_string()];
-    for (name, _, _, ty) in &cols {
+    for (name, _, _, ty) in cols {
         let q = quote(name);
         aggregates.push(format!("count({q})"));
         let distinct = if matches!(ty.as_str(), "json" | "xml" | "point") {
@@ -176,13 +209,5 @@ fn read_table(c: &mut Client, ns: &str, table: &str, sample_rows: u64) -> Result
             json,
         });
     }
-    Ok(ExportedTable {
-        name: table.to_string(),
-        rows_estimate: (rows_estimate >= 0.0).then_some(rows_estimate as u64),
-        sampled,
-        columns,
-        primary_key,
-        indexes,
-        foreign_keys,
-    })
+    Ok((sampled, columns))
 }

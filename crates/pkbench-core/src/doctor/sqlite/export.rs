@@ -68,6 +68,7 @@ fn read_table(c: &Connection, table: &str, sample_rows: u64) -> rusqlite::Result
             None => foreign_keys.push((id, (vec![from], parent, to.into_iter().collect()))),
         }
     }
+    let rows: i64 = c.query_row(&format!("SELECT COUNT(*) FROM {}", q(table)), [], |r| r.get(0))?;
     let sample = format!("(SELECT * FROM {} LIMIT {sample_rows})", q(table));
     let mut aggregates = vec!["COUNT(*)".to_string()];
     for (name, ..) in &cols {
@@ -107,7 +108,7 @@ fn read_table(c: &Connection, table: &str, sample_rows: u64) -> rusqlite::Result
     }
     Ok(ExportedTable {
         name: table.to_string(),
-        rows_estimate: None,
+        rows_estimate: Some(rows.max(0) as u64),
         sampled,
         columns,
         primary_key: key.into_iter().map(|k| k.1).collect(),

@@ -201,8 +201,8 @@ impl Spelling<'_> {
         orphans
     }
 
-    /// Per secondary index of the key table: a read of at most [`INDEX_READ_LIMIT`] rows by all
-    /// of its columns.
+    /// Per secondary index of the key table with a column: a read of at most
+    /// [`INDEX_READ_LIMIT`] rows by all of its columns.
     fn index_reads(&self) -> Vec<IndexRead> {
         let key = self.plan.key_table();
         let key_fill = &self.plan.fills[self.plan.key];
@@ -214,6 +214,10 @@ impl Spelling<'_> {
                 .iter()
                 .filter_map(|c| key.columns.iter().position(|k| k.name.eq_ignore_ascii_case(c)))
                 .collect();
+            // An index on expressions alone (`lower(email)`) has no column to read it by.
+            if columns.is_empty() {
+                continue;
+            }
             let wheres: Vec<String> = columns
                 .iter()
                 .enumerate()
