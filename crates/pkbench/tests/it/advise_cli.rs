@@ -153,14 +153,7 @@ fn uuid4_text_table(path: &Path, rows: u32) {
     .unwrap();
     let tx = db.unchecked_transaction().unwrap();
     for i in 0..rows {
-        let id = format!(
-            "{:08x}-{:04x}-4{:03x}-a{:03x}-{:012x}",
-            i.wrapping_mul(2_654_435_761),
-            i % 0xffff,
-            i % 0xfff,
-            (i * 7) % 0xfff,
-            u64::from(i).wrapping_mul(0x9E37_79B9_7F4A) & 0xffff_ffff_ffff
-        );
+        let id = crate::common::uuid4_text(i);
         tx.execute("INSERT INTO orders VALUES (?1, ?2, ?3)", rusqlite::params![id, i % 100, ROW_MARKER]).unwrap();
         for qty in 1..=2 {
             tx.execute("INSERT INTO items (order_id, qty) VALUES (?1, ?2)", rusqlite::params![id, qty]).unwrap();

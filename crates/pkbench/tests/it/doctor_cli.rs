@@ -140,3 +140,77 @@ mod servers {
             .stdout(predicate::str::contains("ALTER COLUMN \"id\" TYPE uuid USING \"id\"::uuid"));
     }
 }
+
+/// A shop whose orders are keyed by UUIDv4 text: a parent they reference, a CHECK, an index, a
+/// trigger and a view on them, and two tables whose foreign keys hold their key (one of them
+/// deleting with its order).
+fn text_keyed_shop(path: &Path) {
+    let db = rusqlite::Connection::open(path).unwrap();
+    db.execute_batch(
+        "PRAGMA foreign_keys = ON;
+         CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT);
+         CREATE TABLE orders (id TEXT PRIMARY KEY, customer INTEGER NOT NULL REFERENCES customers (id),
+           total INTEGER CHECK (total >= 0));
+         CREATE INDEX orders_customer ON orders (customer);
+         CREATE TABLE items (id INTEGER PRIMARY KEY, order_id TEXT NOT NULL REFERENCES orders (id) ON DELETE CASCADE, qty INTEGER);
+         CREATE INDEX items_order ON items (order_id);
+         CREATE TABLE notes (order_id TEXT REFERENCES orders, body TEXT);
+         CREATE TABLE audit (n INTEGER);
+         CREATE TRIGGER orders_audit AFTER INSERT ON orders BEGIN INSERT INTO audit VALUES (1); END;
+         CREATE VIEW big AS SELECT id FROM orders WHERE total > 10;
+         INSERT INTO customers VALUES (1, 'a'), (2, 'b');",
+    )
+    .unwrap();
+    let tx = db.unchecked_transaction().unwrap();
+    for i in 0..400u32 {
+        let id = crate::common::uuid4_text(i);
+        tx.execute("INSERT INTO orders VALUES (?1, ?2, ?3)", rusqlite::params![id, 1 + i % 2, i]).unwrap();
+        tx.execute("INSERT INTO items (order_id, qty) VALUES (?1, 1), (?1, 2)", [&id]).unwrap();
+        tx.execute("INSERT INTO notes VALUES (?1, 'n')", [&id]).unwrap();
+    }
+    tx.commit().unwrap();
+}
+
+#[test]
+fn the_sqlite_migration_script_converts_every_column_holding_the_key_and_keeps_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("shop.db");
+    text_keyed_shop(&db);
+    let out = pkbench().args(["doctor", "--sql", "--table", "orders"]).arg(&db).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed = String::from_utf8(out.stdout).unwrap();
+    let at = printed.find("-- pkbench doctor: migration script").expect("the script follows the report");
+    let script = &printed[at..];
+    assert!(script.contains("PRAGMA foreign_keys = OFF;"), "{script}");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("PRAGMA foreign_keys = ON").unwrap();
+    conn.execute_batch(script).unwrap_or_else(|e| panic!("{e}\n{script}"));
+    let one = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+    // Nothing lost, nothing deleted by the cascade, every key and reference now 16 bytes.
+    assert_eq!((one("SELECT count(*) FROM orders"), one("SELECT count(*) FROM items")), (400, 800));
+    assert_eq!(one("SELECT count(*) FROM notes"), 400);
+    for (table, column) in [("orders", "id"), ("items", "order_id"), ("notes", "order_id")] {
+        let blobs =
+            one(&format!("SELECT count(*) FROM {table} WHERE typeof({column}) = 'blob' AND length({column}) = 16"));
+        assert_eq!(blobs, one(&format!("SELECT count(*) FROM {table}")), "{table}.{column}");
+    }
+    assert_eq!(one("SELECT count(*) FROM pragma_foreign_key_check"), 0);
+    assert_eq!(one("SELECT count(*) FROM items JOIN orders ON orders.id = items.order_id"), 800);
+    // The definitions as written, but for the column's type: the CHECK, every foreign key and its
+    // action, the indexes, the trigger; the view still reads the table.
+    let sql = |name: &str| -> String {
+        conn.query_row("SELECT sql FROM sqlite_master WHERE name = ?1", [name], |r| r.get(0)).unwrap()
+    };
+    assert!(
+        sql("orders").contains("CHECK (total >= 0)") && sql("orders").contains("REFERENCES customers"),
+        "{}",
+        sql("orders")
+    );
+    assert!(sql("items").contains("ON DELETE CASCADE"), "{}", sql("items"));
+    for name in ["orders_customer", "items_order", "orders_audit"] {
+        assert!(!sql(name).is_empty(), "{name}");
+    }
+    assert_eq!(one("SELECT count(*) FROM big"), 389);
+    assert!(conn.execute("INSERT INTO orders VALUES (x'00', 1, -1)", []).is_err(), "the CHECK holds");
+    assert!(conn.execute("INSERT INTO items (order_id) VALUES (x'00')", []).is_err(), "the foreign key holds");
+}

@@ -65,53 +65,110 @@ pub fn migration_script(conn: &Connection, report: &DoctorReport) -> rusqlite::R
     Ok(out)
 }
 
-/// A copy of `schema`'s table with its text key columns as BLOB, swapped in for the original.
+/// The key table and every table whose foreign key holds its key, each rebuilt with that column
+/// as BLOB and its values converted, as SQLite's ALTER TABLE page describes for a change ALTER
+/// TABLE cannot make: foreign keys off (a DROP TABLE would otherwise delete, or cascade to, the
+/// rows that reference it), one transaction, each table's definition as written but for the
+/// column's type, its indexes and triggers made again, and every reference checked before the
+/// commit.
 fn binary_copy(conn: &Connection, schema: &TableSchema, table: &TableReport) -> rusqlite::Result<String> {
     let key = table.primary_key.as_ref();
     let storage = key.and_then(|k| k.scheme.as_ref()).map(|s| s.storage).unwrap_or(KeyStorage::Other);
     let key_column = key.map(|k| k.columns[0].clone()).unwrap_or_default();
-    let Some(_) = to_blob(&key_column, storage) else {
+    if to_blob(&key_column, storage).is_none() {
         return Ok(format!("-- {}: convert '{key_column}' to 16 bytes in the application.\n", storage.label()));
+    }
+    let mut tables = vec![(schema.name.clone(), key_column.clone(), true)];
+    tables.extend(referencing(conn, &schema.name, &key_column)?.into_iter().map(|(t, c)| (t, c, false)));
+    let mut out = String::from(
+        "-- Foreign keys off while the tables are rebuilt: dropping a table they reference would delete its\n-- referencing rows or fail (these PRAGMAs take effect outside a transaction). The legacy rename\n-- leaves views and triggers that name a table alone while it is made again.\nPRAGMA foreign_keys = OFF;\nPRAGMA legacy_alter_table = ON;\nBEGIN;\n",
+    );
+    for (name, column, is_key) in &tables {
+        out.push_str(&rebuild(conn, name, column, storage, *is_key)?);
+    }
+    out.push_str(
+        "-- Every reference must still resolve: this lists the rows whose reference does not (expect none).\nPRAGMA foreign_key_check;\nCOMMIT;\nPRAGMA legacy_alter_table = OFF;\n-- Back on, if your application turns foreign keys on.\nPRAGMA foreign_keys = ON;\n-- The application must now bind keys as 16-byte BLOBs.\n",
+    );
+    Ok(out)
+}
+
+/// Each other table's single-column foreign key to `table`'s `key` column: (table, column).
+fn referencing(conn: &Connection, table: &str, key: &str) -> rusqlite::Result<Vec<(String, String)>> {
+    conn.prepare(
+        "SELECT m.name, f.\"from\" FROM sqlite_master m, pragma_foreign_key_list(m.name) f \
+         WHERE m.type = 'table' AND m.name <> ?1 AND f.\"table\" = ?1 COLLATE NOCASE \
+         AND (f.\"to\" IS NULL OR f.\"to\" = ?2 COLLATE NOCASE) \
+         AND (SELECT count(*) FROM pragma_foreign_key_list(m.name) g WHERE g.id = f.id) = 1 ORDER BY 1, 2",
+    )?
+    .query_map([table, key], |r| Ok((r.get(0)?, r.get(1)?)))?
+    .collect()
+}
+
+/// `table` made again with `column` as BLOB holding its values as 16 bytes (in key order for
+/// the key table, whose rows then fill its pages), then its indexes and triggers.
+fn rebuild(
+    conn: &Connection,
+    table: &str,
+    column: &str,
+    storage: KeyStorage,
+    is_key: bool,
+) -> rusqlite::Result<String> {
+    let new_name = format!("{table}_binary_key");
+    let (t, new) = (quote(table), quote(&new_name));
+    let sql: String =
+        conn.query_row("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1", [table], |r| r.get(0))?;
+    let Some(create) = with_blob_column(&sql, &new_name, column) else {
+        return Ok(format!(
+            "-- {t}: its CREATE TABLE is not one pkbench can rewrite; make {} a BLOB holding {} by hand.\n",
+            quote(column),
+            to_blob(column, storage).unwrap_or_default()
+        ));
     };
-    let info: Vec<(String, String, bool, Option<String>)> = conn
-        .prepare("SELECT name, type, \"notnull\", dflt_value FROM pragma_table_info(?1) ORDER BY cid")?
-        .query_map([&schema.name], |r| Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? != 0, r.get(3)?)))?
+    // Generated columns are not copied: the new table computes them.
+    let names: Vec<String> = conn
+        .prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid")?
+        .query_map([table], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
-    let (t, new) = (quote(&schema.name), quote(&format!("{}_binary_key", schema.name)));
-    let mut defs: Vec<String> = info
+    let select: Vec<String> = names
         .iter()
-        .map(|(name, ty, notnull, dflt)| {
-            let ty = if *name == key_column { "BLOB" } else { ty.as_str() };
-            let nn = if *notnull { " NOT NULL" } else { "" };
-            let d = dflt.as_ref().map(|d| format!(" DEFAULT {d}")).unwrap_or_default();
-            format!("{} {ty}{nn}{d}", quote(name))
+        .map(|c| match c.eq_ignore_ascii_case(column) {
+            true => to_blob(c, storage).unwrap_or_else(|| quote(c)),
+            false => quote(c),
         })
         .collect();
-    if let Some(k) = key {
-        defs.push(format!("PRIMARY KEY ({})", k.columns.iter().map(|c| quote(c)).collect::<Vec<_>>().join(", ")));
-    }
-    for (_, columns, sql) in &schema.indexes {
-        if sql.is_none() && schema.unique.iter().any(|u| &u.columns == columns) {
-            defs.push(format!("UNIQUE ({})", columns.iter().map(|c| quote(c)).collect::<Vec<_>>().join(", ")));
-        }
-    }
-    let rowid = if schema.without_rowid { " WITHOUT ROWID" } else { "" };
-    let names: Vec<String> = info.iter().map(|c| quote(&c.0)).collect();
-    let select: Vec<String> = info
-        .iter()
-        .map(|c| if c.0 == key_column { to_blob(&c.0, storage).unwrap_or_else(|| quote(&c.0)) } else { quote(&c.0) })
-        .collect();
+    let order = match names.iter().position(|c| c.eq_ignore_ascii_case(column)) {
+        Some(i) if is_key => format!(" ORDER BY {}", i + 1),
+        _ => String::new(),
+    };
+    let quoted: Vec<String> = names.iter().map(|c| quote(c)).collect();
     let mut out = format!(
-        "BEGIN;\nCREATE TABLE {new} (\n  {}\n){rowid};\nINSERT INTO {new} ({}) SELECT {} FROM {t} ORDER BY 1;\nDROP TABLE {t};\nALTER TABLE {new} RENAME TO {t};\n",
-        defs.join(",\n  "),
-        names.join(", "),
+        "{create};\nINSERT INTO {new} ({}) SELECT {} FROM {t}{order};\nDROP TABLE {t};\nALTER TABLE {new} RENAME TO {t};\n",
+        quoted.join(", "),
         select.join(", ")
     );
-    for (_, _, sql) in &schema.indexes {
-        if let Some(sql) = sql {
-            out.push_str(&format!("{sql};\n"));
-        }
+    let again: Vec<String> = conn
+        .prepare(
+            "SELECT sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = ?1 AND sql IS NOT NULL \
+             ORDER BY type, name",
+        )?
+        .query_map([table], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    for sql in again {
+        out.push_str(&format!("{sql};\n"));
     }
-    out.push_str("COMMIT;\n-- The application must now bind keys as 16-byte BLOBs.\n");
     Ok(out)
+}
+
+/// `create` (a `CREATE TABLE` as SQLite keeps it) named `name`, with `column` declared BLOB and
+/// everything else as written: constraints, foreign keys, `WITHOUT ROWID`. `None` where the
+/// statement does not parse, or has no such column.
+fn with_blob_column(create: &str, name: &str, column: &str) -> Option<String> {
+    use sqlparser::ast::{DataType, Ident, ObjectName, Statement};
+    let dialect = sqlparser::dialect::SQLiteDialect {};
+    let mut statements = sqlparser::parser::Parser::parse_sql(&dialect, create).ok()?;
+    let [Statement::CreateTable(table)] = statements.as_mut_slice() else { return None };
+    let def = table.columns.iter_mut().find(|c| c.name.value.eq_ignore_ascii_case(column))?;
+    def.data_type = DataType::Blob(None);
+    table.name = ObjectName::from(vec![Ident::with_quote('"', name)]);
+    Some(table.to_string())
 }

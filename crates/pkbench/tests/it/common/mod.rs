@@ -31,3 +31,16 @@ pub fn wait_for_batches(out: &Path, n: usize) {
         journal.lines().filter(|l| l.starts_with("{\"batch\"")).count() >= n
     });
 }
+
+/// The `i`th of a set of distinct UUIDv4-shaped texts, spread over the key space as random
+/// keys are.
+pub fn uuid4_text(i: u32) -> String {
+    format!(
+        "{:08x}-{:04x}-4{:03x}-a{:03x}-{:012x}",
+        i.wrapping_mul(2_654_435_761),
+        i % 0xffff,
+        i % 0xfff,
+        (i * 7) % 0xfff,
+        u64::from(i).wrapping_mul(0x9E37_79B9_7F4A) & 0xffff_ffff_ffff
+    )
+}
