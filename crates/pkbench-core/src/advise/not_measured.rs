@@ -54,13 +54,20 @@ pub(super) fn for_table(
 /// What the columns holding the key leave out: a schema file's tables have no rows to grow, and
 /// MariaDB lists only the tables a login may use.
 fn references_unseen(engine: EngineKind, profile: &TableProfile) -> Option<String> {
+    if let Some(why) = &profile.children_left_out {
+        return Some(format!(
+            "The tables that reference {}: their definitions do not read as a schema file ({why}), so the calibration inserts the table and the tables it references only, and the columns that hold its key are not counted.",
+            profile.table
+        ));
+    }
     let refs = &profile.references;
     if !refs.is_empty() && refs.iter().any(|r| r.rows_at(profile.rows_now, 1).is_none()) {
         return Some("The key's bytes in the tables that reference it at the target: their rows today are not known here, so the table gives the bytes of one copy.".into());
     }
     // A table read from a server (a schema file's has no version).
     let read = profile.engine_version.is_some();
-    (read && matches!(engine, EngineKind::MariaDb | EngineKind::MyRocks | EngineKind::Spider)).then(|| {
+    // RocksDB keeps no foreign keys.
+    (read && matches!(engine, EngineKind::MariaDb | EngineKind::Spider)).then(|| {
         "Tables this login may not use: MariaDB shows a login only the tables it has privileges on, so the columns that hold the key are those of the tables it sees.".into()
     })
 }

@@ -114,6 +114,10 @@ pub struct TableProfile {
     /// known).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub references: Vec<Reference>,
+    /// Why the tables referencing a SQLite file's table were left out of its definition, if
+    /// they were.
+    #[serde(skip)]
+    pub children_left_out: Option<String>,
 }
 
 impl TableSource {
@@ -139,6 +143,7 @@ impl TableSource {
                     migration_sql: None,
                     table_rows: BTreeMap::new(),
                     references: Vec::new(),
+                    children_left_out: None,
                 })
             }
             TableSource::SchemaFile { file, table, values } => Ok(TableProfile {
@@ -156,6 +161,7 @@ impl TableSource {
                 migration_sql: None,
                 table_rows: BTreeMap::new(),
                 references: Vec::new(),
+                children_left_out: None,
             }),
             TableSource::Existing { target, table, schema, connect } => {
                 read_existing(target, table, schema, connect, dir)
@@ -194,11 +200,20 @@ fn read_existing(
         Some(crate::doctor::migration_sql_for(target, &one)?)
     };
     let schema_file = dir.join(format!("{table}.sql"));
+    let mut children_left_out = None;
     let (values_file, tables) = match crate::doctor::target_kind(target)? {
         EngineKind::Sqlite => {
-            let tables = sqlite_definition(target, table)?;
-            let definition: String = tables.iter().map(|(_, sql)| format!("{sql};\n")).collect();
-            write_atomically(&schema_file, definition.as_bytes())?;
+            let written =
+                |tables: &[(String, String)]| -> String { tables.iter().map(|(_, sql)| format!("{sql};\n")).collect() };
+            let mut tables = sqlite_definition(target, table, true)?;
+            // Tables around it that do not read as a schema file (a foreign key to a table the
+            // file lacks, a statement the parser does not take) leave the table and its parents.
+            let reads = crate::schema::parse(&written(&tables), Some(EngineKind::Sqlite)).and_then(|s| s.check());
+            if let Err(e) = reads {
+                tables = sqlite_definition(target, table, false)?;
+                children_left_out = Some(e.to_string());
+            }
+            write_atomically(&schema_file, written(&tables).as_bytes())?;
             let names: Vec<String> = tables.into_iter().map(|(name, _)| name).collect();
             sqlite_values(target, table, &names, &schema_file)?
         }
@@ -233,6 +248,7 @@ fn read_existing(
         migration_sql,
         table_rows,
         references: Vec::new(),
+        children_left_out,
     })
 }
 
@@ -249,12 +265,11 @@ fn no_such_table(table: &str, shown: &str) -> Error {
 }
 
 /// A SQLite table's definition as written (its `CREATE TABLE` and `CREATE INDEX`es), and those
-/// of the tables around it (the tables its
-/// foreign keys reference, the tables referencing it, and theirs, referenced tables first, as
-/// doctor exports a server's), from `sqlite_master`, read-only: (name, definition) of each,
-/// never rows.
+/// of the tables around it (the tables its foreign keys reference, with `children` the tables
+/// referencing it, and theirs, referenced tables first, as doctor exports a server's), from
+/// `sqlite_master`, read-only: (name, definition) of each, never rows.
 #[cfg(feature = "sqlite")]
-fn sqlite_definition(path: &str, table: &str) -> Result<Vec<(String, String)>, Error> {
+fn sqlite_definition(path: &str, table: &str, children: bool) -> Result<Vec<(String, String)>, Error> {
     let conn = crate::doctor::open_read_only(Path::new(path))?;
     let read = |e: rusqlite::Error| Error::UnexpectedResponse(format!("could not read the schema of '{path}': {e}"));
     let names = |sql: &str, name: &str| -> Result<Vec<String>, Error> {
@@ -265,11 +280,14 @@ fn sqlite_definition(path: &str, table: &str) -> Result<Vec<(String, String)>, E
     let mut parents = |t: &str| {
         names("SELECT DISTINCT \"table\" FROM pragma_foreign_key_list(?1) WHERE \"table\" <> ?1 COLLATE NOCASE", t)
     };
-    let children = names(
-        "SELECT m.name FROM sqlite_master m WHERE m.type = 'table' AND m.name <> ?1 COLLATE NOCASE \
+    let children = match children {
+        false => Vec::new(),
+        true => names(
+            "SELECT m.name FROM sqlite_master m WHERE m.type = 'table' AND m.name <> ?1 COLLATE NOCASE \
          AND EXISTS (SELECT 1 FROM pragma_foreign_key_list(m.name) f WHERE f.\"table\" = ?1 COLLATE NOCASE) ORDER BY 1",
-        table,
-    )?;
+            table,
+        )?,
+    };
     let mut tables: Vec<(String, String)> = Vec::new();
     for name in crate::doctor::export::around(table, &mut parents, children)? {
         use rusqlite::OptionalExtension;
@@ -293,9 +311,10 @@ fn sqlite_definition(path: &str, table: &str) -> Result<Vec<(String, String)>, E
     Ok(tables)
 }
 
-/// The values file of `tables` (the key table `table` and its parents) in the SQLite file at
-/// `path`, written beside `schema_file`: their columns' value lengths, NULL shares and distinct
-/// counts from a bounded sample, as doctor exports a server's.
+/// The values file of `tables` (the key table `table` and the tables around it) in the SQLite
+/// file at `path`, written beside `schema_file`: their columns' value lengths, NULL shares and
+/// distinct counts from a bounded sample, and their rows, as doctor exports a server's; and the
+/// tables as read.
 #[cfg(feature = "sqlite")]
 fn sqlite_values(
     path: &str,
@@ -313,7 +332,7 @@ fn sqlite_values(
 
 /// A build without SQLite reads no SQLite file.
 #[cfg(not(feature = "sqlite"))]
-fn sqlite_definition(path: &str, _table: &str) -> Result<Vec<(String, String)>, Error> {
+fn sqlite_definition(path: &str, _table: &str, _children: bool) -> Result<Vec<(String, String)>, Error> {
     Err(Error::InvalidInput(format!(
         "this build of pkbench reads no SQLite file ('{path}'): build it with the sqlite feature"
     )))
@@ -327,7 +346,7 @@ fn sqlite_values(
     _tables: &[String],
     _schema_file: &Path,
 ) -> Result<(PathBuf, Vec<ExportedTable>), Error> {
-    sqlite_definition(path, "").map(|_| (PathBuf::new(), Vec::new()))
+    sqlite_definition(path, "", false).map(|_| (PathBuf::new(), Vec::new()))
 }
 
 /// The table's single-column primary key, as doctor sampled it; refuses a table without one

@@ -18,8 +18,9 @@ pub struct Reference {
     pub table: String,
     /// Its column holding the key.
     pub column: String,
-    /// Copies of the key one of its rows keeps: the column, each index entry holding the
-    /// column, and (InnoDB) each secondary index entry carrying a primary key that holds it.
+    /// Copies of the key one of its rows keeps, as the table is declared today: the column, each
+    /// index entry holding the column, and (InnoDB, RocksDB, SQLite's rowid) each secondary index
+    /// entry carrying a primary key that holds it.
     pub copies: u32,
     /// Rows of the referencing table today, where advise read them (the server's estimate on
     /// PostgreSQL and MariaDB, a count on SQLite).
@@ -82,10 +83,12 @@ pub fn find(
     out
 }
 
-/// Copies of `column`'s value one row of `table` keeps on `engine`: the row's own, one per
-/// secondary index holding the column (InnoDB makes one for a foreign key that has none), and
-/// where the primary key holds it, its own index (PostgreSQL, SQLite) or, on InnoDB and
-/// RocksDB, which cluster by it, every secondary index entry, which carries the primary key.
+/// Copies of `column`'s value one row of `table` keeps on `engine`, as the table is declared
+/// today: the row's own, one per secondary index holding the column (InnoDB makes one for a
+/// foreign key that has none), and where the primary key holds it, its own index (PostgreSQL,
+/// SQLite) or, on InnoDB and RocksDB, which cluster by it, and for SQLite's rowid, every
+/// secondary index entry, which carries the primary key. A SQLite `WITHOUT ROWID` table is
+/// counted as a rowid table.
 fn copies(table: &Table, column: &str, engine: EngineKind) -> u32 {
     let holds = |columns: &[String]| columns.iter().any(|c| c.eq_ignore_ascii_case(column));
     let indexed = table.indexes.iter().filter(|i| holds(&i.columns)).count() as u32;
@@ -101,10 +104,14 @@ fn copies(table: &Table, column: &str, engine: EngineKind) -> u32 {
         EngineKind::MyRocks => 1 + indexed + if in_key { others } else { 0 },
         EngineKind::Postgres | EngineKind::PostgresFdw => 1 + indexed + u32::from(in_key),
         EngineKind::Sqlite => {
-            // An INTEGER PRIMARY KEY is the rowid: the row itself, no index of its own.
+            // An INTEGER PRIMARY KEY is the rowid: the row itself, and every index entry carries
+            // it, as InnoDB's carry its primary key.
             let rowid = matches!(table.primary_key.as_slice(), [k] if k.eq_ignore_ascii_case(column))
                 && table.column(column).is_some_and(|c| c.declared.eq_ignore_ascii_case("INTEGER"));
-            1 + indexed + u32::from(in_key && !rowid)
+            match rowid {
+                true => 1 + indexed + others,
+                false => 1 + indexed + u32::from(in_key),
+            }
         }
     }
 }

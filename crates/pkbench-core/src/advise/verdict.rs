@@ -146,8 +146,8 @@ fn smaller(best: &CandidateFigures, other: &CandidateFigures) -> String {
     format!(", and its table with every index is {:.0}% smaller", share * 100.0)
 }
 
-/// `; each copy of it in the tables that reference it takes 8 bytes instead of 37 (…)` where
-/// other tables reference the key and the advised candidate's key is narrower there.
+/// `; in the tables that reference yours, each copy of its key takes 8 bytes instead of 37 (…)`
+/// where other tables reference the key and the advised candidate's key is narrower there.
 fn referencing(best: &CandidateFigures, other: &CandidateFigures) -> String {
     let (Some(b), Some(o)) = (best.referencing_copy_bytes, other.referencing_copy_bytes) else {
         return String::new();
@@ -160,7 +160,7 @@ fn referencing(best: &CandidateFigures, other: &CandidateFigures) -> String {
         _ => String::new(),
     };
     format!(
-        "; each copy of it in the tables that reference it takes {} bytes instead of {}{total}",
+        "; in the tables that reference yours, each copy of its key takes {} bytes instead of {}{total}",
         thousands(b.round() as u64),
         thousands(o.round() as u64)
     )
@@ -205,13 +205,22 @@ fn explain(c: &CandidateFigures, best: &CandidateFigures, tied: &[String]) -> Op
     }
     text.push('.');
     text.push_str(&format!(
-        " Its key takes {} bytes in the key column and in every column that carries it ({} {})",
+        " Its key takes {} bytes in the key column ({} {})",
         c.key_bytes, best.strategy, best.key_bytes
     ));
+    if let (Some(r), Some(br)) = (c.referencing_copy_bytes, best.referencing_copy_bytes) {
+        text.push_str(&format!(
+            " and {} in each copy the tables that reference yours keep ({} {})",
+            thousands(r.round() as u64),
+            best.strategy,
+            thousands(br.round() as u64)
+        ));
+    }
     if let (Some(r), Some(br)) = (c.referencing_bytes, best.referencing_bytes) {
         text.push_str(&format!(
-            "; the columns of other tables that reference it hold {} of it at the target ({})",
+            ", {} of them at the target ({} {})",
             fmt::mib(Some(r)),
+            best.strategy,
             fmt::mib(Some(br))
         ));
     }
@@ -299,20 +308,20 @@ mod tests {
         (int.referencing_copy_bytes, int.referencing_bytes) = (Some(8.0), Some(16 << 20));
         let v = decide(&[text.clone(), int.clone()], 1_000_000);
         assert!(
-            v.line.contains(", and its table with every index is 25% smaller; each copy of it in the tables that reference it takes 8 bytes instead of 37 (16.0 MiB instead of 74.0 MiB at the target)."),
+            v.line.contains(", and its table with every index is 25% smaller; in the tables that reference yours, each copy of its key takes 8 bytes instead of 37 (16.0 MiB instead of 74.0 MiB at the target)."),
             "{}",
             v.line
         );
         assert!(
             v.why[0].ends_with(
-                "the columns of other tables that reference it hold 74.0 MiB of it at the target (16.0 MiB)."
+                "Its key takes 16 bytes in the key column (int 16) and 37 in each copy the tables that reference yours keep (int 8), 74.0 MiB of them at the target (int 16.0 MiB)."
             ),
             "{:?}",
             v.why
         );
         // Where the advised key is no narrower there, the verdict says nothing of them.
         int.referencing_copy_bytes = Some(37.0);
-        assert!(!decide(&[text, int], 1_000_000).line.contains("reference it"));
+        assert!(!decide(&[text, int], 1_000_000).line.contains("reference yours"));
     }
 
     #[test]

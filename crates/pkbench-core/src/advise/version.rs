@@ -64,6 +64,7 @@ mod tests {
             migration_sql: None,
             table_rows: Default::default(),
             references: Vec::new(),
+            children_left_out: None,
         }
     }
 

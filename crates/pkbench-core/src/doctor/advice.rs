@@ -328,6 +328,7 @@ mod tests {
 
     fn table() -> TableSchema {
         TableSchema {
+            referenced_by: Vec::new(),
             name: "t".into(),
             without_rowid: false,
             layout: Layout::RowidNoKey,

@@ -137,6 +137,9 @@ pub struct TableReport {
     pub advice: Vec<Advice>,
     /// One-line verdict.
     pub verdict: String,
+    /// Other tables' single-column foreign keys to its primary key (servers).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub referenced_by: Vec<schema::ReferencingColumn>,
 }
 
 /// One key column (or composite key): declaration, stored values and their order.
@@ -193,6 +196,7 @@ pub fn assemble(facts: TableFacts<'_>, database_bytes: u64, engine: EngineKind) 
         lsm,
         advice,
         verdict,
+        referenced_by: table.referenced_by.clone(),
     }
 }
 

@@ -92,6 +92,26 @@ pub struct TableSchema {
     pub unique: Vec<KeySchema>,
     /// Every index on the table: `(name, columns, CREATE sql if user-written)`.
     pub indexes: Vec<(String, Vec<String>, Option<String>)>,
+    /// The other tables' single-column foreign keys to its primary key (read on the servers,
+    /// whose migration scripts convert them with the key).
+    pub referenced_by: Vec<ReferencingColumn>,
+}
+
+/// Another table's single-column foreign key that holds a table's key.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ReferencingColumn {
+    /// The referencing table, as doctor names tables (schema- or database-qualified where it
+    /// is not the default one).
+    pub table: String,
+    /// Its column holding the key.
+    pub column: String,
+    /// Whether the column may be NULL.
+    pub nullable: bool,
+    /// The foreign key's constraint name.
+    pub constraint: String,
+    /// The constraint as the server writes it (PostgreSQL's `pg_get_constraintdef`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub definition: Option<String>,
 }
 
 /// Quotes an identifier for SQL.

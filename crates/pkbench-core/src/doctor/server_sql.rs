@@ -3,6 +3,7 @@
 
 use super::advice::AdviceKind;
 use super::sample::KeyStorage;
+use super::schema::ReferencingColumn;
 use super::{DoctorReport, TableReport, sharded_doctor};
 use crate::Error;
 use crate::engines::EngineKind;
@@ -84,10 +85,7 @@ fn postgres(t: &TableReport, kind: AdviceKind, major: u32) -> String {
             "-- Application change, no SQL: generate new values of the UNIQUE column as UUIDv7.\n".into()
         }
         AdviceKind::BinaryStorage => match key {
-            Some((col, KeyStorage::Text36 | KeyStorage::Text32)) => format!(
-                "-- Rewrites the table and rebuilds its indexes (ACCESS EXCLUSIVE lock while it runs); columns referencing it by foreign key must be converted in the same transaction.\nBEGIN;\nALTER TABLE {table} ALTER COLUMN {c} TYPE uuid USING {c}::uuid;\nCOMMIT;\nANALYZE {table};\n",
-                c = pg_quote(col)
-            ),
+            Some((col, KeyStorage::Text36 | KeyStorage::Text32)) => postgres_to_uuid(t, &table, col),
             _ => {
                 "-- The key is not hexadecimal text (base32 ULID?): convert it to 16 bytes in the application.\n".into()
             }
@@ -96,6 +94,38 @@ fn postgres(t: &TableReport, kind: AdviceKind, major: u32) -> String {
             "-- Rebuild the sparse indexes without blocking writes (cannot run inside a transaction block).\nREINDEX TABLE CONCURRENTLY {table};\n"
         ),
     }
+}
+
+/// The key converted to `uuid`, and with it every column whose foreign key holds it: each
+/// foreign key dropped, its column converted, and the foreign key made again as the server wrote
+/// it (a foreign key's columns must keep the key's type), in one transaction.
+fn postgres_to_uuid(t: &TableReport, table: &str, col: &str) -> String {
+    let to_uuid = |table: &str, c: &str| {
+        let c = pg_quote(c);
+        format!("ALTER TABLE {table} ALTER COLUMN {c} TYPE uuid USING {c}::uuid;\n")
+    };
+    let children: Vec<(String, &ReferencingColumn)> =
+        t.referenced_by.iter().map(|r| (qualified(&r.table, pg_quote), r)).collect();
+    let mut out = String::from(
+        "-- Rewrites the table and rebuilds its indexes (ACCESS EXCLUSIVE lock while it runs), and so every table whose foreign key holds the key: each foreign key is dropped, its column converted with the key, and made again as it was (which checks every row).\nBEGIN;\n",
+    );
+    for (child, r) in &children {
+        out.push_str(&format!("ALTER TABLE {child} DROP CONSTRAINT {};\n", pg_quote(&r.constraint)));
+    }
+    out.push_str(&to_uuid(table, col));
+    for (child, r) in &children {
+        out.push_str(&to_uuid(child, &r.column));
+        let definition = r
+            .definition
+            .clone()
+            .unwrap_or_else(|| format!("FOREIGN KEY ({}) REFERENCES {table} ({})", pg_quote(&r.column), pg_quote(col)));
+        out.push_str(&format!("ALTER TABLE {child} ADD CONSTRAINT {} {definition};\n", pg_quote(&r.constraint)));
+    }
+    out.push_str("COMMIT;\n");
+    for name in std::iter::once(table).chain(children.iter().map(|c| c.0.as_str())) {
+        out.push_str(&format!("ANALYZE {name};\n"));
+    }
+    out
 }
 
 fn mariadb(t: &TableReport, kind: AdviceKind, version: (u32, u32)) -> String {
@@ -108,12 +138,10 @@ fn mariadb(t: &TableReport, kind: AdviceKind, version: (u32, u32)) -> String {
                 .into()
         }
         AdviceKind::BinaryStorage => match key_of(t) {
-            Some((col, KeyStorage::Text36 | KeyStorage::Text32)) if has_uuid_type => format!(
-                "-- The UUID type (MariaDB 10.7+) stores 16 bytes and still reads and writes the text form; rebuilds the table (every secondary index carries the key, so all shrink).\nALTER TABLE {table} MODIFY {} UUID NOT NULL;\n",
-                q(col)
-            ),
+            Some((col, KeyStorage::Text36 | KeyStorage::Text32)) if has_uuid_type => mariadb_to_uuid(t, &table, col),
             Some((col, KeyStorage::Text36 | KeyStorage::Text32)) => format!(
-                "-- BINARY(16): the application must then bind 16-byte values.\nALTER TABLE {table} ADD COLUMN {b} BINARY(16) NULL;\nUPDATE {table} SET {b} = UNHEX(REPLACE({c}, '-', ''));\nALTER TABLE {table} DROP PRIMARY KEY, DROP COLUMN {c}, CHANGE {b} {c} BINARY(16) NOT NULL, ADD PRIMARY KEY ({c});\n",
+                "-- BINARY(16): the application must then bind 16-byte values.{}\nALTER TABLE {table} ADD COLUMN {b} BINARY(16) NULL;\nUPDATE {table} SET {b} = UNHEX(REPLACE({c}, '-', ''));\nALTER TABLE {table} DROP PRIMARY KEY, DROP COLUMN {c}, CHANGE {b} {c} BINARY(16) NOT NULL, ADD PRIMARY KEY ({c});\n",
+                unconverted(t),
                 b = q(&format!("{col}_bin")),
                 c = q(col)
             ),
@@ -124,6 +152,50 @@ fn mariadb(t: &TableReport, kind: AdviceKind, version: (u32, u32)) -> String {
         AdviceKind::Repack => {
             format!("-- Rebuilds the table and its indexes (InnoDB: ALTER TABLE … FORCE).\nOPTIMIZE TABLE {table};\n")
         }
+    }
+}
+
+/// The key converted to MariaDB's `UUID` type, and with it every column whose foreign key holds
+/// it: InnoDB refuses to change a column a foreign key uses, so each such foreign key is dropped,
+/// its column changed with the key, and the foreign key made again as it was.
+fn mariadb_to_uuid(t: &TableReport, table: &str, col: &str) -> String {
+    let mut out = String::from(
+        "-- The UUID type (MariaDB 10.7+) stores 16 bytes and still reads and writes the text form; rebuilds the table (every secondary index carries the key, so all shrink).\n",
+    );
+    let children: Vec<(String, &ReferencingColumn)> =
+        t.referenced_by.iter().map(|r| (qualified(&r.table, my_quote), r)).collect();
+    if !children.is_empty() {
+        out.push_str("-- The foreign keys that hold the key are dropped, their columns changed with it, and made again as they were (which checks every row). MariaDB commits each ALTER TABLE on its own: run the statements in order, and again from the one that fails.\n");
+    }
+    for (child, r) in &children {
+        out.push_str(&format!("ALTER TABLE {child} DROP FOREIGN KEY {};\n", my_quote(&r.constraint)));
+    }
+    out.push_str(&format!("ALTER TABLE {table} MODIFY {} UUID NOT NULL;\n", my_quote(col)));
+    for (child, r) in &children {
+        let null = if r.nullable { "NULL" } else { "NOT NULL" };
+        let definition = r
+            .definition
+            .clone()
+            .unwrap_or_else(|| format!("FOREIGN KEY ({}) REFERENCES {table} ({})", my_quote(&r.column), my_quote(col)));
+        out.push_str(&format!(
+            "ALTER TABLE {child} MODIFY {} UUID {null}, ADD CONSTRAINT {} {definition};\n",
+            my_quote(&r.column),
+            my_quote(&r.constraint)
+        ));
+    }
+    out
+}
+
+/// ` Convert … the same way first.` for the columns whose foreign key holds the key, which a
+/// script that rebuilds the key alone leaves as they are.
+fn unconverted(t: &TableReport) -> String {
+    let columns: Vec<String> = t.referenced_by.iter().map(|r| format!("{}.{}", r.table, r.column)).collect();
+    match columns.is_empty() {
+        true => String::new(),
+        false => format!(
+            " Convert the columns whose foreign key holds the key ({}) the same way, in the same change, with their foreign keys dropped first and made again after.",
+            columns.join(", ")
+        ),
     }
 }
 

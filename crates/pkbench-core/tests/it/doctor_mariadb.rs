@@ -134,19 +134,34 @@ fn names_schemes_layouts_advice_and_reads_innodb_pages() {
     // Insertion order from the auto-increment id for the UNIQUE external key.
     let ext = &table(&report, "s_int_uuid4.bench").unique_keys[0];
     assert_eq!(ext.order.as_ref().unwrap().appends_in_order, Some(false), "{ext:?}");
-    // The script for uuid4-text converts the key to the UUID type, and runs.
-    let text = diagnose(&url(&server, "root", "s_uuid4_text"), &DoctorOptions::default()).unwrap();
+    // The script for uuid4-text converts the key to the UUID type, and the column of a table
+    // whose foreign key holds it, and runs.
+    let mut db = mysql::Conn::new(server.opts().db_name(Some("s_uuid4_text"))).unwrap();
+    db.query_drop(
+        "CREATE TABLE items (id BIGINT AUTO_INCREMENT PRIMARY KEY, bench_id CHAR(36) NOT NULL, \
+         FOREIGN KEY (bench_id) REFERENCES bench (id) ON DELETE CASCADE)",
+    )
+    .unwrap();
+    db.query_drop("INSERT INTO items (bench_id) SELECT id FROM bench LIMIT 1000").unwrap();
+    let only = DoctorOptions { table: Some("bench".into()), ..DoctorOptions::default() };
+    let text = diagnose(&url(&server, "root", "s_uuid4_text"), &only).unwrap();
     assert_eq!(text.tables.len(), 1);
     assert_eq!(text.tables[0].name, "bench");
+    let items = &text.tables[0].referenced_by;
+    assert_eq!((items.len(), items[0].table.as_str(), items[0].nullable), (1, "items", false), "{items:?}");
     let script = migration_sql_for(&url(&server, "root", "s_uuid4_text"), &text).unwrap();
     assert!(script.contains("MODIFY `id` UUID NOT NULL"), "{script}");
-    let mut db = mysql::Conn::new(server.opts().db_name(Some("s_uuid4_text"))).unwrap();
+    assert!(script.contains("ALTER TABLE `items` MODIFY `bench_id` UUID NOT NULL, ADD CONSTRAINT `items_ibfk_1` FOREIGN KEY (`bench_id`) REFERENCES `s_uuid4_text`.`bench` (`id`) ON DELETE CASCADE"), "{script}");
     for stmt in script.lines().filter(|l| !l.starts_with("--") && !l.trim().is_empty()) {
         db.query_drop(stmt).unwrap();
     }
-    let after = diagnose(&url(&server, "root", "s_uuid4_text"), &DoctorOptions::default()).unwrap();
+    let after = diagnose(&url(&server, "root", "s_uuid4_text"), &only).unwrap();
     let s = after.tables[0].primary_key.as_ref().unwrap().scheme.as_ref().unwrap();
     assert_eq!((s.scheme, s.storage), (KeyScheme::UuidV4, KeyStorage::NativeUuid), "{after:#?}");
+    // Every item still references its row, and the foreign key still holds.
+    let joined: Option<u64> = db.query_first("SELECT COUNT(*) FROM items i JOIN bench b ON b.id = i.bench_id").unwrap();
+    assert_eq!(joined, Some(1000));
+    assert!(db.query_drop("INSERT INTO items (bench_id) VALUES (UUID())").is_err(), "the foreign key holds");
 }
 
 #[test]

@@ -179,18 +179,33 @@ fn names_schemes_layouts_advice_and_matches_pgstatindex_on(major: Option<u32>) {
     let random = bench(&report, "s_uuid4").btrees.iter().find(|b| b.stats.kind == "index").unwrap().stats.leaf_fill;
     let ordered = bench(&report, "s_uuid7").btrees.iter().find(|b| b.stats.kind == "index").unwrap().stats.leaf_fill;
     assert!(ordered > random + 0.1, "v7 {ordered} vs v4 {random}");
-    // The script for uuid4-text converts the key to uuid, and runs.
-    let only = DoctorOptions { schema: Some("s_uuid4_text".into()), ..DoctorOptions::default() };
-    let text = diagnose(&url("postgres"), &only).unwrap();
+    text_key_script_runs(&mut client, &url("postgres"), reported);
+}
+
+/// The script for the uuid4-text table converts the key to uuid, and the column of a table whose
+/// foreign key holds it, and runs on PostgreSQL `reported` at `url`.
+fn text_key_script_runs(client: &mut postgres::Client, url: &str, reported: u32) {
+    client
+        .batch_execute(
+            "CREATE TABLE s_uuid4_text.items (id bigserial PRIMARY KEY, bench_id text REFERENCES s_uuid4_text.bench ON DELETE CASCADE);
+             INSERT INTO s_uuid4_text.items (bench_id) SELECT id FROM s_uuid4_text.bench LIMIT 1000;",
+        )
+        .unwrap();
+    let only =
+        DoctorOptions { schema: Some("s_uuid4_text".into()), table: Some("bench".into()), ..DoctorOptions::default() };
+    let text = diagnose(url, &only).unwrap();
     assert_eq!(text.tables.len(), 1);
-    let script = migration_sql_for(&url("postgres"), &text).unwrap();
+    let items = &text.tables[0].referenced_by;
+    assert_eq!((items.len(), items[0].table.as_str(), items[0].nullable), (1, "s_uuid4_text.items", true), "{items:?}");
+    let script = migration_sql_for(url, &text).unwrap();
     assert!(script.contains("TYPE uuid USING \"id\"::uuid"), "{script}");
+    assert!(script.contains("ALTER TABLE \"s_uuid4_text\".\"items\" ALTER COLUMN \"bench_id\" TYPE uuid"), "{script}");
     if reported >= 18 {
         assert!(script.contains("after the conversion below, run\n-- ALTER TABLE \"s_uuid4_text\".\"bench\" ALTER COLUMN \"id\" SET DEFAULT uuidv7();"), "{script}");
         // And for a native uuid key the default is set at once, and runs.
         let native = DoctorOptions { schema: Some("s_uuid4".into()), ..DoctorOptions::default() };
-        let uuid4 = diagnose(&url("postgres"), &native).unwrap();
-        let script = migration_sql_for(&url("postgres"), &uuid4).unwrap();
+        let uuid4 = diagnose(url, &native).unwrap();
+        let script = migration_sql_for(url, &uuid4).unwrap();
         assert!(
             script.contains("ALTER TABLE \"s_uuid4\".\"bench\" ALTER COLUMN \"id\" SET DEFAULT uuidv7();"),
             "{script}"
@@ -200,9 +215,23 @@ fn names_schemes_layouts_advice_and_matches_pgstatindex_on(major: Option<u32>) {
         assert!(script.contains("no uuidv7()"), "{script}");
     }
     client.batch_execute(&script).unwrap();
-    let after = diagnose(&url("postgres"), &only).unwrap();
+    let after = diagnose(url, &only).unwrap();
     let s = after.tables[0].primary_key.as_ref().unwrap().scheme.as_ref().unwrap();
     assert_eq!(s.storage, KeyStorage::NativeUuid);
+    // Every item still references its row, through the foreign key made again as it was.
+    let joined: i64 = client
+        .query_one("SELECT count(*) FROM s_uuid4_text.items i JOIN s_uuid4_text.bench b ON b.id = i.bench_id", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(joined, 1000);
+    let fk: String = client
+        .query_one(
+            "SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 's_uuid4_text.items'::regclass AND contype = 'f'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert!(fk.contains("ON DELETE CASCADE"), "{fk}");
 }
 
 #[test]

@@ -18,7 +18,7 @@ use session::my;
 use crate::Error;
 use crate::doctor::physical::ServerBtree;
 use crate::doctor::sample::{as_native_uuid, detect_scheme};
-use crate::doctor::schema::{KeySchema, Layout, TableSchema};
+use crate::doctor::schema::{KeySchema, Layout, ReferencingColumn, TableSchema};
 use crate::doctor::{BtreeReport, DoctorOptions, DoctorReport, KeyColumnReport, TableFacts, assemble, order};
 use crate::engines::EngineKind;
 use crate::engines::dialect::Dialect;
@@ -207,6 +207,10 @@ fn table(
         (true, true) => Layout::SortedOnKey,
         (true, false) => Layout::SortedHiddenKey,
     };
+    let referenced_by = match primary.as_ref().map(|k| k.columns.as_slice()) {
+        Some([key]) => referencing(c, &db, &name, key, shown.contains('.'))?,
+        _ => Vec::new(),
+    };
     let schema = TableSchema {
         name: shown,
         without_rowid: primary.is_some(),
@@ -215,9 +219,51 @@ fn table(
         primary,
         unique,
         indexes,
+        referenced_by,
     };
     let columns = columns.into_iter().map(|c| (c.0, c.2, c.3)).collect();
     Ok(MyTable { db, name, schema, columns, table_rows, data_bytes })
+}
+
+/// Other tables' single-column foreign keys to `db.name`'s `key`, with their definitions (their
+/// actions from `REFERENTIAL_CONSTRAINTS`); each table named with its database where `qualify`
+/// (as doctor names tables when it lists more than one database).
+fn referencing(c: &mut Conn, db: &str, name: &str, key: &str, qualify: bool) -> Result<Vec<ReferencingColumn>, Error> {
+    let rows: Vec<(String, String, String, String, String, String, String)> = c
+        .exec(
+            "SELECT k.TABLE_SCHEMA, k.TABLE_NAME, k.COLUMN_NAME, c.IS_NULLABLE, k.CONSTRAINT_NAME, r.DELETE_RULE, r.UPDATE_RULE \
+             FROM information_schema.KEY_COLUMN_USAGE k JOIN information_schema.COLUMNS c \
+               ON c.TABLE_SCHEMA = k.TABLE_SCHEMA AND c.TABLE_NAME = k.TABLE_NAME AND c.COLUMN_NAME = k.COLUMN_NAME \
+             JOIN information_schema.REFERENTIAL_CONSTRAINTS r ON r.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA \
+               AND r.TABLE_NAME = k.TABLE_NAME AND r.CONSTRAINT_NAME = k.CONSTRAINT_NAME \
+             WHERE k.REFERENCED_TABLE_SCHEMA = ? AND k.REFERENCED_TABLE_NAME = ? AND k.REFERENCED_COLUMN_NAME = ? \
+               AND NOT (k.TABLE_SCHEMA = k.REFERENCED_TABLE_SCHEMA AND k.TABLE_NAME = k.REFERENCED_TABLE_NAME) \
+               AND (SELECT COUNT(*) FROM information_schema.KEY_COLUMN_USAGE o WHERE o.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA \
+                    AND o.TABLE_NAME = k.TABLE_NAME AND o.CONSTRAINT_NAME = k.CONSTRAINT_NAME) = 1 \
+             ORDER BY 1, 2, 3",
+            (db, name, key),
+        )
+        .map_err(my("could not read the foreign keys referencing a table"))?;
+    Ok(rows
+        .into_iter()
+        .map(|(schema, table, column, nullable, constraint, on_delete, on_update)| {
+            let q = |n: &str| EngineKind::MariaDb.dialect().quote(n);
+            let definition = format!(
+                "FOREIGN KEY ({}) REFERENCES {}.{} ({}) ON DELETE {on_delete} ON UPDATE {on_update}",
+                q(&column),
+                q(db),
+                q(name),
+                q(key)
+            );
+            ReferencingColumn {
+                table: if qualify || schema != db { format!("{schema}.{table}") } else { table },
+                column,
+                nullable: nullable == "YES",
+                constraint,
+                definition: Some(definition),
+            }
+        })
+        .collect())
 }
 
 /// Counts and samples a table; `page` is InnoDB's page size, for its B-tree estimates (none for

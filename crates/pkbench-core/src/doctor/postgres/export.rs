@@ -29,7 +29,7 @@ pub fn export(
     let children = related(c, &ns, table, Direction::Referencing)?;
     let mut parents = |t: &str| related(c, &ns, t, Direction::Referenced);
     let names = around(table, &mut parents, children)?;
-    let tables = names.iter().map(|t| read_table(c, &ns, t, sample_rows)).collect::<Result<_, _>>()?;
+    let tables = names.iter().map(|t| read_table(c, &ns, t, sample_rows, t == table)).collect::<Result<_, _>>()?;
     Ok((version, tables))
 }
 
@@ -82,7 +82,9 @@ fn length_sql(type_name: &str, column: &str) -> Option<(String, bool)> {
     }
 }
 
-fn read_table(c: &mut Client, ns: &str, table: &str, sample_rows: u64) -> Result<ExportedTable, Error> {
+/// `ns.table`'s shape and, where the login may read it (the key table, `is_key`, must be
+/// readable: its statistics are the point), its statistics from at most `sample_rows` rows.
+fn read_table(c: &mut Client, ns: &str, table: &str, sample_rows: u64, is_key: bool) -> Result<ExportedTable, Error> {
     let pg = |what: &'static str| move |e| Error::postgres(what, e);
     let rel = qualified(ns, table);
     let rows_estimate: f32 = c
@@ -132,10 +134,10 @@ fn read_table(c: &mut Client, ns: &str, table: &str, sample_rows: u64) -> Result
     let rows_estimate = (rows_estimate >= 0.0).then_some(rows_estimate as u64);
     // A table around the key table that this login may not read (a role granted SELECT on the
     // key table alone): its definition is the catalog's, its columns without statistics.
-    let readable: bool = c
-        .query_one("SELECT has_table_privilege($1::text::regclass, 'SELECT')", &[&rel])
-        .map_err(pg("could not read the table's privileges"))?
-        .get(0);
+    let readable: bool = is_key
+        || c.query_one("SELECT has_table_privilege($1::text::regclass, 'SELECT')", &[&rel])
+            .map_err(pg("could not read the table's privileges"))?
+            .get(0);
     let (sampled, columns) = match readable {
         true => sample(c, &rel, &cols, sample_rows)?,
         false => {

@@ -14,7 +14,7 @@ pub use session::ReadOnlySession;
 use crate::Error;
 use crate::doctor::physical::ServerBtree;
 use crate::doctor::sample::{SampledKey, Samples, as_native_uuid, detect_scheme};
-use crate::doctor::schema::{KeySchema, Layout, TableSchema};
+use crate::doctor::schema::{KeySchema, Layout, ReferencingColumn, TableSchema};
 use crate::doctor::{BtreeReport, DoctorOptions, DoctorReport, KeyColumnReport, TableFacts, assemble, order};
 use crate::engines::EngineKind;
 use crate::engines::kind::Wire;
@@ -164,8 +164,43 @@ fn table(c: &mut Client, oid: u32, name: String, heap_bytes: i64, reltuples: f64
     let layout = if primary.is_some() { Layout::HeapWithKeyIndex } else { Layout::HeapNoKey };
     let types = cols.iter().map(|c| (c.0.clone(), c.2.clone())).collect();
     let columns = cols.into_iter().map(|c| (c.0, c.1)).collect();
-    let schema = TableSchema { name, without_rowid: false, layout, columns, primary, unique, indexes: list };
+    let referenced_by = match primary.as_ref().map(|k| k.columns.as_slice()) {
+        Some([key]) => referencing(c, oid, key)?,
+        _ => Vec::new(),
+    };
+    let schema =
+        TableSchema { name, without_rowid: false, layout, columns, primary, unique, indexes: list, referenced_by };
     Ok(PgTable { oid, schema, heap_bytes, reltuples, index_bytes, types })
+}
+
+/// Other tables' single-column foreign keys to table `oid`'s `key`, with their definitions;
+/// each table named as doctor names tables (with its schema outside `public`).
+fn referencing(c: &mut Client, oid: u32, key: &str) -> Result<Vec<ReferencingColumn>, Error> {
+    let rows = c
+        .query(
+            "SELECT n.nspname::text, t.relname::text, a.attname::text, NOT a.attnotnull, k.conname::text, \
+             pg_get_constraintdef(k.oid) \
+             FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace \
+             JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = k.conkey[1] \
+             JOIN pg_attribute r ON r.attrelid = k.confrelid AND r.attnum = k.confkey[1] \
+             WHERE k.confrelid = $1 AND k.contype = 'f' AND cardinality(k.conkey) = 1 AND k.conrelid <> k.confrelid \
+               AND r.attname = $2 ORDER BY 1, 2, 3",
+            &[&oid, &key],
+        )
+        .map_err(pg("could not read the foreign keys referencing a table"))?;
+    Ok(rows
+        .iter()
+        .map(|r| {
+            let (nsp, table): (String, String) = (r.get(0), r.get(1));
+            ReferencingColumn {
+                table: if nsp == "public" { table } else { format!("{nsp}.{table}") },
+                column: r.get(2),
+                nullable: r.get(3),
+                constraint: r.get(4),
+                definition: Some(r.get(5)),
+            }
+        })
+        .collect())
 }
 
 fn examine<'a>(

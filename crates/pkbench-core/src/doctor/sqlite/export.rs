@@ -1,6 +1,7 @@
 //! A SQLite table's column statistics, as the servers' `export.rs` read theirs: from the
 //! `pragma_*` tables and from aggregates over a bounded sample (counts, distinct counts, value
-//! lengths), on a read-only connection. Only aggregates are read: never a row's contents.
+//! lengths), and its rows counted (a scan of its smallest index), on a read-only connection.
+//! Only aggregates are read: never a row's contents.
 
 use super::session::open_read_only;
 use crate::Error;

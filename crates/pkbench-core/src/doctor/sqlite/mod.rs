@@ -7,6 +7,7 @@
 pub mod export;
 pub mod page_sample;
 mod physical;
+mod rebuild;
 mod sample;
 mod schema;
 mod session;

@@ -62,7 +62,8 @@ fn table(conn: &Connection, name: String, without_rowid: bool) -> rusqlite::Resu
         index: if layout == Layout::RowidWithKeyIndex { pk_index } else { None },
     });
     let columns = info.into_iter().map(|c| (c.0, c.1)).collect();
-    Ok(TableSchema { name, without_rowid, layout, columns, primary, unique, indexes })
+    // The SQLite script reads the file's foreign keys itself.
+    Ok(TableSchema { name, without_rowid, layout, columns, primary, unique, indexes, referenced_by: Vec::new() })
 }
 
 #[cfg(test)]
