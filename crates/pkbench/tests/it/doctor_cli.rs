@@ -254,3 +254,30 @@ fn a_sqlite_key_a_check_reads_as_text_is_left_as_it_is_with_the_reason() {
     );
     assert!(!script.contains("DROP TABLE"), "{script}");
 }
+
+#[test]
+fn a_sqlite_script_that_fails_on_a_row_commits_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("shop.db");
+    text_keyed_shop(&db);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    // One order's key is not hexadecimal: it converts to NULL, which its item's NOT NULL
+    // reference refuses.
+    conn.execute_batch(
+        "PRAGMA foreign_keys = ON;
+         INSERT INTO orders VALUES ('not-a-uuid-at-all-xxxxxxxxxxxxxxxxxx', 1, 1, 0, NULL);
+         INSERT INTO items (order_id, qty) VALUES ('not-a-uuid-at-all-xxxxxxxxxxxxxxxxxx', 1);",
+    )
+    .unwrap();
+    let out = pkbench().args(["doctor", "--sql", "--table", "orders"]).arg(&db).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed = String::from_utf8(out.stdout).unwrap();
+    let script = &printed[printed.find("-- pkbench doctor: migration script").unwrap()..];
+    // As `sqlite3 -bail` runs it: the first error stops it, and the open transaction rolls back.
+    let error = conn.execute_batch(script).expect_err("the row stops the script");
+    assert!(error.to_string().contains("NOT NULL constraint failed"), "{error}");
+    drop(conn);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let text: i64 = conn.query_row("SELECT count(*) FROM orders WHERE typeof(id) = 'text'", [], |r| r.get(0)).unwrap();
+    assert_eq!(text, 401, "nothing was committed");
+}
