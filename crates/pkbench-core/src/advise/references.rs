@@ -88,7 +88,7 @@ pub fn find(
 /// foreign key that has none), and where the primary key holds it, its own index (PostgreSQL,
 /// SQLite) or, on InnoDB and RocksDB, which cluster by it, and for SQLite's rowid, every
 /// secondary index entry, which carries the primary key. A SQLite `WITHOUT ROWID` table is
-/// counted as a rowid table.
+/// counted as a rowid table: a separate index for its key, and no copy in its other indexes.
 fn copies(table: &Table, column: &str, engine: EngineKind) -> u32 {
     let holds = |columns: &[String]| columns.iter().any(|c| c.eq_ignore_ascii_case(column));
     let indexed = table.indexes.iter().filter(|i| holds(&i.columns)).count() as u32;

@@ -137,7 +137,7 @@ pub struct TableReport {
     pub advice: Vec<Advice>,
     /// One-line verdict.
     pub verdict: String,
-    /// Other tables' single-column foreign keys to its primary key (servers).
+    /// The single-column foreign keys to its primary key, its own included (servers).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub referenced_by: Vec<schema::ReferencingColumn>,
 }

@@ -92,12 +92,12 @@ pub struct TableSchema {
     pub unique: Vec<KeySchema>,
     /// Every index on the table: `(name, columns, CREATE sql if user-written)`.
     pub indexes: Vec<(String, Vec<String>, Option<String>)>,
-    /// The other tables' single-column foreign keys to its primary key (read on the servers,
+    /// The single-column foreign keys to its primary key, its own included (read on the servers,
     /// whose migration scripts convert them with the key).
     pub referenced_by: Vec<ReferencingColumn>,
 }
 
-/// Another table's single-column foreign key that holds a table's key.
+/// A single-column foreign key that holds a table's key (another table's, or its own).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ReferencingColumn {
     /// The referencing table, as doctor names tables (schema- or database-qualified where it
@@ -109,7 +109,8 @@ pub struct ReferencingColumn {
     pub nullable: bool,
     /// The foreign key's constraint name.
     pub constraint: String,
-    /// The constraint as the server writes it (PostgreSQL's `pg_get_constraintdef`).
+    /// The constraint's definition: PostgreSQL's `pg_get_constraintdef`; on MariaDB written from
+    /// its columns and its ON DELETE and ON UPDATE rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub definition: Option<String>,
 }

@@ -107,7 +107,7 @@ fn postgres_to_uuid(t: &TableReport, table: &str, col: &str) -> String {
     let children: Vec<(String, &ReferencingColumn)> =
         t.referenced_by.iter().map(|r| (qualified(&r.table, pg_quote), r)).collect();
     let mut out = String::from(
-        "-- Rewrites the table and rebuilds its indexes (ACCESS EXCLUSIVE lock while it runs), and so every table whose foreign key holds the key: each foreign key is dropped, its column converted with the key, and made again as it was (which checks every row).\nBEGIN;\n",
+        "-- Rewrites the table and rebuilds its indexes (ACCESS EXCLUSIVE lock while it runs), and so every table whose foreign key holds the key: each foreign key is dropped, its column converted with the key, and made again as it was (which checks every row, unless it was NOT VALID).\nBEGIN;\n",
     );
     for (child, r) in &children {
         out.push_str(&format!("ALTER TABLE {child} DROP CONSTRAINT {};\n", pg_quote(&r.constraint)));
@@ -122,8 +122,12 @@ fn postgres_to_uuid(t: &TableReport, table: &str, col: &str) -> String {
         out.push_str(&format!("ALTER TABLE {child} ADD CONSTRAINT {} {definition};\n", pg_quote(&r.constraint)));
     }
     out.push_str("COMMIT;\n");
+    let mut analysed: Vec<&str> = Vec::new();
     for name in std::iter::once(table).chain(children.iter().map(|c| c.0.as_str())) {
-        out.push_str(&format!("ANALYZE {name};\n"));
+        if !analysed.contains(&name) {
+            analysed.push(name);
+            out.push_str(&format!("ANALYZE {name};\n"));
+        }
     }
     out
 }
@@ -186,8 +190,8 @@ fn mariadb_to_uuid(t: &TableReport, table: &str, col: &str) -> String {
     out
 }
 
-/// ` Convert … the same way first.` for the columns whose foreign key holds the key, which a
-/// script that rebuilds the key alone leaves as they are.
+/// ` Convert the columns whose foreign key holds the key (…) the same way, …` where some do: a
+/// script that rebuilds the key alone leaves them as they are.
 fn unconverted(t: &TableReport) -> String {
     let columns: Vec<String> = t.referenced_by.iter().map(|r| format!("{}.{}", r.table, r.column)).collect();
     match columns.is_empty() {

@@ -143,12 +143,17 @@ fn names_schemes_layouts_advice_and_reads_innodb_pages() {
     )
     .unwrap();
     db.query_drop("INSERT INTO items (bench_id) SELECT id FROM bench LIMIT 1000").unwrap();
+    db.query_drop("ALTER TABLE bench ADD COLUMN parent CHAR(36) NULL, ADD FOREIGN KEY (parent) REFERENCES bench (id)")
+        .unwrap();
+    db.query_drop("UPDATE bench SET parent = id WHERE id < '4'").unwrap();
     let only = DoctorOptions { table: Some("bench".into()), ..DoctorOptions::default() };
     let text = diagnose(&url(&server, "root", "s_uuid4_text"), &only).unwrap();
     assert_eq!(text.tables.len(), 1);
     assert_eq!(text.tables[0].name, "bench");
     let items = &text.tables[0].referenced_by;
-    assert_eq!((items.len(), items[0].table.as_str(), items[0].nullable), (1, "items", false), "{items:?}");
+    let found: Vec<(&str, &str, bool)> =
+        items.iter().map(|r| (r.table.as_str(), r.column.as_str(), r.nullable)).collect();
+    assert_eq!(found, [("bench", "parent", true), ("items", "bench_id", false)], "{items:?}");
     let script = migration_sql_for(&url(&server, "root", "s_uuid4_text"), &text).unwrap();
     assert!(script.contains("MODIFY `id` UUID NOT NULL"), "{script}");
     assert!(script.contains("ALTER TABLE `items` MODIFY `bench_id` UUID NOT NULL, ADD CONSTRAINT `items_ibfk_1` FOREIGN KEY (`bench_id`) REFERENCES `s_uuid4_text`.`bench` (`id`) ON DELETE CASCADE"), "{script}");

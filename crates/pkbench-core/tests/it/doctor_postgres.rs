@@ -188,7 +188,9 @@ fn text_key_script_runs(client: &mut postgres::Client, url: &str, reported: u32)
     client
         .batch_execute(
             "CREATE TABLE s_uuid4_text.items (id bigserial PRIMARY KEY, bench_id text REFERENCES s_uuid4_text.bench ON DELETE CASCADE);
-             INSERT INTO s_uuid4_text.items (bench_id) SELECT id FROM s_uuid4_text.bench LIMIT 1000;",
+             INSERT INTO s_uuid4_text.items (bench_id) SELECT id FROM s_uuid4_text.bench LIMIT 1000;
+             ALTER TABLE s_uuid4_text.bench ADD COLUMN parent text REFERENCES s_uuid4_text.bench;
+             UPDATE s_uuid4_text.bench SET parent = id WHERE id < '4';",
         )
         .unwrap();
     let only =
@@ -196,7 +198,9 @@ fn text_key_script_runs(client: &mut postgres::Client, url: &str, reported: u32)
     let text = diagnose(url, &only).unwrap();
     assert_eq!(text.tables.len(), 1);
     let items = &text.tables[0].referenced_by;
-    assert_eq!((items.len(), items[0].table.as_str(), items[0].nullable), (1, "s_uuid4_text.items", true), "{items:?}");
+    let found: Vec<(&str, &str)> = items.iter().map(|r| (r.table.as_str(), r.column.as_str())).collect();
+    assert_eq!(found, [("s_uuid4_text.bench", "parent"), ("s_uuid4_text.items", "bench_id")], "{items:?}");
+    assert!(items[1].nullable && items[1].definition.as_deref().unwrap().contains("REFERENCES s_uuid4_text.bench(id)"));
     let script = migration_sql_for(url, &text).unwrap();
     assert!(script.contains("TYPE uuid USING \"id\"::uuid"), "{script}");
     assert!(script.contains("ALTER TABLE \"s_uuid4_text\".\"items\" ALTER COLUMN \"bench_id\" TYPE uuid"), "{script}");

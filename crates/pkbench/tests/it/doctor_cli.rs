@@ -261,12 +261,12 @@ fn a_sqlite_script_that_fails_on_a_row_commits_nothing() {
     let db = dir.path().join("shop.db");
     text_keyed_shop(&db);
     let conn = rusqlite::Connection::open(&db).unwrap();
-    // One order's key is not hexadecimal: it converts to NULL, which its item's NOT NULL
-    // reference refuses.
+    // One order's key is not hexadecimal: it would convert to NULL, and so would the note that
+    // references it, which no reference check would see.
     conn.execute_batch(
         "PRAGMA foreign_keys = ON;
          INSERT INTO orders VALUES ('not-a-uuid-at-all-xxxxxxxxxxxxxxxxxx', 1, 1, 0, NULL);
-         INSERT INTO items (order_id, qty) VALUES ('not-a-uuid-at-all-xxxxxxxxxxxxxxxxxx', 1);",
+         INSERT INTO notes VALUES ('not-a-uuid-at-all-xxxxxxxxxxxxxxxxxx', 'n');",
     )
     .unwrap();
     let out = pkbench().args(["doctor", "--sql", "--table", "orders"]).arg(&db).output().unwrap();
@@ -274,8 +274,8 @@ fn a_sqlite_script_that_fails_on_a_row_commits_nothing() {
     let printed = String::from_utf8(out.stdout).unwrap();
     let script = &printed[printed.find("-- pkbench doctor: migration script").unwrap()..];
     // As `sqlite3 -bail` runs it: the first error stops it, and the open transaction rolls back.
-    let error = conn.execute_batch(script).expect_err("the row stops the script");
-    assert!(error.to_string().contains("NOT NULL constraint failed"), "{error}");
+    let error = conn.execute_batch(script).expect_err("the value stops the script");
+    assert!(error.to_string().contains("CHECK constraint failed: n = 0"), "{error}");
     drop(conn);
     let conn = rusqlite::Connection::open(&db).unwrap();
     let text: i64 = conn.query_row("SELECT count(*) FROM orders WHERE typeof(id) = 'text'", [], |r| r.get(0)).unwrap();

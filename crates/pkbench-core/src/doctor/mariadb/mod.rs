@@ -225,7 +225,7 @@ fn table(
     Ok(MyTable { db, name, schema, columns, table_rows, data_bytes })
 }
 
-/// Other tables' single-column foreign keys to `db.name`'s `key`, with their definitions (their
+/// The single-column foreign keys to `db.name`'s `key` (its own included), with their definitions (their
 /// actions from `REFERENTIAL_CONSTRAINTS`); each table named with its database where `qualify`
 /// (as doctor names tables when it lists more than one database).
 fn referencing(c: &mut Conn, db: &str, name: &str, key: &str, qualify: bool) -> Result<Vec<ReferencingColumn>, Error> {
@@ -237,9 +237,9 @@ fn referencing(c: &mut Conn, db: &str, name: &str, key: &str, qualify: bool) -> 
              JOIN information_schema.REFERENTIAL_CONSTRAINTS r ON r.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA \
                AND r.TABLE_NAME = k.TABLE_NAME AND r.CONSTRAINT_NAME = k.CONSTRAINT_NAME \
              WHERE k.REFERENCED_TABLE_SCHEMA = ? AND k.REFERENCED_TABLE_NAME = ? AND k.REFERENCED_COLUMN_NAME = ? \
-               AND NOT (k.TABLE_SCHEMA = k.REFERENCED_TABLE_SCHEMA AND k.TABLE_NAME = k.REFERENCED_TABLE_NAME) \
                AND (SELECT COUNT(*) FROM information_schema.KEY_COLUMN_USAGE o WHERE o.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA \
-                    AND o.TABLE_NAME = k.TABLE_NAME AND o.CONSTRAINT_NAME = k.CONSTRAINT_NAME) = 1 \
+                    AND o.TABLE_NAME = k.TABLE_NAME AND o.CONSTRAINT_NAME = k.CONSTRAINT_NAME \
+                    AND o.REFERENCED_TABLE_NAME IS NOT NULL) = 1 \
              ORDER BY 1, 2, 3",
             (db, name, key),
         )

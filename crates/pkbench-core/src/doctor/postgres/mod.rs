@@ -173,9 +173,15 @@ fn table(c: &mut Client, oid: u32, name: String, heap_bytes: i64, reltuples: f64
     Ok(PgTable { oid, schema, heap_bytes, reltuples, index_bytes, types })
 }
 
-/// Other tables' single-column foreign keys to table `oid`'s `key`, with their definitions;
-/// each table named as doctor names tables (with its schema outside `public`).
+/// The single-column foreign keys to table `oid`'s `key` (its own included; a partition's copy
+/// of a partitioned table's left out), with their definitions; each table named as doctor names
+/// tables (with its schema outside `public`).
 fn referencing(c: &mut Client, oid: u32, key: &str) -> Result<Vec<ReferencingColumn>, Error> {
+    // Every table named with its schema in the definitions, whatever this login's search_path;
+    // the setting is put back after.
+    let path: String =
+        c.query_one("SELECT current_setting('search_path')", &[]).map_err(pg("could not read the search_path"))?.get(0);
+    c.execute("SELECT set_config('search_path', '', true)", &[]).map_err(pg("could not set the search_path"))?;
     let rows = c
         .query(
             "SELECT n.nspname::text, t.relname::text, a.attname::text, NOT a.attnotnull, k.conname::text, \
@@ -183,11 +189,12 @@ fn referencing(c: &mut Client, oid: u32, key: &str) -> Result<Vec<ReferencingCol
              FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace \
              JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = k.conkey[1] \
              JOIN pg_attribute r ON r.attrelid = k.confrelid AND r.attnum = k.confkey[1] \
-             WHERE k.confrelid = $1 AND k.contype = 'f' AND cardinality(k.conkey) = 1 AND k.conrelid <> k.confrelid \
+             WHERE k.confrelid = $1 AND k.contype = 'f' AND cardinality(k.conkey) = 1 AND k.conparentid = 0 \
                AND r.attname = $2 ORDER BY 1, 2, 3",
             &[&oid, &key],
         )
         .map_err(pg("could not read the foreign keys referencing a table"))?;
+    c.execute("SELECT set_config('search_path', $1, true)", &[&path]).map_err(pg("could not set the search_path"))?;
     Ok(rows
         .iter()
         .map(|r| {

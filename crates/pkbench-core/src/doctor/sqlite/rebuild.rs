@@ -7,7 +7,8 @@
 //! indexes and triggers made again, and the commit reached only if no reference broke.
 //!
 //! Where a step cannot be written safely — a `CREATE TABLE` it cannot rewrite, a `CHECK` or
-//! `DEFAULT` that reads a converted column, a composite foreign key that holds one — the script
+//! generated column that reads a converted column, a `DEFAULT` on one other than NULL, a
+//! composite foreign key that holds one — the script
 //! converts nothing and says why: converting some of the columns that hold a key would break
 //! every reference between them.
 
@@ -51,7 +52,20 @@ pub fn script(conn: &Connection, keys: Vec<Conversion>) -> rusqlite::Result<Stri
             None => tables.push((c.table.clone(), vec![c])),
         }
     }
-    let mut body = String::new();
+    // Every value must convert: one that does not would turn NULL (text that is not hex) or into
+    // other bytes (a ULID with a letter base32 lacks), and a NULL passes every reference check.
+    let mut body = String::from(
+        "-- Run with -bail, the script stops here and commits nothing if a value does not convert to 16 bytes.\nCREATE TEMP TABLE pkbench_unconverted (n INTEGER CHECK (n = 0));\n",
+    );
+    for c in &conversions {
+        let column = quote(&c.column);
+        body.push_str(&format!(
+            "INSERT INTO pkbench_unconverted SELECT count(*) FROM {} WHERE {column} IS NOT NULL AND NOT ({});\n",
+            quote(&c.table),
+            converts(&c.column, c.storage)
+        ));
+    }
+    body.push_str("DROP TABLE temp.pkbench_unconverted;\n");
     for (table, columns) in &tables {
         match rebuild(conn, table, columns)? {
             Ok(sql) => body.push_str(&sql),
@@ -81,6 +95,18 @@ pub fn script(conn: &Connection, keys: Vec<Conversion>) -> rusqlite::Result<Stri
     ))
 }
 
+/// SQL true where `column`'s value converts to 16 bytes: hex text whose bytes are 16, a ULID of
+/// 26 base32 characters whose first is at most 7.
+fn converts(column: &str, storage: KeyStorage) -> String {
+    match storage {
+        KeyStorage::Text26 => {
+            let pattern = format!("[0-7]{}", "[0-9A-HJKMNP-TV-Z]".repeat(25));
+            format!("length({c}) = 26 AND upper({c}) GLOB '{pattern}'", c = quote(column))
+        }
+        _ => format!("length({}) IS 16", to_blob(column, storage).unwrap_or_else(|| "NULL".into())),
+    }
+}
+
 /// The comment a script carries instead of a conversion it cannot write safely.
 fn refused(why: &str) -> String {
     format!(
@@ -89,8 +115,9 @@ fn refused(why: &str) -> String {
 }
 
 /// `keys` and every column that holds one of them: following each single-column foreign key
-/// that references a converted column (the referenced table's own included), until none is new;
-/// `Err` with the reason where a composite foreign key holds one.
+/// that references a converted column (the referenced table's own included), and each one a
+/// converted column has, until none is new; `Err` with the reason where a composite foreign key
+/// holds one.
 fn holding(conn: &Connection, keys: Vec<Conversion>) -> rusqlite::Result<Result<Vec<Conversion>, String>> {
     let fks = foreign_keys(conn)?;
     let mut all = keys;
@@ -101,24 +128,38 @@ fn holding(conn: &Connection, keys: Vec<Conversion>) -> rusqlite::Result<Result<
         let refers = |fk: &&ForeignKey| {
             fk.parent.eq_ignore_ascii_case(&c.table) && fk.to.iter().any(|t| t.eq_ignore_ascii_case(&c.column))
         };
+        // The column's own foreign key: the column it references holds the same values.
+        let holds = |fk: &&ForeignKey| {
+            fk.table.eq_ignore_ascii_case(&c.table) && fk.from.iter().any(|f| f.eq_ignore_ascii_case(&c.column))
+        };
         for fk in fks.iter().filter(refers) {
-            let [from] = fk.from.as_slice() else {
-                return Ok(Err(format!(
-                    "the foreign key ({}) of {} references {}.{} with other columns",
-                    fk.from.join(", "),
-                    quote(&fk.table),
-                    quote(&c.table),
-                    quote(&c.column)
-                )));
-            };
-            let known =
-                all.iter().any(|a| a.table.eq_ignore_ascii_case(&fk.table) && a.column.eq_ignore_ascii_case(from));
-            if !known {
-                all.push(Conversion { table: fk.table.clone(), column: from.clone(), storage: c.storage, key: false });
-            }
+            let [from] = fk.from.as_slice() else { return Ok(Err(composite(fk))) };
+            add(&mut all, &fk.table, from, c.storage);
+        }
+        for fk in fks.iter().filter(holds) {
+            let [to] = fk.to.as_slice() else { return Ok(Err(composite(fk))) };
+            add(&mut all, &fk.parent, to, c.storage);
         }
     }
     Ok(Ok(all))
+}
+
+/// `table.column` among the columns to convert, unless it is already.
+fn add(all: &mut Vec<Conversion>, table: &str, column: &str, storage: KeyStorage) {
+    if !all.iter().any(|a| a.table.eq_ignore_ascii_case(table) && a.column.eq_ignore_ascii_case(column)) {
+        all.push(Conversion { table: table.into(), column: column.into(), storage, key: false });
+    }
+}
+
+/// Why a composite foreign key that holds a converted column stops the conversion.
+fn composite(fk: &ForeignKey) -> String {
+    format!(
+        "the foreign key ({}) of {} references ({}) of {}: a composite key holds a converted column",
+        fk.from.join(", "),
+        quote(&fk.table),
+        fk.to.join(", "),
+        quote(&fk.parent)
+    )
 }
 
 /// A foreign key as listed: (table, id), its columns, and the referenced ones where written.
@@ -207,7 +248,7 @@ fn rebuild(conn: &Connection, table: &str, columns: &[&Conversion]) -> rusqlite:
     if let Some(seq) = sequence(conn, table)? {
         let name = table.replace('\'', "''");
         out.push_str(&format!(
-            "-- Its AUTOINCREMENT sequence goes on from where it was, so no deleted row's id is given again.\nUPDATE sqlite_sequence SET seq = {seq} WHERE name = '{name}' AND seq < {seq};\n"
+            "-- Its AUTOINCREMENT sequence goes on from where it was, so no deleted row's id is given again.\nINSERT INTO sqlite_sequence (name, seq) SELECT '{name}', {seq} WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = '{name}');\nUPDATE sqlite_sequence SET seq = {seq} WHERE name = '{name}' AND seq < {seq};\n"
         ));
     }
     Ok(Ok(out))
@@ -252,7 +293,10 @@ fn with_blob_columns(create: &str, name: &str, columns: &[&str]) -> Result<Strin
             let reads = match &option.option {
                 ColumnOption::Check(e) => Some(e.to_string()),
                 ColumnOption::Generated { generation_expr: Some(e), .. } => Some(e.to_string()),
-                ColumnOption::Default(e) if columns.iter().any(|c| def.name.value.eq_ignore_ascii_case(c)) => {
+                ColumnOption::Default(e)
+                    if columns.iter().any(|c| def.name.value.eq_ignore_ascii_case(c))
+                        && !e.to_string().eq_ignore_ascii_case("NULL") =>
+                {
                     return Err(format!("{} has a DEFAULT ({e}) that writes the text form", quote(&def.name.value)));
                 }
                 _ => None,

@@ -56,7 +56,7 @@ pub fn migration_script(conn: &Connection, report: &DoctorReport) -> rusqlite::R
                 ),
                 AdviceKind::BinaryStorage => match binary_key(table) {
                     Ok(key) => {
-                        out.push_str("-- Stored in 16 bytes below, with every column that holds the key.\n");
+                        out.push_str("-- The conversion below stores it in 16 bytes with every column that holds the key, or says why it cannot.\n");
                         keys.push(key);
                         vacuum = true;
                     }
