@@ -468,7 +468,8 @@ fn each_candidate(
             let mut f = figures::figures(s, current, run, calibrated, trees, shape.sample_rows, profile.rows_now);
             let refs = &profile.references;
             f.referencing_bytes = references::bytes_at(refs, s, engine, profile.rows_now, target_rows);
-            f.referencing_copy_bytes = (!refs.is_empty()).then(|| references::bytes_per_copy(s, engine, target_rows));
+            f.referencing_copy_bytes =
+                (!refs.is_empty()).then(|| crate::schema::stored_key_bytes(s, engine, target_rows));
             Some(f)
         })
         .collect()

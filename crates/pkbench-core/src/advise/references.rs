@@ -126,18 +126,12 @@ pub fn bytes_at(
     key_rows_now: u64,
     target_rows: u64,
 ) -> Option<u64> {
-    let per_copy = bytes_per_copy(strategy, engine, target_rows);
+    let per_copy = crate::schema::stored_key_bytes(strategy, engine, target_rows);
     let mut total = 0.0;
     for r in references {
         total += r.rows_at(key_rows_now, target_rows)? as f64 * f64::from(r.copies) * per_copy;
     }
     (!references.is_empty()).then_some(total.round() as u64)
-}
-
-/// Bytes of one copy of `strategy`'s key in a referencing column or an index entry holding
-/// it, as `engine` stores it at the target.
-pub fn bytes_per_copy(strategy: &Strategy, engine: EngineKind, target_rows: u64) -> f64 {
-    crate::schema::stored_key_bytes(strategy, engine, target_rows)
 }
 
 #[cfg(test)]

@@ -141,6 +141,15 @@ mod servers {
     }
 }
 
+/// The migration script `doctor --sql --table orders` prints after its report on `db`.
+fn orders_script(db: &Path) -> String {
+    let out = pkbench().args(["doctor", "--sql", "--table", "orders"]).arg(db).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed = String::from_utf8(out.stdout).unwrap();
+    let at = printed.find("-- pkbench doctor: migration script").expect("the script follows the report");
+    printed[at..].to_string()
+}
+
 /// A shop whose orders are keyed by UUIDv4 text: a parent they reference, a CHECK, an index, a
 /// trigger and a view on them, and two tables whose foreign keys hold their key (one of them
 /// deleting with its order).
@@ -184,11 +193,7 @@ fn the_sqlite_migration_script_converts_every_column_holding_the_key_and_keeps_t
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("shop.db");
     text_keyed_shop(&db);
-    let out = pkbench().args(["doctor", "--sql", "--table", "orders"]).arg(&db).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let printed = String::from_utf8(out.stdout).unwrap();
-    let at = printed.find("-- pkbench doctor: migration script").expect("the script follows the report");
-    let script = &printed[at..];
+    let script = &orders_script(&db);
     assert!(script.contains("PRAGMA foreign_keys = OFF;"), "{script}");
     let conn = rusqlite::Connection::open(&db).unwrap();
     conn.execute_batch("PRAGMA foreign_keys = ON").unwrap();
@@ -244,10 +249,7 @@ fn a_sqlite_key_a_check_reads_as_text_is_left_as_it_is_with_the_reason() {
     text_keyed_shop(&db);
     let conn = rusqlite::Connection::open(&db).unwrap();
     conn.execute_batch("CREATE TABLE refunds (order_id TEXT REFERENCES orders CHECK (length(order_id) = 36))").unwrap();
-    let out = pkbench().args(["doctor", "--sql", "--table", "orders"]).arg(&db).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let printed = String::from_utf8(out.stdout).unwrap();
-    let script = &printed[printed.find("-- pkbench doctor: migration script").unwrap()..];
+    let script = &orders_script(&db);
     assert!(
         script.contains("-- Not converted here: \"refunds\": a CHECK or generated column reads \"order_id\" as text."),
         "{script}"
@@ -269,10 +271,7 @@ fn a_sqlite_script_that_fails_on_a_row_commits_nothing() {
          INSERT INTO notes VALUES ('not-a-uuid-at-all-xxxxxxxxxxxxxxxxxx', 'n');",
     )
     .unwrap();
-    let out = pkbench().args(["doctor", "--sql", "--table", "orders"]).arg(&db).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let printed = String::from_utf8(out.stdout).unwrap();
-    let script = &printed[printed.find("-- pkbench doctor: migration script").unwrap()..];
+    let script = &orders_script(&db);
     // As `sqlite3 -bail` runs it: the first error stops it, and the open transaction rolls back.
     let error = conn.execute_batch(script).expect_err("the value stops the script");
     assert!(error.to_string().contains("CHECK constraint failed: n = 0"), "{error}");

@@ -247,13 +247,12 @@ fn referencing(c: &mut Conn, db: &str, name: &str, key: &str, qualify: bool) -> 
     Ok(rows
         .into_iter()
         .map(|(schema, table, column, nullable, constraint, on_delete, on_update)| {
-            let q = |n: &str| EngineKind::MariaDb.dialect().quote(n);
             let definition = format!(
                 "FOREIGN KEY ({}) REFERENCES {}.{} ({}) ON DELETE {on_delete} ON UPDATE {on_update}",
-                q(&column),
-                q(db),
-                q(name),
-                q(key)
+                quote(&column),
+                quote(db),
+                quote(name),
+                quote(key)
             );
             ReferencingColumn {
                 table: if qualify || schema != db { format!("{schema}.{table}") } else { table },
