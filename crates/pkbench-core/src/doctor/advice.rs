@@ -329,6 +329,7 @@ mod tests {
     fn table() -> TableSchema {
         TableSchema {
             referenced_by: Vec::new(),
+            key_references: None,
             name: "t".into(),
             without_rowid: false,
             layout: Layout::RowidNoKey,

@@ -137,9 +137,13 @@ pub struct TableReport {
     pub advice: Vec<Advice>,
     /// One-line verdict.
     pub verdict: String,
-    /// The single-column foreign keys to its primary key, its own included (servers).
+    /// The single-column foreign keys that hold its primary key, its own included, and through a
+    /// chain the ones that hold those, parents first (servers).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub referenced_by: Vec<schema::ReferencingColumn>,
+    /// The column its primary key references through a single-column foreign key (servers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key_references: Option<schema::ReferencedColumn>,
 }
 
 /// One key column (or composite key): declaration, stored values and their order.
@@ -197,6 +201,7 @@ pub fn assemble(facts: TableFacts<'_>, database_bytes: u64, engine: EngineKind) 
         advice,
         verdict,
         referenced_by: table.referenced_by.clone(),
+        key_references: table.key_references.clone(),
     }
 }
 

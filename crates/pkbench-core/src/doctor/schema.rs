@@ -92,9 +92,23 @@ pub struct TableSchema {
     pub unique: Vec<KeySchema>,
     /// Every index on the table: `(name, columns, CREATE sql if user-written)`.
     pub indexes: Vec<(String, Vec<String>, Option<String>)>,
-    /// The single-column foreign keys to its primary key, its own included (read on the servers,
-    /// whose migration scripts convert them with the key).
+    /// The single-column foreign keys that hold its primary key, its own included, and through
+    /// a chain (a referencing column that is itself referenced) the ones that hold those, parents
+    /// first (read on the servers, whose migration scripts convert them with the key).
     pub referenced_by: Vec<ReferencingColumn>,
+    /// The column the primary key itself references, where a single-column foreign key on it
+    /// makes it a copy of another table's key (read on the servers: the script converts that key,
+    /// and this one with it).
+    pub key_references: Option<ReferencedColumn>,
+}
+
+/// A column a foreign key references.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ReferencedColumn {
+    /// Its table, as doctor names tables.
+    pub table: String,
+    /// The column.
+    pub column: String,
 }
 
 /// A single-column foreign key that holds a table's key (another table's, or its own).
@@ -113,6 +127,10 @@ pub struct ReferencingColumn {
     /// its columns and its ON DELETE and ON UPDATE rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub definition: Option<String>,
+    /// The column it references where that is not the key itself but a column further up a
+    /// chain that holds the key (absent for a foreign key to the key).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub references: Option<ReferencedColumn>,
 }
 
 /// Quotes an identifier for SQL.

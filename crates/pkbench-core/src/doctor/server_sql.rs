@@ -85,6 +85,7 @@ fn postgres(t: &TableReport, kind: AdviceKind, major: u32) -> String {
             "-- Application change, no SQL: generate new values of the UNIQUE column as UUIDv7.\n".into()
         }
         AdviceKind::BinaryStorage => match key {
+            Some(_) if t.key_references.is_some() => converted_with_parent(t).unwrap_or_default(),
             Some((col, KeyStorage::Text36 | KeyStorage::Text32)) => postgres_to_uuid(t, &table, col),
             _ => {
                 "-- The key is not hexadecimal text (base32 ULID?): convert it to 16 bytes in the application.\n".into()
@@ -96,9 +97,9 @@ fn postgres(t: &TableReport, kind: AdviceKind, major: u32) -> String {
     }
 }
 
-/// The key converted to `uuid`, and with it every column whose foreign key holds it: each
-/// foreign key dropped, its column converted, and the foreign key made again as the server wrote
-/// it (a foreign key's columns must keep the key's type), in one transaction.
+/// The key converted to `uuid`, and with it every column whose foreign key holds it (down a
+/// chain too): each foreign key dropped, its column converted, and the foreign key made again as
+/// the server wrote it (a foreign key's columns must keep the key's type), in one transaction.
 fn postgres_to_uuid(t: &TableReport, table: &str, col: &str) -> String {
     let to_uuid = |table: &str, c: &str| {
         let c = pg_quote(c);
@@ -113,8 +114,10 @@ fn postgres_to_uuid(t: &TableReport, table: &str, col: &str) -> String {
         out.push_str(&format!("ALTER TABLE {child} DROP CONSTRAINT {};\n", pg_quote(&r.constraint)));
     }
     out.push_str(&to_uuid(table, col));
-    for (child, r) in &children {
+    for (child, r) in converted_columns(&children) {
         out.push_str(&to_uuid(child, &r.column));
+    }
+    for (child, r) in &children {
         let definition = r
             .definition
             .clone()
@@ -132,6 +135,28 @@ fn postgres_to_uuid(t: &TableReport, table: &str, col: &str) -> String {
     out
 }
 
+/// Each referencing column once (a column may hold the key through more than one foreign key),
+/// parents before the columns that reference them.
+fn converted_columns<'a>(children: &'a [(String, &'a ReferencingColumn)]) -> Vec<(&'a str, &'a ReferencingColumn)> {
+    let mut out: Vec<(&str, &ReferencingColumn)> = Vec::new();
+    for (child, r) in children {
+        if !out.iter().any(|(t, o)| t == child && o.column == r.column) {
+            out.push((child.as_str(), r));
+        }
+    }
+    out
+}
+
+/// Where the table's key is itself a foreign key to another table's column: the key must keep
+/// that column's type, so it is converted with that one (whose script reaches this table).
+fn converted_with_parent(t: &TableReport) -> Option<String> {
+    let parent = t.key_references.as_ref()?;
+    Some(format!(
+        "-- The key is a foreign key to {}.{}, and must keep its type: convert that key (pkbench doctor TARGET --table {}), whose script converts this one with it.\n",
+        parent.table, parent.column, parent.table
+    ))
+}
+
 fn mariadb(t: &TableReport, kind: AdviceKind, version: (u32, u32)) -> String {
     let q = my_quote;
     let table = qualified(&t.name, my_quote);
@@ -142,6 +167,7 @@ fn mariadb(t: &TableReport, kind: AdviceKind, version: (u32, u32)) -> String {
                 .into()
         }
         AdviceKind::BinaryStorage => match key_of(t) {
+            Some(_) if t.key_references.is_some() => converted_with_parent(t).unwrap_or_default(),
             Some((col, KeyStorage::Text36 | KeyStorage::Text32)) if has_uuid_type => mariadb_to_uuid(t, &table, col),
             Some((col, KeyStorage::Text36 | KeyStorage::Text32)) => format!(
                 "-- BINARY(16): the application must then bind 16-byte values.{}\nALTER TABLE {table} ADD COLUMN {b} BINARY(16) NULL;\nUPDATE {table} SET {b} = UNHEX(REPLACE({c}, '-', ''));\nALTER TABLE {table} DROP PRIMARY KEY, DROP COLUMN {c}, CHANGE {b} {c} BINARY(16) NOT NULL, ADD PRIMARY KEY ({c});\n",
@@ -175,17 +201,18 @@ fn mariadb_to_uuid(t: &TableReport, table: &str, col: &str) -> String {
         out.push_str(&format!("ALTER TABLE {child} DROP FOREIGN KEY {};\n", my_quote(&r.constraint)));
     }
     out.push_str(&format!("ALTER TABLE {table} MODIFY {} UUID NOT NULL;\n", my_quote(col)));
-    for (child, r) in &children {
+    // One ALTER per table and column: the column changed with the foreign keys that use it, each
+    // after the column it references (parents come first in the list).
+    for (child, r) in converted_columns(&children) {
         let null = if r.nullable { "NULL" } else { "NOT NULL" };
-        let definition = r
-            .definition
-            .clone()
-            .unwrap_or_else(|| format!("FOREIGN KEY ({}) REFERENCES {table} ({})", my_quote(&r.column), my_quote(col)));
-        out.push_str(&format!(
-            "ALTER TABLE {child} MODIFY {} UUID {null}, ADD CONSTRAINT {} {definition};\n",
-            my_quote(&r.column),
-            my_quote(&r.constraint)
-        ));
+        let mut changes = vec![format!("MODIFY {} UUID {null}", my_quote(&r.column))];
+        for (_, fk) in children.iter().filter(|(t, o)| t == child && o.column == r.column) {
+            let definition = fk.definition.clone().unwrap_or_else(|| {
+                format!("FOREIGN KEY ({}) REFERENCES {table} ({})", my_quote(&fk.column), my_quote(col))
+            });
+            changes.push(format!("ADD CONSTRAINT {} {definition}", my_quote(&fk.constraint)));
+        }
+        out.push_str(&format!("ALTER TABLE {child} {};\n", changes.join(", ")));
     }
     out
 }

@@ -134,8 +134,12 @@ fn names_schemes_layouts_advice_and_reads_innodb_pages() {
     // Insertion order from the auto-increment id for the UNIQUE external key.
     let ext = &table(&report, "s_int_uuid4.bench").unique_keys[0];
     assert_eq!(ext.order.as_ref().unwrap().appends_in_order, Some(false), "{ext:?}");
-    // The script for uuid4-text converts the key to the UUID type, and the column of a table
-    // whose foreign key holds it, and runs.
+    text_key_script_runs(&server);
+}
+
+/// The script for uuid4-text converts the key to the UUID type, and the columns whose foreign
+/// keys hold it (down a one-to-one chain too), and runs.
+fn text_key_script_runs(server: &ManagedMariaDb) {
     let mut db = mysql::Conn::new(server.opts().db_name(Some("s_uuid4_text"))).unwrap();
     db.query_drop(
         "CREATE TABLE items (id BIGINT AUTO_INCREMENT PRIMARY KEY, bench_id CHAR(36) NOT NULL, \
@@ -146,27 +150,64 @@ fn names_schemes_layouts_advice_and_reads_innodb_pages() {
     db.query_drop("ALTER TABLE bench ADD COLUMN parent CHAR(36) NULL, ADD FOREIGN KEY (parent) REFERENCES bench (id)")
         .unwrap();
     db.query_drop("UPDATE bench SET parent = id WHERE id < '4'").unwrap();
+    // A one-to-one chain: a profile's key is a bench's, and a badge references the profile.
+    db.query_drop(
+        "CREATE TABLE profile (bench_id CHAR(36) PRIMARY KEY, FOREIGN KEY (bench_id) REFERENCES bench (id));
+         CREATE TABLE badge (id INT AUTO_INCREMENT PRIMARY KEY, profile_id CHAR(36) NOT NULL,
+                             CONSTRAINT badge_profile FOREIGN KEY (profile_id) REFERENCES profile (bench_id) ON DELETE CASCADE);
+         INSERT INTO profile SELECT id FROM bench LIMIT 500;
+         INSERT INTO badge (profile_id) SELECT bench_id FROM profile;",
+    )
+    .unwrap();
+    let profile = DoctorOptions { table: Some("profile".into()), ..DoctorOptions::default() };
+    let child = diagnose(&url(server, "root", "s_uuid4_text"), &profile).unwrap();
+    let parent = child.tables[0].key_references.as_ref().unwrap();
+    assert_eq!((parent.table.as_str(), parent.column.as_str()), ("bench", "id"));
     let only = DoctorOptions { table: Some("bench".into()), ..DoctorOptions::default() };
-    let text = diagnose(&url(&server, "root", "s_uuid4_text"), &only).unwrap();
+    let text = diagnose(&url(server, "root", "s_uuid4_text"), &only).unwrap();
     assert_eq!(text.tables.len(), 1);
     assert_eq!(text.tables[0].name, "bench");
     let items = &text.tables[0].referenced_by;
     let found: Vec<(&str, &str, bool)> =
         items.iter().map(|r| (r.table.as_str(), r.column.as_str(), r.nullable)).collect();
-    assert_eq!(found, [("bench", "parent", true), ("items", "bench_id", false)], "{items:?}");
-    let script = migration_sql_for(&url(&server, "root", "s_uuid4_text"), &text).unwrap();
+    assert_eq!(
+        found,
+        [
+            ("bench", "parent", true),
+            ("items", "bench_id", false),
+            ("profile", "bench_id", false),
+            ("badge", "profile_id", false)
+        ],
+        "{items:?}"
+    );
+    let via = items[3].references.as_ref().unwrap();
+    assert_eq!((via.table.as_str(), via.column.as_str()), ("profile", "bench_id"));
+    // The whole database's script: the profile, advised too, is converted once, with the bench.
+    let whole = diagnose(&url(server, "root", "s_uuid4_text"), &DoctorOptions::default()).unwrap();
+    let script = migration_sql_for(&url(server, "root", "s_uuid4_text"), &whole).unwrap();
+    assert!(script.contains("-- The key is a foreign key to bench.id, and must keep its type"), "{script}");
+    assert_eq!(script.matches("`profile` MODIFY `bench_id` UUID").count(), 1, "{script}");
     assert!(script.contains("MODIFY `id` UUID NOT NULL"), "{script}");
     assert!(script.contains("ALTER TABLE `items` MODIFY `bench_id` UUID NOT NULL, ADD CONSTRAINT `items_ibfk_1` FOREIGN KEY (`bench_id`) REFERENCES `s_uuid4_text`.`bench` (`id`) ON DELETE CASCADE"), "{script}");
     for stmt in script.lines().filter(|l| !l.starts_with("--") && !l.trim().is_empty()) {
         db.query_drop(stmt).unwrap();
     }
-    let after = diagnose(&url(&server, "root", "s_uuid4_text"), &only).unwrap();
+    let after = diagnose(&url(server, "root", "s_uuid4_text"), &only).unwrap();
     let s = after.tables[0].primary_key.as_ref().unwrap().scheme.as_ref().unwrap();
     assert_eq!((s.scheme, s.storage), (KeyScheme::UuidV4, KeyStorage::NativeUuid), "{after:#?}");
     // Every item still references its row, and the foreign key still holds.
     let joined: Option<u64> = db.query_first("SELECT COUNT(*) FROM items i JOIN bench b ON b.id = i.bench_id").unwrap();
     assert_eq!(joined, Some(1000));
     assert!(db.query_drop("INSERT INTO items (bench_id) VALUES (UUID())").is_err(), "the foreign key holds");
+    // Down the chain too: every badge reaches its bench, and its ON DELETE CASCADE is kept.
+    let chained: Option<u64> = db
+        .query_first("SELECT COUNT(*) FROM badge g JOIN profile p ON p.bench_id = g.profile_id JOIN bench b ON b.id = p.bench_id")
+        .unwrap();
+    assert_eq!(chained, Some(500));
+    let rule: Option<String> = db
+        .query_first("SELECT DELETE_RULE FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = 's_uuid4_text' AND CONSTRAINT_NAME = 'badge_profile'")
+        .unwrap();
+    assert_eq!(rule.as_deref(), Some("CASCADE"));
 }
 
 #[test]

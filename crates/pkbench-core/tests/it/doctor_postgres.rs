@@ -190,18 +190,50 @@ fn text_key_script_runs(client: &mut postgres::Client, url: &str, reported: u32)
             "CREATE TABLE s_uuid4_text.items (id bigserial PRIMARY KEY, bench_id text REFERENCES s_uuid4_text.bench ON DELETE CASCADE);
              INSERT INTO s_uuid4_text.items (bench_id) SELECT id FROM s_uuid4_text.bench LIMIT 1000;
              ALTER TABLE s_uuid4_text.bench ADD COLUMN parent text REFERENCES s_uuid4_text.bench;
-             UPDATE s_uuid4_text.bench SET parent = id WHERE id < '4';",
+             UPDATE s_uuid4_text.bench SET parent = id WHERE id < '4';
+             CREATE TABLE s_uuid4_text.profile (bench_id text PRIMARY KEY REFERENCES s_uuid4_text.bench);
+             CREATE TABLE s_uuid4_text.badge (id serial PRIMARY KEY,
+                 profile_id text NOT NULL CONSTRAINT badge_profile REFERENCES s_uuid4_text.profile ON DELETE CASCADE);
+             INSERT INTO s_uuid4_text.profile SELECT id FROM s_uuid4_text.bench LIMIT 500;
+             INSERT INTO s_uuid4_text.badge (profile_id) SELECT bench_id FROM s_uuid4_text.profile;",
         )
         .unwrap();
+    // The profile's key is a bench's: its script converts nothing on its own and says why.
+    let profile = DoctorOptions {
+        schema: Some("s_uuid4_text".into()),
+        table: Some("profile".into()),
+        ..DoctorOptions::default()
+    };
+    let child = diagnose(url, &profile).unwrap();
+    let parent = child.tables[0].key_references.as_ref().unwrap();
+    assert_eq!((parent.table.as_str(), parent.column.as_str()), ("s_uuid4_text.bench", "id"));
     let only =
         DoctorOptions { schema: Some("s_uuid4_text".into()), table: Some("bench".into()), ..DoctorOptions::default() };
     let text = diagnose(url, &only).unwrap();
     assert_eq!(text.tables.len(), 1);
     let items = &text.tables[0].referenced_by;
     let found: Vec<(&str, &str)> = items.iter().map(|r| (r.table.as_str(), r.column.as_str())).collect();
-    assert_eq!(found, [("s_uuid4_text.bench", "parent"), ("s_uuid4_text.items", "bench_id")], "{items:?}");
+    assert_eq!(
+        found,
+        [
+            ("s_uuid4_text.bench", "parent"),
+            ("s_uuid4_text.items", "bench_id"),
+            ("s_uuid4_text.profile", "bench_id"),
+            ("s_uuid4_text.badge", "profile_id")
+        ],
+        "{items:?}"
+    );
+    let via = items[3].references.as_ref().unwrap();
+    assert_eq!((via.table.as_str(), via.column.as_str()), ("s_uuid4_text.profile", "bench_id"));
     assert!(items[1].nullable && items[1].definition.as_deref().unwrap().contains("REFERENCES s_uuid4_text.bench(id)"));
-    let script = migration_sql_for(url, &text).unwrap();
+    // The whole schema's script: the profile, advised too, is converted once, with the bench.
+    let whole = DoctorOptions { schema: Some("s_uuid4_text".into()), ..DoctorOptions::default() };
+    let script = migration_sql_for(url, &diagnose(url, &whole).unwrap()).unwrap();
+    assert!(
+        script.contains("-- The key is a foreign key to s_uuid4_text.bench.id, and must keep its type"),
+        "{script}"
+    );
+    assert_eq!(script.matches("\"profile\" ALTER COLUMN \"bench_id\" TYPE uuid").count(), 1, "{script}");
     assert!(script.contains("TYPE uuid USING \"id\"::uuid"), "{script}");
     assert!(script.contains("ALTER TABLE \"s_uuid4_text\".\"items\" ALTER COLUMN \"bench_id\" TYPE uuid"), "{script}");
     if reported >= 18 {
@@ -236,6 +268,21 @@ fn text_key_script_runs(client: &mut postgres::Client, url: &str, reported: u32)
         .unwrap()
         .get(0);
     assert!(fk.contains("ON DELETE CASCADE"), "{fk}");
+    // Down the chain too: every badge reaches its bench, and its ON DELETE CASCADE is kept.
+    let chained: i64 = client
+        .query_one(
+            "SELECT count(*) FROM s_uuid4_text.badge g JOIN s_uuid4_text.profile p ON p.bench_id = g.profile_id \
+             JOIN s_uuid4_text.bench b ON b.id = p.bench_id",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(chained, 500);
+    let badge: String = client
+        .query_one("SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'badge_profile'", &[])
+        .unwrap()
+        .get(0);
+    assert!(badge.contains("ON DELETE CASCADE"), "{badge}");
 }
 
 #[test]

@@ -18,7 +18,7 @@ use session::my;
 use crate::Error;
 use crate::doctor::physical::ServerBtree;
 use crate::doctor::sample::{as_native_uuid, detect_scheme};
-use crate::doctor::schema::{KeySchema, Layout, ReferencingColumn, TableSchema};
+use crate::doctor::schema::{KeySchema, Layout, ReferencedColumn, ReferencingColumn, TableSchema};
 use crate::doctor::{BtreeReport, DoctorOptions, DoctorReport, KeyColumnReport, TableFacts, assemble, order};
 use crate::engines::EngineKind;
 use crate::engines::dialect::Dialect;
@@ -207,9 +207,10 @@ fn table(
         (true, true) => Layout::SortedOnKey,
         (true, false) => Layout::SortedHiddenKey,
     };
-    let referenced_by = match primary.as_ref().map(|k| k.columns.as_slice()) {
-        Some([key]) => referencing(c, &db, &name, key, shown.contains('.'))?,
-        _ => Vec::new(),
+    let qualify = shown.contains('.');
+    let (referenced_by, key_references) = match primary.as_ref().map(|k| k.columns.as_slice()) {
+        Some([key]) => (referencing(c, &db, &name, key, qualify)?, key_reference(c, &db, &name, key, qualify)?),
+        _ => (Vec::new(), None),
     };
     let schema = TableSchema {
         name: shown,
@@ -220,17 +221,24 @@ fn table(
         unique,
         indexes,
         referenced_by,
+        key_references,
     };
     let columns = columns.into_iter().map(|c| (c.0, c.2, c.3)).collect();
     Ok(MyTable { db, name, schema, columns, table_rows, data_bytes })
 }
 
-/// The single-column foreign keys to `db.name`'s `key` (its own included), with their definitions (their
-/// actions from `REFERENTIAL_CONSTRAINTS`); each table named with its database where `qualify`
-/// (as doctor names tables when it lists more than one database).
+/// A table as doctor names it: with its database where `qualify` (as doctor names tables when
+/// it lists more than one database) or where it is not `db`.
+fn shown(schema: String, table: String, db: &str, qualify: bool) -> String {
+    if qualify || schema != db { format!("{schema}.{table}") } else { table }
+}
+
+/// The single-column foreign keys that hold `db.name`'s `key` (its own included), then those
+/// that hold each of their columns in turn (a chain), with their definitions (their actions from
+/// `REFERENTIAL_CONSTRAINTS`).
 fn referencing(c: &mut Conn, db: &str, name: &str, key: &str, qualify: bool) -> Result<Vec<ReferencingColumn>, Error> {
-    let rows: Vec<(String, String, String, String, String, String, String)> = c
-        .exec(
+    let statement = c
+        .prep(
             "SELECT k.TABLE_SCHEMA, k.TABLE_NAME, k.COLUMN_NAME, c.IS_NULLABLE, k.CONSTRAINT_NAME, r.DELETE_RULE, r.UPDATE_RULE \
              FROM information_schema.KEY_COLUMN_USAGE k JOIN information_schema.COLUMNS c \
                ON c.TABLE_SCHEMA = k.TABLE_SCHEMA AND c.TABLE_NAME = k.TABLE_NAME AND c.COLUMN_NAME = k.COLUMN_NAME \
@@ -241,28 +249,67 @@ fn referencing(c: &mut Conn, db: &str, name: &str, key: &str, qualify: bool) -> 
                     AND o.TABLE_NAME = k.TABLE_NAME AND o.CONSTRAINT_NAME = k.CONSTRAINT_NAME \
                     AND o.REFERENCED_TABLE_NAME IS NOT NULL) = 1 \
              ORDER BY 1, 2, 3",
-            (db, name, key),
         )
         .map_err(my("could not read the foreign keys referencing a table"))?;
-    Ok(rows
-        .into_iter()
-        .map(|(schema, table, column, nullable, constraint, on_delete, on_update)| {
+    let mut out: Vec<ReferencingColumn> = Vec::new();
+    let start = (db.to_string(), name.to_string(), key.to_string());
+    let mut seen = vec![start.clone()];
+    let mut queue = vec![(start, None)];
+    while !queue.is_empty() {
+        let ((parent_db, parent, column), via) = queue.remove(0);
+        let rows: Vec<(String, String, String, String, String, String, String)> = c
+            .exec(&statement, (&parent_db, &parent, &column))
+            .map_err(my("could not read the foreign keys referencing a table"))?;
+        for (schema, table, child_column, nullable, constraint, on_delete, on_update) in rows {
             let definition = format!(
                 "FOREIGN KEY ({}) REFERENCES {}.{} ({}) ON DELETE {on_delete} ON UPDATE {on_update}",
-                quote(&column),
-                quote(db),
-                quote(name),
-                quote(key)
+                quote(&child_column),
+                quote(&parent_db),
+                quote(&parent),
+                quote(&column)
             );
-            ReferencingColumn {
-                table: if qualify || schema != db { format!("{schema}.{table}") } else { table },
-                column,
+            let named = shown(schema.clone(), table.clone(), db, qualify);
+            let child = (schema, table, child_column.clone());
+            if !seen.contains(&child) {
+                seen.push(child.clone());
+                queue.push((child, Some(ReferencedColumn { table: named.clone(), column: child_column.clone() })));
+            }
+            out.push(ReferencingColumn {
+                table: named,
+                column: child_column,
                 nullable: nullable == "YES",
                 constraint,
                 definition: Some(definition),
-            }
-        })
-        .collect())
+                references: via.clone(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The column that `db.name`'s `key` references through a single-column foreign key to another
+/// table.
+fn key_reference(
+    c: &mut Conn,
+    db: &str,
+    name: &str,
+    key: &str,
+    qualify: bool,
+) -> Result<Option<ReferencedColumn>, Error> {
+    let row: Option<(String, String, String)> = c
+        .exec_first(
+            "SELECT k.REFERENCED_TABLE_SCHEMA, k.REFERENCED_TABLE_NAME, k.REFERENCED_COLUMN_NAME \
+             FROM information_schema.KEY_COLUMN_USAGE k \
+             WHERE k.TABLE_SCHEMA = ? AND k.TABLE_NAME = ? AND k.COLUMN_NAME = ? AND k.REFERENCED_TABLE_NAME IS NOT NULL \
+               AND NOT (k.REFERENCED_TABLE_SCHEMA = k.TABLE_SCHEMA AND k.REFERENCED_TABLE_NAME = k.TABLE_NAME) \
+               AND (SELECT COUNT(*) FROM information_schema.KEY_COLUMN_USAGE o WHERE o.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA \
+                    AND o.TABLE_NAME = k.TABLE_NAME AND o.CONSTRAINT_NAME = k.CONSTRAINT_NAME \
+                    AND o.REFERENCED_TABLE_NAME IS NOT NULL) = 1 \
+             ORDER BY 1, 2, 3 LIMIT 1",
+            (db, name, key),
+        )
+        .map_err(my("could not read the foreign keys of a table"))?;
+    Ok(row.map(|(schema, table, column)| ReferencedColumn { table: shown(schema, table, db, qualify), column }))
 }
 
 /// Counts and samples a table; `page` is InnoDB's page size, for its B-tree estimates (none for

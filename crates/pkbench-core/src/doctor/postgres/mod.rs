@@ -14,7 +14,7 @@ pub use session::ReadOnlySession;
 use crate::Error;
 use crate::doctor::physical::ServerBtree;
 use crate::doctor::sample::{SampledKey, Samples, as_native_uuid, detect_scheme};
-use crate::doctor::schema::{KeySchema, Layout, ReferencingColumn, TableSchema};
+use crate::doctor::schema::{KeySchema, Layout, ReferencedColumn, ReferencingColumn, TableSchema};
 use crate::doctor::{BtreeReport, DoctorOptions, DoctorReport, KeyColumnReport, TableFacts, assemble, order};
 use crate::engines::EngineKind;
 use crate::engines::kind::Wire;
@@ -108,7 +108,7 @@ fn list_tables(c: &mut Client, options: &DoctorOptions) -> Result<Vec<PgTable>, 
     let mut out = Vec::new();
     for r in rows {
         let (oid, nsp, name): (u32, String, String) = (r.get(0), r.get(1), r.get(2));
-        let shown = if nsp == "public" { name.clone() } else { format!("{nsp}.{name}") };
+        let shown = shown(nsp, name.clone());
         if let Some(want) = &options.table
             && !(want.eq_ignore_ascii_case(&name) || want.eq_ignore_ascii_case(&shown))
         {
@@ -164,50 +164,93 @@ fn table(c: &mut Client, oid: u32, name: String, heap_bytes: i64, reltuples: f64
     let layout = if primary.is_some() { Layout::HeapWithKeyIndex } else { Layout::HeapNoKey };
     let types = cols.iter().map(|c| (c.0.clone(), c.2.clone())).collect();
     let columns = cols.into_iter().map(|c| (c.0, c.1)).collect();
-    let referenced_by = match primary.as_ref().map(|k| k.columns.as_slice()) {
-        Some([key]) => referencing(c, oid, key)?,
-        _ => Vec::new(),
+    let (referenced_by, key_references) = match primary.as_ref().map(|k| k.columns.as_slice()) {
+        Some([key]) => (referencing(c, oid, key)?, key_reference(c, oid, key)?),
+        _ => (Vec::new(), None),
     };
-    let schema =
-        TableSchema { name, without_rowid: false, layout, columns, primary, unique, indexes: list, referenced_by };
+    let schema = TableSchema {
+        name,
+        without_rowid: false,
+        layout,
+        columns,
+        primary,
+        unique,
+        indexes: list,
+        referenced_by,
+        key_references,
+    };
     Ok(PgTable { oid, schema, heap_bytes, reltuples, index_bytes, types })
 }
 
-/// The single-column foreign keys to table `oid`'s `key` (its own included; a partition's copy
-/// of a partitioned table's left out), with their definitions; each table named as doctor names
-/// tables (with its schema outside `public`).
+/// A table as doctor names it: with its schema outside `public`.
+fn shown(nsp: String, table: String) -> String {
+    if nsp == "public" { table } else { format!("{nsp}.{table}") }
+}
+
+/// The single-column foreign keys that hold table `oid`'s `key` (its own included; a
+/// partition's copy of a partitioned table's left out), then those that hold each of their
+/// columns in turn (a chain), with their definitions; each table named as doctor names tables.
 fn referencing(c: &mut Client, oid: u32, key: &str) -> Result<Vec<ReferencingColumn>, Error> {
     // Every table named with its schema in the definitions, whatever this login's search_path;
     // the setting is put back after.
     let path: String =
         c.query_one("SELECT current_setting('search_path')", &[]).map_err(pg("could not read the search_path"))?.get(0);
     c.execute("SELECT set_config('search_path', '', true)", &[]).map_err(pg("could not set the search_path"))?;
-    let rows = c
-        .query(
-            "SELECT n.nspname::text, t.relname::text, a.attname::text, NOT a.attnotnull, k.conname::text, \
+    let statement = c
+        .prepare(
+            "SELECT t.oid, n.nspname::text, t.relname::text, a.attname::text, NOT a.attnotnull, k.conname::text, \
              pg_get_constraintdef(k.oid) \
              FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace \
              JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = k.conkey[1] \
              JOIN pg_attribute r ON r.attrelid = k.confrelid AND r.attnum = k.confkey[1] \
              WHERE k.confrelid = $1 AND k.contype = 'f' AND cardinality(k.conkey) = 1 AND k.conparentid = 0 \
-               AND r.attname = $2 ORDER BY 1, 2, 3",
-            &[&oid, &key],
+               AND r.attname = $2 ORDER BY 2, 3, 4",
         )
         .map_err(pg("could not read the foreign keys referencing a table"))?;
-    c.execute("SELECT set_config('search_path', $1, true)", &[&path]).map_err(pg("could not set the search_path"))?;
-    Ok(rows
-        .iter()
-        .map(|r| {
-            let (nsp, table): (String, String) = (r.get(0), r.get(1));
-            ReferencingColumn {
-                table: if nsp == "public" { table } else { format!("{nsp}.{table}") },
-                column: r.get(2),
-                nullable: r.get(3),
-                constraint: r.get(4),
-                definition: Some(r.get(5)),
+    let mut out: Vec<ReferencingColumn> = Vec::new();
+    let mut seen = vec![(oid, key.to_string())];
+    let mut queue = vec![(oid, key.to_string(), None)];
+    while !queue.is_empty() {
+        let (parent, column, via) = queue.remove(0);
+        let rows = c
+            .query(&statement, &[&parent, &column])
+            .map_err(pg("could not read the foreign keys referencing a table"))?;
+        for r in rows {
+            let (child, name, column): (u32, String, String) = (r.get(0), shown(r.get(1), r.get(2)), r.get(3));
+            if !seen.contains(&(child, column.clone())) {
+                seen.push((child, column.clone()));
+                let at = ReferencedColumn { table: name.clone(), column: column.clone() };
+                queue.push((child, column.clone(), Some(at)));
             }
-        })
-        .collect())
+            out.push(ReferencingColumn {
+                table: name,
+                column,
+                nullable: r.get(4),
+                constraint: r.get(5),
+                definition: Some(r.get(6)),
+                references: via.clone(),
+            });
+        }
+    }
+    c.execute("SELECT set_config('search_path', $1, true)", &[&path]).map_err(pg("could not set the search_path"))?;
+    Ok(out)
+}
+
+/// The column that table `oid`'s `key` references through a single-column foreign key to
+/// another table.
+fn key_reference(c: &mut Client, oid: u32, key: &str) -> Result<Option<ReferencedColumn>, Error> {
+    let row = c
+        .query_opt(
+            "SELECT n.nspname::text, t.relname::text, r.attname::text \
+             FROM pg_constraint k JOIN pg_class t ON t.oid = k.confrelid JOIN pg_namespace n ON n.oid = t.relnamespace \
+             JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = k.conkey[1] \
+             JOIN pg_attribute r ON r.attrelid = k.confrelid AND r.attnum = k.confkey[1] \
+             WHERE k.conrelid = $1 AND k.confrelid <> $1 AND k.contype = 'f' AND cardinality(k.conkey) = 1 \
+               AND k.conparentid = 0 AND a.attname = $2 ORDER BY 1, 2, 3 LIMIT 1",
+            &[&oid, &key],
+        )
+        .map_err(pg("could not read the foreign keys of a table"))?;
+    Ok(row.map(|r| ReferencedColumn { table: shown(r.get(0), r.get(1)), column: r.get(2) }))
 }
 
 fn examine<'a>(

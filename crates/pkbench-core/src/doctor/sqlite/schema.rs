@@ -63,7 +63,17 @@ fn table(conn: &Connection, name: String, without_rowid: bool) -> rusqlite::Resu
     });
     let columns = info.into_iter().map(|c| (c.0, c.1)).collect();
     // The SQLite script reads the file's foreign keys itself.
-    Ok(TableSchema { name, without_rowid, layout, columns, primary, unique, indexes, referenced_by: Vec::new() })
+    Ok(TableSchema {
+        name,
+        without_rowid,
+        layout,
+        columns,
+        primary,
+        unique,
+        indexes,
+        referenced_by: Vec::new(),
+        key_references: None,
+    })
 }
 
 #[cfg(test)]
