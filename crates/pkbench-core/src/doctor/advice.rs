@@ -143,11 +143,19 @@ fn time_ordered_key(
         }
         false => "inserts append instead of splitting random leaves",
     };
+    // A one-to-one table's key is a copy of its parent's: its order is the parent's to change.
+    let whose = match &table.key_references {
+        Some(parent) => format!(
+            ", a copy of {}.{} through its foreign key: switch that table's new keys to {target}, and this table's with them,",
+            parent.table, parent.column
+        ),
+        None => format!(": switch new keys to {target}"),
+    };
     Some(Advice {
         rank: 0,
         kind: AdviceKind::TimeOrderedKey,
         text: format!(
-            "Primary key is a {} stored as {} in a {}: switch new keys to {target} (no migration of old keys needed) so {gain}",
+            "Primary key is a {} stored as {} in a {}{whose} (no migration of old keys needed) so {gain}",
             scheme.scheme.label(),
             scheme.storage.label(),
             table.layout.describe()
@@ -330,6 +338,7 @@ mod tests {
         TableSchema {
             referenced_by: Vec::new(),
             key_references: None,
+            key_attributes: None,
             name: "t".into(),
             without_rowid: false,
             layout: Layout::RowidNoKey,

@@ -144,6 +144,9 @@ pub struct TableReport {
     /// The column its primary key references through a single-column foreign key (servers).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key_references: Option<schema::ReferencedColumn>,
+    /// MariaDB: the key column's DEFAULT and COMMENT clauses, which the script repeats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key_attributes: Option<String>,
 }
 
 /// One key column (or composite key): declaration, stored values and their order.
@@ -202,6 +205,7 @@ pub fn assemble(facts: TableFacts<'_>, database_bytes: u64, engine: EngineKind) 
         verdict,
         referenced_by: table.referenced_by.clone(),
         key_references: table.key_references.clone(),
+        key_attributes: table.key_attributes.clone(),
     }
 }
 

@@ -100,6 +100,9 @@ pub struct TableSchema {
     /// makes it a copy of another table's key (read on the servers: the script converts that key,
     /// and this one with it).
     pub key_references: Option<ReferencedColumn>,
+    /// MariaDB: the key column's DEFAULT and COMMENT clauses, which a `MODIFY` that changes its
+    /// type must repeat.
+    pub key_attributes: Option<String>,
 }
 
 /// A column a foreign key references.
@@ -131,6 +134,10 @@ pub struct ReferencingColumn {
     /// chain that holds the key (absent for a foreign key to the key).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub references: Option<ReferencedColumn>,
+    /// MariaDB: the column's DEFAULT and COMMENT clauses, which a `MODIFY` that changes its type
+    /// must repeat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attributes: Option<String>,
 }
 
 /// Quotes an identifier for SQL.

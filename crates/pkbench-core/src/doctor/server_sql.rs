@@ -67,6 +67,7 @@ fn postgres(t: &TableReport, kind: AdviceKind, major: u32) -> String {
     let key = key_of(t);
     match kind {
         AdviceKind::TimeOrderedKey => match key {
+            Some(_) if t.key_references.is_some() => copied_key(t),
             Some((col, KeyStorage::NativeUuid | KeyStorage::Blob16)) if major >= 18 => format!(
                 "-- New keys from the server's UUIDv7 generator (PostgreSQL 18+); old keys stay.\nALTER TABLE {table} ALTER COLUMN {} SET DEFAULT uuidv7();\n",
                 pg_quote(col)
@@ -147,6 +148,13 @@ fn converted_columns<'a>(children: &'a [(String, &'a ReferencingColumn)]) -> Vec
     out
 }
 
+/// Where the table's key is a copy of another table's (a one-to-one foreign key): new keys come
+/// from there.
+fn copied_key(t: &TableReport) -> String {
+    let parent = t.key_references.as_ref().map(|p| format!("{}.{}", p.table, p.column)).unwrap_or_default();
+    format!("-- New keys are copies of {parent}: generate that table's keys in time order, and this table's follow.\n")
+}
+
 /// Where the table's key is itself a foreign key to another table's column: the key must keep
 /// that column's type, so it is converted with that one (whose script reaches this table).
 fn converted_with_parent(t: &TableReport) -> Option<String> {
@@ -162,6 +170,7 @@ fn mariadb(t: &TableReport, kind: AdviceKind, version: (u32, u32)) -> String {
     let table = qualified(&t.name, my_quote);
     let has_uuid_type = version >= (10, 7);
     match kind {
+        AdviceKind::TimeOrderedKey if t.key_references.is_some() => copied_key(t),
         AdviceKind::TimeOrderedKey | AdviceKind::TimeOrderedUniqueColumn => {
             "-- Application change, no SQL: generate new keys as UUIDv7 (MariaDB 11.7+ has UUID_v7()); old keys stay.\n"
                 .into()
@@ -187,7 +196,8 @@ fn mariadb(t: &TableReport, kind: AdviceKind, version: (u32, u32)) -> String {
 
 /// The key converted to MariaDB's `UUID` type, and with it every column whose foreign key holds
 /// it: InnoDB refuses to change a column a foreign key uses, so each such foreign key is dropped,
-/// its column changed with the key, and the foreign key made again as it was.
+/// its column changed with the key, and the foreign key made again as it was. `MODIFY` rewrites
+/// a column's whole definition, so each repeats the column's DEFAULT and COMMENT.
 fn mariadb_to_uuid(t: &TableReport, table: &str, col: &str) -> String {
     let mut out = String::from(
         "-- The UUID type (MariaDB 10.7+) stores 16 bytes and still reads and writes the text form; rebuilds the table (every secondary index carries the key, so all shrink).\n",
@@ -200,12 +210,13 @@ fn mariadb_to_uuid(t: &TableReport, table: &str, col: &str) -> String {
     for (child, r) in &children {
         out.push_str(&format!("ALTER TABLE {child} DROP FOREIGN KEY {};\n", my_quote(&r.constraint)));
     }
-    out.push_str(&format!("ALTER TABLE {table} MODIFY {} UUID NOT NULL;\n", my_quote(col)));
+    let kept = |attributes: &Option<String>| attributes.as_ref().map(|a| format!(" {a}")).unwrap_or_default();
+    out.push_str(&format!("ALTER TABLE {table} MODIFY {} UUID NOT NULL{};\n", my_quote(col), kept(&t.key_attributes)));
     // One ALTER per table and column: the column changed with the foreign keys that use it, each
     // after the column it references (parents come first in the list).
     for (child, r) in converted_columns(&children) {
         let null = if r.nullable { "NULL" } else { "NOT NULL" };
-        let mut changes = vec![format!("MODIFY {} UUID {null}", my_quote(&r.column))];
+        let mut changes = vec![format!("MODIFY {} UUID {null}{}", my_quote(&r.column), kept(&r.attributes))];
         for (_, fk) in children.iter().filter(|(t, o)| t == child && o.column == r.column) {
             let definition = fk.definition.clone().unwrap_or_else(|| {
                 format!("FOREIGN KEY ({}) REFERENCES {table} ({})", my_quote(&fk.column), my_quote(col))

@@ -141,8 +141,10 @@ fn names_schemes_layouts_advice_and_reads_innodb_pages() {
 /// keys hold it (down a one-to-one chain too), and runs.
 fn text_key_script_runs(server: &ManagedMariaDb) {
     let mut db = mysql::Conn::new(server.opts().db_name(Some("s_uuid4_text"))).unwrap();
+    // MODIFY rewrites a column's whole definition: the script must repeat a DEFAULT and a COMMENT.
+    db.query_drop("ALTER TABLE bench MODIFY id CHAR(36) NOT NULL DEFAULT (UUID()) COMMENT 'the bench''s key'").unwrap();
     db.query_drop(
-        "CREATE TABLE items (id BIGINT AUTO_INCREMENT PRIMARY KEY, bench_id CHAR(36) NOT NULL, \
+        "CREATE TABLE items (id BIGINT AUTO_INCREMENT PRIMARY KEY, bench_id CHAR(36) NOT NULL COMMENT 'its bench', \
          FOREIGN KEY (bench_id) REFERENCES bench (id) ON DELETE CASCADE)",
     )
     .unwrap();
@@ -187,8 +189,8 @@ fn text_key_script_runs(server: &ManagedMariaDb) {
     let script = migration_sql_for(&url(server, "root", "s_uuid4_text"), &whole).unwrap();
     assert!(script.contains("-- The key is a foreign key to bench.id, and must keep its type"), "{script}");
     assert_eq!(script.matches("`profile` MODIFY `bench_id` UUID").count(), 1, "{script}");
-    assert!(script.contains("MODIFY `id` UUID NOT NULL"), "{script}");
-    assert!(script.contains("ALTER TABLE `items` MODIFY `bench_id` UUID NOT NULL, ADD CONSTRAINT `items_ibfk_1` FOREIGN KEY (`bench_id`) REFERENCES `s_uuid4_text`.`bench` (`id`) ON DELETE CASCADE"), "{script}");
+    assert!(script.contains("MODIFY `id` UUID NOT NULL DEFAULT (uuid()) COMMENT 'the bench''s key';"), "{script}");
+    assert!(script.contains("ALTER TABLE `items` MODIFY `bench_id` UUID NOT NULL COMMENT 'its bench', ADD CONSTRAINT `items_ibfk_1` FOREIGN KEY (`bench_id`) REFERENCES `s_uuid4_text`.`bench` (`id`) ON DELETE CASCADE"), "{script}");
     for stmt in script.lines().filter(|l| !l.starts_with("--") && !l.trim().is_empty()) {
         db.query_drop(stmt).unwrap();
     }
@@ -208,6 +210,17 @@ fn text_key_script_runs(server: &ManagedMariaDb) {
         .query_first("SELECT DELETE_RULE FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = 's_uuid4_text' AND CONSTRAINT_NAME = 'badge_profile'")
         .unwrap();
     assert_eq!(rule.as_deref(), Some("CASCADE"));
+    let kept: Vec<(String, Option<String>, String)> = db
+        .query(
+            "SELECT TABLE_NAME, COLUMN_DEFAULT, COLUMN_COMMENT FROM information_schema.COLUMNS \
+             WHERE TABLE_SCHEMA = 's_uuid4_text' AND (TABLE_NAME, COLUMN_NAME) IN (('bench', 'id'), ('items', 'bench_id')) \
+             ORDER BY 1",
+        )
+        .unwrap();
+    assert_eq!(
+        kept,
+        [("bench".into(), Some("uuid()".into()), "the bench's key".into()), ("items".into(), None, "its bench".into())]
+    );
 }
 
 #[test]

@@ -207,6 +207,16 @@ fn text_key_script_runs(client: &mut postgres::Client, url: &str, reported: u32)
     let child = diagnose(url, &profile).unwrap();
     let parent = child.tables[0].key_references.as_ref().unwrap();
     assert_eq!((parent.table.as_str(), parent.column.as_str()), ("s_uuid4_text.bench", "id"));
+    assert!(
+        child.tables[0].verdict.contains(
+            "a copy of s_uuid4_text.bench.id through its foreign key: switch that table's new keys to UUIDv7"
+        ),
+        "{}",
+        child.tables[0].verdict
+    );
+    let script = migration_sql_for(url, &child).unwrap();
+    assert!(script.contains("-- New keys are copies of s_uuid4_text.bench.id"), "{script}");
+    assert!(!script.contains("ALTER TABLE"), "{script}");
     let only =
         DoctorOptions { schema: Some("s_uuid4_text".into()), table: Some("bench".into()), ..DoctorOptions::default() };
     let text = diagnose(url, &only).unwrap();

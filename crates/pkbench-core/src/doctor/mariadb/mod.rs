@@ -162,9 +162,9 @@ fn table(
     data_bytes: u64,
     lsm: bool,
 ) -> Result<MyTable, Error> {
-    let columns: Vec<(String, String, String, String)> = c
+    let columns: Vec<(String, String, String, String, Option<String>, String)> = c
         .exec(
-            "SELECT COLUMN_NAME, COLUMN_TYPE, DATA_TYPE, EXTRA FROM information_schema.COLUMNS \
+            "SELECT COLUMN_NAME, COLUMN_TYPE, DATA_TYPE, EXTRA, COLUMN_DEFAULT, COLUMN_COMMENT FROM information_schema.COLUMNS \
              WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION",
             (&db, &name),
         )
@@ -207,6 +207,10 @@ fn table(
         (true, true) => Layout::SortedOnKey,
         (true, false) => Layout::SortedHiddenKey,
     };
+    let key_attributes = match primary.as_ref().map(|k| k.columns.as_slice()) {
+        Some([key]) => columns.iter().find(|c| &c.0 == key).and_then(|c| attributes(c.4.as_deref(), &c.5)),
+        _ => None,
+    };
     let qualify = shown.contains('.');
     let (referenced_by, key_references) = match primary.as_ref().map(|k| k.columns.as_slice()) {
         Some([key]) => (referencing(c, &db, &name, key, qualify)?, key_reference(c, &db, &name, key, qualify)?),
@@ -222,9 +226,24 @@ fn table(
         indexes,
         referenced_by,
         key_references,
+        key_attributes,
     };
     let columns = columns.into_iter().map(|c| (c.0, c.2, c.3)).collect();
     Ok(MyTable { db, name, schema, columns, table_rows, data_bytes })
+}
+
+/// A column's DEFAULT and COMMENT clauses as `MODIFY` must repeat them, from MariaDB's
+/// `COLUMN_DEFAULT` (literals quoted, expressions as written, `NULL` for a NULL default) and
+/// `COLUMN_COMMENT`.
+fn attributes(default: Option<&str>, comment: &str) -> Option<String> {
+    let mut out = Vec::new();
+    if let Some(d) = default.filter(|d| !d.eq_ignore_ascii_case("NULL")) {
+        out.push(format!("DEFAULT ({d})"));
+    }
+    if !comment.is_empty() {
+        out.push(format!("COMMENT '{}'", comment.replace('\\', "\\\\").replace('\'', "''")));
+    }
+    (!out.is_empty()).then(|| out.join(" "))
 }
 
 /// A table as doctor names it: with its database where `qualify` (as doctor names tables when
@@ -233,13 +252,18 @@ fn shown(schema: String, table: String, db: &str, qualify: bool) -> String {
     if qualify || schema != db { format!("{schema}.{table}") } else { table }
 }
 
+/// A referencing column: schema, table, column, IS_NULLABLE, constraint, its ON DELETE and ON
+/// UPDATE rules, the column's default and comment.
+type ReferencingRow = (String, String, String, String, String, String, String, Option<String>, String);
+
 /// The single-column foreign keys that hold `db.name`'s `key` (its own included), then those
 /// that hold each of their columns in turn (a chain), with their definitions (their actions from
 /// `REFERENTIAL_CONSTRAINTS`).
 fn referencing(c: &mut Conn, db: &str, name: &str, key: &str, qualify: bool) -> Result<Vec<ReferencingColumn>, Error> {
     let statement = c
         .prep(
-            "SELECT k.TABLE_SCHEMA, k.TABLE_NAME, k.COLUMN_NAME, c.IS_NULLABLE, k.CONSTRAINT_NAME, r.DELETE_RULE, r.UPDATE_RULE \
+            "SELECT k.TABLE_SCHEMA, k.TABLE_NAME, k.COLUMN_NAME, c.IS_NULLABLE, k.CONSTRAINT_NAME, r.DELETE_RULE, r.UPDATE_RULE, \
+             c.COLUMN_DEFAULT, c.COLUMN_COMMENT \
              FROM information_schema.KEY_COLUMN_USAGE k JOIN information_schema.COLUMNS c \
                ON c.TABLE_SCHEMA = k.TABLE_SCHEMA AND c.TABLE_NAME = k.TABLE_NAME AND c.COLUMN_NAME = k.COLUMN_NAME \
              JOIN information_schema.REFERENTIAL_CONSTRAINTS r ON r.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA \
@@ -257,10 +281,10 @@ fn referencing(c: &mut Conn, db: &str, name: &str, key: &str, qualify: bool) -> 
     let mut queue = vec![(start, None)];
     while !queue.is_empty() {
         let ((parent_db, parent, column), via) = queue.remove(0);
-        let rows: Vec<(String, String, String, String, String, String, String)> = c
+        let rows: Vec<ReferencingRow> = c
             .exec(&statement, (&parent_db, &parent, &column))
             .map_err(my("could not read the foreign keys referencing a table"))?;
-        for (schema, table, child_column, nullable, constraint, on_delete, on_update) in rows {
+        for (schema, table, child_column, nullable, constraint, on_delete, on_update, default, comment) in rows {
             let definition = format!(
                 "FOREIGN KEY ({}) REFERENCES {}.{} ({}) ON DELETE {on_delete} ON UPDATE {on_update}",
                 quote(&child_column),
@@ -281,6 +305,7 @@ fn referencing(c: &mut Conn, db: &str, name: &str, key: &str, qualify: bool) -> 
                 constraint,
                 definition: Some(definition),
                 references: via.clone(),
+                attributes: attributes(default.as_deref(), &comment),
             });
         }
     }

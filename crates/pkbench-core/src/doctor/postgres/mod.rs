@@ -178,6 +178,7 @@ fn table(c: &mut Client, oid: u32, name: String, heap_bytes: i64, reltuples: f64
         indexes: list,
         referenced_by,
         key_references,
+        key_attributes: None,
     };
     Ok(PgTable { oid, schema, heap_bytes, reltuples, index_bytes, types })
 }
@@ -229,6 +230,7 @@ fn referencing(c: &mut Client, oid: u32, key: &str) -> Result<Vec<ReferencingCol
                 constraint: r.get(5),
                 definition: Some(r.get(6)),
                 references: via.clone(),
+                attributes: None,
             });
         }
     }

@@ -73,6 +73,7 @@ fn table(conn: &Connection, name: String, without_rowid: bool) -> rusqlite::Resu
         indexes,
         referenced_by: Vec::new(),
         key_references: None,
+        key_attributes: None,
     })
 }
 
