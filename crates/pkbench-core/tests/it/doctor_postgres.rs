@@ -198,25 +198,7 @@ fn text_key_script_runs(client: &mut postgres::Client, url: &str, reported: u32)
              INSERT INTO s_uuid4_text.badge (profile_id) SELECT bench_id FROM s_uuid4_text.profile;",
         )
         .unwrap();
-    // The profile's key is a bench's: its script converts nothing on its own and says why.
-    let profile = DoctorOptions {
-        schema: Some("s_uuid4_text".into()),
-        table: Some("profile".into()),
-        ..DoctorOptions::default()
-    };
-    let child = diagnose(url, &profile).unwrap();
-    let parent = child.tables[0].key_references.as_ref().unwrap();
-    assert_eq!((parent.table.as_str(), parent.column.as_str()), ("s_uuid4_text.bench", "id"));
-    assert!(
-        child.tables[0].verdict.contains(
-            "a copy of s_uuid4_text.bench.id through its foreign key: switch that table's new keys to UUIDv7"
-        ),
-        "{}",
-        child.tables[0].verdict
-    );
-    let script = migration_sql_for(url, &child).unwrap();
-    assert!(script.contains("-- New keys are copies of s_uuid4_text.bench.id"), "{script}");
-    assert!(!script.contains("ALTER TABLE"), "{script}");
+    one_to_one_child_names_its_parent(url);
     let only =
         DoctorOptions { schema: Some("s_uuid4_text".into()), table: Some("bench".into()), ..DoctorOptions::default() };
     let text = diagnose(url, &only).unwrap();
@@ -293,6 +275,29 @@ fn text_key_script_runs(client: &mut postgres::Client, url: &str, reported: u32)
         .unwrap()
         .get(0);
     assert!(badge.contains("ON DELETE CASCADE"), "{badge}");
+}
+
+/// The profile's key is a copy of a bench's: its advice and script name the bench's key, and its
+/// script converts nothing on its own.
+fn one_to_one_child_names_its_parent(url: &str) {
+    let profile = DoctorOptions {
+        schema: Some("s_uuid4_text".into()),
+        table: Some("profile".into()),
+        ..DoctorOptions::default()
+    };
+    let child = diagnose(url, &profile).unwrap();
+    let parent = child.tables[0].key_references.as_ref().unwrap();
+    assert_eq!((parent.table.as_str(), parent.column.as_str()), ("s_uuid4_text.bench", "id"));
+    assert!(
+        child.tables[0].verdict.contains(
+            "a copy of s_uuid4_text.bench.id through its foreign key: switch that table's new keys to UUIDv7"
+        ),
+        "{}",
+        child.tables[0].verdict
+    );
+    let script = migration_sql_for(url, &child).unwrap();
+    assert!(script.contains("-- New keys are copies of s_uuid4_text.bench.id"), "{script}");
+    assert!(!script.contains("ALTER TABLE"), "{script}");
 }
 
 #[test]
