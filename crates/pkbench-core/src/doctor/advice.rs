@@ -146,7 +146,7 @@ fn time_ordered_key(
     // A one-to-one table's key is a copy of its parent's: its order is the parent's to change.
     let whose = match &table.key_references {
         Some(parent) => format!(
-            ", a copy of {}.{} through its foreign key: switch that table's new keys to {target}, and this table's with them,",
+            ", a copy of {}.{} through its foreign key: switch that table's new keys to {target}, and this table's with them",
             parent.table, parent.column
         ),
         None => format!(": switch new keys to {target}"),

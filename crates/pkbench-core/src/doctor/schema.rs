@@ -105,6 +105,30 @@ pub struct TableSchema {
     pub key_attributes: Option<String>,
 }
 
+/// The foreign keys that hold a key, followed breadth-first from `start` (the key's table and
+/// column, as each engine identifies them): `holding` returns the foreign keys that reference one
+/// column, each with its own column's identity to follow in turn. Each column is followed once
+/// (a cycle ends); a foreign key met further down a chain names the column it references.
+pub fn follow_chain<N: Clone + PartialEq, E>(
+    start: N,
+    mut holding: impl FnMut(&N) -> Result<Vec<(ReferencingColumn, N)>, E>,
+) -> Result<Vec<ReferencingColumn>, E> {
+    let mut out = Vec::new();
+    let mut seen = vec![start.clone()];
+    let mut queue = std::collections::VecDeque::from([(start, None)]);
+    while let Some((column, via)) = queue.pop_front() {
+        for (mut fk, child) in holding(&column)? {
+            if !seen.contains(&child) {
+                seen.push(child.clone());
+                queue.push_back((child, Some(ReferencedColumn { table: fk.table.clone(), column: fk.column.clone() })));
+            }
+            fk.references = via.clone();
+            out.push(fk);
+        }
+    }
+    Ok(out)
+}
+
 /// A column a foreign key references.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ReferencedColumn {

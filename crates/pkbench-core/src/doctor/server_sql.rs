@@ -3,7 +3,7 @@
 
 use super::advice::AdviceKind;
 use super::sample::KeyStorage;
-use super::schema::ReferencingColumn;
+use super::schema::{ReferencedColumn, ReferencingColumn};
 use super::{DoctorReport, TableReport, sharded_doctor};
 use crate::Error;
 use crate::engines::EngineKind;
@@ -86,7 +86,7 @@ fn postgres(t: &TableReport, kind: AdviceKind, major: u32) -> String {
             "-- Application change, no SQL: generate new values of the UNIQUE column as UUIDv7.\n".into()
         }
         AdviceKind::BinaryStorage => match key {
-            Some(_) if t.key_references.is_some() => converted_with_parent(t).unwrap_or_default(),
+            Some(_) if let Some(parent) = &t.key_references => converted_with_parent(parent),
             Some((col, KeyStorage::Text36 | KeyStorage::Text32)) => postgres_to_uuid(t, &table, col),
             _ => {
                 "-- The key is not hexadecimal text (base32 ULID?): convert it to 16 bytes in the application.\n".into()
@@ -157,12 +157,11 @@ fn copied_key(t: &TableReport) -> String {
 
 /// Where the table's key is itself a foreign key to another table's column: the key must keep
 /// that column's type, so it is converted with that one (whose script reaches this table).
-fn converted_with_parent(t: &TableReport) -> Option<String> {
-    let parent = t.key_references.as_ref()?;
-    Some(format!(
-        "-- The key is a foreign key to {}.{}, and must keep its type: convert that key (pkbench doctor TARGET --table {}), whose script converts this one with it.\n",
-        parent.table, parent.column, parent.table
-    ))
+fn converted_with_parent(parent: &ReferencedColumn) -> String {
+    format!(
+        "-- The key is a foreign key to {}.{}, and must keep its type: convert that table's key, whose script (pkbench doctor with --table on that table) converts this one with it.\n",
+        parent.table, parent.column
+    )
 }
 
 fn mariadb(t: &TableReport, kind: AdviceKind, version: (u32, u32)) -> String {
@@ -176,7 +175,7 @@ fn mariadb(t: &TableReport, kind: AdviceKind, version: (u32, u32)) -> String {
                 .into()
         }
         AdviceKind::BinaryStorage => match key_of(t) {
-            Some(_) if t.key_references.is_some() => converted_with_parent(t).unwrap_or_default(),
+            Some(_) if let Some(parent) = &t.key_references => converted_with_parent(parent),
             Some((col, KeyStorage::Text36 | KeyStorage::Text32)) if has_uuid_type => mariadb_to_uuid(t, &table, col),
             Some((col, KeyStorage::Text36 | KeyStorage::Text32)) => format!(
                 "-- BINARY(16): the application must then bind 16-byte values.{}\nALTER TABLE {table} ADD COLUMN {b} BINARY(16) NULL;\nUPDATE {table} SET {b} = UNHEX(REPLACE({c}, '-', ''));\nALTER TABLE {table} DROP PRIMARY KEY, DROP COLUMN {c}, CHANGE {b} {c} BINARY(16) NOT NULL, ADD PRIMARY KEY ({c});\n",
@@ -197,7 +196,8 @@ fn mariadb(t: &TableReport, kind: AdviceKind, version: (u32, u32)) -> String {
 /// The key converted to MariaDB's `UUID` type, and with it every column whose foreign key holds
 /// it: InnoDB refuses to change a column a foreign key uses, so each such foreign key is dropped,
 /// its column changed with the key, and the foreign key made again as it was. `MODIFY` rewrites
-/// a column's whole definition, so each repeats the column's DEFAULT and COMMENT.
+/// a column's whole definition: each repeats the column's DEFAULT and COMMENT (other attributes
+/// are left to the reader, as the script says).
 fn mariadb_to_uuid(t: &TableReport, table: &str, col: &str) -> String {
     let mut out = String::from(
         "-- The UUID type (MariaDB 10.7+) stores 16 bytes and still reads and writes the text form; rebuilds the table (every secondary index carries the key, so all shrink).\n",
@@ -207,24 +207,38 @@ fn mariadb_to_uuid(t: &TableReport, table: &str, col: &str) -> String {
     if !children.is_empty() {
         out.push_str("-- The foreign keys that hold the key are dropped, their columns changed with it, and made again as they were (which checks every row). MariaDB commits each ALTER TABLE on its own: run the statements in order, and again from the one that fails.\n");
     }
+    out.push_str("-- MODIFY writes each column's definition anew: its DEFAULT and COMMENT are repeated below; check any other attribute of it (a CHECK of its own, INVISIBLE).\n");
     for (child, r) in &children {
         out.push_str(&format!("ALTER TABLE {child} DROP FOREIGN KEY {};\n", my_quote(&r.constraint)));
     }
     let kept = |attributes: &Option<String>| attributes.as_ref().map(|a| format!(" {a}")).unwrap_or_default();
     out.push_str(&format!("ALTER TABLE {table} MODIFY {} UUID NOT NULL{};\n", my_quote(col), kept(&t.key_attributes)));
-    // One ALTER per table and column: the column changed with the foreign keys that use it, each
-    // after the column it references (parents come first in the list).
+    // One ALTER per converted column: the column changed, with the foreign keys on it whose
+    // referenced column is converted by then; the others are added at the end, once every
+    // column is.
+    let fk_definition = |fk: &ReferencingColumn| {
+        fk.definition
+            .clone()
+            .unwrap_or_else(|| format!("FOREIGN KEY ({}) REFERENCES {table} ({})", my_quote(&fk.column), my_quote(col)))
+    };
+    let mut done: Vec<(&str, &str)> = vec![(t.name.as_str(), col)];
+    let mut deferred = Vec::new();
     for (child, r) in converted_columns(&children) {
         let null = if r.nullable { "NULL" } else { "NOT NULL" };
         let mut changes = vec![format!("MODIFY {} UUID {null}{}", my_quote(&r.column), kept(&r.attributes))];
+        done.push((r.table.as_str(), r.column.as_str()));
         for (_, fk) in children.iter().filter(|(t, o)| t == child && o.column == r.column) {
-            let definition = fk.definition.clone().unwrap_or_else(|| {
-                format!("FOREIGN KEY ({}) REFERENCES {table} ({})", my_quote(&fk.column), my_quote(col))
-            });
-            changes.push(format!("ADD CONSTRAINT {} {definition}", my_quote(&fk.constraint)));
+            let add = format!("ADD CONSTRAINT {} {}", my_quote(&fk.constraint), fk_definition(fk));
+            let parent =
+                fk.references.as_ref().map_or((t.name.as_str(), col), |p| (p.table.as_str(), p.column.as_str()));
+            match done.contains(&parent) {
+                true => changes.push(add),
+                false => deferred.push(format!("ALTER TABLE {child} {add};\n")),
+            }
         }
         out.push_str(&format!("ALTER TABLE {child} {};\n", changes.join(", ")));
     }
+    deferred.iter().for_each(|d| out.push_str(d));
     out
 }
 

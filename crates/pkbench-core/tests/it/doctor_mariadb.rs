@@ -158,7 +158,11 @@ fn text_key_script_runs(server: &ManagedMariaDb) {
          CREATE TABLE badge (id INT AUTO_INCREMENT PRIMARY KEY, profile_id CHAR(36) NOT NULL,
                              CONSTRAINT badge_profile FOREIGN KEY (profile_id) REFERENCES profile (bench_id) ON DELETE CASCADE);
          INSERT INTO profile SELECT id FROM bench LIMIT 500;
-         INSERT INTO badge (profile_id) SELECT bench_id FROM profile;",
+         INSERT INTO badge (profile_id) SELECT bench_id FROM profile;
+         CREATE TABLE audit (id INT AUTO_INCREMENT PRIMARY KEY, bench_id CHAR(36) NOT NULL,
+                             FOREIGN KEY (bench_id) REFERENCES bench (id),
+                             CONSTRAINT audit_profile FOREIGN KEY (bench_id) REFERENCES profile (bench_id));
+         INSERT INTO audit (bench_id) SELECT bench_id FROM profile LIMIT 100;",
     )
     .unwrap();
     let profile = DoctorOptions { table: Some("profile".into()), ..DoctorOptions::default() };
@@ -175,20 +179,29 @@ fn text_key_script_runs(server: &ManagedMariaDb) {
     assert_eq!(
         found,
         [
+            ("audit", "bench_id", false),
             ("bench", "parent", true),
             ("items", "bench_id", false),
             ("profile", "bench_id", false),
+            ("audit", "bench_id", false),
             ("badge", "profile_id", false)
         ],
         "{items:?}"
     );
-    let via = items[3].references.as_ref().unwrap();
+    let via = items[5].references.as_ref().unwrap();
     assert_eq!((via.table.as_str(), via.column.as_str()), ("profile", "bench_id"));
     // The whole database's script: the profile, advised too, is converted once, with the bench.
     let whole = diagnose(&url(server, "root", "s_uuid4_text"), &DoctorOptions::default()).unwrap();
     let script = migration_sql_for(&url(server, "root", "s_uuid4_text"), &whole).unwrap();
     assert!(script.contains("-- The key is a foreign key to bench.id, and must keep its type"), "{script}");
     assert_eq!(script.matches("`profile` MODIFY `bench_id` UUID").count(), 1, "{script}");
+    // audit's column holds both the bench's key and the profile's: its foreign key to the
+    // profile is added once the profile's column is converted.
+    let profile_at = script.find("`profile` MODIFY").unwrap();
+    assert!(
+        script.find("ALTER TABLE `audit` ADD CONSTRAINT `audit_profile`").is_some_and(|at| at > profile_at),
+        "{script}"
+    );
     assert!(script.contains("MODIFY `id` UUID NOT NULL DEFAULT (uuid()) COMMENT 'the bench''s key';"), "{script}");
     assert!(script.contains("ALTER TABLE `items` MODIFY `bench_id` UUID NOT NULL COMMENT 'its bench', ADD CONSTRAINT `items_ibfk_1` FOREIGN KEY (`bench_id`) REFERENCES `s_uuid4_text`.`bench` (`id`) ON DELETE CASCADE"), "{script}");
     for stmt in script.lines().filter(|l| !l.starts_with("--") && !l.trim().is_empty()) {
@@ -206,6 +219,12 @@ fn text_key_script_runs(server: &ManagedMariaDb) {
         .query_first("SELECT COUNT(*) FROM badge g JOIN profile p ON p.bench_id = g.profile_id JOIN bench b ON b.id = p.bench_id")
         .unwrap();
     assert_eq!(chained, Some(500));
+    let audited: Option<u64> = db
+        .query_first(
+            "SELECT COUNT(*) FROM audit a JOIN profile p ON p.bench_id = a.bench_id JOIN bench b ON b.id = a.bench_id",
+        )
+        .unwrap();
+    assert_eq!(audited, Some(100));
     let rule: Option<String> = db
         .query_first("SELECT DELETE_RULE FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = 's_uuid4_text' AND CONSTRAINT_NAME = 'badge_profile'")
         .unwrap();

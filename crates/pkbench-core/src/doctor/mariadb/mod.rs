@@ -18,7 +18,7 @@ use session::my;
 use crate::Error;
 use crate::doctor::physical::ServerBtree;
 use crate::doctor::sample::{as_native_uuid, detect_scheme};
-use crate::doctor::schema::{KeySchema, Layout, ReferencedColumn, ReferencingColumn, TableSchema};
+use crate::doctor::schema::{KeySchema, Layout, ReferencedColumn, ReferencingColumn, TableSchema, follow_chain};
 use crate::doctor::{BtreeReport, DoctorOptions, DoctorReport, KeyColumnReport, TableFacts, assemble, order};
 use crate::engines::EngineKind;
 use crate::engines::dialect::Dialect;
@@ -100,7 +100,13 @@ pub fn diagnose_session(session: &mut ReadOnlySession, options: &DoctorOptions) 
             notes.push(format!("table '{shown}' uses {storage}, not InnoDB or RocksDB: skipped"));
             continue;
         }
-        let t = table(c, db, name, shown, table_rows.unwrap_or(0), data.unwrap_or(0), lsm)?;
+        let mut t = table(c, db, name, shown, table_rows.unwrap_or(0), data.unwrap_or(0), lsm)?;
+        if let crate::engines::mariadb::flavor::Flavor::MySql { .. } = flavor {
+            // MySQL prints a literal COLUMN_DEFAULT unquoted: the clauses are written for MariaDB,
+            // whose scripts alone repeat them.
+            t.schema.key_attributes = None;
+            t.schema.referenced_by.iter_mut().for_each(|r| r.attributes = None);
+        }
         if lsm {
             rocksdb = true;
             let mut facts = examine(c, &t, None, options, &mut notes, &mut stats_stale)?;
@@ -234,7 +240,8 @@ fn table(
 
 /// A column's DEFAULT and COMMENT clauses as `MODIFY` must repeat them, from MariaDB's
 /// `COLUMN_DEFAULT` (literals quoted, expressions as written, `NULL` for a NULL default) and
-/// `COLUMN_COMMENT`.
+/// `COLUMN_COMMENT` (written with backslashes escaped, as the default `sql_mode` reads them).
+/// Other attributes a `MODIFY` drops (a column's own CHECK, INVISIBLE) are not repeated.
 fn attributes(default: Option<&str>, comment: &str) -> Option<String> {
     let mut out = Vec::new();
     if let Some(d) = default.filter(|d| !d.eq_ignore_ascii_case("NULL")) {
@@ -275,45 +282,38 @@ fn referencing(c: &mut Conn, db: &str, name: &str, key: &str, qualify: bool) -> 
              ORDER BY 1, 2, 3",
         )
         .map_err(my("could not read the foreign keys referencing a table"))?;
-    let mut out: Vec<ReferencingColumn> = Vec::new();
     let start = (db.to_string(), name.to_string(), key.to_string());
-    let mut seen = vec![start.clone()];
-    let mut queue = vec![(start, None)];
-    while !queue.is_empty() {
-        let ((parent_db, parent, column), via) = queue.remove(0);
+    follow_chain(start, |(parent_db, parent, column)| {
         let rows: Vec<ReferencingRow> = c
-            .exec(&statement, (&parent_db, &parent, &column))
+            .exec(&statement, (parent_db, parent, column))
             .map_err(my("could not read the foreign keys referencing a table"))?;
-        for (schema, table, child_column, nullable, constraint, on_delete, on_update, default, comment) in rows {
-            let definition = format!(
-                "FOREIGN KEY ({}) REFERENCES {}.{} ({}) ON DELETE {on_delete} ON UPDATE {on_update}",
-                quote(&child_column),
-                quote(&parent_db),
-                quote(&parent),
-                quote(&column)
-            );
-            let named = shown(schema.clone(), table.clone(), db, qualify);
-            let child = (schema, table, child_column.clone());
-            if !seen.contains(&child) {
-                seen.push(child.clone());
-                queue.push((child, Some(ReferencedColumn { table: named.clone(), column: child_column.clone() })));
-            }
-            out.push(ReferencingColumn {
-                table: named,
-                column: child_column,
-                nullable: nullable == "YES",
-                constraint,
-                definition: Some(definition),
-                references: via.clone(),
-                attributes: attributes(default.as_deref(), &comment),
-            });
-        }
-    }
-    Ok(out)
+        Ok(rows
+            .into_iter()
+            .map(|(schema, table, child_column, nullable, constraint, on_delete, on_update, default, comment)| {
+                let definition = format!(
+                    "FOREIGN KEY ({}) REFERENCES {}.{} ({}) ON DELETE {on_delete} ON UPDATE {on_update}",
+                    quote(&child_column),
+                    quote(parent_db),
+                    quote(parent),
+                    quote(column)
+                );
+                let fk = ReferencingColumn {
+                    table: shown(schema.clone(), table.clone(), db, qualify),
+                    column: child_column.clone(),
+                    nullable: nullable == "YES",
+                    constraint,
+                    definition: Some(definition),
+                    references: None,
+                    attributes: attributes(default.as_deref(), &comment),
+                };
+                (fk, (schema, table, child_column))
+            })
+            .collect())
+    })
 }
 
-/// The column that `db.name`'s `key` references through a single-column foreign key to another
-/// table.
+/// The key of another table that `db.name`'s `key` references through a single-column foreign
+/// key (a one-to-one table).
 fn key_reference(
     c: &mut Conn,
     db: &str,
@@ -327,6 +327,11 @@ fn key_reference(
              FROM information_schema.KEY_COLUMN_USAGE k \
              WHERE k.TABLE_SCHEMA = ? AND k.TABLE_NAME = ? AND k.COLUMN_NAME = ? AND k.REFERENCED_TABLE_NAME IS NOT NULL \
                AND NOT (k.REFERENCED_TABLE_SCHEMA = k.TABLE_SCHEMA AND k.REFERENCED_TABLE_NAME = k.TABLE_NAME) \
+               AND (SELECT COUNT(*) FROM information_schema.KEY_COLUMN_USAGE p WHERE p.TABLE_SCHEMA = k.REFERENCED_TABLE_SCHEMA \
+                    AND p.TABLE_NAME = k.REFERENCED_TABLE_NAME AND p.CONSTRAINT_NAME = 'PRIMARY') = 1 \
+               AND EXISTS (SELECT 1 FROM information_schema.KEY_COLUMN_USAGE p WHERE p.TABLE_SCHEMA = k.REFERENCED_TABLE_SCHEMA \
+                    AND p.TABLE_NAME = k.REFERENCED_TABLE_NAME AND p.CONSTRAINT_NAME = 'PRIMARY' \
+                    AND p.COLUMN_NAME = k.REFERENCED_COLUMN_NAME) \
                AND (SELECT COUNT(*) FROM information_schema.KEY_COLUMN_USAGE o WHERE o.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA \
                     AND o.TABLE_NAME = k.TABLE_NAME AND o.CONSTRAINT_NAME = k.CONSTRAINT_NAME \
                     AND o.REFERENCED_TABLE_NAME IS NOT NULL) = 1 \

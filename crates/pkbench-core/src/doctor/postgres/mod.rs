@@ -14,7 +14,7 @@ pub use session::ReadOnlySession;
 use crate::Error;
 use crate::doctor::physical::ServerBtree;
 use crate::doctor::sample::{SampledKey, Samples, as_native_uuid, detect_scheme};
-use crate::doctor::schema::{KeySchema, Layout, ReferencedColumn, ReferencingColumn, TableSchema};
+use crate::doctor::schema::{KeySchema, Layout, ReferencedColumn, ReferencingColumn, TableSchema, follow_chain};
 use crate::doctor::{BtreeReport, DoctorOptions, DoctorReport, KeyColumnReport, TableFacts, assemble, order};
 use crate::engines::EngineKind;
 use crate::engines::kind::Wire;
@@ -208,38 +208,34 @@ fn referencing(c: &mut Client, oid: u32, key: &str) -> Result<Vec<ReferencingCol
                AND r.attname = $2 ORDER BY 2, 3, 4",
         )
         .map_err(pg("could not read the foreign keys referencing a table"))?;
-    let mut out: Vec<ReferencingColumn> = Vec::new();
-    let mut seen = vec![(oid, key.to_string())];
-    let mut queue = vec![(oid, key.to_string(), None)];
-    while !queue.is_empty() {
-        let (parent, column, via) = queue.remove(0);
+    let out = follow_chain((oid, key.to_string()), |(parent, column)| {
         let rows = c
-            .query(&statement, &[&parent, &column])
+            .query(&statement, &[parent, column])
             .map_err(pg("could not read the foreign keys referencing a table"))?;
-        for r in rows {
-            let (child, name, column): (u32, String, String) = (r.get(0), shown(r.get(1), r.get(2)), r.get(3));
-            if !seen.contains(&(child, column.clone())) {
-                seen.push((child, column.clone()));
-                let at = ReferencedColumn { table: name.clone(), column: column.clone() };
-                queue.push((child, column.clone(), Some(at)));
-            }
-            out.push(ReferencingColumn {
-                table: name,
-                column,
-                nullable: r.get(4),
-                constraint: r.get(5),
-                definition: Some(r.get(6)),
-                references: via.clone(),
-                attributes: None,
-            });
-        }
-    }
+        Ok::<_, Error>(
+            rows.iter()
+                .map(|r| {
+                    let fk = ReferencingColumn {
+                        table: shown(r.get(1), r.get(2)),
+                        column: r.get(3),
+                        nullable: r.get(4),
+                        constraint: r.get(5),
+                        definition: Some(r.get(6)),
+                        references: None,
+                        attributes: None,
+                    };
+                    let child = (r.get::<_, u32>(0), fk.column.clone());
+                    (fk, child)
+                })
+                .collect(),
+        )
+    })?;
     c.execute("SELECT set_config('search_path', $1, true)", &[&path]).map_err(pg("could not set the search_path"))?;
     Ok(out)
 }
 
-/// The column that table `oid`'s `key` references through a single-column foreign key to
-/// another table.
+/// The key of another table that table `oid`'s `key` references through a single-column
+/// foreign key (a one-to-one table).
 fn key_reference(c: &mut Client, oid: u32, key: &str) -> Result<Option<ReferencedColumn>, Error> {
     let row = c
         .query_opt(
@@ -247,6 +243,7 @@ fn key_reference(c: &mut Client, oid: u32, key: &str) -> Result<Option<Reference
              FROM pg_constraint k JOIN pg_class t ON t.oid = k.confrelid JOIN pg_namespace n ON n.oid = t.relnamespace \
              JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = k.conkey[1] \
              JOIN pg_attribute r ON r.attrelid = k.confrelid AND r.attnum = k.confkey[1] \
+             JOIN pg_index i ON i.indrelid = k.confrelid AND i.indisprimary AND i.indnatts = 1 AND i.indkey[0] = k.confkey[1] \
              WHERE k.conrelid = $1 AND k.confrelid <> $1 AND k.contype = 'f' AND cardinality(k.conkey) = 1 \
                AND k.conparentid = 0 AND a.attname = $2 ORDER BY 1, 2, 3 LIMIT 1",
             &[&oid, &key],
