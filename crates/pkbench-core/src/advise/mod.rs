@@ -22,6 +22,7 @@ pub mod profile;
 pub mod references;
 pub mod render;
 pub mod shape;
+pub mod switch_over;
 pub mod target;
 pub mod verdict;
 mod version;
@@ -44,6 +45,7 @@ use crate::util::text::thousands;
 use pressure::Pressure;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use switch_over::SwitchOver;
 
 /// Page cache of the forecast, MiB, unless given: `pkbench run`'s default.
 pub const DEFAULT_CACHE_MB: u64 = 8;
@@ -125,6 +127,10 @@ pub struct AdviceReport {
     /// saved as `migration.sql`; advise never runs it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub migration_sql: Option<String>,
+    /// Where `migration` applies: the rebuild of the table with its current key that the
+    /// calibration timed, scaled to its rows today.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switch_over: Option<SwitchOver>,
     /// What advise did not measure.
     pub not_measured: Vec<String>,
     /// The forecast's results folder (its results.json and report.html).
@@ -205,6 +211,7 @@ impl AdviseRequest {
         let server_cache = profile.cache_bytes.map(|b| (b >> 20).max(1));
         let cache_mb = self.cache_mb.or(server_cache).unwrap_or(DEFAULT_CACHE_MB);
         let mut request = self.forecast_request(engine, &names, target.rows, shape.payload_bytes, cache_mb, &profile);
+        let rebuilt = request.calibrate_on.as_ref().and_then(|c| c.rebuild.clone());
         let (major, line) = version::calibration_major(engine, &profile, version::installed);
         line.inspect(|l| observer.step(l));
         request.calibrate_major = major;
@@ -243,7 +250,9 @@ impl AdviseRequest {
                 other => other?,
             };
         let verdict = verdict::decide(&figures, target.rows);
-        let migration = migration(&profile, &verdict.advised);
+        let switch_over =
+            SwitchOver::read(calibration.as_ref(), rebuilt.as_deref(), self.calibrate_rows, profile.rows_now);
+        let migration = migration(&profile, &verdict.advised, switch_over.as_ref());
         let mut unmeasured =
             not_measured::for_table(engine, &profile, self.shards.is_some(), contention.as_ref(), pressure.as_ref());
         unmeasured.extend(not_measured::of_calibration(&profile, calibration.as_ref(), &forecast.doc));
@@ -254,6 +263,7 @@ impl AdviseRequest {
             advised: verdict.advised.clone(),
             tied: verdict.tied,
             migration_sql: profile.migration_sql.clone().filter(|_| !migration.is_empty()),
+            switch_over: switch_over.filter(|_| !migration.is_empty()),
             migration,
             not_measured: unmeasured,
             table: profile,
@@ -290,6 +300,12 @@ impl AdviseRequest {
                 table: (!profile.table.is_empty()).then(|| profile.table.clone()),
                 values: profile.values_file.clone(),
                 parent_rows: None,
+                // The current key's run rebuilds the table once measured: the switch-over's cost.
+                rebuild: profile
+                    .current_key
+                    .as_ref()
+                    .and_then(|k| k.strategy.clone())
+                    .filter(|s| names.contains(&s.as_str()) && profile.rows_now > 0),
             }),
             payload_bytes: payload,
             cache_mb,
@@ -485,8 +501,9 @@ fn save(report: &AdviceReport, forecast: &ResultsDoc, dir: &Path) -> Result<(), 
     write_atomically(&dir.join("advice.html"), render::html(report, forecast).as_bytes())
 }
 
-/// How to move an existing table to the advised key, and how to measure the two on its shape.
-fn migration(profile: &TableProfile, advised: &str) -> Vec<String> {
+/// How to move an existing table to the advised key, what rewriting it costs, and how to measure
+/// the two keys on its shape.
+fn migration(profile: &TableProfile, advised: &str, switch_over: Option<&SwitchOver>) -> Vec<String> {
     let Some(key) = &profile.current_key else { return Vec::new() };
     let current = key.strategy.as_deref().unwrap_or_default();
     if current == advised || advised.is_empty() {
@@ -501,6 +518,7 @@ fn migration(profile: &TableProfile, advised: &str) -> Vec<String> {
             "pkbench doctor {source} --table {table} --sql writes a migration script to review (doctor never runs it)."
         ),
     }];
+    out.extend(switch_over.map(|s| s.sentence(table)));
     let measure = match &profile.values_file {
         Some(values) => format!(
             "pkbench run --schema {} --values {} --table {table}",

@@ -139,13 +139,18 @@ fn estimate(e: Option<Estimate>, digits: usize) -> String {
 /// `1.2 h (0.9–1.6 h)`: seconds in the unit that suits the value.
 fn duration(e: Option<Estimate>) -> String {
     let Some(e) = e else { return "—".into() };
-    let (unit, per) = match e.value {
+    let (unit, per) = time_unit(e.value);
+    format!("{:.1} {unit} ({:.1}–{:.1})", e.value / per, e.low / per, e.high / per)
+}
+
+/// The unit that suits `seconds`, and its seconds.
+pub(super) fn time_unit(seconds: f64) -> (&'static str, f64) {
+    match seconds {
         v if v >= 2.0 * 86_400.0 => ("d", 86_400.0),
         v if v >= 2.0 * 3_600.0 => ("h", 3_600.0),
         v if v >= 120.0 => ("min", 60.0),
         _ => ("s", 1.0),
-    };
-    format!("{:.1} {unit} ({:.1}–{:.1})", e.value / per, e.low / per, e.high / per)
+    }
 }
 
 /// The lines above the table: what was read, the target, how the forecast was made.

@@ -57,6 +57,7 @@ pub fn model(
             table: table.map(String::from),
             values: values.map(Path::to_path_buf),
             parent_rows: None,
+            rebuild: None,
         }),
         ..PredictRequest::new(engine, &names.join(","), sample_rows)
     };

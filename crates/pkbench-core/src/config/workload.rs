@@ -179,6 +179,7 @@ fn own_schema(s: &RunSettings, engine: EngineKind, keys: KeySettings) -> Result<
         fk_locality: s.fk_locality(),
         read_locality: s.read_locality(),
         reads: s.reads(),
+        rebuild: None,
     };
     OwnSchema::new(&schema, s.table.as_deref(), sidecar.as_ref(), sizes, keys, &name)
 }

@@ -74,8 +74,10 @@ pub trait SchemaCase {
     }
 
     /// Counts every filled table's rows and each foreign key's missing parents, measures size
-    /// and B-trees (named `table` and `table.index`), and removes the database unless kept.
-    fn finish(self: Box<Self>) -> Result<SchemaReport, Error>;
+    /// and B-trees (named `table` and `table.index`), then, where `rebuild`, rebuilds the tables
+    /// as the remedy workload does (SQLite `VACUUM`, PostgreSQL `VACUUM FULL`, MariaDB `OPTIMIZE
+    /// TABLE`) and times it, and removes the database unless kept.
+    fn finish(self: Box<Self>, rebuild: bool) -> Result<SchemaReport, Error>;
 }
 
 /// One tree's cumulative counters, where the engine keeps them per tree.
@@ -103,4 +105,17 @@ pub struct SchemaReport {
     pub btrees: Vec<BtreeStats>,
     /// Where the database was kept, if it was.
     pub kept: Option<PathBuf>,
+    /// The rebuild after the measurements, where one was asked for.
+    pub rebuild: Option<Rebuild>,
+}
+
+/// One rebuild of a case's tables, after they were measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rebuild {
+    /// How long it took.
+    pub elapsed_ns: u64,
+    /// Size on disk after it, bytes.
+    pub size_after_bytes: u64,
+    /// Which command ran and what room it needs.
+    pub note: &'static str,
 }

@@ -18,8 +18,8 @@ pub use concurrent::{ConcurrentInsert, IntervalSeries, KEPT_UP, MAX_THREADS, PHA
 pub use file_baseline::{FileBaseline, MAX_FILE_ROWS};
 pub use insert_growth::{InsertGrowth, MAX_BATCH_ROWS, MAX_PAYLOAD_BYTES, MAX_ROWS};
 pub use own_schema::{
-    FkLocality, KeyRowSink, KeyRows, MAX_CHILDREN_PER_ROW, MAX_PARENT_ROWS, MAX_READS, OwnSchema, RECENT_SHARE,
-    ReadLocality, SchemaSizes,
+    FkLocality, KeyRowSink, KeyRows, MAX_CHILDREN_PER_ROW, MAX_PARENT_ROWS, MAX_READS, OwnSchema, REBUILD_PHASE,
+    RECENT_SHARE, ReadLocality, SchemaSizes,
 };
 pub use remedy::Remedy;
 pub use scale::{MemoryCap, Scale};

@@ -87,6 +87,7 @@ fn request(args: PredictArgs) -> PredictRequest {
         table: args.table,
         values: args.values,
         parent_rows: args.parent_rows,
+        rebuild: None,
     });
     PredictRequest {
         engine: args.engine,

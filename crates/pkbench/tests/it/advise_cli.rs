@@ -206,8 +206,23 @@ fn advise_reads_a_sqlite_table_without_changing_or_copying_it() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("items.order_id holds the key 2 times per row"));
     // Another key advised: doctor's script for the table comes with the answer, never run.
     match advice["advised"].as_str().unwrap() {
-        "uuid4-text" => assert!(advice.get("migration_sql").is_none() && advice["migration"] == Value::Array(vec![])),
+        "uuid4-text" => assert!(
+            advice.get("migration_sql").is_none()
+                && advice.get("switch_over").is_none()
+                && advice["migration"] == Value::Array(vec![])
+        ),
         _ => {
+            // What rewriting the table costs: the current key's calibration run rebuilt it,
+            // timed, scaled by rows to the table's 3,000.
+            let s = &advice["switch_over"];
+            assert_eq!((&s["strategy"], &s["rows_now"]), (&Value::from("uuid4-text"), &Value::from(3000)), "{s}");
+            let (seconds, rows) = (s["seconds"].as_f64().unwrap(), s["rows"].as_f64().unwrap());
+            assert!(seconds > 0.0 && s["size_after_bytes"].as_u64().unwrap() > 0, "{s}");
+            assert!((s["seconds_now"].as_f64().unwrap() - seconds * 3000.0 / rows).abs() < 1e-9, "{s}");
+            assert!(s["note"].as_str().unwrap().contains("VACUUM"), "{s}");
+            assert!(
+                String::from_utf8_lossy(&out.stdout).contains("Rewriting orders, as a change of its key's type does")
+            );
             let sql = advice["migration_sql"].as_str().unwrap();
             assert!(sql.starts_with("-- pkbench doctor: migration script"), "{sql}");
             assert!(sql.contains("orders"), "{sql}");
@@ -326,6 +341,17 @@ mod servers {
         // PostgreSQL's model counts WAL; InnoDB's keeps no redo, so there the calibration's.
         for c in advice["candidates"].as_array().unwrap() {
             assert!(c["wal_bytes_per_row"].as_f64().unwrap() > 0.0, "{c}");
+        }
+        // Where another key is advised: the rebuild the calibration timed on the table's copy.
+        if advice["advised"] != advice["table"]["current_key"]["strategy"] {
+            let s = &advice["switch_over"];
+            assert_eq!(s["rows_now"], advice["table"]["rows_now"], "{s}");
+            assert!(s["seconds"].as_f64().unwrap() > 0.0 && s["size_before_bytes"].as_u64().unwrap() > 0, "{s}");
+            assert!(
+                s["note"].as_str().unwrap().contains("VACUUM FULL")
+                    || s["note"].as_str().unwrap().contains("OPTIMIZE TABLE"),
+                "{s}"
+            );
         }
         (dir, advice)
     }

@@ -5,7 +5,7 @@ use super::backend::{Backend, SettingsFor};
 use super::engine::ServerEngine;
 use crate::Error;
 use crate::engines::Engine;
-use crate::engines::own_schema::{Read, SchemaCase, SchemaEngine, SchemaReport, TreeCounters};
+use crate::engines::own_schema::{Read, Rebuild, SchemaCase, SchemaEngine, SchemaReport, TreeCounters};
 use crate::engines::schema_sql::{RunSql, run_sql};
 use crate::engines::wire::{Connection, Value};
 use crate::generators::Key;
@@ -83,6 +83,18 @@ impl<B: Backend> ServerSchema<'_, B> {
         let n =
             self.engine.conn.query_one_text(sql).map_err(|e| Error::server(format!("could not count ({sql})"), e))?;
         Ok(n.and_then(|v| v.as_u64()).unwrap_or(0))
+    }
+
+    /// Rebuilds `names` as the remedy workload's compaction does, timed, and measures the size
+    /// after.
+    fn rebuild(&mut self, names: &[&str]) -> Result<Rebuild, Error> {
+        let list: Vec<String> = names.iter().map(|t| self.engine.qualify(t)).collect();
+        let ServerEngine { conn, namespace, backend, .. } = &mut *self.engine;
+        let started = std::time::Instant::now();
+        backend.compact(conn, &list.join(", "))?;
+        let elapsed_ns = started.elapsed().as_nanos() as u64;
+        let (size_after_bytes, _) = backend.measure_schema(conn, namespace, names)?;
+        Ok(Rebuild { elapsed_ns, size_after_bytes, note: B::COMPACT_NOTE })
     }
 
     /// Drops the tables (or closes SQLite's file, keeping it if asked and `finished`), once;
@@ -182,7 +194,7 @@ impl<B: Backend> SchemaCase for ServerSchema<'_, B> {
         self.engine.backend.take_levels()
     }
 
-    fn finish(mut self: Box<Self>) -> Result<SchemaReport, Error> {
+    fn finish(mut self: Box<Self>, rebuild: bool) -> Result<SchemaReport, Error> {
         let mut rows = Vec::new();
         for sql in self.sql.counts.clone() {
             rows.push(self.count(&sql)?);
@@ -198,8 +210,12 @@ impl<B: Backend> SchemaCase for ServerSchema<'_, B> {
             let (size, btrees) = backend.measure_schema(conn, namespace, &names)?;
             (size, btrees, backend.wal_size_bytes())
         };
+        let rebuild = match rebuild {
+            true => Some(self.rebuild(&names)?),
+            false => None,
+        };
         let kept = self.close(true)?;
-        Ok(SchemaReport { rows, orphans, size_bytes, wal_size_bytes, btrees, kept })
+        Ok(SchemaReport { rows, orphans, size_bytes, wal_size_bytes, btrees, kept, rebuild })
     }
 }
 

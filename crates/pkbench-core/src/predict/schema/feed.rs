@@ -102,6 +102,7 @@ mod tests {
             fk_locality: FkLocality::Recent,
             read_locality: ReadLocality::Recent,
             reads: 0,
+            rebuild: None,
         };
         OwnSchema::new(&schema, Some("events"), None, sizes, 1, "events.sql").unwrap()
     }

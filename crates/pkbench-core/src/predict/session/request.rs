@@ -54,6 +54,9 @@ pub struct SchemaRequest {
     pub values: Option<PathBuf>,
     /// Rows in each referenced table (`--parent-rows`).
     pub parent_rows: Option<u64>,
+    /// The strategy whose calibration run rebuilds its tables once measured, timed (advise's
+    /// switch-over cost).
+    pub rebuild: Option<String>,
 }
 
 /// Every flag of `pkbench predict`, as given; [`PredictRequest::validate`] checks them together.

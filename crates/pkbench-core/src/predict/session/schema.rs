@@ -121,6 +121,7 @@ pub(super) fn workload(
         fk_locality: FkLocality::Recent,
         read_locality: ReadLocality::Recent,
         reads: 0,
+        rebuild: files.rebuild.clone(),
     };
     let name = file.display().to_string();
     OwnSchema::new(&schema, files.table.as_deref(), sidecar.as_ref(), sizes, seed, &name)

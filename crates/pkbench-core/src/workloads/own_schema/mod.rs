@@ -68,6 +68,9 @@ impl FkLocality {
 /// What [`OwnSchema::key_rows`] hands each row to: its rowid, client key, columns and parameters.
 pub type KeyRowVisitor<'a> = dyn FnMut(i64, Option<Key>, &[usize], &[Param<'_>]) + 'a;
 
+/// The phase of a schema run that rebuilt its tables once measured ([`SchemaSizes::rebuild`]).
+pub const REBUILD_PHASE: &str = "rebuild";
+
 /// The sizes and choices of a schema run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SchemaSizes {
@@ -85,6 +88,9 @@ pub struct SchemaSizes {
     pub read_locality: ReadLocality,
     /// Reads per phase.
     pub reads: u64,
+    /// The strategy whose tables are rebuilt once measured, timed (`rebuild` phase): what
+    /// rewriting the table costs, for advise's switch-over.
+    pub rebuild: Option<String>,
 }
 
 /// The schema workload.
@@ -441,8 +447,8 @@ impl OwnSchema {
     ) -> Result<(), Error> {
         let sql = case.sql().clone();
         let t0 = ctx.timer.now_ns();
-        let report = case.finish()?;
-        let elapsed_ns = ctx.timer.now_ns() - t0;
+        let report = case.finish(self.sizes.rebuild.as_deref() == Some(strategy.name))?;
+        let elapsed_ns = ctx.timer.now_ns() - t0 - report.rebuild.as_ref().map_or(0, |r| r.elapsed_ns);
         result.size_bytes = Some(report.size_bytes);
         result.wal_size_bytes = report.wal_size_bytes;
         let engine = EngineKind::parse(&result.engine)?;
@@ -482,6 +488,20 @@ impl OwnSchema {
             )),
             ..PhaseResult::default()
         });
+        if let Some(r) = &report.rebuild {
+            result.phases.push(PhaseResult {
+                name: REBUILD_PHASE.into(),
+                operations: 1,
+                rows: total,
+                elapsed_ns: r.elapsed_ns,
+                figures: BTreeMap::from([
+                    ("size_before_bytes".to_string(), report.size_bytes as f64),
+                    ("size_after_bytes".to_string(), r.size_after_bytes as f64),
+                ]),
+                note: Some(r.note.into()),
+                ..PhaseResult::default()
+            });
+        }
         Ok(())
     }
 }
