@@ -250,8 +250,7 @@ impl AdviseRequest {
                 other => other?,
             };
         let verdict = verdict::decide(&figures, target.rows);
-        let switch_over =
-            SwitchOver::read(calibration.as_ref(), rebuilt.as_deref(), self.calibrate_rows, profile.rows_now);
+        let switch_over = SwitchOver::read(calibration.as_ref(), rebuilt.as_deref(), profile.rows_now);
         let migration = migration(&profile, &verdict.advised, switch_over.as_ref());
         let mut unmeasured =
             not_measured::for_table(engine, &profile, self.shards.is_some(), contention.as_ref(), pressure.as_ref());
@@ -518,7 +517,8 @@ fn migration(profile: &TableProfile, advised: &str, switch_over: Option<&SwitchO
             "pkbench doctor {source} --table {table} --sql writes a migration script to review (doctor never runs it)."
         ),
     }];
-    out.extend(switch_over.map(|s| s.sentence(table)));
+    let rebuild = EngineKind::parse(&profile.engine).map(|e| e.dialect().compact(table)).unwrap_or_default();
+    out.extend(switch_over.map(|s| s.sentence(table, rebuild.trim())));
     let measure = match &profile.values_file {
         Some(values) => format!(
             "pkbench run --schema {} --values {} --table {table}",

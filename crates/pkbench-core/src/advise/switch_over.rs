@@ -31,42 +31,36 @@ pub struct SwitchOver {
 }
 
 impl SwitchOver {
-    /// The rebuild in `calibration`'s run of `strategy` (key-table `rows` of it), scaled to
-    /// `rows_now`; `None` where there is no such run or it did not rebuild.
-    pub fn read(
-        calibration: Option<&ResultsDoc>,
-        strategy: Option<&str>,
-        rows: u64,
-        rows_now: u64,
-    ) -> Option<SwitchOver> {
+    /// The rebuild in `calibration`'s run of `strategy`, scaled to `rows_now`; `None` where there
+    /// is no such run or it did not rebuild (a failed rebuild's phase has no figures).
+    pub fn read(calibration: Option<&ResultsDoc>, strategy: Option<&str>, rows_now: u64) -> Option<SwitchOver> {
         let strategy = strategy?;
         let run = calibration?.runs.iter().find(|r| r.strategy == strategy && r.error.is_none())?;
         let phase = run.phases.iter().find(|p| p.name == REBUILD_PHASE)?;
-        let figure = |name: &str| phase.figures.get(name).map_or(0, |v| *v as u64);
-        let seconds = phase.elapsed_ns as f64 / 1e9;
+        let size_before_bytes = *phase.figures.get("size_before_bytes")? as u64;
+        let size_after_bytes = *phase.figures.get("size_after_bytes")? as u64;
+        let (seconds, rows) = (phase.elapsed_ns as f64 / 1e9, run.rows_inserted());
         Some(SwitchOver {
             strategy: strategy.to_string(),
             rows,
             seconds,
-            size_before_bytes: figure("size_before_bytes"),
-            size_after_bytes: figure("size_after_bytes"),
+            size_before_bytes,
+            size_after_bytes,
             rows_now,
             seconds_now: seconds * rows_now as f64 / rows.max(1) as f64,
             note: phase.note.clone().unwrap_or_default(),
         })
     }
 
-    /// One sentence for "How to get there".
-    pub fn sentence(&self, table: &str) -> String {
-        // The engine's note says what ran, then what room it needs in the results' own terms.
-        let ran = self.note.split("; free_space_needed_bytes").next().unwrap_or_default();
+    /// One sentence for "How to get there": `command` is the rebuild as the engine writes it.
+    pub fn sentence(&self, table: &str, command: &str) -> String {
         format!(
-            "Rewriting {table}, as a change of its key's type does: the calibration rebuilt its {} rows with your current key ({}) in {}, so about {} at your {} rows today (scaled by rows, from one rebuild: no interval; {ran}).",
-            thousands(self.rows),
+            "Rewriting {table}, as a change of its key's type does: one rebuild ({command}) of pkbench's copy of it with your current key ({}) took {} for its {} rows; scaled by rows to your {} rows, about {} — a rough floor: an index build sorts, which grows faster than its rows, a table larger than memory reads from disk, the columns of other tables that hold the key are rewritten too, and the table is locked and needs room for a copy of itself while it runs.",
             self.strategy,
             duration(self.seconds),
-            duration(self.seconds_now),
+            thousands(self.rows),
             thousands(self.rows_now),
+            duration(self.seconds_now),
         )
     }
 }

@@ -105,15 +105,18 @@ pub struct SchemaReport {
     pub btrees: Vec<BtreeStats>,
     /// Where the database was kept, if it was.
     pub kept: Option<PathBuf>,
-    /// The rebuild after the measurements, where one was asked for.
-    pub rebuild: Option<Rebuild>,
+    /// The rebuild after the measurements, where one was asked for: its figures, or why it
+    /// failed (the measurements stand either way).
+    pub rebuild: Option<Result<Rebuild, String>>,
 }
 
 /// One rebuild of a case's tables, after they were measured.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rebuild {
-    /// How long it took.
+    /// How long the rebuild took.
     pub elapsed_ns: u64,
+    /// How long `finish` spent on it, the size measured after it included.
+    pub spent_ns: u64,
     /// Size on disk after it, bytes.
     pub size_after_bytes: u64,
     /// Which command ran and what room it needs.

@@ -448,7 +448,11 @@ impl OwnSchema {
         let sql = case.sql().clone();
         let t0 = ctx.timer.now_ns();
         let report = case.finish(self.sizes.rebuild.as_deref() == Some(strategy.name))?;
-        let elapsed_ns = ctx.timer.now_ns() - t0 - report.rebuild.as_ref().map_or(0, |r| r.elapsed_ns);
+        let rebuilt_ns = match &report.rebuild {
+            Some(Ok(r)) => r.spent_ns,
+            _ => 0,
+        };
+        let elapsed_ns = (ctx.timer.now_ns() - t0).saturating_sub(rebuilt_ns);
         result.size_bytes = Some(report.size_bytes);
         result.wal_size_bytes = report.wal_size_bytes;
         let engine = EngineKind::parse(&result.engine)?;
@@ -488,10 +492,9 @@ impl OwnSchema {
             )),
             ..PhaseResult::default()
         });
-        if let Some(r) = &report.rebuild {
-            result.phases.push(PhaseResult {
-                name: REBUILD_PHASE.into(),
-                operations: 1,
+        let rebuild = match &report.rebuild {
+            None => None,
+            Some(Ok(r)) => Some(PhaseResult {
                 rows: total,
                 elapsed_ns: r.elapsed_ns,
                 figures: BTreeMap::from([
@@ -500,8 +503,13 @@ impl OwnSchema {
                 ]),
                 note: Some(r.note.into()),
                 ..PhaseResult::default()
-            });
-        }
+            }),
+            Some(Err(e)) => Some(PhaseResult {
+                note: Some(format!("the rebuild failed, so it has no figures: {e}")),
+                ..PhaseResult::default()
+            }),
+        };
+        result.phases.extend(rebuild.map(|p| PhaseResult { name: REBUILD_PHASE.into(), operations: 1, ..p }));
         Ok(())
     }
 }
