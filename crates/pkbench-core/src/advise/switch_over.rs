@@ -55,7 +55,7 @@ impl SwitchOver {
     /// One sentence for "How to get there": `command` is the rebuild as the engine writes it.
     pub fn sentence(&self, table: &str, command: &str) -> String {
         format!(
-            "Rewriting {table}, as a change of its key's type does: one rebuild ({command}) of pkbench's copy of it with your current key ({}) took {} for its {} rows; scaled by rows to your {} rows, about {} — a rough floor: an index build sorts, which grows faster than its rows, a table larger than memory reads from disk, the columns of other tables that hold the key are rewritten too, and the table is locked and needs room for a copy of itself while it runs.",
+            "Rewriting {table}, as a change of its key's type does: one rebuild ({command}) of pkbench's copy of it with your current key ({}) took {} for its {} rows; scaled by rows to your {} rows, about {} — a rough estimate, neither bound: the copy ran with the calibration's cache, sized for the target's pressure rather than like your server's, an index build sorts, which grows faster than its rows, a table larger than memory reads from disk, and the columns of other tables that hold the key are rewritten too; the table is locked and needs room for a copy of itself while it runs.",
             self.strategy,
             duration(self.seconds),
             thousands(self.rows),
