@@ -251,7 +251,7 @@ impl AdviseRequest {
             };
         let verdict = verdict::decide(&figures, target.rows);
         let switch_over = SwitchOver::read(calibration.as_ref(), rebuilt.as_deref(), profile.rows_now);
-        let migration = migration(&profile, &verdict.advised, switch_over.as_ref());
+        let migration = migration(engine, &profile, &verdict.advised, switch_over.as_ref());
         let mut unmeasured =
             not_measured::for_table(engine, &profile, self.shards.is_some(), contention.as_ref(), pressure.as_ref());
         unmeasured.extend(not_measured::of_calibration(&profile, calibration.as_ref(), &forecast.doc));
@@ -502,7 +502,12 @@ fn save(report: &AdviceReport, forecast: &ResultsDoc, dir: &Path) -> Result<(), 
 
 /// How to move an existing table to the advised key, what rewriting it costs, and how to measure
 /// the two keys on its shape.
-fn migration(profile: &TableProfile, advised: &str, switch_over: Option<&SwitchOver>) -> Vec<String> {
+fn migration(
+    engine: EngineKind,
+    profile: &TableProfile,
+    advised: &str,
+    switch_over: Option<&SwitchOver>,
+) -> Vec<String> {
     let Some(key) = &profile.current_key else { return Vec::new() };
     let current = key.strategy.as_deref().unwrap_or_default();
     if current == advised || advised.is_empty() {
@@ -517,8 +522,7 @@ fn migration(profile: &TableProfile, advised: &str, switch_over: Option<&SwitchO
             "pkbench doctor {source} --table {table} --sql writes a migration script to review (doctor never runs it)."
         ),
     }];
-    let rebuild = EngineKind::parse(&profile.engine).map(|e| e.dialect().compact(table)).unwrap_or_default();
-    out.extend(switch_over.map(|s| s.sentence(table, rebuild.trim())));
+    out.extend(switch_over.map(|s| s.sentence(table, engine.dialect().compact(table).trim())));
     let measure = match &profile.values_file {
         Some(values) => format!(
             "pkbench run --schema {} --values {} --table {table}",

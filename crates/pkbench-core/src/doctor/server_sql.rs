@@ -67,7 +67,7 @@ fn postgres(t: &TableReport, kind: AdviceKind, major: u32) -> String {
     let key = key_of(t);
     match kind {
         AdviceKind::TimeOrderedKey => match key {
-            Some(_) if t.key_references.is_some() => copied_key(t),
+            Some(_) if let Some(parent) = &t.key_references => copied_key(parent),
             Some((col, KeyStorage::NativeUuid | KeyStorage::Blob16)) if major >= 18 => format!(
                 "-- New keys from the server's UUIDv7 generator (PostgreSQL 18+); old keys stay.\nALTER TABLE {table} ALTER COLUMN {} SET DEFAULT uuidv7();\n",
                 pg_quote(col)
@@ -119,10 +119,7 @@ fn postgres_to_uuid(t: &TableReport, table: &str, col: &str) -> String {
         out.push_str(&to_uuid(child, &r.column));
     }
     for (child, r) in &children {
-        let definition = r
-            .definition
-            .clone()
-            .unwrap_or_else(|| format!("FOREIGN KEY ({}) REFERENCES {table} ({})", pg_quote(&r.column), pg_quote(col)));
+        let definition = fk_definition(r, table, col, pg_quote);
         out.push_str(&format!("ALTER TABLE {child} ADD CONSTRAINT {} {definition};\n", pg_quote(&r.constraint)));
     }
     out.push_str("COMMIT;\n");
@@ -150,9 +147,23 @@ fn converted_columns<'a>(children: &'a [(String, &'a ReferencingColumn)]) -> Vec
 
 /// Where the table's key is a copy of another table's (a one-to-one foreign key): new keys come
 /// from there.
-fn copied_key(t: &TableReport) -> String {
-    let parent = t.key_references.as_ref().map(|p| format!("{}.{}", p.table, p.column)).unwrap_or_default();
-    format!("-- New keys are copies of {parent}: generate that table's keys in time order, and this table's follow.\n")
+fn copied_key(parent: &ReferencedColumn) -> String {
+    format!(
+        "-- New keys are copies of {}.{}: generate that table's keys in time order, and this table's follow.\n",
+        parent.table, parent.column
+    )
+}
+
+/// `fk`'s definition as the server wrote it, else written from its column and the column it
+/// references: `table`'s key `col`, or the chain's column that holds it.
+fn fk_definition(fk: &ReferencingColumn, table: &str, col: &str, quote: fn(&str) -> String) -> String {
+    fk.definition.clone().unwrap_or_else(|| {
+        let (parent, column) = match &fk.references {
+            Some(p) => (qualified(&p.table, quote), quote(&p.column)),
+            None => (table.to_string(), quote(col)),
+        };
+        format!("FOREIGN KEY ({}) REFERENCES {parent} ({column})", quote(&fk.column))
+    })
 }
 
 /// Where the table's key is itself a foreign key to another table's column: the key must keep
@@ -169,7 +180,7 @@ fn mariadb(t: &TableReport, kind: AdviceKind, version: (u32, u32)) -> String {
     let table = qualified(&t.name, my_quote);
     let has_uuid_type = version >= (10, 7);
     match kind {
-        AdviceKind::TimeOrderedKey if t.key_references.is_some() => copied_key(t),
+        AdviceKind::TimeOrderedKey if let Some(parent) = &t.key_references => copied_key(parent),
         AdviceKind::TimeOrderedKey | AdviceKind::TimeOrderedUniqueColumn => {
             "-- Application change, no SQL: generate new keys as UUIDv7 (MariaDB 11.7+ has UUID_v7()); old keys stay.\n"
                 .into()
@@ -216,11 +227,6 @@ fn mariadb_to_uuid(t: &TableReport, table: &str, col: &str) -> String {
     // One ALTER per converted column: the column changed, with the foreign keys on it whose
     // referenced column is converted by then; the others are added at the end, once every
     // column is.
-    let fk_definition = |fk: &ReferencingColumn| {
-        fk.definition
-            .clone()
-            .unwrap_or_else(|| format!("FOREIGN KEY ({}) REFERENCES {table} ({})", my_quote(&fk.column), my_quote(col)))
-    };
     let mut done: Vec<(&str, &str)> = vec![(t.name.as_str(), col)];
     let mut deferred = Vec::new();
     for (child, r) in converted_columns(&children) {
@@ -228,7 +234,8 @@ fn mariadb_to_uuid(t: &TableReport, table: &str, col: &str) -> String {
         let mut changes = vec![format!("MODIFY {} UUID {null}{}", my_quote(&r.column), kept(&r.attributes))];
         done.push((r.table.as_str(), r.column.as_str()));
         for (_, fk) in children.iter().filter(|(t, o)| t == child && o.column == r.column) {
-            let add = format!("ADD CONSTRAINT {} {}", my_quote(&fk.constraint), fk_definition(fk));
+            let add =
+                format!("ADD CONSTRAINT {} {}", my_quote(&fk.constraint), fk_definition(fk, table, col, my_quote));
             let parent =
                 fk.references.as_ref().map_or((t.name.as_str(), col), |p| (p.table.as_str(), p.column.as_str()));
             match done.contains(&parent) {

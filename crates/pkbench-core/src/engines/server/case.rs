@@ -108,8 +108,7 @@ impl<'a, B: Backend> ServerCase<'a, B> {
 
     /// The case's tables, qualified and comma-separated.
     fn table_list(&self) -> String {
-        let list: Vec<String> = self.sql.tables.iter().map(|t| self.engine.qualify(t)).collect();
-        list.join(", ")
+        self.engine.qualify_all(&self.sql.tables)
     }
 
     /// The case's size once a full compaction has merged its tables into the bottom level.

@@ -90,6 +90,11 @@ impl<B: Backend> ServerEngine<B> {
         self.dialect().qualify(&self.namespace, table)
     }
 
+    /// `tables` in pkbench's namespace, comma-separated (as a statement over several names them).
+    pub(super) fn qualify_all<T: AsRef<str>>(&self, tables: &[T]) -> String {
+        tables.iter().map(|t| self.qualify(t.as_ref())).collect::<Vec<_>>().join(", ")
+    }
+
     /// Readies the database of a case of `purpose` for `strategy`, then runs `create` in it;
     /// if `create` fails, ends the case again (`tables` and `what` as in
     /// [`close_case`](Self::close_case)).

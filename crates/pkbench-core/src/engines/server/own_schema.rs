@@ -88,10 +88,10 @@ impl<B: Backend> ServerSchema<'_, B> {
     /// Rebuilds `names` as the remedy workload's compaction does, timed, and measures the size
     /// after.
     fn rebuild(&mut self, names: &[&str]) -> Result<Rebuild, Error> {
-        let list: Vec<String> = names.iter().map(|t| self.engine.qualify(t)).collect();
+        let list = self.engine.qualify_all(names);
         let ServerEngine { conn, namespace, backend, .. } = &mut *self.engine;
         let started = std::time::Instant::now();
-        backend.compact(conn, &list.join(", "))?;
+        backend.compact(conn, &list)?;
         let elapsed_ns = started.elapsed().as_nanos() as u64;
         let (size_after_bytes, _) = backend.measure_schema(conn, namespace, names)?;
         let spent_ns = started.elapsed().as_nanos() as u64;
