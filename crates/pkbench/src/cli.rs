@@ -235,12 +235,13 @@ pub struct PredictArgs {
     /// Its batches within the first --calibrate-rows rows.
     #[arg(long, value_name = "FILE", conflicts_with = "calibrate", help_heading = CALIBRATION)]
     pub calibrate_from: Option<PathBuf>,
-    /// Rows per strategy of the calibration run.
+    /// Rows per strategy of the calibration run [default: 200k on SQLite and MariaDB, else 1M].
     ///
     /// Its cache and batches are scaled to the target's pressure: cache × these rows ÷ --rows
     /// (MyRocks keeps the target's batch: a row costs more the more rows its transaction holds).
-    #[arg(long, default_value = "1M", value_name = "N", value_parser = parse_count, allow_hyphen_values = true, help_heading = CALIBRATION)]
-    pub calibrate_rows: u64,
+    /// With --calibrate-from, the saved run's batches within its first this many rows.
+    #[arg(long, value_name = "N", value_parser = parse_count, allow_hyphen_values = true, help_heading = CALIBRATION)]
+    pub calibrate_rows: Option<u64>,
     /// Memory for the database, GiB [default: the machine's or its cgroup's].
     ///
     /// The engine's cache, then the OS page cache for the rest; misses beyond what it holds are

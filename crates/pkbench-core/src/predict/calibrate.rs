@@ -42,6 +42,28 @@ const REMAINDER_SHARE: u64 = 2;
 /// Smallest calibration cache, pages.
 pub const MIN_CACHE_PAGES: u64 = 100;
 
+/// Rows per strategy a new calibration run inserts by default on SQLite and MariaDB: what
+/// `pkbench advise` calibrates on. Held to one real run of twenty to fifty times as many rows,
+/// its forecasts came as close as a tenth's did, and their intervals covered all (SQLite) or
+/// most (MariaDB) of the batches a tenth's covered (docs/findings/predict-accuracy.md,
+/// "Calibrating on 200k rows").
+pub const DEFAULT_ROWS: u64 = 200_000;
+/// Rows per strategy a calibration takes by default elsewhere: on PostgreSQL, where 200k rows'
+/// intervals covered none of a real run's late batches that a tenth's covered (the same
+/// findings); on the sharded engines and MyRocks (which keeps the target's batch, and needs
+/// [`MIN_BATCHES_PER_STRATEGY`] of them); and from a saved run (`--calibrate-from`), which costs
+/// no inserting.
+pub const DEFAULT_ROWS_ELSEWHERE: u64 = 1_000_000;
+
+/// The calibration's rows per strategy when none are given: [`DEFAULT_ROWS`] for a new run on
+/// SQLite or MariaDB, else [`DEFAULT_ROWS_ELSEWHERE`].
+pub fn default_rows(engine: ModelEngine, saved: bool) -> u64 {
+    match engine {
+        ModelEngine::Sqlite | ModelEngine::MariaDb if !saved => DEFAULT_ROWS,
+        _ => DEFAULT_ROWS_ELSEWHERE,
+    }
+}
+
 /// Most a calibration's cache per row may stand above the target's and still count as at its
 /// pressure: a server's cache is set in whole MiB, which rounds a small one up by a little.
 pub const PRESSURE_TOLERANCE: f64 = 1.25;
@@ -954,6 +976,15 @@ mod tests {
         assert_eq!(recorded_checkpoint_scale(ModelEngine::Postgres, &settings("64MB")), 1);
         assert_eq!(recorded_checkpoint_scale(ModelEngine::Postgres, &settings("10GB")), 1, "a user's own size");
         assert_eq!(recorded_checkpoint_scale(ModelEngine::MariaDb, &settings("8MB")), 1);
+    }
+
+    #[test]
+    fn a_new_calibration_takes_200k_rows_on_sqlite_and_mariadb_else_1m() {
+        assert_eq!(default_rows(ModelEngine::Sqlite, false), 200_000);
+        assert_eq!(default_rows(ModelEngine::MariaDb, false), 200_000);
+        assert_eq!(default_rows(ModelEngine::Postgres, false), 1_000_000, "its 200k intervals missed");
+        assert_eq!(default_rows(ModelEngine::MyRocks, false), 1_000_000);
+        assert_eq!(default_rows(ModelEngine::Sqlite, true), 1_000_000, "a saved run costs no inserting");
     }
 
     #[test]

@@ -131,7 +131,7 @@ impl PredictRequest {
             mode: None,
             scale: None,
             calibration: None,
-            calibrate_rows: 1_000_000,
+            calibrate_rows: predict::calibrate::default_rows(engine, false),
             calibrate_major: None,
             calibrate_on: None,
             ram_gib: None,
