@@ -310,7 +310,7 @@ impl AdviseRequest {
             cache_mb,
             seed: self.seed,
             calibration: Some(CalibrationSource::Run),
-            calibrate_rows: self.calibrate_rows,
+            calibrate_rows: Some(self.calibrate_rows),
             out: Some(self.out_dir.join("forecast")),
             command: self.command.clone(),
             ..PredictRequest::new(engine, &names.join(","), rows)

@@ -51,7 +51,7 @@ pub fn model(
         payload_bytes: 0,
         cache_mb: super::DEFAULT_CACHE_MB,
         seed,
-        calibrate_rows: sample_rows,
+        calibrate_rows: Some(sample_rows),
         schema: Some(SchemaRequest {
             file: schema_file.to_path_buf(),
             table: table.map(String::from),

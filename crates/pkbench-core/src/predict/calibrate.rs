@@ -50,9 +50,9 @@ pub const MIN_CACHE_PAGES: u64 = 100;
 pub const DEFAULT_ROWS: u64 = 200_000;
 /// Rows per strategy a calibration takes by default elsewhere: on PostgreSQL, where 200k rows'
 /// intervals covered none of a real run's late batches that a tenth's covered (the same
-/// findings); on the sharded engines and MyRocks (which keeps the target's batch, and needs
-/// [`MIN_BATCHES_PER_STRATEGY`] of them); and from a saved run (`--calibrate-from`), which costs
-/// no inserting.
+/// findings; `pkbench advise` still calibrates on 200k there, with its own check); on MyRocks
+/// (which keeps the target's batch, and needs [`MIN_BATCHES_PER_STRATEGY`] of them); and from a
+/// saved run (`--calibrate-from`), which costs no inserting.
 pub const DEFAULT_ROWS_ELSEWHERE: u64 = 1_000_000;
 
 /// The calibration's rows per strategy when none are given: [`DEFAULT_ROWS`] for a new run on

@@ -5,11 +5,11 @@
 use crate::cli::{PredictArgs, PredictFormat};
 use crate::output::{out, say};
 use pkbench_core::control::RunControl;
+use pkbench_core::predict::Mode;
 use pkbench_core::predict::session::{
     CalibrationSource, CheckSource, Forecasted, Format, PagePlan, PredictEvent, PredictObserver, PredictPlan,
     PredictRequest, PredictSession, SchemaRequest,
 };
-use pkbench_core::predict::{Mode, calibrate};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -67,8 +67,6 @@ fn forecast_pages(plan: PagePlan, observer: &mut Lines) -> anyhow::Result<ExitCo
 
 /// The flags as the library's request.
 fn request(args: PredictArgs) -> PredictRequest {
-    let saved = !args.calibrate && args.calibrate_from.is_some();
-    let calibrate_rows = args.calibrate_rows.unwrap_or_else(|| calibrate::default_rows(args.engine, saved));
     let calibration = match (args.calibrate, args.calibrate_from) {
         (true, _) => Some(CalibrationSource::Run),
         (false, Some(path)) => Some(CalibrationSource::File(path)),
@@ -103,7 +101,7 @@ fn request(args: PredictArgs) -> PredictRequest {
         mode,
         scale: args.scale,
         calibration,
-        calibrate_rows,
+        calibrate_rows: args.calibrate_rows,
         calibrate_major: None,
         calibrate_on: None,
         ram_gib: args.ram,

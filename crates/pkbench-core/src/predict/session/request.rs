@@ -84,8 +84,9 @@ pub struct PredictRequest {
     pub scale: Option<u64>,
     /// Where the time model comes from, if anywhere.
     pub calibration: Option<CalibrationSource>,
-    /// Rows per strategy of the calibration (or of the calibration file read).
-    pub calibrate_rows: u64,
+    /// Rows per strategy of the calibration (or of the calibration file read), if not the
+    /// engine's default ([`predict::calibrate::default_rows`]).
+    pub calibrate_rows: Option<u64>,
     /// The PostgreSQL major version a calibration's managed server runs, if not the one pkbench
     /// starts by default.
     pub calibrate_major: Option<u32>,
@@ -131,7 +132,7 @@ impl PredictRequest {
             mode: None,
             scale: None,
             calibration: None,
-            calibrate_rows: predict::calibrate::default_rows(engine, false),
+            calibrate_rows: None,
             calibrate_major: None,
             calibrate_on: None,
             ram_gib: None,
@@ -281,7 +282,7 @@ impl PagePlan {
             Some(CalibrationSource::Run) => {
                 let plan = CalibrationPlan {
                     server_major: request.calibrate_major,
-                    ..CalibrationPlan::for_target(engine, &config, request.calibrate_rows)?
+                    ..CalibrationPlan::for_target(engine, &config, calibrate_rows(&request))?
                 };
                 plan.workload()?;
                 if let Some(files) = &request.calibrate_on {
@@ -292,7 +293,7 @@ impl PagePlan {
             }
             Some(CalibrationSource::File(path)) => {
                 let doc = crate::report::load_results(path)?;
-                let rows = request.calibrate_rows;
+                let rows = calibrate_rows(&request);
                 crate::predict::calibrate::check_results(&doc, engine, &strategies, rows)
                     .map_err(|e| Error::InvalidInput(format!("--calibrate-from '{}': {e}", path.display())))?;
                 Some(CalibrationStep::File { doc: Box::new(doc), rows })
@@ -333,6 +334,13 @@ impl PagePlan {
 }
 
 /// Rows a model of `config` simulates: each batch's rows over the scale, rounded up.
+/// The calibration's rows per strategy: the request's, else the engine's default for a new run
+/// or a saved one.
+pub(super) fn calibrate_rows(request: &PredictRequest) -> u64 {
+    let saved = matches!(request.calibration, Some(CalibrationSource::File(_)));
+    request.calibrate_rows.unwrap_or_else(|| predict::calibrate::default_rows(request.engine, saved))
+}
+
 fn simulated_rows(config: &PredictConfig) -> u64 {
     let (batch, k) = (config.batch_rows, config.scale.max(1));
     config.rows / batch * batch.div_ceil(k) + (config.rows % batch).div_ceil(k)

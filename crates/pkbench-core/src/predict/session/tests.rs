@@ -89,7 +89,7 @@ fn refused_combinations_are_refused_before_anything_is_created() {
         (
             with(&|r| {
                 r.calibration = Some(CalibrationSource::Run);
-                r.calibrate_rows = 10_000;
+                r.calibrate_rows = Some(10_000);
             }),
             "--calibrate-rows 10000 is too few",
         ),
@@ -214,7 +214,7 @@ fn a_calibrated_checked_forecast_tells_calibration_probes_forecast_and_check_in_
     // Two strategies: the fit tells the costs apart only on tables that differ.
     let mut r = request(dir.path(), "int,uuid4", 60_000, 2_000);
     r.calibration = Some(CalibrationSource::Run);
-    r.calibrate_rows = 30_000;
+    r.calibrate_rows = Some(30_000);
     r.check = Some(CheckSource::Run(10_000));
     let control = RunControl::new();
     let mut recorder = Recorder::default();
@@ -254,7 +254,7 @@ fn a_calibrated_checked_forecast_tells_calibration_probes_forecast_and_check_in_
 fn an_interrupted_calibration_predicts_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let mut r = request(dir.path(), "int,uuid4", 60_000, 2_000);
-    (r.calibration, r.calibrate_rows) = (Some(CalibrationSource::Run), 30_000);
+    (r.calibration, r.calibrate_rows) = (Some(CalibrationSource::Run), Some(30_000));
     let control = RunControl::new();
     let mut recorder = Recorder::default();
     let mocks = Mocks { opened: 0, cancel_on: Some(1), control: &control };
@@ -335,7 +335,7 @@ fn a_calibration_on_a_schema_table_inserts_that_table_with_its_indexes() {
     )
     .unwrap();
     let mut r = request(dir.path(), "int,uuid4", 60_000, 2_000);
-    (r.calibration, r.calibrate_rows) = (Some(CalibrationSource::Run), 30_000);
+    (r.calibration, r.calibrate_rows) = (Some(CalibrationSource::Run), Some(30_000));
     r.calibrate_on = Some(SchemaRequest { file: schema, table: Some("events".into()), ..SchemaRequest::default() });
     let control = RunControl::new();
     let mut recorder = Recorder::default();
@@ -356,7 +356,7 @@ fn a_calibration_on_a_schema_table_inserts_that_table_with_its_indexes() {
 fn a_calibration_tables_file_errors_come_before_anything_is_created() {
     let dir = tempfile::tempdir().unwrap();
     let mut r = request(dir.path(), "int,uuid4", 60_000, 2_000);
-    (r.calibration, r.calibrate_rows) = (Some(CalibrationSource::Run), 30_000);
+    (r.calibration, r.calibrate_rows) = (Some(CalibrationSource::Run), Some(30_000));
     r.calibrate_on = Some(SchemaRequest { file: dir.path().join("none.sql"), ..SchemaRequest::default() });
     let e = r.validate().expect_err("a missing schema file is refused");
     assert!(e.to_string().contains("none.sql"), "{e}");
@@ -371,4 +371,17 @@ fn the_myrocks_model_simulates_every_row_at_any_size() {
     let plan = page_plan(request);
     assert_eq!(plan.config.scale, 1, "no scale model: the LSM model keeps no keys");
     assert_eq!(plan.faster_batch, None);
+}
+
+#[test]
+fn a_calibration_takes_its_engines_default_rows_unless_given() {
+    let mut r = PredictRequest::new(EngineKind::Sqlite, "int", 10_000_000);
+    r.calibration = Some(CalibrationSource::Run);
+    assert_eq!(request::calibrate_rows(&r), 200_000);
+    r.engine = EngineKind::Postgres;
+    assert_eq!(request::calibrate_rows(&r), 1_000_000, "the engine's, not the one the request began with");
+    (r.engine, r.calibration) = (EngineKind::MariaDb, Some(CalibrationSource::File("run.json".into())));
+    assert_eq!(request::calibrate_rows(&r), 1_000_000, "a saved run's first million");
+    r.calibrate_rows = Some(300_000);
+    assert_eq!(request::calibrate_rows(&r), 300_000);
 }
