@@ -333,7 +333,6 @@ impl PagePlan {
     }
 }
 
-/// Rows a model of `config` simulates: each batch's rows over the scale, rounded up.
 /// The calibration's rows per strategy: the request's, else the engine's default for a new run
 /// or a saved one.
 pub(super) fn calibrate_rows(request: &PredictRequest) -> u64 {
@@ -341,6 +340,7 @@ pub(super) fn calibrate_rows(request: &PredictRequest) -> u64 {
     request.calibrate_rows.unwrap_or_else(|| predict::calibrate::default_rows(request.engine, saved))
 }
 
+/// Rows a model of `config` simulates: each batch's rows over the scale, rounded up.
 fn simulated_rows(config: &PredictConfig) -> u64 {
     let (batch, k) = (config.batch_rows, config.scale.max(1));
     config.rows / batch * batch.div_ceil(k) + (config.rows % batch).div_ceil(k)
