@@ -14,7 +14,9 @@
 //!   right page is no emptier than its left neighbour. An index tree's dividers are entries
 //!   and take part; a rowid table's leaf dividers are copies of rowids.
 
+use super::cells::{Cells, Listed, Spread};
 use super::layout::CELL_POINTER;
+use super::prefetch;
 use super::tree::{BTree, Content, Pager};
 use crate::predict::layout::TreeKind;
 
@@ -105,53 +107,75 @@ impl BTree {
     }
 
     fn balance_nonroot(&mut self, pager: &mut Pager, parent: u32, idx: usize, rowid: i64) {
-        let (parent_keys, parent_children) = match &pager.pages[parent as usize] {
-            Content::Interior { keys, children } => (keys.clone(), children.clone()),
+        // The old siblings and the dividers between them, copied out of the parent.
+        let mut old = [0u32; 3];
+        let mut dividers = [0u128; 2];
+        let (nx_div, n_old) = match &pager.pages[parent as usize] {
+            Content::Interior { keys, children } => {
+                let n = keys.len();
+                let (nx_div, n_old) = if n < 2 {
+                    (0, n + 1)
+                } else if idx == 0 {
+                    (0, 3)
+                } else if idx == n {
+                    (n - 2, 3)
+                } else {
+                    (idx - 1, 3)
+                };
+                old[..n_old].copy_from_slice(&children[nx_div..nx_div + n_old]);
+                dividers[..n_old - 1].copy_from_slice(&keys[nx_div..nx_div + n_old - 1]);
+                (nx_div, n_old)
+            }
             _ => return,
         };
-        let n = parent_keys.len();
-        let (nx_div, n_old) = if n < 2 {
-            (0, n + 1)
-        } else if idx == 0 {
-            (0, 3)
-        } else if idx == n {
-            (n - 2, 3)
-        } else {
-            (idx - 1, 3)
-        };
-        let old: Vec<u32> = parent_children[nx_div..nx_div + n_old].to_vec();
-        for &p in &old {
+        let (old, dividers) = (&old[..n_old], &dividers[..n_old - 1]);
+        // A sibling is seldom the page just inserted into: ask for all of them at once.
+        for &p in old {
+            prefetch::line(&pager.pages[p as usize]);
+            prefetch::line(&pager.used[p as usize]);
+            pager.cache.prefetch(p);
+        }
+        for &p in old {
             pager.cache.fetch(p, true);
         }
         let leaf = pager.pages[old[0] as usize].is_leaf();
-        let leaf_data = leaf && self.layout.kind == TreeKind::Table;
-
-        let array = self.cell_array(pager, &old, &parent_keys[nx_div..], leaf, rowid);
-        let usable = pager.usable(leaf) as i64;
-        let Some(mut packing) = pack_left_to_right(&array, old.len(), usable, leaf_data) else {
-            return; // SQLite reports corruption here; cannot happen with valid sizes.
-        };
-        even_out_right(&mut packing, &array.sizes, leaf_data);
-        let CellArray { cells, kids, sizes, .. } = array;
-        let cnt_new = &packing.cnt_new[..packing.k];
-        self.write_siblings(pager, parent, nx_div, &old, &cells, &sizes, &kids, cnt_new, leaf, rowid);
+        if leaf
+            && pager.bounded
+            && let Some(spread) = Spread::of(pager, &self.layout, old, dividers, rowid)
+        {
+            self.share_out(pager, &Siblings { parent, nx_div, pages: old }, &spread, leaf, rowid);
+            return;
+        }
+        let mut listed = std::mem::take(&mut self.listed);
+        self.list_cells(&mut listed, pager, old, dividers, leaf, rowid);
+        self.share_out(pager, &Siblings { parent, nx_div, pages: old }, &listed, leaf, rowid);
+        self.listed = listed;
     }
 
-    /// The cells of the siblings `old`, in order, with the `dividers` from their parent between
-    /// them where the tree keeps dividers as cells (index trees and interior pages).
-    fn cell_array(&self, pager: &Pager, old: &[u32], dividers: &[u128], leaf: bool, rowid: i64) -> CellArray {
+    /// Packs `cells` into new siblings in place of the `old` ones, as `balance_nonroot` does.
+    fn share_out(&self, pager: &mut Pager, old: &Siblings, cells: &impl Cells, leaf: bool, rowid: i64) {
+        let leaf_data = leaf && self.layout.kind == TreeKind::Table;
+        let usable = pager.usable(leaf) as i64;
+        let Some(mut packing) = pack_left_to_right(cells, old.pages.len(), usable, leaf_data) else {
+            return; // SQLite reports corruption here; cannot happen with valid sizes.
+        };
+        even_out_right(&mut packing, cells, leaf_data);
+        self.write_siblings(pager, old, cells, &packing.cnt_new[..packing.k], leaf, rowid);
+    }
+
+    /// Lists the cells of the siblings `old`, in order, with the `dividers` from their parent
+    /// between them where the tree keeps dividers as cells (index trees and interior pages).
+    fn list_cells(&self, listed: &mut Listed, pager: &Pager, old: &[u32], dividers: &[u128], leaf: bool, rowid: i64) {
+        listed.clear();
         let n_old = old.len();
         let leaf_data = leaf && self.layout.kind == TreeKind::Table;
-        let mut cells: Vec<u128> = Vec::new();
-        let mut kids: Vec<u32> = Vec::new();
-        let mut cnt_old = [0usize; 3];
-        let mut sizes: Vec<u32> = Vec::new();
         let spread_used = self.layout.sizes_vary_with_rowid();
+        let Listed { cells, kids, sizes, cnt_old } = listed;
         for (i, &p) in old.iter().enumerate() {
             let first = cells.len();
             match &pager.pages[p as usize] {
                 Content::Keys(k) => cells.extend_from_slice(k),
-                Content::Range { count, lo, hi } => spread(&mut cells, *count, *lo, *hi),
+                Content::Range { count, lo, hi } => spread(cells, *count, *lo, *hi),
                 Content::Interior { keys, children } => {
                     cells.extend_from_slice(keys);
                     kids.extend_from_slice(children);
@@ -174,58 +198,44 @@ impl BTree {
                 sizes.push(self.cell_size(leaf, divider, rowid));
             }
         }
-        CellArray { cells, kids, sizes, cnt_old }
     }
 
     /// Writes the `cnt_new.len()` new siblings, their dividers into the parent, and frees or
     /// allocates pages as needed (new pages get ascending page numbers, as SQLite arranges).
-    #[allow(clippy::too_many_arguments)]
     fn write_siblings(
-        &mut self,
+        &self,
         pager: &mut Pager,
-        parent: u32,
-        nx_div: usize,
-        old: &[u32],
-        cells: &[u128],
-        sizes: &[u32],
-        kids: &[u32],
+        siblings: &Siblings,
+        cells: &impl Cells,
         cnt_new: &[usize],
         leaf: bool,
         rowid: i64,
     ) {
+        let Siblings { parent, nx_div, pages: old } = *siblings;
         let k = cnt_new.len();
         let leaf_data = leaf && self.layout.kind == TreeKind::Table;
-        let mut pgnos: Vec<u32> = old.iter().copied().take(k).collect();
-        while pgnos.len() < k {
-            pgnos.push(pager.allocate());
+        let mut pgnos = [0u32; MAX_NEW];
+        for (i, pgno) in pgnos[..k].iter_mut().enumerate() {
+            *pgno = if i < old.len() { old[i] } else { pager.allocate() };
         }
         for &p in &old[k.min(old.len())..] {
             pager.free(p);
         }
+        let pgnos = &mut pgnos[..k];
         pgnos.sort_unstable();
-        let mut dividers = Vec::with_capacity(k);
+        let mut dividers = [0u128; MAX_NEW];
         let mut start = 0;
         for (i, &pgno) in pgnos.iter().enumerate() {
             let end = if i + 1 == k { cells.len() } else { cnt_new[i] };
-            let used: u32 = sizes[start..end].iter().sum();
-            let content = if !leaf {
-                Content::Interior { keys: cells[start..end].to_vec(), children: kids[start..=end].to_vec() }
-            } else if pager.bounded {
-                let lo = cells.get(start).copied().unwrap_or_default();
-                let hi = if end > start { cells[end - 1] } else { lo };
-                Content::Range { count: (end - start) as u32, lo, hi }
-            } else {
-                Content::Keys(cells[start..end].to_vec())
-            };
-            pager.pages[pgno as usize] = content;
-            pager.used[pgno as usize] = used;
+            pager.pages[pgno as usize] = cells.page(start..end, leaf, pager.bounded);
+            pager.used[pgno as usize] = cells.bytes(start..end) as u32;
             pager.cache.write(pgno, true);
             if i + 1 < k {
-                let divider = if leaf_data { cells[end - 1] } else { cells[end] };
-                dividers.push(divider);
+                dividers[i] = if leaf_data { cells.key(end - 1) } else { cells.key(end) };
                 start = if leaf_data { end } else { end + 1 };
             }
         }
+        let dividers = &dividers[..k.saturating_sub(1)];
         let mut removed = 0u32;
         let mut added = 0u32;
         if let Content::Interior { keys, children } = &mut pager.pages[parent as usize] {
@@ -234,7 +244,7 @@ impl BTree {
             }
             children.splice(nx_div..nx_div + old.len(), pgnos.iter().copied());
         }
-        for &key in &dividers {
+        for &key in dividers {
             added += self.layout.interior_cell(key, rowid) + CELL_POINTER;
         }
         let used = &mut pager.used[parent as usize];
@@ -258,15 +268,11 @@ fn spread(cells: &mut Vec<u128>, count: u32, lo: u128, hi: u128) {
     }
 }
 
-/// The cells of the siblings being balanced, in order, with the dividers between them where the
-/// tree keeps them as cells (SQLite's `b.apCell` / `b.szCell`), and interior pages' children.
-struct CellArray {
-    cells: Vec<u128>,
-    kids: Vec<u32>,
-    /// Each cell's size, with its 2-byte pointer.
-    sizes: Vec<u32>,
-    /// The cell count up to the end of each old sibling (its divider not included).
-    cnt_old: [usize; 3],
+/// The siblings being balanced: `pages`, children `nx_div` onwards of `parent`.
+struct Siblings<'a> {
+    parent: u32,
+    nx_div: usize,
+    pages: &'a [u32],
 }
 
 /// How the cells are shared out among the `k` new siblings: each one's bytes and end.
@@ -278,18 +284,18 @@ struct Packing {
 
 /// Packs the cells into as few siblings as hold them, left to right (`None` where SQLite would
 /// report corruption: more than [`MAX_NEW`] siblings).
-fn pack_left_to_right(array: &CellArray, n_old: usize, usable: i64, leaf_data: bool) -> Option<Packing> {
-    let CellArray { cells, sizes, cnt_old, .. } = array;
+fn pack_left_to_right(cells: &impl Cells, n_old: usize, usable: i64, leaf_data: bool) -> Option<Packing> {
+    let cnt_old = cells.cnt_old();
     let n_cell = cells.len();
     let mut sz_new = [0i64; MAX_NEW + 1];
     let mut cnt_new = [0usize; MAX_NEW + 1];
     let mut start = 0;
     for i in 0..n_old {
-        sz_new[i] = sizes[start..cnt_old[i]].iter().map(|&s| i64::from(s)).sum();
+        sz_new[i] = cells.bytes(start..cnt_old[i]);
         cnt_new[i] = cnt_old[i];
         start = cnt_old[i] + usize::from(!leaf_data);
     }
-    let sz = |j: usize| i64::from(sizes[j]);
+    let sz = |j: usize| i64::from(cells.size(j));
     // Pack left to right.
     let mut k = n_old;
     let mut i = 0;
@@ -332,10 +338,10 @@ fn pack_left_to_right(array: &CellArray, n_old: usize, usable: i64, leaf_data: b
 }
 
 /// Moves cells right until each right sibling is no emptier than its left neighbour.
-fn even_out_right(packing: &mut Packing, sizes: &[u32], leaf_data: bool) {
+fn even_out_right(packing: &mut Packing, cells: &impl Cells, leaf_data: bool) {
     let Packing { sz_new, cnt_new, k } = packing;
     let k = *k;
-    let sz = |j: usize| i64::from(sizes[j]);
+    let sz = |j: usize| i64::from(cells.size(j));
     for i in (1..k).rev() {
         let mut sz_right = sz_new[i];
         let mut sz_left = sz_new[i - 1];

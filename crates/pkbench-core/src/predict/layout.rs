@@ -219,6 +219,16 @@ impl TreeLayout {
         .max(4)
     }
 
+    /// The size [`TreeLayout::leaf_cell`] gives every key from `lo` to `hi`, if it gives them
+    /// all the same: an index record's size does not depend on its key; a table cell's does
+    /// through its rowid's varint, whose length grows with the rowid (a negative one takes nine
+    /// bytes).
+    pub fn uniform_leaf_cell(&self, lo: u128, hi: u128, rowid: i64) -> Option<u32> {
+        let size = self.leaf_cell(lo, rowid);
+        let same_sign = (key_int(lo) < 0) == (key_int(hi) < 0);
+        (self.kind == TreeKind::Index || (same_sign && self.leaf_cell(hi, rowid) == size)).then_some(size)
+    }
+
     /// Bytes of an interior cell (without its pointer): a 4-byte child page number, then the
     /// rowid (tables) or the whole record (indexes).
     pub fn interior_cell(&self, key: u128, rowid: i64) -> u32 {

@@ -24,6 +24,7 @@ mod balance;
 pub mod cache;
 pub mod calibrate;
 pub mod canary;
+mod cells;
 pub mod check;
 mod engine;
 pub mod fit;

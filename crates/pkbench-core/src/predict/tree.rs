@@ -9,6 +9,7 @@
 //! like on average, and exactly what ordered keys look like.
 
 use super::cache::PageCache;
+use super::cells::Listed;
 use super::layout::{CELL_POINTER, INTERIOR_HEADER, LEAF_HEADER, TreeKind, TreeLayout};
 use super::prefetch::{self, AHEAD};
 use super::search;
@@ -177,13 +178,15 @@ pub struct BTree {
     pub(super) path: Vec<(u32, usize)>,
     /// The leaf the last insert went to.
     last_leaf: u32,
+    /// The cell lists of the last balance, kept for their memory.
+    pub(super) listed: Listed,
 }
 
 impl BTree {
     /// A new empty tree in `pager`.
     pub fn create(pager: &mut Pager, layout: TreeLayout) -> Self {
         let root = pager.create_root();
-        BTree { layout, root, path: Vec::with_capacity(8), last_leaf: 0 }
+        BTree { layout, root, path: Vec::with_capacity(8), last_leaf: 0, listed: Listed::default() }
     }
 
     /// Inserts `key` (`rowid` sizes records that carry the rowid), as `sqlite3BtreeInsert`
