@@ -153,14 +153,14 @@ impl BTree {
     }
 
     /// Packs `cells` into new siblings in place of the `old` ones, as `balance_nonroot` does.
-    fn share_out(&self, pager: &mut Pager, old: &Siblings, cells: &impl Cells, leaf: bool, rowid: i64) {
+    fn share_out(&self, pager: &mut Pager, siblings: &Siblings, cells: &impl Cells, leaf: bool, rowid: i64) {
         let leaf_data = leaf && self.layout.kind == TreeKind::Table;
         let usable = pager.usable(leaf) as i64;
-        let Some(mut packing) = pack_left_to_right(cells, old.pages.len(), usable, leaf_data) else {
+        let Some(mut packing) = pack_left_to_right(cells, siblings.pages.len(), usable, leaf_data) else {
             return; // SQLite reports corruption here; cannot happen with valid sizes.
         };
         even_out_right(&mut packing, cells, leaf_data);
-        self.write_siblings(pager, old, cells, &packing.cnt_new[..packing.k], leaf, rowid);
+        self.write_siblings(pager, siblings, cells, &packing.cnt_new[..packing.k], leaf, rowid);
     }
 
     /// Lists the cells of the siblings `old`, in order, with the `dividers` from their parent
@@ -364,5 +364,74 @@ fn even_out_right(packing: &mut Packing, cells: &impl Cells, leaf_data: bool) {
         }
         sz_new[i] = sz_right;
         sz_new[i - 1] = sz_left;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::predict::layout::{TreeLayout, int_key};
+
+    /// A bounded pager holding `leaves` (count, lo, hi, used bytes) as pages 3, 4, …, beside a
+    /// tree laid out as `layout`.
+    fn pager_with(layout: &TreeLayout, leaves: &[(u32, u128, u128, u32)]) -> (Pager, BTree, Vec<u32>) {
+        let mut pager = Pager::new(4096, 100, true);
+        let tree = BTree::create(&mut pager, layout.clone());
+        let old = leaves
+            .iter()
+            .map(|&(count, lo, hi, used)| {
+                let pgno = pager.allocate();
+                pager.pages[pgno as usize] = Content::Range { count, lo, hi };
+                pager.used[pgno as usize] = used;
+                pgno
+            })
+            .collect();
+        (pager, tree, old)
+    }
+
+    /// Whether the spread of `leaves` reads as the cells `balance_nonroot` lists for them.
+    fn assert_spread_is_listed(layout: &TreeLayout, leaves: &[(u32, u128, u128, u32)], dividers: &[u128]) {
+        let (pager, tree, old) = pager_with(layout, leaves);
+        let rowid = 1_000;
+        let spread = Spread::of(&pager, layout, &old, dividers, rowid).expect("cells of one size per page");
+        let mut listed = Listed::default();
+        tree.list_cells(&mut listed, &pager, &old, dividers, true, rowid);
+        assert_eq!(spread.len(), listed.len());
+        assert_eq!(spread.cnt_old(), listed.cnt_old());
+        for j in 0..listed.len() {
+            assert_eq!((spread.key(j), spread.size(j)), (listed.key(j), listed.size(j)), "cell {j}");
+        }
+        for from in 0..=listed.len() {
+            for to in from..=listed.len() {
+                assert_eq!(spread.bytes(from..to), listed.bytes(from..to), "{from}..{to}");
+                assert_eq!(spread.page(from..to, true, true), listed.page(from..to, true, true), "{from}..{to}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_spread_reads_as_the_listed_cells_of_index_and_table_leaves() {
+        // An index without the rowid: cells of one size, dividers between the pages.
+        let index = TreeLayout::with_record("i", TreeKind::Index, false, 20, false);
+        assert_spread_is_listed(&index, &[(0, 0, 0, 0), (1, 5, 9, 23), (4, 100, 190, 92)], &[3, 50]);
+        // An index whose entries carry their rows' rowids: each page's bytes shared out.
+        let carrying = TreeLayout::with_record("i", TreeKind::Index, false, 20, true);
+        assert_spread_is_listed(&carrying, &[(3, 10, 40, 70), (1, 50, 55, 25), (5, 100, 300, 119)], &[45, 60]);
+        // A table: no dividers among the cells, and a one-key leaf whose bound is above its key.
+        let table = TreeLayout::with_record("t", TreeKind::Table, true, 20, false);
+        let k = int_key;
+        assert_spread_is_listed(&table, &[(3, k(10), k(40), 0), (1, k(50), k(55), 0), (5, k(60), k(120), 0)], &[]);
+    }
+
+    #[test]
+    fn table_leaves_whose_cells_differ_in_size_are_listed() {
+        let table = TreeLayout::with_record("t", TreeKind::Table, true, 20, false);
+        // Rowids up to 127 take one byte, from 128 two.
+        let (pager, _, old) = pager_with(&table, &[(3, int_key(100), int_key(200), 0)]);
+        assert!(Spread::of(&pager, &table, &old, &[], 1).is_none());
+        // Both ends nine bytes, but not the keys between them.
+        let (pager, _, old) = pager_with(&table, &[(3, int_key(-5), int_key(1 << 60), 0)]);
+        assert!(Spread::of(&pager, &table, &old, &[], 1).is_none());
+        assert_eq!(table.uniform_leaf_cell(int_key(-5), int_key(-1), 1), Some(table.leaf_cell(int_key(-3), 1)));
     }
 }

@@ -93,43 +93,64 @@ fn range_page(cells: &impl Cells, range: Range<usize>) -> Content {
 }
 
 /// How a run's cells are sized.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 enum RunSizes {
-    /// Every cell the same.
-    #[default]
-    Same,
-    /// The page's used bytes shared out evenly (index entries that carry their own rows'
+    /// Every cell this many bytes.
+    Same(u32),
+    /// The page's `used` bytes shared out evenly (index entries that carry their own rows'
     /// rowids): cell `k` of `n` takes `used / n`, plus one for the first `used % n`.
-    Shared,
+    Shared {
+        /// The page's used bytes.
+        used: u32,
+    },
 }
 
-/// One old leaf's stand-in keys: `count` keys from `lo` to `hi`, `step` apart but the last.
+impl Default for RunSizes {
+    fn default() -> Self {
+        RunSizes::Same(0)
+    }
+}
+
+/// One old leaf's stand-in keys: `count` keys from `lo`, `step` apart, the last one `hi` (as
+/// `spread` in `balance.rs` lists them; a single key is `lo`).
 #[derive(Clone, Copy, Debug, Default)]
 struct Run {
+    /// Index of the run's first cell among all the cells.
     start: usize,
+    /// Keys on the page.
     count: u32,
+    /// Smallest key.
     lo: u128,
+    /// Largest key.
     hi: u128,
+    /// Distance between neighbouring stand-in keys.
     step: u128,
+    /// Each cell's size.
     sizes: RunSizes,
-    /// With [`RunSizes::Same`] each cell's size; with [`RunSizes::Shared`] the page's used bytes.
-    bytes: u32,
 }
 
 impl Run {
+    /// Index of the cell after the run's last.
     fn end(&self) -> usize {
         self.start + self.count as usize
     }
 
     /// Key `k` of the run: `lo`, `lo + step`, …, and `hi` last.
     fn key(&self, k: usize) -> u128 {
-        if k + 1 == self.count as usize { self.hi } else { self.lo + self.step * k as u128 }
+        if k == 0 {
+            self.lo
+        } else if k + 1 == self.count as usize {
+            self.hi
+        } else {
+            self.lo + self.step * k as u128
+        }
     }
 
+    /// Size of cell `k` of the run, with its pointer.
     fn size(&self, k: usize) -> u32 {
         match self.sizes {
-            RunSizes::Same => self.bytes,
-            RunSizes::Shared => self.bytes / self.count + u32::from((k as u32) < self.bytes % self.count),
+            RunSizes::Same(size) => size,
+            RunSizes::Shared { used } => used / self.count + u32::from((k as u32) < used % self.count),
         }
     }
 
@@ -137,9 +158,10 @@ impl Run {
     fn bytes(&self, from: usize, to: usize) -> i64 {
         let n = (to - from) as i64;
         match self.sizes {
-            RunSizes::Same => n * i64::from(self.bytes),
-            RunSizes::Shared => {
-                let (each, extra) = (self.bytes / self.count, (self.bytes % self.count) as usize);
+            RunSizes::Same(size) => n * i64::from(size),
+            RunSizes::Shared { used } => {
+                let (each, extra) = (used / self.count, (used % self.count) as usize);
+                // The cells below `extra` take one byte more.
                 n * i64::from(each) + to.min(extra).saturating_sub(from) as i64
             }
         }
@@ -158,11 +180,15 @@ enum At {
 /// dividers between them where the tree keeps dividers as cells (index trees).
 #[derive(Debug, Default)]
 pub(super) struct Spread {
+    /// One run per old leaf, in key order.
     runs: [Run; 3],
+    /// Runs in use.
     n_runs: usize,
     /// The dividers between the runs, with their sizes.
     dividers: [(u128, u32); 2],
+    /// Dividers in use: one fewer than the runs on an index tree, none on a table.
     n_dividers: usize,
+    /// Cells, dividers included.
     len: usize,
 }
 
@@ -175,15 +201,14 @@ impl Spread {
         let keeps_dividers = layout.kind == TreeKind::Index;
         for (i, &p) in old.iter().enumerate() {
             let Content::Range { count, lo, hi } = pager.pages[p as usize] else { return None };
-            let (sizes, bytes) = if layout.sizes_vary_with_rowid() && count > 0 {
-                (RunSizes::Shared, pager.used[p as usize])
-            } else if count > 0 {
-                (RunSizes::Same, layout.uniform_leaf_cell(lo, hi, rowid)? + CELL_POINTER)
-            } else {
-                (RunSizes::Same, 0)
+            let sizes = match count {
+                0 => RunSizes::Same(0),
+                _ if layout.sizes_vary_with_rowid() => RunSizes::Shared { used: pager.used[p as usize] },
+                1 => RunSizes::Same(layout.uniform_leaf_cell(lo, lo, rowid)? + CELL_POINTER),
+                _ => RunSizes::Same(layout.uniform_leaf_cell(lo, hi, rowid)? + CELL_POINTER),
             };
             let step = if count > 1 { (hi - lo) / u128::from(count - 1) } else { 0 };
-            spread.runs[i] = Run { start: spread.len, count, lo, hi, step, sizes, bytes };
+            spread.runs[i] = Run { start: spread.len, count, lo, hi, step, sizes };
             spread.len += count as usize;
             spread.n_runs = i + 1;
             if keeps_dividers && i + 1 < old.len() {
@@ -196,6 +221,7 @@ impl Spread {
         Some(spread)
     }
 
+    /// Where cell `j` lies: in which run, or which divider it is.
     fn at(&self, j: usize) -> At {
         for (r, run) in self.runs[..self.n_runs].iter().enumerate() {
             if j < run.end() {
@@ -250,7 +276,8 @@ impl Cells for Spread {
         cnt
     }
 
-    fn page(&self, range: Range<usize>, _leaf: bool, _bounded: bool) -> Content {
+    fn page(&self, range: Range<usize>, leaf: bool, bounded: bool) -> Content {
+        debug_assert!(leaf && bounded, "a spread holds a bounded model's leaves alone");
         range_page(self, range)
     }
 }
@@ -259,9 +286,9 @@ impl Cells for Spread {
 mod tests {
     use super::*;
 
-    fn run(start: usize, count: u32, lo: u128, hi: u128, sizes: RunSizes, bytes: u32) -> Run {
+    fn run(start: usize, count: u32, lo: u128, hi: u128, sizes: RunSizes) -> Run {
         let step = if count > 1 { (hi - lo) / u128::from(count - 1) } else { 0 };
-        Run { start, count, lo, hi, step, sizes, bytes }
+        Run { start, count, lo, hi, step, sizes }
     }
 
     /// The listed form of `spread`, as `balance_nonroot` writes the cells out.
@@ -278,9 +305,10 @@ mod tests {
     #[test]
     fn a_spread_reads_as_its_cells_listed() {
         let mut s = Spread::default();
-        s.runs[0] = run(0, 7, 100, 160, RunSizes::Same, 21);
-        s.runs[1] = run(8, 1, 200, 200, RunSizes::Shared, 23);
-        s.runs[2] = run(10, 5, 300, 307, RunSizes::Shared, 103);
+        s.runs[0] = run(0, 7, 100, 160, RunSizes::Same(21));
+        // A leaf left with one key keeps its old upper bound: its one key is its lowest.
+        s.runs[1] = run(8, 1, 200, 240, RunSizes::Shared { used: 23 });
+        s.runs[2] = run(10, 5, 300, 307, RunSizes::Shared { used: 103 });
         s.dividers = [(170, 19), (250, 19)];
         (s.n_runs, s.n_dividers, s.len) = (3, 2, 15);
         let keys: Vec<u128> = (0..s.len).map(|j| s.key(j)).collect();
