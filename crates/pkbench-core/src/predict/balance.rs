@@ -14,7 +14,7 @@
 //!   right page is no emptier than its left neighbour. An index tree's dividers are entries
 //!   and take part; a rowid table's leaf dividers are copies of rowids.
 
-use super::cells::{Cells, Listed, Spread};
+use super::cells::{Cells, Listed, Spread, spread};
 use super::layout::CELL_POINTER;
 use super::prefetch;
 use super::tree::{BTree, Content, Pager};
@@ -139,16 +139,17 @@ impl BTree {
             pager.cache.fetch(p, true);
         }
         let leaf = pager.pages[old[0] as usize].is_leaf();
+        let siblings = Siblings { parent, nx_div, pages: old };
         if leaf
             && pager.bounded
             && let Some(spread) = Spread::of(pager, &self.layout, old, dividers, rowid)
         {
-            self.share_out(pager, &Siblings { parent, nx_div, pages: old }, &spread, leaf, rowid);
+            self.share_out(pager, &siblings, &spread, leaf, rowid);
             return;
         }
         let mut listed = std::mem::take(&mut self.listed);
         self.list_cells(&mut listed, pager, old, dividers, leaf, rowid);
-        self.share_out(pager, &Siblings { parent, nx_div, pages: old }, &listed, leaf, rowid);
+        self.share_out(pager, &siblings, &listed, leaf, rowid);
         self.listed = listed;
     }
 
@@ -250,21 +251,6 @@ impl BTree {
         let used = &mut pager.used[parent as usize];
         *used = (*used + added).saturating_sub(removed);
         pager.splits += k.saturating_sub(old.len()) as u64;
-    }
-}
-
-/// Appends `count` keys spread evenly from `lo` to `hi` (a bounded leaf's stand-in keys).
-fn spread(cells: &mut Vec<u128>, count: u32, lo: u128, hi: u128) {
-    match count {
-        0 => {}
-        1 => cells.push(lo),
-        _ => {
-            let step = (hi - lo) / u128::from(count - 1);
-            cells.extend((0..u128::from(count)).map(|j| lo + step * j));
-            if let Some(last) = cells.last_mut() {
-                *last = hi;
-            }
-        }
     }
 }
 

@@ -92,6 +92,13 @@ fn range_page(cells: &impl Cells, range: Range<usize>) -> Content {
     Content::Range { count: range.len() as u32, lo, hi }
 }
 
+/// Appends a bounded leaf's `count` stand-in keys, spread evenly from `lo` to `hi`: the keys
+/// a [`Spread`] reads one at a time.
+pub(super) fn spread(cells: &mut Vec<u128>, count: u32, lo: u128, hi: u128) {
+    let run = Run::new(0, count, lo, hi, RunSizes::default());
+    cells.extend((0..count as usize).map(|k| run.key(k)));
+}
+
 /// How a run's cells are sized.
 #[derive(Clone, Copy, Debug)]
 enum RunSizes {
@@ -111,8 +118,8 @@ impl Default for RunSizes {
     }
 }
 
-/// One old leaf's stand-in keys: `count` keys from `lo`, `step` apart, the last one `hi` (as
-/// `spread` in `balance.rs` lists them; a single key is `lo`).
+/// One old leaf's stand-in keys: `count` keys from `lo`, `step` apart, the last one `hi` (a
+/// single key is `lo`).
 #[derive(Clone, Copy, Debug, Default)]
 struct Run {
     /// Index of the run's first cell among all the cells.
@@ -130,6 +137,12 @@ struct Run {
 }
 
 impl Run {
+    /// The run of `count` keys from `lo` to `hi`, its first cell at `start`.
+    fn new(start: usize, count: u32, lo: u128, hi: u128, sizes: RunSizes) -> Self {
+        let step = if count > 1 { (hi - lo) / u128::from(count - 1) } else { 0 };
+        Run { start, count, lo, hi, step, sizes }
+    }
+
     /// Index of the cell after the run's last.
     fn end(&self) -> usize {
         self.start + self.count as usize
@@ -207,8 +220,7 @@ impl Spread {
                 1 => RunSizes::Same(layout.uniform_leaf_cell(lo, lo, rowid)? + CELL_POINTER),
                 _ => RunSizes::Same(layout.uniform_leaf_cell(lo, hi, rowid)? + CELL_POINTER),
             };
-            let step = if count > 1 { (hi - lo) / u128::from(count - 1) } else { 0 };
-            spread.runs[i] = Run { start: spread.len, count, lo, hi, step, sizes };
+            spread.runs[i] = Run::new(spread.len, count, lo, hi, sizes);
             spread.len += count as usize;
             spread.n_runs = i + 1;
             if keeps_dividers && i + 1 < old.len() {
@@ -286,11 +298,6 @@ impl Cells for Spread {
 mod tests {
     use super::*;
 
-    fn run(start: usize, count: u32, lo: u128, hi: u128, sizes: RunSizes) -> Run {
-        let step = if count > 1 { (hi - lo) / u128::from(count - 1) } else { 0 };
-        Run { start, count, lo, hi, step, sizes }
-    }
-
     /// The listed form of `spread`, as `balance_nonroot` writes the cells out.
     fn listed(spread: &Spread) -> Listed {
         let mut l = Listed::default();
@@ -305,10 +312,10 @@ mod tests {
     #[test]
     fn a_spread_reads_as_its_cells_listed() {
         let mut s = Spread::default();
-        s.runs[0] = run(0, 7, 100, 160, RunSizes::Same(21));
+        s.runs[0] = Run::new(0, 7, 100, 160, RunSizes::Same(21));
         // A leaf left with one key keeps its old upper bound: its one key is its lowest.
-        s.runs[1] = run(8, 1, 200, 240, RunSizes::Shared { used: 23 });
-        s.runs[2] = run(10, 5, 300, 307, RunSizes::Shared { used: 103 });
+        s.runs[1] = Run::new(8, 1, 200, 240, RunSizes::Shared { used: 23 });
+        s.runs[2] = Run::new(10, 5, 300, 307, RunSizes::Shared { used: 103 });
         s.dividers = [(170, 19), (250, 19)];
         (s.n_runs, s.n_dividers, s.len) = (3, 2, 15);
         let keys: Vec<u128> = (0..s.len).map(|j| s.key(j)).collect();
