@@ -45,6 +45,18 @@ pub fn choose(
     Ok(candidates)
 }
 
+/// The candidates calibrated through another's run: each one whose rows land where an earlier
+/// candidate's do ([`Strategy::places_rows_like`]: snowflake's where int-client's, ulid's where
+/// uuid7's), paired with the first such candidate. The current key comes first, so it always
+/// runs its own.
+pub fn stand_ins(candidates: &[&'static Strategy]) -> Vec<(&'static Strategy, &'static Strategy)> {
+    candidates
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &s)| candidates[..i].iter().find(|c| c.places_rows_like(s)).map(|&c| (s, c)))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,6 +79,16 @@ mod tests {
     fn current_key_first_then_the_defaults() {
         let c = choose(EngineKind::Postgres, Some(&key("uuid4")), None).unwrap();
         assert_eq!(names(&c), ["uuid4", "int", "int-client", "snowflake", "uuid7", "int+uuid4", "ulid"]);
+    }
+
+    #[test]
+    fn keys_whose_rows_land_alike_take_the_first_ones_calibration() {
+        let c = choose(EngineKind::MariaDb, Some(&key("uuid4-text")), None).unwrap();
+        let pairs: Vec<_> = stand_ins(&c).iter().map(|(s, c)| (s.name, c.name)).collect();
+        assert_eq!(pairs, [("snowflake", "int-client"), ("ulid", "uuid7")]);
+        let c = choose(EngineKind::MariaDb, Some(&key("ulid")), None).unwrap();
+        let pairs: Vec<_> = stand_ins(&c).iter().map(|(s, c)| (s.name, c.name)).collect();
+        assert_eq!(pairs, [("snowflake", "int-client"), ("uuid7", "ulid")]);
     }
 
     #[test]

@@ -54,6 +54,10 @@ pub struct CandidateFigures {
     pub description: String,
     /// The table's key today.
     pub current: bool,
+    /// The candidate whose calibration run this one's forecast took, where it ran none of its
+    /// own: their rows land alike.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibrated_as: Option<String>,
     /// Microseconds per row of a batch at today's size (a new table: its first batch).
     pub us_per_row_now: Option<Estimate>,
     /// Microseconds per row of the last batch before the target.
@@ -127,6 +131,7 @@ pub fn figures(
         strategy: strategy.name.into(),
         description: run.strategy_description.clone(),
         current,
+        calibrated_as: None,
         us_per_row_now: batch_us_per_row(run, rows_now),
         us_per_row_target: run
             .batches

@@ -39,7 +39,7 @@ use crate::predict::session::{
     CalibrationSource, Forecasted, PredictEvent, PredictObserver, PredictPlan, PredictRequest, PredictSession,
     SchemaRequest,
 };
-use crate::results::ResultsDoc;
+use crate::results::{ResultsDoc, RunResult};
 use crate::util::folder::write_atomically;
 use crate::util::text::thousands;
 use pressure::Pressure;
@@ -72,6 +72,10 @@ pub struct AdviseRequest {
     pub cache_mb: Option<u64>,
     /// Rows per candidate of the calibration.
     pub calibrate_rows: u64,
+    /// Whether every candidate runs a calibration of its own, also those whose rows land where
+    /// an earlier candidate's do (by default they take its calibration:
+    /// [`candidates::stand_ins`]).
+    pub calibrate_each: bool,
     /// `--shards N`: also place each candidate's rows on N shards.
     pub shards: Option<u32>,
     /// `--sharding range|hash` (with `--shards`; default range).
@@ -189,6 +193,7 @@ impl AdviseRequest {
         let target = self.target.resolve(profile.rows_now)?;
         let candidates = candidates::choose(engine, profile.current_key.as_ref(), self.strategies.as_deref())?;
         let names: Vec<&str> = candidates.iter().map(|s| s.name).collect();
+        let stand_ins = if self.calibrate_each { Vec::new() } else { candidates::stand_ins(&candidates) };
         observer.step(&format!(
             "Target: {} rows ({}); candidates: {}",
             thousands(target.rows),
@@ -211,6 +216,7 @@ impl AdviseRequest {
         let server_cache = profile.cache_bytes.map(|b| (b >> 20).max(1));
         let cache_mb = self.cache_mb.or(server_cache).unwrap_or(DEFAULT_CACHE_MB);
         let mut request = self.forecast_request(engine, &names, target.rows, shape.payload_bytes, cache_mb, &profile);
+        request.stand_ins = stand_ins.iter().map(|(s, c)| (s.name.into(), c.name.into())).collect();
         let rebuilt = request.calibrate_on.as_ref().and_then(|c| c.rebuild.clone());
         let (major, line) = version::calibration_major(engine, &profile, version::installed);
         line.inspect(|l| observer.step(l));
@@ -219,12 +225,8 @@ impl AdviseRequest {
             return Err(Error::Internal("a forecast without shards or a schema planned another model".into()));
         };
         let pressure = Pressure::of(&plan, engine);
-        observer.step(&format!(
-            "Forecasting each candidate at {} rows: calibration runs of {} rows of your table {}, then the page model",
-            thousands(target.rows),
-            thousands(self.calibrate_rows),
-            pressure.as_ref().map_or_else(|| "at the target's cache pressure".to_string(), Pressure::progress_words)
-        ));
+        let calibrated = (candidates.len() - stand_ins.len(), candidates.len());
+        observer.step(&self.forecasting_words(target.rows, calibrated, pressure.as_ref()));
         let mut lines = Forward { observer, calibration_dir: None };
         let forecasted = PredictSession::new(*plan, control, &mut lines).forecast().map_err(|e| match e {
             crate::predict::session::PredictError::Failed(e) => e,
@@ -236,8 +238,8 @@ impl AdviseRequest {
         };
         let calibration = lines.calibration();
         let calibrated_on = calibration.as_ref().and_then(not_measured::calibrated_on);
-        let mut figures =
-            each_candidate(engine, &candidates, &forecast.doc, calibration.as_ref(), &shape, &profile, target.rows);
+        let runs = CalibrationRuns { doc: calibration.as_ref(), stand_ins: &stand_ins };
+        let mut figures = each_candidate(engine, &candidates, &forecast.doc, &runs, &shape, &profile, target.rows);
         let sharded = self.place_on_shards(target.rows, shape.payload_bytes, &mut figures, observer)?;
         let contention =
             match self.check_contention(engine, shape.payload_bytes, cache_mb, &mut figures, control, observer) {
@@ -254,6 +256,7 @@ impl AdviseRequest {
         let migration = migration(engine, &profile, &verdict.advised, switch_over.as_ref());
         let mut unmeasured =
             not_measured::for_table(engine, &profile, self.shards.is_some(), contention.as_ref(), pressure.as_ref());
+        unmeasured.extend(not_measured::stand_ins(&stand_ins));
         unmeasured.extend(not_measured::of_calibration(&profile, calibration.as_ref(), &forecast.doc));
         let report = AdviceReport {
             schema_version: ADVICE_SCHEMA_VERSION,
@@ -315,6 +318,21 @@ impl AdviseRequest {
             command: self.command.clone(),
             ..PredictRequest::new(engine, &names.join(","), rows)
         }
+    }
+
+    /// The forecast's step: the target, the calibration's rows for `calibrated` (runs, of
+    /// candidates) and its cache pressure.
+    fn forecasting_words(&self, rows: u64, calibrated: (usize, usize), pressure: Option<&Pressure>) -> String {
+        let which = match calibrated {
+            (runs, all) if runs < all => format!(" for {runs} of the {all} candidates"),
+            _ => String::new(),
+        };
+        format!(
+            "Forecasting each candidate at {} rows: calibration runs of {} rows of your table{which} {}, then the page model",
+            thousands(rows),
+            thousands(self.calibrate_rows),
+            pressure.map_or_else(|| "at the target's cache pressure".to_string(), Pressure::progress_words)
+        )
     }
 
     /// Refuses an engine without a page model, and `--insert-rate`, `--shards` and `--sharding`
@@ -466,7 +484,7 @@ fn each_candidate(
     engine: EngineKind,
     candidates: &[&'static crate::strategy::Strategy],
     forecast: &ResultsDoc,
-    calibration: Option<&ResultsDoc>,
+    calibration: &CalibrationRuns<'_>,
     shape: &shape::TableShape,
     profile: &TableProfile,
     target_rows: u64,
@@ -479,8 +497,9 @@ fn each_candidate(
             let run = forecast.runs.iter().find(|r| r.strategy == s.name)?;
             let trees = shape.trees.iter().find(|(n, _)| *n == s.name).map(|(_, t)| t.as_slice())?;
             let current = i == 0 && current_key == Some(s.name);
-            let calibrated = calibration.and_then(|c| c.runs.iter().find(|r| r.strategy == s.name));
+            let (calibrated_as, calibrated) = calibration.of(s.name);
             let mut f = figures::figures(s, current, run, calibrated, trees, shape.sample_rows, profile.rows_now);
+            f.calibrated_as = calibrated_as.map(String::from);
             let refs = &profile.references;
             f.referencing_bytes = references::bytes_at(refs, s, engine, profile.rows_now, target_rows);
             f.referencing_copy_bytes =
@@ -488,6 +507,21 @@ fn each_candidate(
             Some(f)
         })
         .collect()
+}
+
+/// The calibration's real runs, and the candidates forecast with another's run.
+struct CalibrationRuns<'a> {
+    doc: Option<&'a ResultsDoc>,
+    stand_ins: &'a [(&'static crate::strategy::Strategy, &'static crate::strategy::Strategy)],
+}
+
+impl CalibrationRuns<'_> {
+    /// The candidate whose run `strategy`'s forecast took, if another's, and that run.
+    fn of(&self, strategy: &str) -> (Option<&'static str>, Option<&RunResult>) {
+        let other = self.stand_ins.iter().find(|(s, _)| s.name == strategy).map(|(_, c)| c.name);
+        let name = other.unwrap_or(strategy);
+        (other, self.doc.and_then(|d| d.runs.iter().find(|r| r.strategy == name)))
+    }
 }
 
 /// Saves the answer as JSON, Markdown and an HTML page with the forecast's charts.

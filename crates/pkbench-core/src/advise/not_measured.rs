@@ -8,6 +8,7 @@ use crate::engines::EngineKind;
 use crate::predict::calibrate::recorded_checkpoint_scale;
 use crate::predict::canary::MachineSpeed;
 use crate::results::ResultsDoc;
+use crate::strategy::Strategy;
 
 /// What the calibration carries to the target, where the page model keeps the table's indexes.
 const CARRIED_BEYOND_INDEXES: &str = "Foreign keys and each row's other work: the page model keeps your table's indexes tree by tree; the time the calibration runs spend beyond what the model counts is carried from the calibration to the target";
@@ -49,6 +50,18 @@ pub(super) fn for_table(
     }
     out.extend(references_unseen(engine, profile));
     out
+}
+
+/// The candidates that ran no calibration of their own (`pairs`: each with the candidate whose
+/// run it took), if any.
+pub(super) fn stand_ins(pairs: &[(&Strategy, &Strategy)]) -> Option<String> {
+    let each: Vec<String> = pairs.iter().map(|(s, c)| format!("{} took {}'s run", s.name, c.name)).collect();
+    (!each.is_empty()).then(|| {
+        format!(
+            "A calibration run of every candidate: {}, a key whose rows land in the tree as its own do (the same source of keys, or keys that only increase, in the same column type); its own page model is priced at that run's costs, with that run's WAL per row where the model keeps no WAL (--calibrate-each gives each a run of its own).",
+            each.join(", ")
+        )
+    })
 }
 
 /// What the columns holding the key leave out: a schema file's tables have no rows to grow, and

@@ -113,7 +113,11 @@ fn contention_lines(r: &AdviceReport) -> Vec<String> {
 
 /// One candidate's cells.
 fn cells(c: &CandidateFigures) -> [String; 10] {
-    let name = if c.current { format!("{} (current)", c.strategy) } else { c.strategy.clone() };
+    let name = match (&c.calibrated_as, c.current) {
+        (_, true) => format!("{} (current)", c.strategy),
+        (Some(other), false) => format!("{} (calibrated as {other})", c.strategy),
+        (None, false) => c.strategy.clone(),
+    };
     [
         name,
         estimate(c.us_per_row_now, 2),

@@ -237,6 +237,7 @@ mod tests {
             strategy: name.into(),
             description: String::new(),
             current,
+            calibrated_as: None,
             us_per_row_now: None,
             us_per_row_target: Some(Estimate { value: us.0, low: us.1, high: us.2 }),
             seconds_to_target: None,

@@ -300,6 +300,9 @@ pub struct Calibration {
     pub carries_unexplained: bool,
     /// Each fitted batch's rows, in the order of the fit's observations.
     pub batch_rows: Vec<u64>,
+    /// Strategies forecast with another's calibration, each to the calibrated strategy whose
+    /// rows land where its do ([`Strategy::places_rows_like`]).
+    pub stand_ins: BTreeMap<String, String>,
 }
 
 impl Calibration {
@@ -322,13 +325,27 @@ impl Calibration {
         Calibration { fit, carries_unexplained: true, ..self }
     }
 
+    /// This calibration, forecasting each `(strategy, calibrated)` pair's strategy with the
+    /// calibrated strategy's costs, line and machine speeds.
+    pub fn with_stand_ins(self, pairs: &[(&Strategy, &Strategy)]) -> Calibration {
+        let stand_ins = pairs.iter().map(|(s, c)| (s.name.to_string(), c.name.to_string())).collect();
+        Calibration { stand_ins, ..self }
+    }
+
+    /// The calibrated strategy `strategy` is forecast as: itself, or the one it stands in for.
+    pub fn calibrated_as<'a>(&'a self, strategy: &'a str) -> &'a str {
+        self.stand_ins.get(strategy).map_or(strategy, String::as_str)
+    }
+
     /// The unexplained time per row the forecast adds for `strategy`, if it carries any.
     pub fn unexplained_of(&self, strategy: &str) -> Option<Unexplained> {
+        let strategy = self.calibrated_as(strategy);
         self.carries_unexplained.then(|| self.unexplained.get(strategy).copied()).flatten()
     }
 
     /// Units of each term for a batch of `strategy`.
     pub fn units(&self, strategy: &str, counters: &Counters, rows: u64) -> Vec<f64> {
+        let strategy = self.calibrated_as(strategy);
         let shape = self.shapes.get(strategy).copied().unwrap_or(Shape { trees: 1, key_bytes: 0 });
         self.fit.terms.iter().map(|t| t.value(shape, counters, rows)).collect()
     }
@@ -336,7 +353,7 @@ impl Calibration {
     /// Predicted milliseconds, with interval, for a batch of `strategy` with `rows` rows whose
     /// model counted `counters`.
     pub fn predict(&self, strategy: &str, counters: &Counters, rows: u64) -> Predicted {
-        self.fit.predict(strategy, &self.units(strategy, counters, rows))
+        self.fit.predict(self.calibrated_as(strategy), &self.units(strategy, counters, rows))
     }
 
     /// [`Calibration::predict`] for a batch `fraction` of the way to the target, with the
@@ -344,6 +361,7 @@ impl Calibration {
     /// own line to that fit's prediction, so the interval holds the line's uncertainty too.
     pub fn predict_at(&self, strategy: &str, counters: &Counters, rows: u64, fraction: f64) -> Predicted {
         let units = self.units(strategy, counters, rows);
+        let strategy = self.calibrated_as(strategy);
         let Some(line) = self.unexplained_of(strategy) else { return self.fit.predict(strategy, &units) };
         let n = rows as f64;
         let draws: Vec<f64> = self
@@ -377,6 +395,20 @@ impl Calibration {
             .collect()
     }
 
+    /// Records the stand-ins, if any, in a prediction's workload options.
+    fn describe_stand_ins(&self, options: &mut BTreeMap<String, String>) {
+        if !self.stand_ins.is_empty() {
+            let pairs: Vec<String> = self.stand_ins.iter().map(|(s, c)| format!("{s} as {c}")).collect();
+            options.insert(
+            "calibrated_as".into(),
+            format!(
+                "forecast with another key's calibration, whose rows land where theirs do (the same source of keys, or keys that only increase, in the same column type): {}",
+                pairs.join(", ")
+            ),
+        );
+        }
+    }
+
     /// Records the fit in a prediction's workload options.
     pub fn describe(&self, options: &mut BTreeMap<String, String>) {
         let f = &self.fit;
@@ -395,6 +427,7 @@ impl Calibration {
             "timing".into(),
             format!("calibrated on a real run ({}; {}; bootstrap 90% ranges, costs that trade off against each other have wide ones): {}", self.plan.describe(), crate::util::text::count(f.batches, "batch"), costs.join(", ")),
         );
+        self.describe_stand_ins(options);
         options.insert(
             "calibration_error".into(),
             format!(
@@ -585,6 +618,7 @@ impl Calibration {
             unexplained_draws,
             carries_unexplained: false,
             batch_rows: rows,
+            stand_ins: BTreeMap::new(),
         })
     }
 }

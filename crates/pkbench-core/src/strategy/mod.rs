@@ -168,11 +168,52 @@ impl Strategy {
         }
     }
 
+    /// Whether this strategy's rows land in the key's tree as `other`'s do: the same source of
+    /// keys (or two client schemes whose keys both arrive in strictly increasing order, so each
+    /// new row goes to the right edge of the key's tree), in the same column type, in a table
+    /// organised alike with the same second key. Their pages fill in the same order and split
+    /// alike; only a value's bytes may differ (SQLite's integers take as many bytes as their
+    /// size needs), which a page model counts for each key.
+    pub fn places_rows_like(&self, other: &Strategy) -> bool {
+        let source = match (self.primary.source, other.primary.source) {
+            (KeySource::Client(a), KeySource::Client(b)) => a == b || (a.is_ordered() && b.is_ordered()),
+            (a, b) => a == b,
+        };
+        source
+            && self.primary.storage == other.primary.storage
+            && self.index == other.index
+            && self.secondary == other.secondary
+    }
+
     /// The UUID version the server generates for the primary key, if it does.
     pub fn server_primary(&self) -> Option<Scheme> {
         match self.primary.source {
             KeySource::Server(s) => Some(s),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find;
+
+    fn like(a: &str, b: &str) -> bool {
+        find(a).unwrap().places_rows_like(find(b).unwrap())
+    }
+
+    #[test]
+    fn ordered_client_keys_stored_alike_place_rows_alike() {
+        assert!(like("int-client", "snowflake"));
+        assert!(like("uuid7", "ulid"));
+        assert!(like("uuid4", "uuid4"));
+        // An engine-assigned key is not a client's; random keys land elsewhere each time.
+        assert!(!like("int", "int-client"));
+        assert!(!like("uuid4", "uuid7"));
+        // Stored differently: 36 characters against 26, text against bytes.
+        assert!(!like("uuid7-text", "ulid-text"));
+        assert!(!like("uuid7", "uuid7-text"));
+        // A second key beside the same integer key.
+        assert!(!like("int", "int+uuid4"));
     }
 }

@@ -238,6 +238,7 @@ fn the_reported_error_is_out_of_sample() {
         unexplained_draws: BTreeMap::new(),
         carries_unexplained: false,
         batch_rows: Vec::new(),
+        stand_ins: Default::default(),
     };
     cal.describe(&mut options);
     let reported = &options["calibration_error"];

@@ -71,6 +71,11 @@ pub struct AdviseArgs {
     /// Rows per candidate of the calibration's real runs (at the target's cache pressure).
     #[arg(long, default_value = "200k", value_name = "N", value_parser = parse_count)]
     pub calibrate_rows: u64,
+    /// Give every candidate a calibration run of its own [default: a candidate whose rows land
+    /// where an earlier one's do, as snowflake's where int-client's and ulid's where uuid7's,
+    /// takes that one's calibration].
+    #[arg(long)]
+    pub calibrate_each: bool,
     /// Also place each candidate's rows on N shards: the hottest shard's share of each batch.
     #[arg(long, value_name = "N")]
     pub shards: Option<u32>,
@@ -170,6 +175,7 @@ fn request(args: &AdviseArgs) -> anyhow::Result<AdviseRequest> {
         strategies: args.strategies.clone(),
         cache_mb: args.cache_mb,
         calibrate_rows: args.calibrate_rows,
+        calibrate_each: args.calibrate_each,
         shards: args.shards,
         sharding: args.sharding.clone(),
         contention: args.insert_rate.map(|rate| ContentionRequest {

@@ -104,6 +104,7 @@ fn request(args: PredictArgs) -> PredictRequest {
         calibrate_rows: args.calibrate_rows,
         calibrate_major: None,
         calibrate_on: None,
+        stand_ins: Vec::new(),
         ram_gib: args.ram,
         check,
         shards: args.shards,

@@ -45,11 +45,12 @@ impl PredictSession<'_> {
     fn calibrate_by_run(&mut self, plan: CalibrationPlan) -> Result<Calibrated, Error> {
         let dir = self.plan.out_dir.join("calibration");
         let writer = ResultsWriter::create(&dir)?;
-        self.observer.event(&PredictEvent::Calibrating { plan: &plan });
+        self.observer.event(&PredictEvent::Calibrating { plan: &plan, stand_ins: &self.plan.stand_ins });
         let config = &self.plan.config;
         let mut moments: Vec<DeviceCosts> = Vec::new();
         let mut canaries = Vec::new();
-        let (engines, observer, strategies) = (&mut self.engines, &mut *self.observer, &self.plan.strategies);
+        let calibrated = self.plan.calibrated_strategies();
+        let (engines, observer, strategies) = (&mut self.engines, &mut *self.observer, &calibrated);
         let mut open = |place: usize| {
             let real = engines.open(&plan, &dir)?;
             let costs = canary::around(
@@ -84,7 +85,8 @@ impl PredictSession<'_> {
         let working_set = probe_working_set(self.plan.engine, config, &mut *self.observer, &mut canaries)?;
         let probes = Probes { device, working_set, machine_ns: canary::median(&canaries) };
         let table = self.plan.calibration_table.as_deref();
-        let fit = Calibration::from_table_runs(&doc.runs, &self.plan.strategies, plan, probes, table)?;
+        let fit = Calibration::from_table_runs(&doc.runs, &calibrated, plan, probes, table)?
+            .with_stand_ins(&self.plan.stand_ins);
         // A user's table: its other trees' time is what the key's tree leaves unexplained.
         let fit = if self.plan.calibration_table.is_some() { fit.carrying_unexplained() } else { fit };
         self.observer.event(&PredictEvent::CalibrationWritten { dir: &dir });
@@ -107,7 +109,8 @@ impl PredictSession<'_> {
         let device = DeviceCosts::median(&moments).unwrap_or(device);
         observer.event(&PredictEvent::ProbedTwiceMore { costs: &device });
         let probes = Probes { device: Some(device), working_set, machine_ns: canary::median(&canaries) };
-        from_results(doc, engine, &self.plan.strategies, rows, probes)
+        let calibrated = self.plan.calibrated_strategies();
+        Ok(from_results(doc, engine, &calibrated, rows, probes)?.with_stand_ins(&self.plan.stand_ins))
     }
 }
 

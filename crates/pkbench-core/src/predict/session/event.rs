@@ -19,6 +19,8 @@ pub enum PredictEvent<'a> {
     Calibrating {
         /// What they run.
         plan: &'a CalibrationPlan,
+        /// Strategies forecast with another's run instead of one of their own.
+        stand_ins: &'a [(&'static Strategy, &'static Strategy)],
     },
     /// The device was probed (its first moment).
     ProbedDevice {
@@ -106,8 +108,14 @@ impl<'a> PredictEvent<'a> {
 impl fmt::Display for PredictEvent<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            PredictEvent::Calibrating { plan } => {
-                write!(f, "Calibrating: a real run per strategy on {}…", plan.describe())
+            PredictEvent::Calibrating { plan, stand_ins } => {
+                write!(f, "Calibrating: a real run per strategy on {}", plan.describe())?;
+                if !stand_ins.is_empty() {
+                    let pairs: Vec<String> =
+                        stand_ins.iter().map(|(s, c)| format!("{} with {}'s run", s.name, c.name)).collect();
+                    write!(f, "; {} (their rows land alike)", pairs.join(", "))?;
+                }
+                f.write_str("…")
             }
             PredictEvent::ProbedDevice { costs } => write!(f, "Probed the device: {}", costs.describe()),
             PredictEvent::ProbedEachRun { moments, costs } => write!(

@@ -96,6 +96,11 @@ pub struct PredictRequest {
     /// which the key's tree leaves unexplained, is carried to the target
     /// ([`crate::predict::unexplained`]).
     pub calibrate_on: Option<SchemaRequest>,
+    /// Strategies the calibration runs no real run of, each forecast with another's: the
+    /// pair's first strategy with its second's costs. Both are among the strategies, the
+    /// second is calibrated itself, and its rows land where the first's do
+    /// ([`Strategy::places_rows_like`]). Empty by default: every strategy is calibrated.
+    pub stand_ins: Vec<(String, String)>,
     /// Memory for the database, GiB, if given.
     pub ram_gib: Option<f64>,
     /// What the forecast is checked against, if anything.
@@ -135,6 +140,7 @@ impl PredictRequest {
             calibrate_rows: None,
             calibrate_major: None,
             calibrate_on: None,
+            stand_ins: Vec::new(),
             ram_gib: None,
             check: None,
             shards: None,
@@ -237,6 +243,8 @@ pub struct PagePlan {
     /// The table the calibration's real runs insert, if not the plain table (see
     /// [`PredictRequest::calibrate_on`]).
     pub calibration_table: Option<Box<OwnSchema>>,
+    /// Strategies forecast with another's calibration ([`PredictRequest::stand_ins`]).
+    pub stand_ins: Vec<(&'static Strategy, &'static Strategy)>,
     /// The table the calibration inserts at the rows the target's model simulates, fed to a
     /// model that keeps its secondary indexes ([`ModelEngine::models_table_indexes`]).
     pub table: Option<Box<OwnSchema>>,
@@ -254,6 +262,11 @@ pub struct PagePlan {
 }
 
 impl PagePlan {
+    /// The strategies the calibration runs (or reads from a saved run): all but the stand-ins.
+    pub fn calibrated_strategies(&self) -> Vec<&'static Strategy> {
+        calibrated_strategies(&self.strategies, &self.stand_ins)
+    }
+
     fn from_request(request: PredictRequest) -> Result<PagePlan, Error> {
         if request.format != Format::Table {
             return Err(Error::InvalidInput(
@@ -276,6 +289,8 @@ impl PagePlan {
                 "--ram prices cache misses in time: add --calibrate (or --calibrate-from FILE)".into(),
             ));
         }
+        let stand_ins = stand_ins(&request, &strategies)?;
+        let calibrated = calibrated_strategies(&strategies, &stand_ins);
         let mut calibration_table = None;
         let calibration = match &request.calibration {
             None => None,
@@ -294,7 +309,7 @@ impl PagePlan {
             Some(CalibrationSource::File(path)) => {
                 let doc = crate::report::load_results(path)?;
                 let rows = calibrate_rows(&request);
-                crate::predict::calibrate::check_results(&doc, engine, &strategies, rows)
+                crate::predict::calibrate::check_results(&doc, engine, &calibrated, rows)
                     .map_err(|e| Error::InvalidInput(format!("--calibrate-from '{}': {e}", path.display())))?;
                 Some(CalibrationStep::File { doc: Box::new(doc), rows })
             }
@@ -323,6 +338,7 @@ impl PagePlan {
             config,
             calibration,
             calibration_table,
+            stand_ins,
             table,
             ram_bytes: request.ram_gib.map(|gib| (gib * f64::from(1 << 30)) as u64),
             check,
@@ -331,6 +347,47 @@ impl PagePlan {
             command: request.command,
         })
     }
+}
+
+/// `strategies` but those forecast with another's calibration.
+fn calibrated_strategies(
+    strategies: &[&'static Strategy],
+    stand_ins: &[(&'static Strategy, &'static Strategy)],
+) -> Vec<&'static Strategy> {
+    strategies.iter().copied().filter(|s| !stand_ins.iter().any(|(x, _)| x.name == s.name)).collect()
+}
+
+/// The request's stand-ins as strategies, each pair checked: both forecast, the second
+/// calibrated itself and placing rows as the first does.
+fn stand_ins(
+    request: &PredictRequest,
+    strategies: &[&'static Strategy],
+) -> Result<Vec<(&'static Strategy, &'static Strategy)>, Error> {
+    if !request.stand_ins.is_empty() && request.calibration.is_none() {
+        return Err(Error::InvalidInput("a stand-in takes another strategy's calibration: add --calibrate".into()));
+    }
+    let forecast = |name: &str| {
+        strategies.iter().copied().find(|s| s.name == name).ok_or_else(|| {
+            Error::InvalidInput(format!("stand-in '{name}' is not among the strategies forecast: add it to -s"))
+        })
+    };
+    let pairs =
+        request.stand_ins.iter().map(|(s, c)| Ok((forecast(s)?, forecast(c)?))).collect::<Result<Vec<_>, Error>>()?;
+    for &(s, c) in &pairs {
+        if pairs.iter().any(|(x, _)| x.name == c.name) || s.name == c.name {
+            return Err(Error::InvalidInput(format!(
+                "{} cannot take {}'s calibration: {} has no calibration of its own",
+                s.name, c.name, c.name
+            )));
+        }
+        if !s.places_rows_like(c) {
+            return Err(Error::InvalidInput(format!(
+                "{} cannot take {}'s calibration: their rows do not land alike (another key source, order, storage or second key)",
+                s.name, c.name
+            )));
+        }
+    }
+    Ok(pairs)
 }
 
 /// The calibration's rows per strategy: the request's, else the engine's default for a new run

@@ -250,6 +250,52 @@ fn a_calibrated_checked_forecast_tells_calibration_probes_forecast_and_check_in_
     }
 }
 
+#[cfg(feature = "sqlite")]
+#[test]
+fn a_stand_in_is_forecast_with_the_calibration_of_the_key_whose_rows_land_as_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut r = request(dir.path(), "int-client,uuid4,snowflake", 60_000, 2_000);
+    r.calibration = Some(CalibrationSource::Run);
+    r.calibrate_rows = Some(30_000);
+    r.stand_ins = vec![("snowflake".into(), "int-client".into())];
+    let control = RunControl::new();
+    let mut recorder = Recorder::default();
+    let mut session = PredictSession::new(page_plan(r), &control, &mut recorder);
+    let Forecasted::Done(forecast) = session.forecast().unwrap() else { panic!("interrupted") };
+    drop(session);
+    let calibration = crate::report::load_results(&dir.path().join("out/calibration/results.json")).unwrap();
+    let ran: Vec<&str> = calibration.runs.iter().map(|r| r.strategy.as_str()).collect();
+    assert_eq!(ran, ["int-client", "uuid4"], "no real run of the stand-in");
+    let forecast_of = |name: &str| forecast.doc.runs.iter().find(|r| r.strategy == name).unwrap();
+    let snowflake = forecast_of("snowflake");
+    assert!(snowflake.batches.iter().all(|b| b.elapsed_ns > 0 && b.elapsed_ns_high.is_some()), "timed, with intervals");
+    let options = &snowflake.settings.workload_options;
+    assert!(options["calibrated_as"].ends_with("snowflake as int-client"), "{options:?}");
+    assert!(recorder.0[0].contains("snowflake with int-client's run"), "{:?}", recorder.0[0]);
+}
+
+#[test]
+fn a_stand_in_needs_a_calibrated_key_whose_rows_land_as_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let with = |pairs: &[(&str, &str)], calibrated: bool| {
+        let mut r = request(dir.path(), "int,int-client,snowflake,uuid4", 60_000, 2_000);
+        r.calibration = calibrated.then_some(CalibrationSource::Run);
+        r.stand_ins = pairs.iter().map(|(s, c)| (s.to_string(), c.to_string())).collect();
+        r
+    };
+    let cases = [
+        (with(&[("snowflake", "int-client")], false), "a stand-in takes another strategy's calibration"),
+        (with(&[("ulid", "int-client")], true), "stand-in 'ulid' is not among the strategies forecast"),
+        (with(&[("snowflake", "int")], true), "their rows do not land alike"),
+        (with(&[("snowflake", "uuid4")], true), "their rows do not land alike"),
+        (with(&[("snowflake", "int-client"), ("int-client", "snowflake")], true), "has no calibration of its own"),
+    ];
+    for (request, expected) in cases {
+        let e = request.validate().unwrap_err().to_string();
+        assert!(e.contains(expected), "{e}");
+    }
+}
+
 #[test]
 fn an_interrupted_calibration_predicts_nothing() {
     let dir = tempfile::tempdir().unwrap();
