@@ -58,7 +58,7 @@ pub(super) fn stand_ins(pairs: &[(&Strategy, &Strategy)]) -> Option<String> {
     let each: Vec<String> = pairs.iter().map(|(s, c)| format!("{} took {}'s run", s.name, c.name)).collect();
     (!each.is_empty()).then(|| {
         format!(
-            "A calibration run of every candidate: {}, a key whose rows land in the tree as its own do (the same source of keys, or keys that only increase, in the same column type); its own page model is priced at that run's costs, with that run's WAL per row where the model keeps no WAL (--calibrate-each gives each a run of its own).",
+            "A calibration run of every candidate: {}, each a key whose rows land in the key's tree as its own do (the same source of keys, or keys that only increase, in the same column type, table layout and second key). Its own page model's counts are priced at the costs fitted on the calibrated runs, with that run's unexplained time and machine speeds, and that run's WAL per row where the model keeps no WAL (--calibrate-each gives each candidate a run of its own).",
             each.join(", ")
         )
     })

@@ -325,8 +325,8 @@ impl Calibration {
         Calibration { fit, carries_unexplained: true, ..self }
     }
 
-    /// This calibration, forecasting each `(strategy, calibrated)` pair's strategy with the
-    /// calibrated strategy's costs, line and machine speeds.
+    /// This calibration, forecasting each `(strategy, calibrated)` pair's strategy as the
+    /// calibrated one: at the same fitted costs, with its unexplained time and machine speeds.
     pub fn with_stand_ins(self, pairs: &[(&Strategy, &Strategy)]) -> Calibration {
         let stand_ins = pairs.iter().map(|(s, c)| (s.name.to_string(), c.name.to_string())).collect();
         Calibration { stand_ins, ..self }
@@ -395,22 +395,20 @@ impl Calibration {
             .collect()
     }
 
-    /// Records the stand-ins, if any, in a prediction's workload options.
-    fn describe_stand_ins(&self, options: &mut BTreeMap<String, String>) {
-        if !self.stand_ins.is_empty() {
-            let pairs: Vec<String> = self.stand_ins.iter().map(|(s, c)| format!("{s} as {c}")).collect();
+    /// Records, for a stand-in `strategy`, whose calibration run it took.
+    fn describe_stand_in(&self, strategy: &str, options: &mut BTreeMap<String, String>) {
+        if let Some(calibrated) = self.stand_ins.get(strategy) {
             options.insert(
-            "calibrated_as".into(),
-            format!(
-                "forecast with another key's calibration, whose rows land where theirs do (the same source of keys, or keys that only increase, in the same column type): {}",
-                pairs.join(", ")
-            ),
-        );
+                "calibrated_as".into(),
+                format!(
+                    "no calibration run of its own: its rows land in the key's tree as {calibrated}'s do (the same source of keys, or keys that only increase, in the same column type), so its counts are priced at the costs fitted on the calibrated runs, with {calibrated}'s unexplained time and machine speeds"
+                ),
+            );
         }
     }
 
-    /// Records the fit in a prediction's workload options.
-    pub fn describe(&self, options: &mut BTreeMap<String, String>) {
+    /// Records the fit in `strategy`'s prediction's workload options.
+    pub fn describe(&self, strategy: &str, options: &mut BTreeMap<String, String>) {
         let f = &self.fit;
         let costs: Vec<String> = f
             .terms
@@ -427,7 +425,7 @@ impl Calibration {
             "timing".into(),
             format!("calibrated on a real run ({}; {}; bootstrap 90% ranges, costs that trade off against each other have wide ones): {}", self.plan.describe(), crate::util::text::count(f.batches, "batch"), costs.join(", ")),
         );
-        self.describe_stand_ins(options);
+        self.describe_stand_in(strategy, options);
         options.insert(
             "calibration_error".into(),
             format!(
@@ -916,6 +914,32 @@ mod tests {
         let names: Vec<&str> = doc.runs.iter().map(|r| r.strategy.as_str()).collect();
         assert_eq!(names, ["int", "uuid4"]);
         assert!(doc.runs.iter().all(|r| r.complete && r.verified_rows == Some(30_000)), "{:?}", doc.runs);
+    }
+
+    #[cfg(feature = "sqlite")]
+    #[test]
+    fn a_stand_in_is_priced_as_the_strategy_whose_run_it_took() {
+        let dir = tempfile::tempdir().unwrap();
+        let (plan, strategies, doc, _) = real_sqlite_calibration(dir.path());
+        let calibration =
+            Calibration::from_runs(&doc.runs, &strategies, plan, Probes::default()).unwrap().carrying_unexplained();
+        // The mapping itself: which pairs may be made is the request's check.
+        let (stand_in, int) = (crate::strategy::find("int-client").unwrap(), strategies[0]);
+        let counters = Counters { pages_written: Some(40), cache_misses: Some(30), ..Counters::default() };
+        let alone = calibration.predict_at("int-client", &counters, 1_000, 0.5);
+        assert!(calibration.unexplained_of("int").is_some() && calibration.unexplained_of("int-client").is_none());
+        let calibration = calibration.with_stand_ins(&[(stand_in, int)]);
+        assert_eq!(calibration.calibrated_as("int-client"), "int");
+        assert_eq!(calibration.unexplained_of("int-client"), calibration.unexplained_of("int"));
+        let taken = calibration.predict_at("int-client", &counters, 1_000, 0.5);
+        assert_eq!(taken, calibration.predict_at("int", &counters, 1_000, 0.5));
+        assert_ne!(taken, alone, "without the stand-in its own (empty) line and speeds");
+        let mut options = BTreeMap::new();
+        calibration.describe("int-client", &mut options);
+        assert!(options["calibrated_as"].contains("as int's do"), "{options:?}");
+        let mut options = BTreeMap::new();
+        calibration.describe("uuid4", &mut options);
+        assert!(!options.contains_key("calibrated_as"));
     }
 
     #[cfg(feature = "sqlite")]

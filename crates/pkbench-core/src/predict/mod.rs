@@ -450,7 +450,7 @@ fn empty_result(
     }
     options.insert("size_bytes".into(), "main database file; the WAL's in wal_size_bytes".into());
     match calibration {
-        Some(c) => c.describe(&mut options),
+        Some(c) => c.describe(strategy.name, &mut options),
         None => {
             options.insert("timing".into(), "counts only, no calibration (elapsed_ns = 0)".into());
         }

@@ -293,6 +293,7 @@ fn prediction_note(run: &RunResult) -> Option<String> {
     let mut parts = vec![format!("predicted by the model, not measured ({} mode)", o.get("mode")?)];
     parts.extend(o.get("scale").map(|s| format!("scale model {s}")));
     parts.extend(o.get("timing").cloned());
+    parts.extend(o.get("calibrated_as").cloned());
     parts.extend(o.get("calibration_error").map(|e| format!("calibration error {e}")));
     parts.extend(o.get("calibration_leave_one_out").map(|e| format!("leaving one strategy out, {e}")));
     parts.extend(o.get("calibration_pinned").cloned());

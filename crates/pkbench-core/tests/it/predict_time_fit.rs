@@ -240,7 +240,7 @@ fn the_reported_error_is_out_of_sample() {
         batch_rows: Vec::new(),
         stand_ins: Default::default(),
     };
-    cal.describe(&mut options);
+    cal.describe("int", &mut options);
     let reported = &options["calibration_error"];
     assert!(reported.starts_with(&format!("out of sample {:.1}% RMS", fit.holdout.rms * 100.0)), "{reported}");
 }

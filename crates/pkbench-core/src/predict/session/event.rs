@@ -112,8 +112,8 @@ impl fmt::Display for PredictEvent<'_> {
                 write!(f, "Calibrating: a real run per strategy on {}", plan.describe())?;
                 if !stand_ins.is_empty() {
                     let pairs: Vec<String> =
-                        stand_ins.iter().map(|(s, c)| format!("{} with {}'s run", s.name, c.name)).collect();
-                    write!(f, "; {} (their rows land alike)", pairs.join(", "))?;
+                        stand_ins.iter().map(|(s, c)| format!("{} takes {}'s", s.name, c.name)).collect();
+                    write!(f, ", but {} (their rows land alike)", pairs.join(", "))?;
                 }
                 f.write_str("…")
             }

@@ -373,7 +373,17 @@ fn stand_ins(
     };
     let pairs =
         request.stand_ins.iter().map(|(s, c)| Ok((forecast(s)?, forecast(c)?))).collect::<Result<Vec<_>, Error>>()?;
-    for &(s, c) in &pairs {
+    let rebuilt = request.calibrate_on.as_ref().and_then(|t| t.rebuild.as_deref());
+    for (i, &(s, c)) in pairs.iter().enumerate() {
+        if pairs[..i].iter().any(|(x, _)| x.name == s.name) {
+            return Err(Error::InvalidInput(format!("stand-in '{}' is given twice: give it once", s.name)));
+        }
+        if rebuilt == Some(s.name) {
+            return Err(Error::InvalidInput(format!(
+                "{} cannot take another's calibration: its own run is the one rebuilt",
+                s.name
+            )));
+        }
         if pairs.iter().any(|(x, _)| x.name == c.name) || s.name == c.name {
             return Err(Error::InvalidInput(format!(
                 "{} cannot take {}'s calibration: {} has no calibration of its own",

@@ -270,8 +270,10 @@ fn a_stand_in_is_forecast_with_the_calibration_of_the_key_whose_rows_land_as_its
     let snowflake = forecast_of("snowflake");
     assert!(snowflake.batches.iter().all(|b| b.elapsed_ns > 0 && b.elapsed_ns_high.is_some()), "timed, with intervals");
     let options = &snowflake.settings.workload_options;
-    assert!(options["calibrated_as"].ends_with("snowflake as int-client"), "{options:?}");
-    assert!(recorder.0[0].contains("snowflake with int-client's run"), "{:?}", recorder.0[0]);
+    assert!(options["calibrated_as"].contains("as int-client's do"), "{options:?}");
+    let uuid4 = &forecast_of("uuid4").settings.workload_options;
+    assert!(!uuid4.contains_key("calibrated_as"), "only the stand-in's own run says so: {uuid4:?}");
+    assert!(recorder.0[0].contains("but snowflake takes int-client's"), "{:?}", recorder.0[0]);
 }
 
 #[test]
@@ -289,6 +291,16 @@ fn a_stand_in_needs_a_calibrated_key_whose_rows_land_as_its_own() {
         (with(&[("snowflake", "int")], true), "their rows do not land alike"),
         (with(&[("snowflake", "uuid4")], true), "their rows do not land alike"),
         (with(&[("snowflake", "int-client"), ("int-client", "snowflake")], true), "has no calibration of its own"),
+        (with(&[("snowflake", "int-client"), ("snowflake", "int-client")], true), "is given twice"),
+        (
+            {
+                let mut r = with(&[("snowflake", "int-client")], true);
+                let rebuild = Some("snowflake".to_string());
+                r.calibrate_on = Some(SchemaRequest { file: "t.sql".into(), rebuild, ..SchemaRequest::default() });
+                r
+            },
+            "its own run is the one rebuilt",
+        ),
     ];
     for (request, expected) in cases {
         let e = request.validate().unwrap_err().to_string();
