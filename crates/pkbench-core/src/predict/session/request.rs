@@ -384,7 +384,8 @@ fn stand_ins(
                 s.name
             )));
         }
-        if pairs.iter().any(|(x, _)| x.name == c.name) || s.name == c.name {
+        // A strategy paired with itself is a stand-in too.
+        if pairs.iter().any(|(x, _)| x.name == c.name) {
             return Err(Error::InvalidInput(format!(
                 "{} cannot take {}'s calibration: {} has no calibration of its own",
                 s.name, c.name, c.name

@@ -292,6 +292,7 @@ fn a_stand_in_needs_a_calibrated_key_whose_rows_land_as_its_own() {
         (with(&[("snowflake", "uuid4")], true), "their rows do not land alike"),
         (with(&[("snowflake", "int-client"), ("int-client", "snowflake")], true), "has no calibration of its own"),
         (with(&[("snowflake", "int-client"), ("snowflake", "int-client")], true), "is given twice"),
+        (with(&[("snowflake", "snowflake")], true), "has no calibration of its own"),
         (
             {
                 let mut r = with(&[("snowflake", "int-client")], true);
