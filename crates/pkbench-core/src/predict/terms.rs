@@ -47,7 +47,8 @@ pub enum Term {
     /// deeper level whose key range holds the key).
     FilterChecks,
     /// Per byte a compaction reads or writes (RocksDB's, in the background but on the same
-    /// device and CPUs).
+    /// device and CPUs), counted over the rows it runs beside where the model says so
+    /// (`compaction_running_bytes`).
     CompactionBytes,
 }
 
@@ -161,7 +162,10 @@ impl Term {
             Term::PagesDirtied => count(counters.pages_dirtied),
             Term::MemtableSteps => count(counters.memtable_steps),
             Term::FilterChecks => count(counters.bloom_checks),
-            Term::CompactionBytes => count(counters.compaction_read_bytes) + count(counters.compaction_write_bytes),
+            Term::CompactionBytes => match counters.compaction_running_bytes {
+                Some(running) => running as f64,
+                None => count(counters.compaction_read_bytes) + count(counters.compaction_write_bytes),
+            },
         }
     }
 }

@@ -368,6 +368,12 @@ pub struct Counters {
     /// Bytes compactions wrote to sorted files (RocksDB `rocksdb_compact_write_bytes`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compaction_write_bytes: Option<u64>,
+    /// Compaction bytes (read and written) running in the background beside the batch's
+    /// inserts (from `pkbench predict`'s MyRocks model: each flush's compaction bytes spread over
+    /// the rows inserted until the next compaction from L0 can start): the work that competes
+    /// with the inserts for the CPUs and the device.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compaction_running_bytes: Option<u64>,
     /// Bloom-filter probes of point reads, the unique-key checks' included (RocksDB
     /// `rocksdb_bloom_filter_useful + rocksdb_bloom_filter_full_positive`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -391,7 +397,7 @@ pub struct Counters {
 
 impl Counters {
     /// Every counter with its field name, in declaration order (for exporters and charts).
-    pub fn fields(&self) -> [(&'static str, Option<u64>); 31] {
+    pub fn fields(&self) -> [(&'static str, Option<u64>); 32] {
         [
             ("cache_hits", self.cache_hits),
             ("cache_misses", self.cache_misses),
@@ -419,6 +425,7 @@ impl Counters {
             ("flush_bytes", self.flush_bytes),
             ("compaction_read_bytes", self.compaction_read_bytes),
             ("compaction_write_bytes", self.compaction_write_bytes),
+            ("compaction_running_bytes", self.compaction_running_bytes),
             ("bloom_checks", self.bloom_checks),
             ("bloom_useful", self.bloom_useful),
             ("write_stalls", self.write_stalls),
@@ -427,7 +434,7 @@ impl Counters {
         ]
     }
 
-    fn fields_mut(&mut self) -> [&mut Option<u64>; 31] {
+    fn fields_mut(&mut self) -> [&mut Option<u64>; 32] {
         [
             &mut self.cache_hits,
             &mut self.cache_misses,
@@ -455,6 +462,7 @@ impl Counters {
             &mut self.flush_bytes,
             &mut self.compaction_read_bytes,
             &mut self.compaction_write_bytes,
+            &mut self.compaction_running_bytes,
             &mut self.bloom_checks,
             &mut self.bloom_useful,
             &mut self.write_stalls,

@@ -1,0 +1,79 @@
+//! The compactions RocksDB runs in the background, beside the inserts. The model settles a
+//! flush's compactions at once ([`super::tree::Levels::flush`]), which keeps their bytes and the
+//! levels right; but a real compaction runs on a background thread while the inserts go on, on
+//! the same CPUs and device, and what it costs them is spread over the rows inserted while it
+//! runs. A flush's compaction can run until the next one can start: until L0 holds
+//! `level0_file_num_compaction_trigger` files again, that many memtables later. So each flush's
+//! compaction bytes are spread evenly over the rows of the next that many memtables.
+//!
+//! A 10M-row uuid4 run on MyRocks took 15.9 µs per row while no compaction ran and 28.2 µs per
+//! row once compactions moved 142 bytes per row, in step with those bytes; a batch that starts a
+//! compaction was no slower than the ones after it.
+
+/// Compaction bytes spread over the rows inserted while they run.
+#[derive(Clone, Debug, Default)]
+pub struct Background {
+    /// Rows a compaction's bytes are spread over.
+    window: u64,
+    /// The compactions running: the last row each runs beside, and its bytes per row.
+    running: Vec<(u64, f64)>,
+    /// Bytes per row of every compaction running.
+    rate: f64,
+}
+
+impl Background {
+    /// Compactions spread over `window` rows each (at least one).
+    pub fn new(window: u64) -> Self {
+        Background { window: window.max(1), running: Vec::new(), rate: 0.0 }
+    }
+
+    /// Rows a compaction's bytes are spread over.
+    pub fn window(&self) -> u64 {
+        self.window
+    }
+
+    /// Starts `bytes` of compaction after row `row` (once [`Background::beside`] has counted
+    /// it): the next [`Background::window`] rows run beside it.
+    pub fn start(&mut self, row: u64, bytes: f64) {
+        if bytes > 0.0 {
+            let per_row = bytes / self.window as f64;
+            self.running.push((row + self.window, per_row));
+            self.rate += per_row;
+        }
+    }
+
+    /// The compaction bytes running beside row `row` (rows in order, each once).
+    pub fn beside(&mut self, row: u64) -> f64 {
+        if self.running.iter().any(|&(last, _)| last < row) {
+            self.running.retain(|&(last, _)| last >= row);
+            self.rate = self.running.iter().fold(0.0, |sum, &(_, per_row)| sum + per_row);
+        }
+        self.rate
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Background;
+
+    #[test]
+    fn a_compaction_is_spread_evenly_over_the_window_after_it_starts() {
+        let mut b = Background::new(4);
+        assert_eq!(b.beside(1), 0.0);
+        b.start(1, 400.0);
+        let rows: Vec<f64> = (2..=7).map(|row| b.beside(row)).collect();
+        assert_eq!(rows, [100.0, 100.0, 100.0, 100.0, 0.0, 0.0]);
+        // Two at once add up, and each ends on its own.
+        b.start(7, 40.0);
+        let rows: Vec<f64> = (8..=14)
+            .map(|row| {
+                let beside = b.beside(row);
+                if row == 9 {
+                    b.start(9, 80.0);
+                }
+                beside
+            })
+            .collect();
+        assert_eq!(rows, [10.0, 10.0, 30.0, 30.0, 20.0, 20.0, 0.0]);
+    }
+}
