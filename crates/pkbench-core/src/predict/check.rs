@@ -1,8 +1,8 @@
 //! `pkbench predict --check`: the prediction held against a real run of the same settings,
-//! batch by batch — time (with whether the interval covered it) and the two counts its time
-//! most depends on (misses and pages written; bloom filters checked and bytes compacted on an
-//! LSM tree) — and
-//! the size and leaf pages at the end. Each batch carries the machine's speed when it ran
+//! batch by batch — time (with whether the interval covered it) and two counts its time depends
+//! on that the real run counts too (misses and pages written; on an LSM tree bloom filters
+//! checked and bytes compacted, the compactions' own, which the time prices over the rows they
+//! run beside) — and the size and leaf pages at the end. Each batch carries the machine's speed when it ran
 //! ([`canary`]), so batches measured while the machine ran faster or slower than during the
 //! calibration are counted apart — and still shown and counted.
 

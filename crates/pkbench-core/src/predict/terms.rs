@@ -47,8 +47,7 @@ pub enum Term {
     /// deeper level whose key range holds the key).
     FilterChecks,
     /// Per byte a compaction reads or writes (RocksDB's, in the background but on the same
-    /// device and CPUs), counted over the rows it runs beside where the model says so
-    /// (`compaction_running_bytes`).
+    /// device and CPUs), counted over the rows it runs beside (`compaction_running_bytes`).
     CompactionBytes,
 }
 
@@ -79,8 +78,8 @@ impl Term {
     /// writes, see `server::innodb`).
     pub const INNODB: [Term; 5] = [Term::Rows, Term::TreeEntries, Term::KeyBytes, Term::Misses, Term::PagesDirtied];
     /// MyRocks': its model counts the memtable's skip-list levels each insert descends, the
-    /// bloom filters each unique check meets and the bytes compactions move (not the block
-    /// cache, see `lsm`).
+    /// bloom filters each unique check meets and the bytes of compaction running beside each
+    /// batch (not the block cache, see `lsm`).
     pub const MYROCKS: [Term; 6] =
         [Term::Rows, Term::TreeEntries, Term::KeyBytes, Term::MemtableSteps, Term::FilterChecks, Term::CompactionBytes];
 
@@ -162,10 +161,7 @@ impl Term {
             Term::PagesDirtied => count(counters.pages_dirtied),
             Term::MemtableSteps => count(counters.memtable_steps),
             Term::FilterChecks => count(counters.bloom_checks),
-            Term::CompactionBytes => match counters.compaction_running_bytes {
-                Some(running) => running as f64,
-                None => count(counters.compaction_read_bytes) + count(counters.compaction_write_bytes),
-            },
+            Term::CompactionBytes => count(counters.compaction_running_bytes),
         }
     }
 }

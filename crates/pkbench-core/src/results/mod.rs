@@ -370,8 +370,9 @@ pub struct Counters {
     pub compaction_write_bytes: Option<u64>,
     /// Compaction bytes (read and written) running in the background beside the batch's
     /// inserts (from `pkbench predict`'s MyRocks model: each flush's compaction bytes spread over
-    /// the rows inserted until the next compaction from L0 can start): the work that competes
-    /// with the inserts for the CPUs and the device.
+    /// the rows inserted until the next compaction from L0 can start,
+    /// `level0_file_num_compaction_trigger` memtables later): the work that competes with the
+    /// inserts for the CPUs and the device; a term of its time fit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compaction_running_bytes: Option<u64>,
     /// Bloom-filter probes of point reads, the unique-key checks' included (RocksDB

@@ -9,12 +9,12 @@
 //! 256 MiB L1, ×10 per level), or the sizes a run recorded ([`Shape`]).
 //!
 //! Compactions run to completion after each flush, where RocksDB runs them in the background:
-//! the bytes are the same, the levels at a given moment may lag. What they cost the inserts is
-//! counted over the rows they run beside ([`background`]). Write stalls and block-cache traffic
+//! the bytes are the same, the levels at a given moment may be ahead. What they cost the inserts is
+//! counted over the rows they run beside ([`running`]). Write stalls and block-cache traffic
 //! are not modelled.
 
-pub mod background;
 pub mod block;
+pub mod running;
 pub mod tree;
 
 use super::PageModel;
@@ -24,8 +24,8 @@ use crate::generators::Key;
 use crate::keys::{KeyRow, KeyStream};
 use crate::results::{BtreeStats, Counters, LsmLevel};
 use crate::strategy::{SecondaryLookup, Storage, Strategy};
-use background::Background;
 use block::Entry;
+use running::RunningCompactions;
 use std::collections::BTreeMap;
 pub use tree::Shape;
 use tree::{File, Levels, Piece};
@@ -82,7 +82,7 @@ pub struct LsmModel {
     flushes: u64,
     shape: Shape,
     /// The compactions running beside the inserts.
-    background: Background,
+    running: RunningCompactions,
 }
 
 /// A key's mem-comparable bytes, as MyRocks stores it in an index entry.
@@ -193,9 +193,10 @@ impl LsmModel {
         }
         measure_entries(&mut indexes, strategy, seed, rows, shape.memtable_bytes);
         let shrink = indexes.iter().map(|i| i.file_bytes.1 / i.file_bytes.0.max(f64::MIN_POSITIVE)).collect();
-        // A flush's compactions run until L0 holds enough files for the next: that many memtables.
-        let memtable_rows = shape.memtable_bytes / indexes.iter().map(|i| i.memtable_bytes).sum::<f64>();
-        let background = Background::new((memtable_rows * shape.l0_trigger as f64).round() as u64);
+        // A flush's compactions run until L0 holds enough files for the next: that many memtables,
+        // each flushed at the first row that fills it.
+        let memtable_rows = (shape.memtable_bytes / indexes.iter().map(|i| i.memtable_bytes).sum::<f64>()).ceil();
+        let running = RunningCompactions::new((memtable_rows * shape.l0_trigger as f64) as u64);
         Ok(LsmModel {
             keys: KeyStream::new(strategy, seed),
             memtable: vec![Pending::default(); indexes.len()],
@@ -205,7 +206,7 @@ impl LsmModel {
             rows: 0,
             flushes: 0,
             shape,
-            background,
+            running,
         })
     }
 
@@ -237,11 +238,11 @@ fn mib(bytes: f64) -> String {
 impl PageModel for LsmModel {
     fn insert_batch(&mut self, n: u64) -> Counters {
         let (mut flushed, mut work) = (0.0, tree::Work::default());
-        let (mut ingest, mut filters, mut steps, mut running) = (0.0, 0, 0.0, 0.0);
+        let (mut ingest, mut filters, mut steps, mut beside) = (0.0, 0, 0.0, 0.0);
         for _ in 0..n {
             let row = self.keys.next_row();
             self.rows += 1;
-            running += self.background.beside(self.rows);
+            beside += self.running.beside(self.rows);
             for (i, index) in self.indexes.iter().enumerate() {
                 let key = index.key.value(&row, self.rows as i64);
                 filters += self.levels.filters_checked((i as u8, key));
@@ -260,7 +261,7 @@ impl PageModel for LsmModel {
             if self.memtable_bytes >= self.shape.memtable_bytes {
                 let (bytes, w) = self.flush();
                 flushed += bytes;
-                self.background.start(self.rows, w.read_bytes + w.write_bytes);
+                self.running.start(self.rows, w.read_bytes + w.write_bytes);
                 work.add(w);
             }
         }
@@ -275,7 +276,7 @@ impl PageModel for LsmModel {
             flush_bytes: Some(flushed.round() as u64),
             compaction_read_bytes: Some(work.read_bytes.round() as u64),
             compaction_write_bytes: Some(work.write_bytes.round() as u64),
-            compaction_running_bytes: Some(running.round() as u64),
+            compaction_running_bytes: Some(beside.round() as u64),
             // Each insert into a unique index looks its key up first.
             keys_read: Some(n * self.indexes.len() as u64),
             bloom_checks: Some(filters),
@@ -360,7 +361,7 @@ impl PageModel for LsmModel {
             "compaction_running_rows".into(),
             format!(
                 "{} (a flush's compaction bytes spread over the rows of the next {} memtables)",
-                self.background.window(),
+                self.running.window(),
                 self.shape.l0_trigger
             ),
         );
@@ -418,28 +419,40 @@ mod tests {
         let mib = 1_048_576.0;
         let shape =
             Shape { memtable_bytes: mib, target_file_bytes: mib, level_base_bytes: 4.0 * mib, ..Shape::MYROCKS };
-        let mut model = LsmModel::new(find("uuid4").unwrap(), 50, 42, 400_000, shape).unwrap();
-        let (mut first, mut total) = (None, Counters::default());
-        for _ in 0..40 {
-            let c = model.insert_batch(10_000);
-            let compacted = c.compaction_read_bytes.unwrap() + c.compaction_write_bytes.unwrap();
-            if compacted > 0 && first.is_none() {
-                first = Some(c);
+        for strategy in ["uuid4", "int+uuid4"] {
+            let mut model = LsmModel::new(find(strategy).unwrap(), 50, 42, 400_000, shape).unwrap();
+            let (mut flushed_at, mut first) = (Vec::new(), None);
+            let (mut compacted, mut beside) = (0.0, 0.0);
+            for _ in 0..400_000 {
+                let flushes = model.flushes;
+                let c = model.insert_batch(1);
+                if model.flushes > flushes {
+                    flushed_at.push(model.rows);
+                }
+                let work = (c.compaction_read_bytes.unwrap() + c.compaction_write_bytes.unwrap()) as f64;
+                if work > 0.0 && first.is_none() {
+                    first = Some((model.rows, work));
+                }
+                compacted += work;
+                beside += c.compaction_running_bytes.unwrap() as f64;
             }
-            total.accumulate(&c);
+            // Each flush fills the same rows of both indexes' entries; four of them make the window.
+            let gaps: Vec<u64> = flushed_at.windows(2).map(|w| w[1] - w[0]).collect();
+            assert!(gaps.len() > 8 && gaps.iter().all(|&g| g == gaps[0]), "{strategy}: {gaps:?}");
+            assert_eq!(model.running.window(), 4 * gaps[0], "{strategy}");
+            // The compaction starts after the row that flushed: the next row runs beside it.
+            let (row, work) = first.expect("a 1 MiB memtable compacts L0 within 400k rows");
+            let mut alone = LsmModel::new(find(strategy).unwrap(), 50, 42, 400_000, shape).unwrap();
+            let _ = alone.insert_batch(row);
+            let next = alone.insert_batch(1).compaction_running_bytes.unwrap() as f64;
+            assert!(next >= (work / model.running.window() as f64).floor(), "{strategy}: {next} of {work}");
+            // Every byte is counted beside a row or still owed (each row's count rounded).
+            let owed = model.running.owed(model.rows);
+            assert!(
+                (beside + owed - compacted).abs() <= 400_000.0 * 0.5,
+                "{strategy}: {beside} + {owed} vs {compacted}"
+            );
         }
-        let first = first.expect("a 1 MiB memtable compacts L0 within 400k rows");
-        assert!(
-            first.compaction_running_bytes.unwrap() < first.compaction_read_bytes.unwrap(),
-            "the batch that starts a compaction runs beside only its first rows: {first:?}"
-        );
-        let compacted = total.compaction_read_bytes.unwrap() + total.compaction_write_bytes.unwrap();
-        let running = total.compaction_running_bytes.unwrap();
-        // What runs past the last row is not counted: at most the last four memtables' work.
-        assert!(running <= compacted && running * 10 >= compacted * 7, "{running} of {compacted}");
-        let window = model.background.window() as f64;
-        let memtable_rows = mib / model.indexes[0].memtable_bytes;
-        assert!((window / memtable_rows - 4.0).abs() < 0.01, "{window} rows, {memtable_rows} per memtable");
     }
 
     #[test]

@@ -12,7 +12,7 @@
 
 /// Compaction bytes spread over the rows inserted while they run.
 #[derive(Clone, Debug, Default)]
-pub struct Background {
+pub struct RunningCompactions {
     /// Rows a compaction's bytes are spread over.
     window: u64,
     /// The compactions running: the last row each runs beside, and its bytes per row.
@@ -21,10 +21,10 @@ pub struct Background {
     rate: f64,
 }
 
-impl Background {
+impl RunningCompactions {
     /// Compactions spread over `window` rows each (at least one).
     pub fn new(window: u64) -> Self {
-        Background { window: window.max(1), running: Vec::new(), rate: 0.0 }
+        RunningCompactions { window: window.max(1), running: Vec::new(), rate: 0.0 }
     }
 
     /// Rows a compaction's bytes are spread over.
@@ -32,14 +32,20 @@ impl Background {
         self.window
     }
 
-    /// Starts `bytes` of compaction after row `row` (once [`Background::beside`] has counted
-    /// it): the next [`Background::window`] rows run beside it.
+    /// Starts `bytes` of compaction after row `row` (once [`RunningCompactions::beside`] has
+    /// counted it): the next [`RunningCompactions::window`] rows run beside it.
     pub fn start(&mut self, row: u64, bytes: f64) {
         if bytes > 0.0 {
             let per_row = bytes / self.window as f64;
-            self.running.push((row + self.window, per_row));
+            self.running.push((row.saturating_add(self.window), per_row));
             self.rate += per_row;
         }
+    }
+
+    /// Bytes of the running compactions not yet counted beside a row, as of row `row` (the
+    /// last one [`RunningCompactions::beside`] counted).
+    pub fn owed(&self, row: u64) -> f64 {
+        self.running.iter().map(|&(last, per_row)| last.saturating_sub(row) as f64 * per_row).sum()
     }
 
     /// The compaction bytes running beside row `row` (rows in order, each once).
@@ -54,11 +60,11 @@ impl Background {
 
 #[cfg(test)]
 mod tests {
-    use super::Background;
+    use super::RunningCompactions;
 
     #[test]
     fn a_compaction_is_spread_evenly_over_the_window_after_it_starts() {
-        let mut b = Background::new(4);
+        let mut b = RunningCompactions::new(4);
         assert_eq!(b.beside(1), 0.0);
         b.start(1, 400.0);
         let rows: Vec<f64> = (2..=7).map(|row| b.beside(row)).collect();
@@ -75,5 +81,25 @@ mod tests {
             })
             .collect();
         assert_eq!(rows, [10.0, 10.0, 30.0, 30.0, 20.0, 20.0, 0.0]);
+        assert_eq!(b.owed(14), 0.0);
+    }
+
+    #[test]
+    fn what_is_not_counted_yet_is_owed_and_nothing_is_not_work() {
+        let mut b = RunningCompactions::new(0);
+        assert_eq!(b.window(), 1, "a window of no rows is one row");
+        for bytes in [0.0, -5.0, f64::NAN] {
+            b.start(1, bytes);
+        }
+        assert_eq!((b.beside(2), b.owed(2)), (0.0, 0.0));
+        let mut b = RunningCompactions::new(10);
+        b.start(0, 100.0);
+        let counted: f64 = (1..=3).map(|row| b.beside(row)).sum();
+        assert_eq!((counted, b.owed(3)), (30.0, 70.0));
+        b.start(3, 50.0);
+        assert_eq!(b.owed(3), 120.0);
+        let mut far = RunningCompactions::new(u64::MAX);
+        far.start(5, 1.0);
+        assert!(far.beside(6) > 0.0, "a window past the last row still runs");
     }
 }
