@@ -45,23 +45,10 @@ pub fn choose(
     Ok(candidates)
 }
 
-/// The candidates calibrated through another's run: each one whose rows land where an earlier
-/// candidate's do ([`Strategy::places_rows_like`]: snowflake's where int-client's, ulid's where
-/// uuid7's), paired with the first such candidate. The current key comes first, so it always
-/// runs its own. None where that would leave a single run: the costs are fitted over the batches
-/// of every run, and one run's are too few to tell them apart.
-pub fn stand_ins(candidates: &[&'static Strategy]) -> Vec<(&'static Strategy, &'static Strategy)> {
-    let pairs: Vec<_> = candidates
-        .iter()
-        .enumerate()
-        .filter_map(|(i, &s)| candidates[..i].iter().find(|c| c.places_rows_like(s)).map(|&c| (s, c)))
-        .collect();
-    if candidates.len() - pairs.len() < 2 { Vec::new() } else { pairs }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::strategy::stand_ins;
 
     fn key(strategy: &str) -> CurrentKey {
         CurrentKey {

@@ -74,7 +74,7 @@ pub struct AdviseRequest {
     pub calibrate_rows: u64,
     /// Whether every candidate runs a calibration of its own, also those whose rows land where
     /// an earlier candidate's do (by default they take its calibration:
-    /// [`candidates::stand_ins`]).
+    /// [`crate::strategy::stand_ins`]; the current key comes first, so it always runs its own).
     pub calibrate_each: bool,
     /// `--shards N`: also place each candidate's rows on N shards.
     pub shards: Option<u32>,
@@ -193,7 +193,7 @@ impl AdviseRequest {
         let target = self.target.resolve(profile.rows_now)?;
         let candidates = candidates::choose(engine, profile.current_key.as_ref(), self.strategies.as_deref())?;
         let names: Vec<&str> = candidates.iter().map(|s| s.name).collect();
-        let stand_ins = if self.calibrate_each { Vec::new() } else { candidates::stand_ins(&candidates) };
+        let stand_ins = if self.calibrate_each { Vec::new() } else { crate::strategy::stand_ins(&candidates) };
         observer.step(&format!(
             "Target: {} rows ({}); candidates: {}",
             thousands(target.rows),

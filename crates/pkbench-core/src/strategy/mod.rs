@@ -200,6 +200,19 @@ impl Strategy {
     }
 }
 
+/// The strategies whose calibration can be another's: each one whose rows land where an earlier
+/// strategy's do ([`Strategy::places_rows_like`]: snowflake's where int-client's, ulid's where
+/// uuid7's), paired with the first such strategy. None where that would leave a single run: the
+/// costs are fitted over the batches of every run, and one run's are too few to tell them apart.
+pub fn stand_ins(strategies: &[&'static Strategy]) -> Vec<(&'static Strategy, &'static Strategy)> {
+    let pairs: Vec<_> = strategies
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &s)| strategies[..i].iter().find(|c| c.places_rows_like(s)).map(|&c| (s, c)))
+        .collect();
+    if strategies.len() - pairs.len() < 2 { Vec::new() } else { pairs }
+}
+
 #[cfg(test)]
 mod tests {
     use super::find;

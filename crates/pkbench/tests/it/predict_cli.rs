@@ -185,6 +185,44 @@ fn calibrate_runs_real_sqlite_and_predicts_time() {
 }
 
 #[test]
+fn keys_whose_rows_land_alike_share_a_calibration_run_unless_each_is_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let calibrated = |extra: &[&str], name: &str| -> (Value, Value, String) {
+        let out = dir.path().join(name);
+        let assert = pkbench()
+            .args(["predict", "-s", "int-client,snowflake,uuid4", "-n", "60k", "-b", "10k", "--cache-mb", "1"])
+            .args(["--calibrate", "--calibrate-rows", "30k"])
+            .args(extra)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .success();
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        let read = |f: &str| serde_json::from_str::<Value>(&std::fs::read_to_string(out.join(f)).unwrap()).unwrap();
+        (read("results.json"), read("calibration/results.json"), stderr)
+    };
+    let strategies = |doc: &Value| -> Vec<String> {
+        doc["runs"].as_array().unwrap().iter().map(|r| r["strategy"].as_str().unwrap().to_string()).collect()
+    };
+    let (forecast, real, stderr) = calibrated(&[], "shared");
+    assert_eq!(strategies(&real), ["int-client", "uuid4"], "snowflake takes int-client's run");
+    assert_eq!(strategies(&forecast), ["int-client", "snowflake", "uuid4"], "but every key is forecast");
+    assert!(stderr.contains("snowflake takes int-client's"), "{stderr}");
+    for run in forecast["runs"].as_array().unwrap() {
+        let options = &run["settings"]["workload_options"];
+        let taken = options.get("calibrated_as").and_then(Value::as_str);
+        match run["strategy"].as_str().unwrap() {
+            "snowflake" => assert!(taken.is_some_and(|t| t.contains("as int-client's do")), "{options}"),
+            _ => assert_eq!(taken, None, "{options}"),
+        }
+        assert!(run["batches"].as_array().unwrap().iter().all(|b| b["elapsed_ns"].as_u64().unwrap() > 0));
+    }
+    let (_, real, stderr) = calibrated(&["--calibrate-each"], "each");
+    assert_eq!(strategies(&real), ["int-client", "snowflake", "uuid4"]);
+    assert!(!stderr.contains("takes int-client's"), "{stderr}");
+}
+
+#[test]
 fn check_runs_real_sqlite_and_prints_predicted_against_measured() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
