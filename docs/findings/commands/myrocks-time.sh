@@ -42,3 +42,7 @@ echo
 echo "The costs fitted on all of run 1 ($(costs whole/results.md)), held to run 1:"
 echo
 lines whole.txt
+echo
+echo "uuid4's two real runs by fifth of their rows (\`scripts/runs-by-fifth --lsm\`; a compaction's bytes are counted when it ends):"
+echo
+scripts/runs-by-fifth --lsm uuid4 "run 1=run1/check" "run 2=run2/check"
