@@ -227,7 +227,7 @@ pub struct PredictArgs {
     pub page_size: Option<u32>,
     /// Fit the time per miss, page written and row on a short real run; predict ms per batch.
     ///
-    /// The fit is made on a short real SQLite run.
+    /// The fit is made on a short real run of the engine (SQLite, or a managed server).
     #[arg(long, help_heading = CALIBRATION)]
     pub calibrate: bool,
     /// Calibrate from an existing `pkbench run` results.json instead of a new real run.
@@ -242,14 +242,15 @@ pub struct PredictArgs {
     /// With --calibrate-from, the saved run's batches within its first this many rows.
     #[arg(long, value_name = "N", value_parser = parse_count, allow_hyphen_values = true, help_heading = CALIBRATION)]
     pub calibrate_rows: Option<u64>,
-    /// Give every strategy a calibration run of its own [default: a strategy whose rows land
-    /// where an earlier one's do takes that one's run].
+    /// With --calibrate: give every strategy a calibration run of its own [default: a strategy
+    /// whose rows land where an earlier one's do takes that one's run].
     ///
-    /// Without it, --calibrate runs one strategy of each kind: snowflake takes int-client's run
-    /// and ulid uuid7's (client keys that only increase, stored alike), as long as two runs or
-    /// more are left. The costs are fitted over every run, and each strategy's forecast prices
-    /// its own model's counts.
-    #[arg(long, requires = "calibrate", help_heading = CALIBRATION)]
+    /// Without it, --calibrate runs one strategy of each kind of key, e.g. snowflake takes
+    /// int-client's run and ulid uuid7's (client keys that only increase, stored alike), as long
+    /// as two runs or more are left; and --calibrate-from lets a strategy the file has no run of
+    /// take an alike strategy's run there. The costs are fitted over every run, and each
+    /// strategy's forecast prices its own model's counts.
+    #[arg(long, help_heading = CALIBRATION)]
     pub calibrate_each: bool,
     /// Memory for the database, GiB [default: the machine's or its cgroup's].
     ///

@@ -9,7 +9,8 @@ if [ -f first/results.md ]; then
   echo "- Fitted on the first 1M rows: $(grep -o 'ones): [^;]*' first/results.md | sed 's/^ones): //')."
   echo "  Against the run: $(grep -E '^uuid4, last [0-9]+ batches' first.txt)"
 else
-  echo "- Fitted on the first 1M rows: refused. pkbench printed: \"$(grep -o 'the calibration cannot.*' first.err)\""
+  refused=$(grep -o 'the calibration cannot.*' first.err) || { cat first.err >&2; exit 1; }
+  echo "- Fitted on the first 1M rows: refused. pkbench printed: \"$refused\""
 fi
 echo "- Fitted on all 5M rows: $(grep -o 'ones): [^;]*' all/results.md | sed 's/^ones): //')."
 echo "  Against the run: $(grep -E '^uuid4, last [0-9]+ batches' all.txt)"

@@ -314,6 +314,7 @@ impl AdviseRequest {
             seed: self.seed,
             calibration: Some(CalibrationSource::Run),
             calibrate_rows: Some(self.calibrate_rows),
+            calibrate_each: self.calibrate_each,
             out: Some(self.out_dir.join("forecast")),
             command: self.command.clone(),
             ..PredictRequest::new(engine, &names.join(","), rows)

@@ -126,6 +126,7 @@ pub fn render(doc: &ResultsDoc) -> String {
             out.push_str(&format!("{}'s misses served by: {r}\n", run.strategy));
         }
     }
+    out.push_str(&stand_ins(doc));
     out.push_str(&t.to_string());
     out.push('\n');
     out
@@ -198,9 +199,20 @@ fn render_lsm(doc: &ResultsDoc) -> String {
             if timed { ", insert time calibrated" } else { " (no insert time: add --calibrate)" }
         ));
     }
+    out.push_str(&stand_ins(doc));
     out.push_str(&t.to_string());
     out.push('\n');
     out
+}
+
+/// A line for each strategy forecast with another's calibration run (`calibrated_as`).
+fn stand_ins(doc: &ResultsDoc) -> String {
+    doc.runs
+        .iter()
+        .filter_map(|run| {
+            run.settings.workload_options.get("calibrated_as").map(|c| format!("{}: {c}\n", run.strategy))
+        })
+        .collect()
 }
 
 /// The table of a sharded prediction (`predict --shards`): one line per strategy with the

@@ -130,8 +130,11 @@ impl Term {
             Term::Rows | Term::TreeEntries | Term::KeyBytes => {
                 "calibrate strategies whose tables differ (e.g. add int or uuid4-text to -s)"
             }
-            Term::Misses | Term::WalHashSearches | Term::FilterChecks | Term::MemtableSteps => {
+            Term::Misses | Term::WalHashSearches => {
                 "give the calibration more cache pressure (a larger --calibrate-rows, or a smaller --cache-mb) so misses vary across its batches"
+            }
+            Term::FilterChecks | Term::MemtableSteps => {
+                "use a larger --calibrate-rows, so the calibration meets more flushes and L0 files"
             }
             Term::PagesWritten
             | Term::CheckpointPages

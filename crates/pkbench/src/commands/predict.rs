@@ -82,14 +82,6 @@ fn request(args: PredictArgs) -> PredictRequest {
         (false, true) => Some(Mode::Bounded),
         (false, false) => None,
     };
-    // A new calibration runs one strategy of each kind (the library checks every pair; a list
-    // it cannot read is refused there, with its own message).
-    let stand_ins = match pkbench_core::strategy::parse_list(&args.strategies) {
-        Ok(strategies) if args.calibrate && !args.calibrate_each && args.shards.is_none() => {
-            pkbench_core::strategy::stand_ins(&strategies)
-        }
-        _ => Vec::new(),
-    };
     let schema = args.schema.map(|file| SchemaRequest {
         file,
         table: args.table,
@@ -112,7 +104,8 @@ fn request(args: PredictArgs) -> PredictRequest {
         calibrate_rows: args.calibrate_rows,
         calibrate_major: None,
         calibrate_on: None,
-        stand_ins: stand_ins.iter().map(|(s, c)| (s.name.to_string(), c.name.to_string())).collect(),
+        stand_ins: Vec::new(),
+        calibrate_each: args.calibrate_each,
         ram_gib: args.ram,
         check,
         shards: args.shards,

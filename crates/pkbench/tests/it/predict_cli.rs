@@ -187,7 +187,7 @@ fn calibrate_runs_real_sqlite_and_predicts_time() {
 #[test]
 fn keys_whose_rows_land_alike_share_a_calibration_run_unless_each_is_asked() {
     let dir = tempfile::tempdir().unwrap();
-    let calibrated = |extra: &[&str], name: &str| -> (Value, Value, String) {
+    let calibrated = |extra: &[&str], name: &str| -> (Value, Value, String, String) {
         let out = dir.path().join(name);
         let assert = pkbench()
             .args(["predict", "-s", "int-client,snowflake,uuid4", "-n", "60k", "-b", "10k", "--cache-mb", "1"])
@@ -197,15 +197,17 @@ fn keys_whose_rows_land_alike_share_a_calibration_run_unless_each_is_asked() {
             .arg(&out)
             .assert()
             .success();
-        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        let output = assert.get_output();
+        let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
         let read = |f: &str| serde_json::from_str::<Value>(&std::fs::read_to_string(out.join(f)).unwrap()).unwrap();
-        (read("results.json"), read("calibration/results.json"), stderr)
+        (read("results.json"), read("calibration/results.json"), stdout.into_owned(), stderr.into_owned())
     };
     let strategies = |doc: &Value| -> Vec<String> {
         doc["runs"].as_array().unwrap().iter().map(|r| r["strategy"].as_str().unwrap().to_string()).collect()
     };
-    let (forecast, real, stderr) = calibrated(&[], "shared");
+    let (forecast, real, stdout, stderr) = calibrated(&[], "shared");
     assert_eq!(strategies(&real), ["int-client", "uuid4"], "snowflake takes int-client's run");
+    assert!(stdout.contains("snowflake: no calibration run of its own"), "{stdout}");
     assert_eq!(strategies(&forecast), ["int-client", "snowflake", "uuid4"], "but every key is forecast");
     assert!(stderr.contains("snowflake takes int-client's"), "{stderr}");
     for run in forecast["runs"].as_array().unwrap() {
@@ -217,9 +219,16 @@ fn keys_whose_rows_land_alike_share_a_calibration_run_unless_each_is_asked() {
         }
         assert!(run["batches"].as_array().unwrap().iter().all(|b| b["elapsed_ns"].as_u64().unwrap() > 0));
     }
-    let (_, real, stderr) = calibrated(&["--calibrate-each"], "each");
+    let (forecast, real, stdout, stderr) = calibrated(&["--calibrate-each"], "each");
     assert_eq!(strategies(&real), ["int-client", "snowflake", "uuid4"]);
-    assert!(!stderr.contains("takes int-client's"), "{stderr}");
+    assert!(!stderr.contains("takes int-client's") && !stdout.contains("no calibration run of its own"), "{stderr}");
+    let taken = forecast["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["settings"]["workload_options"].get("calibrated_as").is_some())
+        .count();
+    assert_eq!(taken, 0);
 }
 
 #[test]

@@ -99,8 +99,14 @@ pub struct PredictRequest {
     /// Strategies the calibration runs no real run of, each forecast with another's: the
     /// pair's first strategy with its second's costs. Both are among the strategies, the
     /// second is calibrated itself, and its rows land where the first's do
-    /// ([`Strategy::places_rows_like`]). Empty by default: every strategy is calibrated.
+    /// ([`Strategy::places_rows_like`]). Empty by default: the pairs are then chosen as
+    /// [`PredictRequest::calibrate_each`] says.
     pub stand_ins: Vec<(String, String)>,
+    /// Whether every strategy is calibrated on a run of its own. Otherwise, where no
+    /// [`PredictRequest::stand_ins`] are given, a strategy whose rows land where another's do
+    /// takes that one's run: in a new calibration, as [`crate::strategy::stand_ins`] pairs them;
+    /// from a saved one, a strategy it has no run of takes the first alike strategy's it has.
+    pub calibrate_each: bool,
     /// Memory for the database, GiB, if given.
     pub ram_gib: Option<f64>,
     /// What the forecast is checked against, if anything.
@@ -141,6 +147,7 @@ impl PredictRequest {
             calibrate_major: None,
             calibrate_on: None,
             stand_ins: Vec::new(),
+            calibrate_each: false,
             ram_gib: None,
             check: None,
             shards: None,
@@ -289,7 +296,11 @@ impl PagePlan {
                 "--ram prices cache misses in time: add --calibrate (or --calibrate-from FILE)".into(),
             ));
         }
-        let stand_ins = stand_ins(&request, &strategies)?;
+        let saved = match &request.calibration {
+            Some(CalibrationSource::File(path)) => Some(crate::report::load_results(path)?),
+            _ => None,
+        };
+        let stand_ins = stand_ins(&request, &strategies, saved.as_ref())?;
         let calibrated = calibrated_strategies(&strategies, &stand_ins);
         let mut calibration_table = None;
         let calibration = match &request.calibration {
@@ -307,7 +318,7 @@ impl PagePlan {
                 Some(CalibrationStep::Run(plan))
             }
             Some(CalibrationSource::File(path)) => {
-                let doc = crate::report::load_results(path)?;
+                let doc = saved.ok_or_else(|| Error::Internal("a saved calibration not loaded".into()))?;
                 let rows = calibrate_rows(&request);
                 crate::predict::calibrate::check_results(&doc, engine, &calibrated, rows)
                     .map_err(|e| Error::InvalidInput(format!("--calibrate-from '{}': {e}", path.display())))?;
@@ -358,13 +369,28 @@ fn calibrated_strategies(
 }
 
 /// The request's stand-ins as strategies, each pair checked: both forecast, the second
-/// calibrated itself and placing rows as the first does.
+/// calibrated itself and placing rows as the first does. None given: the pairs
+/// [`PredictRequest::calibrate_each`] describes, of a new calibration or of the `saved` one.
 fn stand_ins(
     request: &PredictRequest,
     strategies: &[&'static Strategy],
+    saved: Option<&ResultsDoc>,
 ) -> Result<Vec<(&'static Strategy, &'static Strategy)>, Error> {
+    if request.calibrate_each && request.calibration.is_none() {
+        return Err(Error::InvalidInput(
+            "--calibrate-each gives each strategy a calibration run of its own: add --calibrate".into(),
+        ));
+    }
     if !request.stand_ins.is_empty() && request.calibration.is_none() {
         return Err(Error::InvalidInput("a stand-in takes another strategy's calibration: add --calibrate".into()));
+    }
+    if request.stand_ins.is_empty() && !request.calibrate_each {
+        let rebuilt = request.calibrate_on.as_ref().and_then(|t| t.rebuild.as_deref());
+        return Ok(match (&request.calibration, saved) {
+            (Some(CalibrationSource::Run), _) if rebuilt.is_none() => crate::strategy::stand_ins(strategies),
+            (Some(CalibrationSource::File(_)), Some(doc)) => saved_stand_ins(doc, request.engine, strategies),
+            _ => Vec::new(),
+        });
     }
     let forecast = |name: &str| {
         strategies.iter().copied().find(|s| s.name == name).ok_or_else(|| {
@@ -399,6 +425,21 @@ fn stand_ins(
         }
     }
     Ok(pairs)
+}
+
+/// The strategies `doc` has no run of on `engine`, each paired with the first strategy whose rows
+/// land alike and that it has a run of (a calibration saved with stand-ins).
+fn saved_stand_ins(
+    doc: &ResultsDoc,
+    engine: ModelEngine,
+    strategies: &[&'static Strategy],
+) -> Vec<(&'static Strategy, &'static Strategy)> {
+    let ran = |s: &Strategy| doc.runs.iter().any(|r| r.engine == engine.name() && r.strategy == s.name);
+    strategies
+        .iter()
+        .filter(|s| !ran(s))
+        .filter_map(|&s| strategies.iter().find(|c| ran(c) && c.places_rows_like(s)).map(|&c| (s, c)))
+        .collect()
 }
 
 /// The calibration's rows per strategy: the request's, else the engine's default for a new run

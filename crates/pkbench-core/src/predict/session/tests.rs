@@ -24,6 +24,11 @@ fn page_plan(request: PredictRequest) -> PagePlan {
     }
 }
 
+/// The stand-ins `request`'s plan pairs, by name.
+fn paired(request: PredictRequest) -> Vec<(&'static str, &'static str)> {
+    page_plan(request).stand_ins.iter().map(|(s, c)| (s.name, c.name)).collect()
+}
+
 /// Every event's line, in order.
 #[derive(Default)]
 struct Recorder(Vec<String>);
@@ -274,6 +279,34 @@ fn a_stand_in_is_forecast_with_the_calibration_of_the_key_whose_rows_land_as_its
     let uuid4 = &forecast_of("uuid4").settings.workload_options;
     assert!(!uuid4.contains_key("calibrated_as"), "only the stand-in's own run says so: {uuid4:?}");
     assert!(recorder.0[0].contains("but snowflake takes int-client's"), "{:?}", recorder.0[0]);
+    assert!(forecast.render().contains("snowflake: no calibration run of its own"), "the table says so too");
+    // The saved calibration lends int-client's run to snowflake again, unless each is asked.
+    let mut again = request(dir.path(), "int-client,uuid4,snowflake", 60_000, 2_000);
+    again.calibration = Some(CalibrationSource::File(dir.path().join("out/calibration/results.json")));
+    again.calibrate_rows = Some(30_000);
+    assert_eq!(paired(again.clone()), [("snowflake", "int-client")]);
+    again.calibrate_each = true;
+    let e = again.validate().unwrap_err().to_string();
+    assert!(e.contains("no batches of 'snowflake'"), "{e}");
+}
+
+#[test]
+fn a_new_calibration_runs_one_strategy_of_each_kind_unless_each_is_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let pairs = |strategies: &str, each: bool| {
+        paired(PredictRequest {
+            calibration: Some(CalibrationSource::Run),
+            calibrate_each: each,
+            ..request(dir.path(), strategies, 60_000, 2_000)
+        })
+    };
+    assert_eq!(pairs("snowflake,int-client,uuid4", false), [("int-client", "snowflake")], "the first of a kind runs");
+    assert_eq!(pairs("uuid7,ulid,uuid4,int", false), [("ulid", "uuid7")]);
+    assert!(pairs("int-client,snowflake", false).is_empty(), "never a single run");
+    assert!(pairs("snowflake,int-client,uuid4", true).is_empty());
+    let r = PredictRequest { calibrate_each: true, ..request(dir.path(), "int-client,snowflake,uuid4", 60_000, 2_000) };
+    let e = r.validate().unwrap_err().to_string();
+    assert!(e.contains("--calibrate-each gives each strategy a calibration run of its own: add --calibrate"), "{e}");
 }
 
 #[test]
