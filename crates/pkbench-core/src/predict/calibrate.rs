@@ -14,7 +14,7 @@ use super::probe::{DeviceCosts, Probes};
 use super::server::postgres::PostgresModel;
 use super::terms::{Shape, Term};
 use super::unexplained::Unexplained;
-use super::working_set::{self, WorkingSet};
+use super::working_set::WorkingSet;
 use super::{Mode, ModelEngine, PredictConfig};
 use crate::Error;
 use crate::control::{MonotonicTimer, RunControl};
@@ -580,9 +580,9 @@ impl Calibration {
                 // The fit prices a miss at the probe's smallest file; the probe prices the rest.
                 let files = model.size_bytes();
                 let growth = device.map_or(0.0, |d| d.read_growth_ms(plan.engine, c.reads(), files))
-                    + working_set.as_ref().map_or(0.0, |w| {
-                        w.growth_ms(c.leaf_jumps.unwrap_or(0), working_set::in_use(cache_bytes, files))
-                    });
+                    + working_set
+                        .as_ref()
+                        .map_or(0.0, |w| w.growth_ms(c.leaf_jumps.unwrap_or(0), model.jump_in_use(cache_bytes, 1)));
                 for (seen, v) in seen_per_row.iter_mut().zip(&x) {
                     *seen = seen.max(v / b.rows.max(1) as f64);
                 }

@@ -36,6 +36,12 @@ pub trait PageModel {
     }
     /// Approximate memory the model holds, bytes.
     fn memory_bytes(&self) -> u64;
+    /// The memory the last batch's jumps (`leaf_jumps`) landed in, bytes, where the
+    /// working-set probe's curve prices them: a B-tree's cache in use (the engine's cache of
+    /// `cache_bytes`, or its files if smaller) of a 1/`scale` model scaled up.
+    fn jump_in_use(&self, cache_bytes: u64, scale: u64) -> u64 {
+        super::working_set::in_use(cache_bytes, self.size_bytes() * scale)
+    }
     /// What stopped the rows of a user's table the model is fed, once (a model fed its own key
     /// stream never stops).
     fn take_error(&mut self) -> Option<Error> {

@@ -306,8 +306,9 @@ impl ModelRun<'_> {
             self.regimes.record(m.regime(n, misses, files), self.total, n);
         }
         if let Some(w) = calibration.working_set.as_ref() {
-            // A leaf jump costs more in the target's cache than in the calibration's smaller one.
-            let in_use = working_set::in_use(self.cache_bytes, model.size_bytes() * k);
+            // A jump costs more in the target's cache (or memtable) than in the calibration's
+            // smaller one.
+            let in_use = model.jump_in_use(self.cache_bytes, k);
             let jumps = w.growth_ms(counters.leaf_jumps.unwrap_or(0), in_use);
             (p.ms, p.low, p.high) = (p.ms + jumps, p.low + jumps, p.high + jumps);
         }

@@ -1,42 +1,60 @@
-//! What a leaf costs as the engine's cache in use grows. An insert whose leaf is not the
+//! What a jump costs as the memory it lands in grows. An insert whose leaf is not the
 //! previous insert's (a uuid4 row, nearly always) searches a page the CPU's caches have likely
 //! lost, and how far it has to go for it — L2, L3, DRAM, a TLB walk — depends on how much memory
 //! the engine's cache spans. A calibration scaled to the target's cache pressure has a cache ten
 //! times smaller than the target's, so its batches price a jump in a few MiB; the target pays for
 //! it in tens or hundreds. `perf` on SQLite shows where: `sqlite3BtreeIndexMoveto`, `memcmp` and
 //! `pcache1Fetch` cost 1.6–2× as much per row with a 32 MiB cache as with an 8 MiB one, at the
-//! same table.
+//! same table. MyRocks' memtable is the same: a calibration's memtable is a tenth of the
+//! target's, and a random key's insert and unique check descend a skip list that many times
+//! larger.
 //!
-//! The probe measures it directly: random 16-byte keys inserted in one transaction into an
-//! in-memory table (no I/O, nothing evicted) as it grows to the target's cache, µs per row by
-//! size. The fit prices a jump at the calibration's cache ([`WorkingSet::growth_ms`] taken off
-//! its batches) and the forecast adds the growth at the target's.
+//! The probes measure it directly: on SQLite, random 16-byte keys inserted in one transaction
+//! into an in-memory table (no I/O, nothing evicted) as it grows to the target's cache; on
+//! MyRocks, random 16-byte keys inserted into a memtable that is never flushed as it grows to the
+//! target's ([`crate::engines::myrocks::memtable`]); µs per row by size. The fit prices a jump at
+//! the calibration's size ([`WorkingSet::growth_ms`] taken off its batches) and the forecast adds
+//! the growth at the target's.
 
-#[cfg(feature = "sqlite")]
+#[cfg(any(feature = "sqlite", feature = "mysql"))]
 use crate::Error;
 
 /// Largest table the probe builds; the growth is taken as flat past it.
 pub const MAX_PROBE_BYTES: u64 = 512 << 20;
-/// Smallest table a point is taken at.
-#[cfg(feature = "sqlite")]
+/// Smallest table (or memtable) a point is taken at.
+#[cfg(any(feature = "sqlite", feature = "mysql"))]
 const FIRST_BYTES: u64 = 256 << 10;
 /// Smallest chunk of rows timed (a chunk is an eighth of the rows so far, so each doubling of
 /// the table has about six).
 #[cfg(feature = "sqlite")]
 const MIN_CHUNK_ROWS: u64 = 1_000;
 
-/// The cost of a leaf jump over the smallest cache in use the probe measured, by cache in use.
+/// What a curve's jumps are, and the memory they land in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Jumps {
+    /// Inserts into a B-tree leaf that is not the previous insert's, by the engine's cache in use
+    /// (SQLite's probe).
+    Leaves,
+    /// Inserts inside an LSM memtable's key range, which descend its skip list, by the
+    /// memtable's bytes (MyRocks' probe).
+    Memtable,
+}
+
+/// The cost of a jump over the smallest size the probe measured, by size.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorkingSet {
-    /// (cache in use, bytes; µs over the first point), one point per doubling, non-decreasing.
+    /// What the jumps are.
+    pub jumps: Jumps,
+    /// (bytes in use; µs over the first point), one point per doubling, non-decreasing.
     pub points: Vec<(u64, f64)>,
 }
 
 impl WorkingSet {
-    /// The curve from `samples` of (table bytes, µs per row): the median of each doubling from
-    /// the first sample's size, less the first doubling's, non-decreasing (a larger cache does
-    /// not make a page nearer, whatever one sample says). `None` without two doublings.
-    pub fn from_samples(samples: &[(u64, f64)]) -> Option<WorkingSet> {
+    /// The curve of `jumps` from `samples` of (bytes in use, µs per row): the median of each
+    /// doubling from the first sample's size, less the first doubling's, non-decreasing (more
+    /// memory does not make a page nearer, whatever one sample says). `None` without two
+    /// doublings.
+    pub fn from_samples(jumps: Jumps, samples: &[(u64, f64)]) -> Option<WorkingSet> {
         let first = samples.iter().map(|s| s.0).min()?.max(1);
         let mut bins: Vec<Vec<f64>> = Vec::new();
         for &(bytes, us) in samples {
@@ -60,7 +78,7 @@ impl WorkingSet {
             let at = (first as f64 * 2f64.powf(i as f64 + 0.5)) as u64;
             points.push((at, highest));
         }
-        (points.len() >= 2).then_some(WorkingSet { points })
+        (points.len() >= 2).then_some(WorkingSet { jumps, points })
     }
 
     /// µs a jump costs over the curve's first point with `in_use` bytes of cache in use: linear
@@ -88,11 +106,15 @@ impl WorkingSet {
     /// One line for the results.
     pub fn describe(&self) -> String {
         let parts: Vec<String> = self.points.iter().map(|(b, g)| format!("+{g:.2} µs at {}", mib(*b))).collect();
-        format!(
-            "a leaf jump costs more as the cache in use grows (random keys into an in-memory SQLite table, one transaction): {}; flat past {}",
-            parts.join(", "),
-            self.points.last().map_or_else(String::new, |p| mib(p.0))
-        )
+        let what = match self.jumps {
+            Jumps::Leaves => {
+                "a leaf jump costs more as the cache in use grows (random keys into an in-memory SQLite table, one transaction)"
+            }
+            Jumps::Memtable => {
+                "an insert inside the memtable's key range costs more as the memtable grows (random keys into a MyRocks memtable that is not flushed, 1,000-row commits)"
+            }
+        };
+        format!("{what}: {}; flat past {}", parts.join(", "), self.points.last().map_or_else(String::new, |p| mib(p.0)))
     }
 }
 
@@ -125,8 +147,36 @@ pub fn measure_sqlite(page_size: u32, payload_bytes: u64, largest_bytes: u64) ->
             }
         }
     }
-    WorkingSet::from_samples(&fastest)
+    WorkingSet::from_samples(Jumps::Leaves, &fastest)
         .ok_or_else(|| Error::System("the working-set probe measured fewer than two sizes".into()))
+}
+
+/// Rounds of MyRocks' memtable probe: each fills a memtable of the target's size.
+#[cfg(feature = "mysql")]
+const MEMTABLE_ROUNDS: usize = 2;
+
+/// Times random 16-byte keys with `payload_bytes` of payload inserted into a MyRocks memtable
+/// until it holds `largest_bytes` (at least 1 MiB, at most [`MAX_PROBE_BYTES`]), on a managed
+/// server of the probe's own, [`MEMTABLE_ROUNDS`] times: each chunk's cost is its fastest
+/// round's.
+#[cfg(feature = "mysql")]
+pub fn measure_myrocks(payload_bytes: u64, largest_bytes: u64) -> Result<WorkingSet, Error> {
+    let largest = largest_bytes.clamp(4 * FIRST_BYTES, MAX_PROBE_BYTES);
+    let rounds = crate::engines::myrocks::memtable::time_random_inserts(payload_bytes, largest, MEMTABLE_ROUNDS)?;
+    let mut fastest: Vec<(u64, f64)> = Vec::new();
+    for round in rounds {
+        if fastest.is_empty() {
+            fastest = round;
+        } else {
+            fastest.truncate(round.len());
+            for (f, r) in fastest.iter_mut().zip(round) {
+                f.1 = f.1.min(r.1);
+            }
+        }
+    }
+    let first = fastest.iter().position(|s| s.0 >= FIRST_BYTES).unwrap_or(fastest.len());
+    WorkingSet::from_samples(Jumps::Memtable, &fastest[first..])
+        .ok_or_else(|| Error::System("the memtable probe measured fewer than two sizes".into()))
 }
 
 /// Rounds of the probe.
@@ -180,7 +230,7 @@ mod tests {
         let mib = 1 << 20;
         // 1–2 MiB: 1.0 µs; 2–4: 1.3 (and one outlier); 4–8: 1.2, below the doubling before it.
         let samples = [(mib, 1.0), (3 * mib / 2, 1.0), (2 * mib, 1.3), (3 * mib, 1.3), (3 * mib, 9.0), (5 * mib, 1.2)];
-        let w = WorkingSet::from_samples(&samples).unwrap();
+        let w = WorkingSet::from_samples(Jumps::Leaves, &samples).unwrap();
         assert_eq!(w.points.len(), 3);
         assert!((w.points[1].1 - 0.3).abs() < 1e-9 && (w.points[2].1 - 0.3).abs() < 1e-9, "{w:?}");
         assert_eq!(w.growth_us(mib / 2), 0.0, "below the first point: none");
@@ -188,7 +238,7 @@ mod tests {
         assert!((w.growth_us(mid) - 0.15).abs() < 1e-3, "half a doubling: half the step");
         assert!((w.growth_us(1 << 40) - 0.3).abs() < 1e-9, "flat past the last");
         assert!((w.growth_ms(10_000, 1 << 40) - 3.0).abs() < 1e-9);
-        assert!(WorkingSet::from_samples(&[(mib, 1.0)]).is_none(), "one size is no curve");
+        assert!(WorkingSet::from_samples(Jumps::Leaves, &[(mib, 1.0)]).is_none(), "one size is no curve");
     }
 
     #[cfg(feature = "sqlite")]

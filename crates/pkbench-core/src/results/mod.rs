@@ -335,7 +335,9 @@ pub struct Counters {
     pub pages_extended: Option<u64>,
     /// Inserts whose leaf was not the previous insert's into the same tree (from `pkbench
     /// predict`'s model): each searches a page the CPU's caches have likely lost since, which
-    /// costs more the larger the engine's cache in use.
+    /// costs more the larger the engine's cache in use. In the MyRocks model, inserts inside
+    /// their index's memtable key range, which descend its skip list: they cost more the larger
+    /// the memtable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub leaf_jumps: Option<u64>,
     /// Skip-list levels the inserts into an LSM tree's memtable descended to find their place

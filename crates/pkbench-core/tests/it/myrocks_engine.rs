@@ -233,3 +233,24 @@ fn doctor_reads_a_myrocks_tables_key_and_sorted_files_read_only() {
     let n: Option<u64> = admin.query_first("SELECT COUNT(*) FROM lsm.random_key").unwrap();
     assert_eq!(n, Some(20_000), "doctor changed nothing");
 }
+
+#[test]
+fn the_memtable_probe_times_a_growing_memtable_that_is_never_flushed() {
+    use pkbench_core::engines::myrocks::memtable::time_random_inserts;
+    use pkbench_core::predict::working_set::{Jumps, measure_myrocks};
+    let largest = 4 << 20;
+    let rounds = time_random_inserts(50, largest, 2).unwrap();
+    assert_eq!(rounds.len(), 2);
+    for samples in &rounds {
+        // Each chunk is taken halfway through it, the memtable growing chunk by chunk.
+        assert!(samples.windows(2).all(|w| w[0].0 < w[1].0), "{samples:?}");
+        assert!(samples.iter().all(|s| s.1 > 0.0 && s.1.is_finite()), "{samples:?}");
+        let last = samples.last().unwrap().0;
+        assert!((largest / 2..2 * largest).contains(&last), "the last chunk at {last} bytes: {samples:?}");
+    }
+    let curve = measure_myrocks(50, largest).unwrap();
+    assert_eq!(curve.jumps, Jumps::Memtable);
+    assert!(curve.points.len() >= 3, "{curve:?}");
+    assert!(curve.points.windows(2).all(|p| p[0].0 < p[1].0 && p[0].1 <= p[1].1), "{curve:?}");
+    assert!(curve.describe().contains("memtable"), "{}", curve.describe());
+}

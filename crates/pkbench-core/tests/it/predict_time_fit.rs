@@ -373,7 +373,10 @@ fn a_miss_that_costs_more_in_larger_files_is_forecast_from_the_probes_curve() {
 #[test]
 fn a_leaf_jump_that_costs_more_in_a_larger_cache_is_forecast_from_the_working_set_curve() {
     // 4 µs more per doubling of the cache in use from 256 KiB.
-    let curve = WorkingSet { points: (0..8).map(|i| ((256 << 10) << i, 4.0 * f64::from(i))).collect() };
+    let curve = WorkingSet {
+        jumps: working_set::Jumps::Leaves,
+        points: (0..8).map(|i| ((256 << 10) << i, 4.0 * f64::from(i))).collect(),
+    };
     // The synthetic engine: a leaf jump costs the curve's growth at the cache in use (the
     // cache, or the file if smaller) besides what `COSTS_US` says.
     let engine_runs = |config: &PredictConfig| {

@@ -6,7 +6,8 @@
 //! The folder holds what only MyRocks has: `dialect.rs` (MariaDB's SQL with `ENGINE=ROCKSDB`),
 //! `server.rs` (what a managed server adds: the plugin, the block cache, bloom filters),
 //! `backend.rs` (the plugin check and the settings recorded), `counters.rs` (RocksDB's
-//! statistics) and `physical.rs` (a table's share of the sorted files).
+//! statistics), `physical.rs` (a table's share of the sorted files) and `memtable.rs` (what an
+//! insert costs as the memtable grows, for `pkbench predict`'s calibration).
 
 pub mod dialect;
 
@@ -14,6 +15,8 @@ pub mod dialect;
 mod backend;
 #[cfg(feature = "mysql")]
 mod counters;
+#[cfg(feature = "mysql")]
+pub mod memtable;
 #[cfg(feature = "mysql")]
 mod physical;
 #[cfg(feature = "mysql")]

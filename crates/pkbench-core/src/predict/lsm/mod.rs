@@ -83,6 +83,9 @@ pub struct LsmModel {
     shape: Shape,
     /// The compactions running beside the inserts.
     running: RunningCompactions,
+    /// The memtable's bytes where the last batch's inserts inside its key range landed, as
+    /// their geometric mean (the working-set probe's curve is linear in log₂ of the size).
+    jump_bytes: f64,
 }
 
 /// A key's mem-comparable bytes, as MyRocks stores it in an index entry.
@@ -207,6 +210,7 @@ impl LsmModel {
             flushes: 0,
             shape,
             running,
+            jump_bytes: 0.0,
         })
     }
 
@@ -239,6 +243,7 @@ impl PageModel for LsmModel {
     fn insert_batch(&mut self, n: u64) -> Counters {
         let (mut flushed, mut work) = (0.0, tree::Work::default());
         let (mut ingest, mut filters, mut steps, mut beside) = (0.0, 0, 0.0, 0.0);
+        let (mut jumps, mut log_bytes) = (0_u64, 0.0);
         for _ in 0..n {
             let row = self.keys.next_row();
             self.rows += 1;
@@ -251,6 +256,8 @@ impl PageModel for LsmModel {
                 if self.memtable[i].range.is_some_and(|(_, hi)| key < hi) {
                     let entries: u64 = self.memtable.iter().map(|p| p.entries).sum();
                     steps += ((entries + 1) as f64).log2();
+                    jumps += 1;
+                    log_bytes += self.memtable_bytes.max(1.0).log2();
                 }
                 let pending = &mut self.memtable[i];
                 pending.range = Some(pending.range.map_or((key, key), |(lo, hi)| (lo.min(key), hi.max(key))));
@@ -270,6 +277,7 @@ impl PageModel for LsmModel {
         let statements = n.div_ceil(1000) as f64;
         let ingest = ingest + 12.0 * statements;
         let wal = ingest + 7.0 * (ingest / 32768.0).ceil();
+        self.jump_bytes = if jumps == 0 { 0.0 } else { (log_bytes / jumps as f64).exp2() };
         Counters {
             ingest_bytes: Some(ingest.round() as u64),
             wal_bytes: Some(wal.round() as u64),
@@ -281,6 +289,7 @@ impl PageModel for LsmModel {
             keys_read: Some(n * self.indexes.len() as u64),
             bloom_checks: Some(filters),
             memtable_steps: Some(steps.round() as u64),
+            leaf_jumps: Some(jumps),
             ..Counters::default()
         }
     }
@@ -312,6 +321,11 @@ impl PageModel for LsmModel {
         let memtable: f64 =
             self.memtable.iter().zip(&self.indexes).map(|(p, i)| p.entries as f64 * i.file_bytes.0).sum();
         (files + memtable).round() as u64
+    }
+
+    /// The memtable, not the engine's cache: a jump here is an insert inside its key range.
+    fn jump_in_use(&self, _cache_bytes: u64, _scale: u64) -> u64 {
+        self.jump_bytes.round() as u64
     }
 
     fn memory_bytes(&self) -> u64 {
@@ -403,6 +417,12 @@ mod tests {
         // The external key's random inserts descend about log2 of the memtable's entries each.
         let steps = uuid4_counts.memtable_steps.unwrap() as f64 / 2_000_000.0;
         assert!((15.0..22.0).contains(&steps), "{steps}");
+        // Each of those is a jump, priced in the memtable (see the test below).
+        assert_eq!(int_counts.leaf_jumps, Some(0));
+        let jumps = uuid4_counts.leaf_jumps.unwrap();
+        assert!((1_999_000..=2_000_000).contains(&jumps), "{jumps}");
+        let in_use = uuid4.jump_in_use(1 << 40, 16);
+        assert!(in_use > 0 && in_use as f64 <= Shape::MYROCKS.memtable_bytes, "{in_use}");
         let flushed = int_counts.flush_bytes.unwrap();
         assert!(flushed > 0 && int.flushes >= 2, "{int_counts:?}");
         // An ordered key's files are only rewritten once, at the bottom, to zero sequence numbers.
@@ -412,6 +432,24 @@ mod tests {
         let size = uuid4.size_bytes() as f64;
         let files: f64 = levels.iter().map(|l| l.size_bytes as f64).sum();
         assert!(size >= files, "the memtable counts as flushed: {size} vs {files}");
+    }
+
+    #[test]
+    fn a_batchs_jumps_land_in_the_memtable_as_it_grows_not_in_the_cache() {
+        // Twenty 1 MiB memtables in one batch: a size growing evenly from empty each time, whose
+        // geometric mean is 1/e of a full one.
+        let mib = 1048576.0;
+        let shape =
+            Shape { memtable_bytes: mib, target_file_bytes: mib, level_base_bytes: 4.0 * mib, ..Shape::MYROCKS };
+        let mut model = LsmModel::new(find("uuid4").unwrap(), 50, 42, 1_000_000, shape).unwrap();
+        let rows = (20.0 * mib / model.indexes[0].memtable_bytes) as u64;
+        let counts = model.insert_batch(rows);
+        // All but the few that each memtable's first keys set a new largest key past.
+        assert!(counts.leaf_jumps.unwrap() > rows * 999 / 1000, "{counts:?}");
+        let mean = model.jump_in_use(1 << 40, 1) as f64 / mib;
+        assert!((mean - 1.0 / std::f64::consts::E).abs() < 0.02, "{mean}");
+        let ordered = LsmModel::new(find("int").unwrap(), 50, 42, 1_000_000, shape).unwrap().insert_batch(rows);
+        assert_eq!(ordered.leaf_jumps, Some(0), "an ordered key appends: no jump");
     }
 
     #[test]

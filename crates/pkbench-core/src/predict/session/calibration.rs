@@ -1,6 +1,6 @@
 //! The calibration step of a forecast: a real run of each strategy with the device probed
 //! before each, or an existing run's batches with the device probed now; then the working set
-//! (SQLite's), and the fit.
+//! (SQLite's cache, MyRocks' memtable), and the fit.
 
 use super::PredictSession;
 use super::event::{PredictEvent, PredictObserver};
@@ -136,29 +136,42 @@ fn target_bytes(config: &PredictConfig) -> u64 {
     config.rows.saturating_mul(config.payload_bytes + 100).min(available / 4)
 }
 
-/// The working-set probe, up to the target's cache in use (its cache, or about its data if
-/// smaller; within a quarter of the memory): SQLite's, which it runs in memory, with the
-/// machine's canary before and after it in `canaries`; `None` on the servers, which it cannot
-/// run.
+/// The working-set probe, with the machine's canary before and after it in `canaries`:
+/// SQLite's up to the target's cache in use (its cache, or about its data if smaller; within a
+/// quarter of the memory), in memory; MyRocks' up to the target's memtable, on a server of its
+/// own; `None` on the other servers, where pkbench has none.
 fn probe_working_set(
     engine: EngineKind,
     config: &PredictConfig,
     observer: &mut dyn PredictObserver,
     canaries: &mut Vec<u64>,
 ) -> Result<Option<WorkingSet>, Error> {
-    match engine {
+    let curve = match engine {
         EngineKind::Sqlite => {
             let largest = (engine.cache_pages(config) * u64::from(config.page_size)).min(target_bytes(config));
-            let curve = canary::around(|| measure_working_set(config, largest), canaries)?;
-            observer.event(&PredictEvent::ProbedWorkingSet { curve: &curve });
-            Ok(Some(curve))
+            canary::around(|| measure_working_set(config, largest), canaries)?
         }
-        EngineKind::Postgres
-        | EngineKind::MariaDb
-        | EngineKind::Spider
-        | EngineKind::PostgresFdw
-        | EngineKind::MyRocks => Ok(None),
-    }
+        EngineKind::MyRocks => {
+            let largest = crate::predict::lsm::Shape::MYROCKS.memtable_bytes as u64;
+            canary::around(|| measure_memtable(config, largest), canaries)?
+        }
+        EngineKind::Postgres | EngineKind::MariaDb | EngineKind::Spider | EngineKind::PostgresFdw => return Ok(None),
+    };
+    observer.event(&PredictEvent::ProbedWorkingSet { curve: &curve });
+    Ok(Some(curve))
+}
+
+#[cfg(feature = "mysql")]
+fn measure_memtable(config: &PredictConfig, largest: u64) -> Result<WorkingSet, Error> {
+    crate::predict::working_set::measure_myrocks(config.payload_bytes, largest)
+}
+
+#[cfg(not(feature = "mysql"))]
+fn measure_memtable(_config: &PredictConfig, _largest: u64) -> Result<WorkingSet, Error> {
+    Err(Error::InvalidInput(
+        "this pkbench was built without the 'mysql' feature: rebuild with --features mysql to probe MyRocks' memtable"
+            .into(),
+    ))
 }
 
 #[cfg(feature = "sqlite")]
