@@ -17,6 +17,8 @@ echo "The calibration: $(grep -o 'calibrated on a real run ([^;]*' run1/results.
 echo
 echo "Its fitted costs (µs, 90% ranges): $(costs run1/results.md)."
 echo
+echo "Its memtable probe: $(grep -o '"working_set": "[^"]*' run1/results.json | head -1 | sed -e 's/^"working_set": "//' -e 's/; taken off.*//')."
+echo
 echo "The forecast against run 1:"
 echo
 held check1.txt

@@ -476,7 +476,7 @@ impl Calibration {
             options.insert(
                 "working_set".into(),
                 format!(
-                    "{}; taken off the calibration's batches at its cache, added to the forecast's at the target's",
+                    "{}; taken off the calibration's batches at the size their jumps landed in (its cache, or its memtable), added to the forecast's at the target's",
                     w.describe()
                 ),
             );

@@ -153,7 +153,7 @@ pub fn measure_sqlite(page_size: u32, payload_bytes: u64, largest_bytes: u64) ->
 
 /// Rounds of MyRocks' memtable probe: each fills a memtable of the target's size.
 #[cfg(feature = "mysql")]
-const MEMTABLE_ROUNDS: usize = 2;
+const MEMTABLE_ROUNDS: usize = 3;
 
 /// Times random 16-byte keys with `payload_bytes` of payload inserted into a MyRocks memtable
 /// until it holds `largest_bytes` (at least 1 MiB, at most [`MAX_PROBE_BYTES`]), on a managed

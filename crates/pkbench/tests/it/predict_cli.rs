@@ -463,7 +463,8 @@ mod servers {
     /// memtable and level sizes and the calibration, at a third of the target's rows, with a
     /// third of them; the recorded sizes are replayed by the model, and the calibration runs the
     /// target's batch. Its time is fitted to the memtable's skip-list levels descended among
-    /// other costs, and every batch gets a time and interval.
+    /// other costs, a random key's inserts are priced at the memtable they land in (the
+    /// memtable probe's), and every batch gets a time and interval.
     #[test]
     fn myrocks_calibrates_and_checks_on_managed_servers() {
         let dir = tempfile::tempdir().unwrap();
@@ -485,6 +486,13 @@ mod servers {
         let memtable = |doc: &Value| doc["runs"][0]["settings"]["engine"]["rocksdb_cf_write_buffer_size"].clone();
         assert_eq!(memtable(&read("calibration/results.json")), (67108864 / 3).to_string(), "a third of the tree");
         assert_eq!(memtable(&read("check/results.json")), "67108864", "MyRocks' default");
+        // The memtable probe's curve, and uuid4's inserts inside the memtable priced on it.
+        let note = |name: &str| {
+            doc["runs"][1]["settings"]["workload_options"]["working_set"].as_str().map(|n| n.contains(name))
+        };
+        assert_eq!(note("memtable"), Some(true), "{}", doc["runs"][1]["settings"]["workload_options"]);
+        let jumps = |run: usize| doc["runs"][run]["batches"][1]["counters"]["leaf_jumps"].as_u64();
+        assert_eq!((jumps(0), jumps(1).map(|j| j > 9_000)), (Some(0), Some(true)), "int appends, uuid4 jumps");
     }
 }
 

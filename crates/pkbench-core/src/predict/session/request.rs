@@ -434,7 +434,10 @@ fn saved_stand_ins(
     engine: ModelEngine,
     strategies: &[&'static Strategy],
 ) -> Vec<(&'static Strategy, &'static Strategy)> {
-    let ran = |s: &Strategy| doc.runs.iter().any(|r| r.engine == engine.name() && r.strategy == s.name);
+    // A run with no batch (one stopped before its first) calibrates nothing.
+    let ran = |s: &Strategy| {
+        doc.runs.iter().any(|r| r.engine == engine.name() && r.strategy == s.name && !r.batches.is_empty())
+    };
     strategies
         .iter()
         .filter(|s| !ran(s))

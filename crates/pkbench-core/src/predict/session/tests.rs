@@ -286,8 +286,19 @@ fn a_stand_in_is_forecast_with_the_calibration_of_the_key_whose_rows_land_as_its
     again.calibrate_rows = Some(30_000);
     assert_eq!(paired(again.clone()), [("snowflake", "int-client")]);
     again.calibrate_each = true;
-    let e = again.validate().unwrap_err().to_string();
+    let e = again.clone().validate().unwrap_err().to_string();
     assert!(e.contains("no batches of 'snowflake'"), "{e}");
+    // A run of snowflake's own stopped before its first batch calibrates nothing: it still
+    // takes int-client's.
+    let mut stopped = calibration.clone();
+    let mut empty = stopped.runs[0].clone();
+    (empty.strategy, empty.batches) = ("snowflake".into(), Vec::new());
+    stopped.runs.push(empty);
+    let file = dir.path().join("stopped.json");
+    std::fs::write(&file, serde_json::to_string(&stopped).unwrap()).unwrap();
+    again.calibration = Some(CalibrationSource::File(file));
+    again.calibrate_each = false;
+    assert_eq!(paired(again), [("snowflake", "int-client")]);
 }
 
 #[test]
