@@ -85,12 +85,22 @@ fn round(conn: &mut mysql::Conn, round: usize, payload_bytes: u64, largest: u64)
         chunks.push((rows, rows + statements * STATEMENT_ROWS, us));
         rows += statements * STATEMENT_ROWS;
         let after = memtable_bytes(conn, &cf)?;
+        if after == 0 {
+            return Err(Error::System(format!(
+                "the memtable probe could not read its memtable's size: the server reports no memtable of column family {cf}"
+            )));
+        }
         if after < bytes {
             return Err(Error::System(format!(
                 "the memtable probe's memtable shrank from {bytes} to {after} bytes: the server flushed it, so the probe measured more than the memtable"
             )));
         }
         bytes = after;
+    }
+    if cf_stat(conn, &cf, "NUM_IMMUTABLE_MEM_TABLE")? > 0 {
+        return Err(Error::System(
+            "the memtable probe's memtable was switched for a flush, so the probe measured more than the memtable".into(),
+        ));
     }
     // RocksDB counts its arena by the block: each chunk's size is its middle row's share of the
     // bytes the rows take in all.
@@ -100,13 +110,15 @@ fn round(conn: &mut mysql::Conn, round: usize, payload_bytes: u64, largest: u64)
     Ok(samples)
 }
 
-/// The bytes `cf`'s memtables hold, as RocksDB counts its arena (0 before the first row).
+/// The bytes `cf`'s memtables hold, as RocksDB counts its arena (0 if the server reports none).
 fn memtable_bytes(conn: &mut mysql::Conn, cf: &str) -> Result<u64, Error> {
-    let bytes: Option<u64> = conn
-        .exec_first(
-            "SELECT VALUE FROM information_schema.ROCKSDB_CFSTATS WHERE CF_NAME = ? AND STAT_TYPE = 'CUR_SIZE_ALL_MEM_TABLES'",
-            (cf,),
-        )
-        .map_err(|e| Error::mariadb("the memtable probe could not read its memtable's size", e))?;
-    Ok(bytes.unwrap_or(0))
+    cf_stat(conn, cf, "CUR_SIZE_ALL_MEM_TABLES")
+}
+
+/// One of `cf`'s statistics (`information_schema.ROCKSDB_CFSTATS`), 0 if the server has none.
+fn cf_stat(conn: &mut mysql::Conn, cf: &str, stat: &str) -> Result<u64, Error> {
+    let value: Option<u64> = conn
+        .exec_first("SELECT VALUE FROM information_schema.ROCKSDB_CFSTATS WHERE CF_NAME = ? AND STAT_TYPE = ?", (cf, stat))
+        .map_err(|e| Error::mariadb(format!("the memtable probe could not read {stat}"), e))?;
+    Ok(value.unwrap_or(0))
 }

@@ -84,7 +84,9 @@ pub struct LsmModel {
     /// The compactions running beside the inserts.
     running: RunningCompactions,
     /// The memtable's bytes where the last batch's inserts inside its key range landed, as
-    /// their geometric mean (the working-set probe's curve is linear in log₂ of the size).
+    /// their geometric mean: the working-set probe's curve is piecewise linear in log₂ of the
+    /// size, so this prices them exactly where the curve is one straight line over the sizes they
+    /// land at, and low where it steepens within them.
     jump_bytes: f64,
 }
 
