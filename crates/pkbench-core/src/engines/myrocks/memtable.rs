@@ -99,7 +99,8 @@ fn round(conn: &mut mysql::Conn, round: usize, payload_bytes: u64, largest: u64)
     }
     if cf_stat(conn, &cf, "NUM_IMMUTABLE_MEM_TABLE")? > 0 {
         return Err(Error::System(
-            "the memtable probe's memtable was switched for a flush, so the probe measured more than the memtable".into(),
+            "the memtable probe's memtable was switched for a flush, so the probe measured more than the memtable"
+                .into(),
         ));
     }
     // RocksDB counts its arena by the block: each chunk's size is its middle row's share of the
@@ -118,7 +119,10 @@ fn memtable_bytes(conn: &mut mysql::Conn, cf: &str) -> Result<u64, Error> {
 /// One of `cf`'s statistics (`information_schema.ROCKSDB_CFSTATS`), 0 if the server has none.
 fn cf_stat(conn: &mut mysql::Conn, cf: &str, stat: &str) -> Result<u64, Error> {
     let value: Option<u64> = conn
-        .exec_first("SELECT VALUE FROM information_schema.ROCKSDB_CFSTATS WHERE CF_NAME = ? AND STAT_TYPE = ?", (cf, stat))
+        .exec_first(
+            "SELECT VALUE FROM information_schema.ROCKSDB_CFSTATS WHERE CF_NAME = ? AND STAT_TYPE = ?",
+            (cf, stat),
+        )
         .map_err(|e| Error::mariadb(format!("the memtable probe could not read {stat}"), e))?;
     Ok(value.unwrap_or(0))
 }
