@@ -135,20 +135,29 @@ pub fn in_use(cache_bytes: u64, data_bytes: u64) -> u64 {
 #[cfg(feature = "sqlite")]
 pub fn measure_sqlite(page_size: u32, payload_bytes: u64, largest_bytes: u64) -> Result<WorkingSet, Error> {
     let largest = largest_bytes.clamp(4 * FIRST_BYTES, MAX_PROBE_BYTES);
-    let mut fastest: Vec<(u64, f64)> = Vec::new();
-    for _ in 0..ROUNDS {
-        let round = probe_round(page_size, payload_bytes, largest)
-            .map_err(|e| Error::System(format!("the working-set probe failed in SQLite: {e}")))?;
-        if fastest.is_empty() {
-            fastest = round;
-        } else {
-            for (f, r) in fastest.iter_mut().zip(round) {
-                f.1 = f.1.min(r.1);
-            }
+    let rounds = (0..ROUNDS)
+        .map(|_| {
+            probe_round(page_size, payload_bytes, largest)
+                .map_err(|e| Error::System(format!("the working-set probe failed in SQLite: {e}")))
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    WorkingSet::from_samples(Jumps::Leaves, &fastest_of(rounds))
+        .ok_or_else(|| Error::System("the working-set probe measured fewer than two sizes".into()))
+}
+
+/// Each chunk's fastest round: the first round's sizes, each with the least µs per row any round
+/// took for the same chunk, over the chunks every round has.
+#[cfg(any(feature = "sqlite", feature = "mysql"))]
+fn fastest_of(rounds: Vec<Vec<(u64, f64)>>) -> Vec<(u64, f64)> {
+    let mut rounds = rounds.into_iter();
+    let mut fastest = rounds.next().unwrap_or_default();
+    for round in rounds {
+        fastest.truncate(round.len());
+        for (f, r) in fastest.iter_mut().zip(round) {
+            f.1 = f.1.min(r.1);
         }
     }
-    WorkingSet::from_samples(Jumps::Leaves, &fastest)
-        .ok_or_else(|| Error::System("the working-set probe measured fewer than two sizes".into()))
+    fastest
 }
 
 /// Rounds of MyRocks' memtable probe: each fills a memtable of the target's size.
@@ -163,17 +172,7 @@ const MEMTABLE_ROUNDS: usize = 3;
 pub fn measure_myrocks(payload_bytes: u64, largest_bytes: u64) -> Result<WorkingSet, Error> {
     let largest = largest_bytes.clamp(4 * FIRST_BYTES, MAX_PROBE_BYTES);
     let rounds = crate::engines::myrocks::memtable::time_random_inserts(payload_bytes, largest, MEMTABLE_ROUNDS)?;
-    let mut fastest: Vec<(u64, f64)> = Vec::new();
-    for round in rounds {
-        if fastest.is_empty() {
-            fastest = round;
-        } else {
-            fastest.truncate(round.len());
-            for (f, r) in fastest.iter_mut().zip(round) {
-                f.1 = f.1.min(r.1);
-            }
-        }
-    }
+    let fastest = fastest_of(rounds);
     let first = fastest.iter().position(|s| s.0 >= FIRST_BYTES).unwrap_or(fastest.len());
     WorkingSet::from_samples(Jumps::Memtable, &fastest[first..])
         .ok_or_else(|| Error::System("the memtable probe measured fewer than two sizes".into()))
