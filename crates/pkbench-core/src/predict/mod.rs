@@ -223,6 +223,7 @@ pub fn predict_table(
         total: 0,
         simulated: 0,
         peak_model_bytes: 0,
+        jumps: 0,
         beyond: BTreeMap::new(),
         regimes: memory::Regimes::default(),
     };
@@ -257,6 +258,8 @@ struct ModelRun<'a> {
     total: u64,
     simulated: u64,
     peak_model_bytes: u64,
+    /// Jumps so far (`leaf_jumps`, at the target's scale).
+    jumps: u64,
     /// Each cost term beyond the calibration's regimes: its worst ratio and where.
     beyond: BTreeMap<terms::Term, (f64, u64)>,
     regimes: memory::Regimes,
@@ -270,6 +273,7 @@ impl ModelRun<'_> {
         let counters = model.insert_batch(n.div_ceil(k)).scaled(k);
         self.simulated += n.div_ceil(k);
         self.total += n;
+        self.jumps += counters.leaf_jumps.unwrap_or(0);
         let predicted = self.price(model, &counters, n);
         let ns = |ms: f64| (ms * 1e6).round() as u64;
         BatchResult {
@@ -370,7 +374,15 @@ impl ModelRun<'_> {
                 format!("beyond the calibration's regimes: {}; read those batches' times with care", parts.join("; ")),
             );
         }
-        if let Some(c) = self.calibration.filter(|c| c.working_set.is_none() && c.device.is_some()) {
+        let unprobed = self.calibration.filter(|c| c.working_set.is_none() && c.device.is_some());
+        if self.engine == ModelEngine::MyRocks {
+            if unprobed.is_some() && self.jumps > 0 {
+                options.insert("working_set".into(), format!(
+                    "not probed: no MyRocks server could be started here to probe its memtable, so an insert inside the memtable's key range is priced as in the calibration's memtable, not the target's {:.1} MiB, where it descends a larger skip list; random keys' times may be low",
+                    lsm::Shape::MYROCKS.memtable_bytes / 1048576.0
+                ));
+            }
+        } else if let Some(c) = unprobed {
             let target = working_set::in_use(self.cache_bytes, model.size_bytes() * self.config.scale);
             let calibrated = c.plan.cache_pages() * u64::from(c.plan.page_size);
             if target > 2 * calibrated {

@@ -29,6 +29,9 @@ const FIRST_BYTES: u64 = 256 << 10;
 #[cfg(feature = "sqlite")]
 const MIN_CHUNK_ROWS: u64 = 1_000;
 
+/// Rows per statement of MyRocks' memtable probe, each statement its own transaction.
+pub const MEMTABLE_STATEMENT_ROWS: usize = 1_000;
+
 /// What a curve's jumps are, and the memory they land in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Jumps {
@@ -108,11 +111,12 @@ impl WorkingSet {
         let parts: Vec<String> = self.points.iter().map(|(b, g)| format!("+{g:.2} µs at {}", mib(*b))).collect();
         let what = match self.jumps {
             Jumps::Leaves => {
-                "a leaf jump costs more as the cache in use grows (random keys into an in-memory SQLite table, one transaction)"
+                "a leaf jump costs more as the cache in use grows (random keys into an in-memory SQLite table, one transaction)".to_string()
             }
-            Jumps::Memtable => {
-                "an insert inside the memtable's key range costs more as the memtable grows (random keys into a MyRocks memtable that is not flushed, 1,000-row commits)"
-            }
+            Jumps::Memtable => format!(
+                "an insert inside the memtable's key range costs more as the memtable grows (random keys into a MyRocks memtable that is not flushed, {}-row commits)",
+                crate::util::text::thousands(MEMTABLE_STATEMENT_ROWS as u64)
+            ),
         };
         format!("{what}: {}; flat past {}", parts.join(", "), self.points.last().map_or_else(String::new, |p| mib(p.0)))
     }
@@ -167,11 +171,16 @@ const MEMTABLE_ROUNDS: usize = 3;
 /// Times random 16-byte keys with `payload_bytes` of payload inserted into a MyRocks memtable
 /// until it holds `largest_bytes` (at least 1 MiB, at most [`MAX_PROBE_BYTES`]), on a managed
 /// server of the probe's own, [`MEMTABLE_ROUNDS`] times: each chunk's cost is its fastest
-/// round's.
+/// round's. Stops with [`Error::Interrupted`] when `control` is cancelled.
 #[cfg(feature = "mysql")]
-pub fn measure_myrocks(payload_bytes: u64, largest_bytes: u64) -> Result<WorkingSet, Error> {
+pub fn measure_myrocks(
+    payload_bytes: u64,
+    largest_bytes: u64,
+    control: &crate::control::RunControl,
+) -> Result<WorkingSet, Error> {
+    use crate::engines::myrocks::memtable::time_random_inserts;
     let largest = largest_bytes.clamp(4 * FIRST_BYTES, MAX_PROBE_BYTES);
-    let rounds = crate::engines::myrocks::memtable::time_random_inserts(payload_bytes, largest, MEMTABLE_ROUNDS)?;
+    let rounds = time_random_inserts(payload_bytes, largest, MEMTABLE_ROUNDS, control)?;
     let fastest = fastest_of(rounds);
     let first = fastest.iter().position(|s| s.0 >= FIRST_BYTES).unwrap_or(fastest.len());
     WorkingSet::from_samples(Jumps::Memtable, &fastest[first..])

@@ -166,6 +166,17 @@ impl Strategy {
         }
     }
 
+    /// Whether every index of the table receives its keys in increasing order: the primary key
+    /// ordered and stored in order, and a second key, if indexed or mapped, too. Such a table's
+    /// inserts all go to the right edge of each index (and of an LSM memtable's key range).
+    pub fn inserts_in_key_order(&self) -> bool {
+        let primary = self.primary_is_ordered() && self.primary.storage.keeps_order();
+        let secondary = self
+            .secondary
+            .is_none_or(|s| s.lookup == SecondaryLookup::NoIndex || (s.scheme.is_ordered() && s.storage.keeps_order()));
+        primary && secondary
+    }
+
     /// Whether inserts must carry a client-generated primary key.
     pub fn client_primary(&self) -> Option<Scheme> {
         match self.primary.source {
@@ -219,6 +230,16 @@ mod tests {
 
     fn like(a: &str, b: &str) -> bool {
         find(a).unwrap().places_rows_like(find(b).unwrap())
+    }
+
+    #[test]
+    fn only_ordered_keys_in_every_index_insert_in_key_order() {
+        for ordered in ["int", "uuid7", "uuid7-text", "snowflake", "ulid"] {
+            assert!(find(ordered).unwrap().inserts_in_key_order(), "{ordered}");
+        }
+        for scattered in ["uuid4", "uuid4-text", "int+uuid4", "uuid7-mariadb-uuid"] {
+            assert!(!find(scattered).unwrap().inserts_in_key_order(), "{scattered}");
+        }
     }
 
     #[test]

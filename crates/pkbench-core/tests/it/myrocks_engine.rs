@@ -236,10 +236,12 @@ fn doctor_reads_a_myrocks_tables_key_and_sorted_files_read_only() {
 
 #[test]
 fn the_memtable_probe_times_a_growing_memtable_that_is_never_flushed() {
+    use pkbench_core::control::RunControl;
     use pkbench_core::engines::myrocks::memtable::time_random_inserts;
     use pkbench_core::predict::working_set::{Jumps, measure_myrocks};
     let largest = 4 << 20;
-    let rounds = time_random_inserts(50, largest, 2).unwrap();
+    let control = RunControl::new();
+    let rounds = time_random_inserts(50, largest, 2, &control).unwrap();
     assert_eq!(rounds.len(), 2);
     for samples in &rounds {
         // Each chunk is taken halfway through it, the memtable growing chunk by chunk.
@@ -248,9 +250,15 @@ fn the_memtable_probe_times_a_growing_memtable_that_is_never_flushed() {
         let last = samples.last().unwrap().0;
         assert!((largest / 2..2 * largest).contains(&last), "the last chunk at {last} bytes: {samples:?}");
     }
-    let curve = measure_myrocks(50, largest).unwrap();
+    let curve = measure_myrocks(50, largest, &control).unwrap();
     assert_eq!(curve.jumps, Jumps::Memtable);
     assert!(curve.points.len() >= 3, "{curve:?}");
     assert!(curve.points.windows(2).all(|p| p[0].0 < p[1].0 && p[0].1 <= p[1].1), "{curve:?}");
     assert!(curve.describe().contains("memtable"), "{}", curve.describe());
+    // A cancelled run stops the probe before its first statement.
+    control.cancel();
+    let started = std::time::Instant::now();
+    let stopped = measure_myrocks(50, 64 << 20, &control);
+    assert!(matches!(stopped, Err(pkbench_core::Error::Interrupted)), "{stopped:?}");
+    assert!(started.elapsed().as_secs() < 15, "stopped at once, its server removed: {:?}", started.elapsed());
 }

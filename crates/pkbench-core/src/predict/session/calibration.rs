@@ -6,6 +6,7 @@ use super::PredictSession;
 use super::event::{PredictEvent, PredictObserver};
 use super::request::CalibrationStep;
 use crate::Error;
+use crate::control::RunControl;
 use crate::engines::EngineKind;
 use crate::metrics::budget::CounterBudget;
 use crate::predict::probe::{DeviceCosts, Probes};
@@ -22,7 +23,7 @@ pub(super) enum Calibrated {
     Uncalibrated,
     /// The fitted calibration.
     Fitted(Box<Calibration>),
-    /// The real runs were interrupted: nothing to predict.
+    /// The real runs or the probes were interrupted: nothing to predict.
     Interrupted,
 }
 
@@ -32,9 +33,10 @@ impl PredictSession<'_> {
         match self.plan.calibration.clone() {
             None => Ok(Calibrated::Uncalibrated),
             Some(CalibrationStep::Run(plan)) => self.calibrate_by_run(plan),
-            Some(CalibrationStep::File { doc, rows }) => {
-                self.calibrate_from_file(&doc, rows).map(|c| Calibrated::Fitted(Box::new(c)))
-            }
+            Some(CalibrationStep::File { doc, rows }) => match self.calibrate_from_file(&doc, rows) {
+                Err(Error::Interrupted) => Ok(Calibrated::Interrupted),
+                other => other.map(|c| Calibrated::Fitted(Box::new(c))),
+            },
         }
     }
 
@@ -82,7 +84,10 @@ impl PredictSession<'_> {
         if let Some(costs) = device.as_ref().filter(|_| moments.len() > 1) {
             self.observer.event(&PredictEvent::ProbedEachRun { moments: moments.len(), costs });
         }
-        let working_set = probe_working_set(self.plan.engine, config, &mut *self.observer, &mut canaries)?;
+        let working_set = match self.probe_working_set(&mut canaries) {
+            Err(Error::Interrupted) => return Ok(Calibrated::Interrupted),
+            other => other?,
+        };
         let probes = Probes { device, working_set, machine_ns: canary::median(&canaries) };
         let table = self.plan.calibration_table.as_deref();
         let fit = Calibration::from_table_runs(&doc.runs, &calibrated, plan, probes, table)?
@@ -94,17 +99,26 @@ impl PredictSession<'_> {
     }
 
     /// An existing run's batches within its first `rows` rows, with the device probed in the
-    /// results folder three times, seconds apart, each cost the median.
+    /// results folder three times, seconds apart, each cost the median. A machine that cannot
+    /// start the MyRocks server its memtable probe needs forecasts without the probe, and says so.
     fn calibrate_from_file(&mut self, doc: &ResultsDoc, rows: u64) -> Result<Calibration, Error> {
-        let (engine, config, dir) = (self.plan.engine, &self.plan.config, self.plan.out_dir.as_path());
+        let (engine, dir) = (self.plan.engine, self.plan.out_dir.clone());
         let mut canaries = Vec::new();
+        let config = &self.plan.config;
         let observer = &mut *self.observer;
-        let device = canary::around(|| probe_device(dir, engine, config, &mut *observer), &mut canaries)?;
-        let working_set = probe_working_set(engine, config, &mut *observer, &mut canaries)?;
+        let device = canary::around(|| probe_device(&dir, engine, config, &mut *observer), &mut canaries)?;
+        let working_set = match self.probe_working_set(&mut canaries) {
+            Err(Error::NotFound(reason)) if engine == EngineKind::MyRocks => {
+                self.observer.event(&PredictEvent::WorkingSetUnprobed { reason: &reason });
+                None
+            }
+            other => other?,
+        };
+        let observer = &mut *self.observer;
         // Two more moments, after the working-set probe: each cost the median of the three.
         let mut moments = vec![device];
         for _ in 0..2 {
-            moments.push(canary::around(|| device.measure_again(dir), &mut canaries)?);
+            moments.push(canary::around(|| device.measure_again(&dir), &mut canaries)?);
         }
         let device = DeviceCosts::median(&moments).unwrap_or(device);
         observer.event(&PredictEvent::ProbedTwiceMore { costs: &device });
@@ -136,38 +150,40 @@ fn target_bytes(config: &PredictConfig) -> u64 {
     config.rows.saturating_mul(config.payload_bytes + 100).min(available / 4)
 }
 
-/// The working-set probe, with the machine's canary before and after it in `canaries`:
-/// SQLite's up to the target's cache in use (its cache, or about its data if smaller; within a
-/// quarter of the memory), in memory; MyRocks' up to the target's memtable, on a server of its
-/// own; `None` on the other servers, where pkbench has none.
-fn probe_working_set(
-    engine: EngineKind,
-    config: &PredictConfig,
-    observer: &mut dyn PredictObserver,
-    canaries: &mut Vec<u64>,
-) -> Result<Option<WorkingSet>, Error> {
-    let curve = match engine {
-        EngineKind::Sqlite => {
-            let largest = (engine.cache_pages(config) * u64::from(config.page_size)).min(target_bytes(config));
-            canary::around(|| measure_working_set(config, largest), canaries)?
-        }
-        EngineKind::MyRocks => {
-            let largest = crate::predict::lsm::Shape::MYROCKS.memtable_bytes as u64;
-            canary::around(|| measure_memtable(config, largest), canaries)?
-        }
-        EngineKind::Postgres | EngineKind::MariaDb | EngineKind::Spider | EngineKind::PostgresFdw => return Ok(None),
-    };
-    observer.event(&PredictEvent::ProbedWorkingSet { curve: &curve });
-    Ok(Some(curve))
+impl PredictSession<'_> {
+    /// The working-set probe, with the machine's canary before and after it in `canaries`:
+    /// SQLite's up to the target's cache in use (its cache, or about its data if smaller; within
+    /// a quarter of the memory), in memory; MyRocks' up to the target's memtable, on a server of
+    /// its own, unless every strategy forecast inserts each index's keys in order (none lands
+    /// inside the memtable's key range); `None` on the other servers, where pkbench has none.
+    fn probe_working_set(&mut self, canaries: &mut Vec<u64>) -> Result<Option<WorkingSet>, Error> {
+        let (engine, config) = (self.plan.engine, &self.plan.config);
+        let curve = match engine {
+            EngineKind::Sqlite => {
+                let largest = (engine.cache_pages(config) * u64::from(config.page_size)).min(target_bytes(config));
+                canary::around(|| measure_working_set(config, largest), canaries)?
+            }
+            EngineKind::MyRocks if self.plan.strategies.iter().all(|s| s.inserts_in_key_order()) => return Ok(None),
+            EngineKind::MyRocks => {
+                let largest = crate::predict::lsm::Shape::MYROCKS.memtable_bytes as u64;
+                canary::around(|| measure_memtable(config, largest, self.control), canaries)?
+            }
+            EngineKind::Postgres | EngineKind::MariaDb | EngineKind::Spider | EngineKind::PostgresFdw => {
+                return Ok(None);
+            }
+        };
+        self.observer.event(&PredictEvent::ProbedWorkingSet { curve: &curve });
+        Ok(Some(curve))
+    }
 }
 
 #[cfg(feature = "mysql")]
-fn measure_memtable(config: &PredictConfig, largest: u64) -> Result<WorkingSet, Error> {
-    crate::predict::working_set::measure_myrocks(config.payload_bytes, largest)
+fn measure_memtable(config: &PredictConfig, largest: u64, control: &RunControl) -> Result<WorkingSet, Error> {
+    crate::predict::working_set::measure_myrocks(config.payload_bytes, largest, control)
 }
 
 #[cfg(not(feature = "mysql"))]
-fn measure_memtable(_config: &PredictConfig, _largest: u64) -> Result<WorkingSet, Error> {
+fn measure_memtable(_config: &PredictConfig, _largest: u64, _control: &RunControl) -> Result<WorkingSet, Error> {
     Err(Error::InvalidInput(
         "this pkbench was built without the 'mysql' feature: rebuild with --features mysql to probe MyRocks' memtable"
             .into(),

@@ -39,10 +39,15 @@ pub enum PredictEvent<'a> {
         /// Each cost the median of the three moments'.
         costs: &'a DeviceCosts,
     },
-    /// SQLite's working set was probed.
+    /// The working set (SQLite's cache, MyRocks' memtable) was probed.
     ProbedWorkingSet {
         /// The curve measured.
         curve: &'a WorkingSet,
+    },
+    /// MyRocks' memtable could not be probed on this machine: the forecast goes on without it.
+    WorkingSetUnprobed {
+        /// Why.
+        reason: &'a str,
     },
     /// A strategy's real run (the calibration's or the check's) begins, its engine started.
     RealRun {
@@ -131,6 +136,10 @@ impl fmt::Display for PredictEvent<'_> {
                 costs.describe()
             ),
             PredictEvent::ProbedWorkingSet { curve } => write!(f, "Probed the working set: {}", curve.describe()),
+            PredictEvent::WorkingSetUnprobed { reason } => write!(
+                f,
+                "Warning: the memtable was not probed, so an insert inside its key range is priced at the calibration's memtable size, not the target's: {reason}"
+            ),
             PredictEvent::RealRun { strategy, place, count } => write!(f, "  {strategy} ({}/{count})…", place + 1),
             PredictEvent::CalibrationWritten { dir } => {
                 write!(f, "Calibration results written to {}", dir.display())

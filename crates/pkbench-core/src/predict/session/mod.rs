@@ -94,7 +94,7 @@ pub enum Interruption {
 impl fmt::Display for Interruption {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Interruption::Calibration => f.write_str("Interrupted during the calibration run; nothing predicted"),
+            Interruption::Calibration => f.write_str("Interrupted during the calibration; nothing predicted"),
             Interruption::Forecast { results_dir } => {
                 write!(f, "Interrupted: results so far are in {}", results_dir.display())
             }

@@ -364,7 +364,7 @@ fn an_interrupted_calibration_predicts_nothing() {
     let mut session = PredictSession::new(page_plan(r), &control, &mut recorder).with_engines(mocks);
     let Forecasted::Interrupted(interruption) = session.forecast().unwrap() else { panic!("not interrupted") };
     assert_eq!(interruption, Interruption::Calibration);
-    assert_eq!(interruption.to_string(), "Interrupted during the calibration run; nothing predicted");
+    assert_eq!(interruption.to_string(), "Interrupted during the calibration; nothing predicted");
     drop(session);
     assert_eq!(recorder.kinds(), ["Calibrating", "Probed the device", "real run"]);
     assert!(!dir.path().join("out/results.json").exists());
