@@ -29,9 +29,6 @@ const FIRST_BYTES: u64 = 256 << 10;
 #[cfg(feature = "sqlite")]
 const MIN_CHUNK_ROWS: u64 = 1_000;
 
-/// Rows per statement of MyRocks' memtable probe, each statement its own transaction.
-pub const MEMTABLE_STATEMENT_ROWS: usize = 1_000;
-
 /// What a curve's jumps are, and the memory they land in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Jumps {
@@ -40,7 +37,10 @@ pub enum Jumps {
     Leaves,
     /// Inserts inside an LSM memtable's key range, which descend its skip list, by the
     /// memtable's bytes (MyRocks' probe).
-    Memtable,
+    Memtable {
+        /// Rows per statement the probe committed.
+        commit_rows: usize,
+    },
 }
 
 /// The cost of a jump over the smallest size the probe measured, by size.
@@ -113,9 +113,9 @@ impl WorkingSet {
             Jumps::Leaves => {
                 "a leaf jump costs more as the cache in use grows (random keys into an in-memory SQLite table, one transaction)".to_string()
             }
-            Jumps::Memtable => format!(
+            Jumps::Memtable { commit_rows } => format!(
                 "an insert inside the memtable's key range costs more as the memtable grows (random keys into a MyRocks memtable that is not flushed, {}-row commits)",
-                crate::util::text::thousands(MEMTABLE_STATEMENT_ROWS as u64)
+                crate::util::text::thousands(commit_rows as u64)
             ),
         };
         format!("{what}: {}; flat past {}", parts.join(", "), self.points.last().map_or_else(String::new, |p| mib(p.0)))
@@ -183,7 +183,8 @@ pub fn measure_myrocks(
     let rounds = time_random_inserts(payload_bytes, largest, MEMTABLE_ROUNDS, control)?;
     let fastest = fastest_of(rounds);
     let first = fastest.iter().position(|s| s.0 >= FIRST_BYTES).unwrap_or(fastest.len());
-    WorkingSet::from_samples(Jumps::Memtable, &fastest[first..])
+    let jumps = Jumps::Memtable { commit_rows: crate::engines::myrocks::memtable::STATEMENT_ROWS };
+    WorkingSet::from_samples(jumps, &fastest[first..])
         .ok_or_else(|| Error::System("the memtable probe measured fewer than two sizes".into()))
 }
 

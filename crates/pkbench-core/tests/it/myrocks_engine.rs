@@ -251,7 +251,7 @@ fn the_memtable_probe_times_a_growing_memtable_that_is_never_flushed() {
         assert!((largest / 2..2 * largest).contains(&last), "the last chunk at {last} bytes: {samples:?}");
     }
     let curve = measure_myrocks(50, largest, &control).unwrap();
-    assert_eq!(curve.jumps, Jumps::Memtable);
+    assert_eq!(curve.jumps, Jumps::Memtable { commit_rows: 1_000 });
     assert!(curve.points.len() >= 3, "{curve:?}");
     assert!(curve.points.windows(2).all(|p| p[0].0 < p[1].0 && p[0].1 <= p[1].1), "{curve:?}");
     assert!(curve.describe().contains("memtable"), "{}", curve.describe());

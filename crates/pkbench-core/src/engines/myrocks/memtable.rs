@@ -20,7 +20,7 @@ use mysql::prelude::Queryable;
 use std::time::Instant;
 
 /// Rows per statement, each its own transaction.
-pub const STATEMENT_ROWS: usize = crate::predict::working_set::MEMTABLE_STATEMENT_ROWS;
+pub const STATEMENT_ROWS: usize = 1_000;
 
 /// The probe server's block cache, MiB: the probe reads no sorted file.
 const CACHE_MB: u64 = 64;

@@ -99,21 +99,14 @@ impl PredictSession<'_> {
     }
 
     /// An existing run's batches within its first `rows` rows, with the device probed in the
-    /// results folder three times, seconds apart, each cost the median. A machine that cannot
-    /// start the MyRocks server its memtable probe needs forecasts without the probe, and says so.
+    /// results folder three times, seconds apart, each cost the median.
     fn calibrate_from_file(&mut self, doc: &ResultsDoc, rows: u64) -> Result<Calibration, Error> {
         let (engine, dir) = (self.plan.engine, self.plan.out_dir.clone());
         let mut canaries = Vec::new();
         let config = &self.plan.config;
         let observer = &mut *self.observer;
         let device = canary::around(|| probe_device(&dir, engine, config, &mut *observer), &mut canaries)?;
-        let working_set = match self.probe_working_set(&mut canaries) {
-            Err(Error::NotFound(reason)) if engine == EngineKind::MyRocks => {
-                self.observer.event(&PredictEvent::WorkingSetUnprobed { reason: &reason });
-                None
-            }
-            other => other?,
-        };
+        let working_set = self.probe_working_set(&mut canaries)?;
         let observer = &mut *self.observer;
         // Two more moments, after the working-set probe: each cost the median of the three.
         let mut moments = vec![device];
@@ -155,7 +148,8 @@ impl PredictSession<'_> {
     /// SQLite's up to the target's cache in use (its cache, or about its data if smaller; within
     /// a quarter of the memory), in memory; MyRocks' up to the target's memtable, on a server of
     /// its own, unless every strategy forecast inserts each index's keys in order (none lands
-    /// inside the memtable's key range); `None` on the other servers, where pkbench has none.
+    /// inside the memtable's key range), or without it, saying so, on a machine that cannot start
+    /// that server; `None` on the other servers, where pkbench has none.
     fn probe_working_set(&mut self, canaries: &mut Vec<u64>) -> Result<Option<WorkingSet>, Error> {
         let (engine, config) = (self.plan.engine, &self.plan.config);
         let curve = match engine {
@@ -166,7 +160,14 @@ impl PredictSession<'_> {
             EngineKind::MyRocks if self.plan.strategies.iter().all(|s| s.inserts_in_key_order()) => return Ok(None),
             EngineKind::MyRocks => {
                 let largest = crate::predict::lsm::Shape::MYROCKS.memtable_bytes as u64;
-                canary::around(|| measure_memtable(config, largest, self.control), canaries)?
+                match canary::around(|| measure_memtable(config, largest, self.control), canaries) {
+                    // No MyRocks server here (a saved calibration's forecast): go on without it.
+                    Err(Error::NotFound(reason)) => {
+                        self.observer.event(&PredictEvent::WorkingSetUnprobed { reason: &reason });
+                        return Ok(None);
+                    }
+                    curve => curve?,
+                }
             }
             EngineKind::Postgres | EngineKind::MariaDb | EngineKind::Spider | EngineKind::PostgresFdw => {
                 return Ok(None);
