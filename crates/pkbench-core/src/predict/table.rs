@@ -200,9 +200,22 @@ fn render_lsm(doc: &ResultsDoc) -> String {
         ));
     }
     out.push_str(&stand_ins(doc));
+    out.push_str(&unprobed(doc));
     out.push_str(&t.to_string());
     out.push('\n');
     out
+}
+
+/// A warning for each strategy whose jumps were priced without the working-set probe (its
+/// `working_set` note says "not probed").
+fn unprobed(doc: &ResultsDoc) -> String {
+    doc.runs
+        .iter()
+        .filter_map(|run| {
+            let note = run.settings.workload_options.get("working_set")?;
+            note.starts_with("not probed").then(|| format!("{}: warning: {note}\n", run.strategy))
+        })
+        .collect()
 }
 
 /// A line for each strategy forecast with another's calibration run (`calibrated_as`).
@@ -283,4 +296,43 @@ pub fn render_sharded(p: &super::sharded::ShardedPrediction) -> String {
     }
     out.push_str(&format!("note: {}\n", p.note));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::control::RunControl;
+    use crate::predict::{Mode, ModelEngine, PredictConfig, predict_engine};
+    use crate::results::{Environment, SCHEMA_VERSION};
+
+    #[test]
+    fn an_lsm_forecast_without_the_memtable_probe_warns_under_its_table() {
+        let config = PredictConfig {
+            rows: 200_000,
+            batch_rows: 100_000,
+            payload_bytes: 50,
+            seed: 1,
+            page_size: 16384,
+            cache_mb: 64,
+            mode: Mode::Exact,
+            scale: 1,
+        };
+        let strategy = crate::strategy::find("uuid4").unwrap();
+        let mut run =
+            predict_engine(ModelEngine::MyRocks, strategy, &config, None, &RunControl::new(), &mut |_| {}).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let environment = Environment::detect("myrocks-model", "", dir.path());
+        let mut doc = ResultsDoc {
+            schema_version: SCHEMA_VERSION,
+            command: vec![],
+            started_at: String::new(),
+            environment,
+            runs: vec![run.clone()],
+        };
+        assert!(!render_lsm(&doc).contains("warning"), "a forecast with the probe, or without jumps, says nothing");
+        let note = "not probed: no MyRocks server could be started here";
+        run.settings.workload_options.insert("working_set".into(), note.into());
+        doc.runs = vec![run];
+        assert!(render_lsm(&doc).contains(&format!("uuid4: warning: {note}\n")), "{}", render_lsm(&doc));
+    }
 }

@@ -169,6 +169,8 @@ impl Strategy {
     /// Whether every index of the table receives its keys in increasing order: the primary key
     /// ordered and stored in order, and a second key, if indexed or mapped, too. Such a table's
     /// inserts all go to the right edge of each index (and of an LSM memtable's key range).
+    /// Conservative: a storage that moves a UUID's fields ([`Storage::keeps_order`]) counts as
+    /// out of order whatever the scheme.
     pub fn inserts_in_key_order(&self) -> bool {
         let primary = self.primary_is_ordered() && self.primary.storage.keeps_order();
         let secondary = self
@@ -237,7 +239,7 @@ mod tests {
         for ordered in ["int", "uuid7", "uuid7-text", "snowflake", "ulid"] {
             assert!(find(ordered).unwrap().inserts_in_key_order(), "{ordered}");
         }
-        for scattered in ["uuid4", "uuid4-text", "int+uuid4", "uuid7-mariadb-uuid"] {
+        for scattered in ["uuid4", "uuid4-text", "int+uuid4", "snowflake+uuid4"] {
             assert!(!find(scattered).unwrap().inserts_in_key_order(), "{scattered}");
         }
     }

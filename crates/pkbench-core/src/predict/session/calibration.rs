@@ -23,7 +23,7 @@ pub(super) enum Calibrated {
     Uncalibrated,
     /// The fitted calibration.
     Fitted(Box<Calibration>),
-    /// The real runs or the probes were interrupted: nothing to predict.
+    /// The real runs or the memtable probe were interrupted: nothing to predict.
     Interrupted,
 }
 
@@ -80,6 +80,8 @@ impl PredictSession<'_> {
             other => other?,
         };
         writer.write(&doc)?;
+        // Said before the working-set probe, so that a stop during it still names the saved runs.
+        self.observer.event(&PredictEvent::CalibrationWritten { dir: &dir });
         let device = DeviceCosts::median(&moments);
         if let Some(costs) = device.as_ref().filter(|_| moments.len() > 1) {
             self.observer.event(&PredictEvent::ProbedEachRun { moments: moments.len(), costs });
@@ -94,7 +96,6 @@ impl PredictSession<'_> {
             .with_stand_ins(&self.plan.stand_ins);
         // A user's table: its other trees' time is what the key's tree leaves unexplained.
         let fit = if self.plan.calibration_table.is_some() { fit.carrying_unexplained() } else { fit };
-        self.observer.event(&PredictEvent::CalibrationWritten { dir: &dir });
         Ok(Calibrated::Fitted(Box::new(fit)))
     }
 
@@ -185,7 +186,7 @@ fn measure_memtable(config: &PredictConfig, largest: u64, control: &RunControl) 
 
 #[cfg(not(feature = "mysql"))]
 fn measure_memtable(_config: &PredictConfig, _largest: u64, _control: &RunControl) -> Result<WorkingSet, Error> {
-    Err(Error::InvalidInput(
+    Err(Error::NotFound(
         "this pkbench was built without the 'mysql' feature: rebuild with --features mysql to probe MyRocks' memtable"
             .into(),
     ))

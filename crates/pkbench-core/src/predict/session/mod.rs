@@ -82,7 +82,8 @@ impl Forecast {
 /// Where a forecast was interrupted (a stop asked through its [`RunControl`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Interruption {
-    /// During the calibration's real runs: nothing predicted.
+    /// During the calibration (its real runs, or the memtable probe after them or beside a
+    /// saved calibration): nothing predicted; the real runs that ended are saved.
     Calibration,
     /// During a strategy's forecast: the strategies so far are saved.
     Forecast {
