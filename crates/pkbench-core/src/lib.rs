@@ -4,6 +4,9 @@
 //! or writes to the terminal.
 
 #![warn(missing_docs)]
+// The docs are read with their private items (`cargo doc --document-private-items`): a public
+// item's doc may name the private constant or helper it follows.
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod advise;
 pub mod compare;

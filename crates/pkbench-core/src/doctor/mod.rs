@@ -3,7 +3,7 @@
 //! Reads a SQLite file strictly read-only (`SQLITE_OPEN_READ_ONLY` plus `PRAGMA query_only`),
 //! finds each table's primary key and layout ([`schema`]), samples key values and names their
 //! scheme ([`sample`]), compares key order with insertion order and embedded time ([`order`]),
-//! measures the b-trees with `dbstat` ([`physical`]), and ranks advice ([`advice`]). [`sql`]
+//! measures the b-trees with `dbstat` ([`physical`]), and ranks advice ([`advice`]). [`migration_sql`]
 //! writes a migration script for the user to review; doctor never executes it.
 
 pub mod advice;

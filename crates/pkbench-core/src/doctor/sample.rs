@@ -1,5 +1,5 @@
 //! Bounded key sampling spread over a table, and the key scheme the samples agree on (decoded
-//! with the generators' [`inspect`](crate::generators::inspect)).
+//! with the generators' [`inspect`](fn@crate::generators::inspect)).
 
 use super::value::SampleValue;
 use crate::generators::inspect::{IdKind, InspectOptions};

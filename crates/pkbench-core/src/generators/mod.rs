@@ -10,7 +10,7 @@
 //!   [`UuidV7SubMs`] (method 3); [`Ulid`]; `sequential-uuids`' [`SeqUuid`] and [`TimeUuid`];
 //!   [`Comb`] (leading or SQL Server's trailing layout).
 //! * Text forms: [`TextEncoding`] (hyphenated, hex, Crockford base32) and [`parse_id`];
-//!   [`inspect`] decodes what an ID reveals.
+//!   [`inspect`](mod@inspect) decodes what an ID reveals.
 //!
 //! Every generator owns its state, so it is ordered per generator (per thread when each thread
 //! has its own; see [`local`]); none is ordered across processes. Generators never allocate per

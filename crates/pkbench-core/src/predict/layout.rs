@@ -45,7 +45,7 @@ pub enum TreeKind {
 enum Column {
     /// `INTEGER PRIMARY KEY` alias, stored as NULL.
     Null,
-    /// A 64-bit integer value (its size depends on the value; see [`RowidWidth`]).
+    /// A 64-bit integer value (its size depends on the value; see [`int_body_len`]).
     Int,
     /// A BLOB or TEXT of this many bytes.
     Bytes(u32),

@@ -56,7 +56,7 @@ pub struct Insert {
     /// which costs SQLite about as much per row again as the insert of a small row.
     pub key_is_rowid: bool,
     /// Whether a last parameter, after `columns`, is the strategy's second key
-    /// ([`super::ext_column`]).
+    /// ([`crate::schema::ext_column`]).
     pub second_key: bool,
 }
 

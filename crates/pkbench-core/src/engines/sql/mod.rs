@@ -1,4 +1,4 @@
-//! SQL written once over a [`Dialect`]: the insert-growth table ([`bench`]) and the
+//! SQL written once over a [`Dialect`]: the insert-growth table ([`bench`](mod@bench)) and the
 //! application's tables ([`app`]) of every server engine.
 
 pub mod app;
