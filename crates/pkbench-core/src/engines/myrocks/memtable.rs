@@ -49,83 +49,78 @@ pub fn time_random_inserts(
     let managed = engine.managed().ok_or_else(|| Error::System("the memtable probe's server is not managed".into()))?;
     let mut conn = mysql::Conn::new(managed.opts().db_name(Some(engine.namespace())))
         .map_err(|e| Error::mariadb("the memtable probe could not connect to its server", e))?;
-    let probe = Probe { payload_bytes, largest: largest_bytes, control };
-    (0..rounds).map(|round| probe.round(&mut conn, round)).collect()
+    (0..rounds).map(|round| self::round(&mut conn, round, payload_bytes, largest_bytes, control)).collect()
 }
 
-/// What every round inserts, and how it is stopped.
-struct Probe<'a> {
+/// One round into a table of its own, in a column family of its own.
+fn round(
+    conn: &mut mysql::Conn,
+    round: usize,
     payload_bytes: u64,
     largest: u64,
-    control: &'a RunControl,
-}
-
-impl Probe<'_> {
-    /// One round into a table of its own, in a column family of its own.
-    fn round(&self, conn: &mut mysql::Conn, round: usize) -> Result<Vec<(u64, f64)>, Error> {
-        let (payload_bytes, largest) = (self.payload_bytes, self.largest);
-        let failed = |e| Error::mariadb("the memtable probe failed", e);
-        let (table, cf) = (format!("memtable_probe_{round}"), format!("pkbench_memtable_probe_{round}"));
-        conn.query_drop(format!(
-            "CREATE TABLE {table} (id BINARY(16) NOT NULL, payload VARBINARY({}) NOT NULL, \
+    control: &RunControl,
+) -> Result<Vec<(u64, f64)>, Error> {
+    let failed = |e| Error::mariadb("the memtable probe failed", e);
+    let (table, cf) = (format!("memtable_probe_{round}"), format!("pkbench_memtable_probe_{round}"));
+    conn.query_drop(format!(
+        "CREATE TABLE {table} (id BINARY(16) NOT NULL, payload VARBINARY({}) NOT NULL, \
          PRIMARY KEY (id) COMMENT 'cfname={cf}') ENGINE=ROCKSDB",
-            payload_bytes.max(1)
-        ))
-        .map_err(failed)?;
-        let values = vec!["(?, ?)"; STATEMENT_ROWS].join(", ");
-        let insert = conn.prep(format!("INSERT INTO {table} VALUES {values}")).map_err(failed)?;
-        let payload = vec![0x5a_u8; payload_bytes as usize];
-        let mut rng = Pick(0x5e7 + round as u64);
-        // (rows before the chunk, rows after it, µs per row)
-        let mut chunks: Vec<(usize, usize, f64)> = Vec::new();
-        let (mut rows, mut bytes) = (0_usize, 0_u64);
-        while bytes < largest {
-            let statements = (rows / 8).div_ceil(STATEMENT_ROWS).max(1);
-            let started = Instant::now();
-            for _ in 0..statements {
-                if self.control.is_cancelled() {
-                    return Err(Error::Interrupted);
+        payload_bytes.max(1)
+    ))
+    .map_err(failed)?;
+    let values = vec!["(?, ?)"; STATEMENT_ROWS].join(", ");
+    let insert = conn.prep(format!("INSERT INTO {table} VALUES {values}")).map_err(failed)?;
+    let payload = vec![0x5a_u8; payload_bytes as usize];
+    let mut rng = Pick(0x5e7 + round as u64);
+    // (rows before the chunk, rows after it, µs per row)
+    let mut chunks: Vec<(usize, usize, f64)> = Vec::new();
+    let (mut rows, mut bytes) = (0_usize, 0_u64);
+    while bytes < largest {
+        let statements = (rows / 8).div_ceil(STATEMENT_ROWS).max(1);
+        let started = Instant::now();
+        for _ in 0..statements {
+            if control.is_cancelled() {
+                return Err(Error::Interrupted);
+            }
+            let mut params = Vec::with_capacity(2 * STATEMENT_ROWS);
+            for _ in 0..STATEMENT_ROWS {
+                let mut key = [0_u8; 16];
+                for half in key.chunks_mut(8) {
+                    half.copy_from_slice(&(rng.below(usize::MAX) as u64).to_le_bytes());
                 }
-                let mut params = Vec::with_capacity(2 * STATEMENT_ROWS);
-                for _ in 0..STATEMENT_ROWS {
-                    let mut key = [0_u8; 16];
-                    for half in key.chunks_mut(8) {
-                        half.copy_from_slice(&(rng.below(usize::MAX) as u64).to_le_bytes());
-                    }
-                    params.push(mysql::Value::from(&key[..]));
-                    params.push(mysql::Value::from(&payload[..]));
-                }
-                conn.exec_drop(&insert, params).map_err(failed)?;
+                params.push(mysql::Value::from(&key[..]));
+                params.push(mysql::Value::from(&payload[..]));
             }
-            let us = started.elapsed().as_secs_f64() * 1e6 / (statements * STATEMENT_ROWS) as f64;
-            chunks.push((rows, rows + statements * STATEMENT_ROWS, us));
-            rows += statements * STATEMENT_ROWS;
-            let after = memtable_bytes(conn, &cf)?;
-            if after == 0 {
-                return Err(Error::System(format!(
-                    "the memtable probe could not read its memtable's size: the server reports no memtable of column family {cf}"
-                )));
-            }
-            if after < bytes {
-                return Err(Error::System(format!(
-                    "the memtable probe's memtable shrank from {bytes} to {after} bytes: the server flushed it, so the probe measured more than the memtable"
-                )));
-            }
-            bytes = after;
+            conn.exec_drop(&insert, params).map_err(failed)?;
         }
-        if cf_stat(conn, &cf, "NUM_IMMUTABLE_MEM_TABLE")? > 0 {
-            return Err(Error::System(
-                "the memtable probe's memtable was switched for a flush, so the probe measured more than the memtable"
-                    .into(),
-            ));
+        let us = started.elapsed().as_secs_f64() * 1e6 / (statements * STATEMENT_ROWS) as f64;
+        chunks.push((rows, rows + statements * STATEMENT_ROWS, us));
+        rows += statements * STATEMENT_ROWS;
+        let after = memtable_bytes(conn, &cf)?;
+        if after == 0 {
+            return Err(Error::System(format!(
+                "the memtable probe could not read its memtable's size: the server reports no memtable of column family {cf}"
+            )));
         }
-        // RocksDB counts its arena by the block: each chunk's size is its middle row's share of the
-        // bytes the rows take in all.
-        let per_row = bytes as f64 / rows as f64;
-        let samples = chunks.iter().map(|&(from, to, us)| (((from + to) as f64 / 2.0 * per_row) as u64, us)).collect();
-        conn.query_drop(format!("DROP TABLE {table}")).map_err(failed)?;
-        Ok(samples)
+        if after < bytes {
+            return Err(Error::System(format!(
+                "the memtable probe's memtable shrank from {bytes} to {after} bytes: the server flushed it, so the probe measured more than the memtable"
+            )));
+        }
+        bytes = after;
     }
+    if cf_stat(conn, &cf, "NUM_IMMUTABLE_MEM_TABLE")? > 0 {
+        return Err(Error::System(
+            "the memtable probe's memtable was switched for a flush, so the probe measured more than the memtable"
+                .into(),
+        ));
+    }
+    // RocksDB counts its arena by the block: each chunk's size is its middle row's share of the
+    // bytes the rows take in all.
+    let per_row = bytes as f64 / rows as f64;
+    let samples = chunks.iter().map(|&(from, to, us)| (((from + to) as f64 / 2.0 * per_row) as u64, us)).collect();
+    conn.query_drop(format!("DROP TABLE {table}")).map_err(failed)?;
+    Ok(samples)
 }
 
 /// The bytes `cf`'s memtables hold, as RocksDB counts its arena (0 if the server reports none).

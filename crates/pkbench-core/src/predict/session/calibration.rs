@@ -28,15 +28,17 @@ pub(super) enum Calibrated {
 }
 
 impl PredictSession<'_> {
-    /// The calibration the plan asks for, if any, fitted.
+    /// The calibration the plan asks for, if any, fitted; a stop during its real runs or its
+    /// probes ends it as interrupted.
     pub(super) fn calibrate(&mut self) -> Result<Calibrated, Error> {
-        match self.plan.calibration.clone() {
-            None => Ok(Calibrated::Uncalibrated),
+        let fitted = match self.plan.calibration.clone() {
+            None => return Ok(Calibrated::Uncalibrated),
             Some(CalibrationStep::Run(plan)) => self.calibrate_by_run(plan),
-            Some(CalibrationStep::File { doc, rows }) => match self.calibrate_from_file(&doc, rows) {
-                Err(Error::Interrupted) => Ok(Calibrated::Interrupted),
-                other => other.map(|c| Calibrated::Fitted(Box::new(c))),
-            },
+            Some(CalibrationStep::File { doc, rows }) => self.calibrate_from_file(&doc, rows),
+        };
+        match fitted {
+            Err(Error::Interrupted) => Ok(Calibrated::Interrupted),
+            fitted => fitted.map(|c| Calibrated::Fitted(Box::new(c))),
         }
     }
 
@@ -44,7 +46,7 @@ impl PredictSession<'_> {
     /// `calibration/`. The probes time the folder each strategy's engine writes to, while it
     /// exists, before each strategy's run: a few moments spread over the calibration, each
     /// cost the median.
-    fn calibrate_by_run(&mut self, plan: CalibrationPlan) -> Result<Calibrated, Error> {
+    fn calibrate_by_run(&mut self, plan: CalibrationPlan) -> Result<Calibration, Error> {
         let dir = self.plan.out_dir.join("calibration");
         let writer = ResultsWriter::create(&dir)?;
         self.observer.event(&PredictEvent::Calibrating { plan: &plan, stand_ins: &self.plan.stand_ins });
@@ -75,10 +77,7 @@ impl PredictSession<'_> {
         // are read within `pkbench run`'s budget: reading them after every batch took PostgreSQL
         // three times as long as its ordered keys' inserts.
         let budget = CounterBudget::default();
-        let doc = match run_real(strategies, &mut open, workload, self.control, "--calibrate", budget) {
-            Err(Error::Interrupted) => return Ok(Calibrated::Interrupted),
-            other => other?,
-        };
+        let doc = run_real(strategies, &mut open, workload, self.control, "--calibrate", budget)?;
         writer.write(&doc)?;
         // Said before the working-set probe, so that a stop during it still names the saved runs.
         self.observer.event(&PredictEvent::CalibrationWritten { dir: &dir });
@@ -86,17 +85,13 @@ impl PredictSession<'_> {
         if let Some(costs) = device.as_ref().filter(|_| moments.len() > 1) {
             self.observer.event(&PredictEvent::ProbedEachRun { moments: moments.len(), costs });
         }
-        let working_set = match self.probe_working_set(&mut canaries) {
-            Err(Error::Interrupted) => return Ok(Calibrated::Interrupted),
-            other => other?,
-        };
+        let working_set = self.probe_working_set(&mut canaries)?;
         let probes = Probes { device, working_set, machine_ns: canary::median(&canaries) };
         let table = self.plan.calibration_table.as_deref();
         let fit = Calibration::from_table_runs(&doc.runs, &calibrated, plan, probes, table)?
             .with_stand_ins(&self.plan.stand_ins);
         // A user's table: its other trees' time is what the key's tree leaves unexplained.
-        let fit = if self.plan.calibration_table.is_some() { fit.carrying_unexplained() } else { fit };
-        Ok(Calibrated::Fitted(Box::new(fit)))
+        Ok(if self.plan.calibration_table.is_some() { fit.carrying_unexplained() } else { fit })
     }
 
     /// An existing run's batches within its first `rows` rows, with the device probed in the
