@@ -259,6 +259,19 @@ pub struct PredictArgs {
     /// limit].
     #[arg(long, value_name = "GiB", value_parser = parse_gib, allow_hyphen_values = true, help_heading = SettingGroup::Engine.heading())]
     pub ram: Option<f64>,
+    /// PostgreSQL major version of the calibration's and the check's managed cluster (e.g. 15,
+    /// 16, 18).
+    ///
+    /// As `run --pg-version`: from Debian's /usr/lib/postgresql/N/bin, else the wheel that
+    /// scripts/setup-test-deps installs in /opt/pkbench/postgresql-N [default: the newest Debian
+    /// one].
+    #[arg(long, value_name = "N", conflicts_with = "server_bin", help_heading = CALIBRATION)]
+    pub pg_version: Option<u32>,
+    /// Folder with the server binaries of the calibration's and the check's managed server.
+    ///
+    /// initdb and postgres, or mariadb-install-db and mariadbd (as `run --server-bin`).
+    #[arg(long, value_name = "DIR", help_heading = CALIBRATION)]
+    pub server_bin: Option<PathBuf>,
     /// Then run real SQLite for N rows per strategy and print predicted against measured.
     ///
     /// With the same settings, per batch: time and its interval, misses, pages written; size and

@@ -5,6 +5,7 @@
 //! sessions waited for.
 
 use super::AdviseObserver;
+use super::version::ServerBinaries;
 use crate::Error;
 use crate::config::{RunConfig, RunSettings, WorkloadKind};
 use crate::control::{MonotonicTimer, RunControl};
@@ -102,12 +103,14 @@ impl ContentionRequest {
         Ok(())
     }
 
-    /// Runs the candidates `names` on `engine` at this rate, each row carrying `payload` bytes
-    /// beside its key, with a `cache_mb` page cache; results in `dir`.
+    /// Runs the candidates `names` on `engine` (a throwaway server of `binaries`) at this rate,
+    /// each row carrying `payload` bytes beside its key, with a `cache_mb` page cache; results
+    /// in `dir`.
     #[allow(clippy::too_many_arguments)]
     pub fn run(
         &self,
         engine: EngineKind,
+        binaries: &ServerBinaries,
         names: &[&str],
         payload: u64,
         cache_mb: u64,
@@ -136,7 +139,12 @@ impl ContentionRequest {
         if runnable.is_empty() {
             return Ok(Checked { setup, figures: Vec::new(), skipped, dir: dir.to_path_buf() });
         }
-        let config = RunConfig::new(self.settings(engine, &runnable, payload, cache_mb, seed), dir)?;
+        let settings = RunSettings {
+            pg_version: binaries.pg_version,
+            server_bin: binaries.server_bin.clone(),
+            ..self.settings(engine, &runnable, payload, cache_mb, seed)
+        };
+        let config = RunConfig::new(settings, dir)?;
         crate::util::folder::create(dir)?;
         let writer = ResultsWriter::create(dir)?;
         if config.engine_plan.managed_parent_dir().is_some() {

@@ -21,6 +21,7 @@ mod pressure;
 pub mod profile;
 pub mod references;
 pub mod render;
+mod report;
 pub mod shape;
 pub mod switch_over;
 pub mod target;
@@ -30,20 +31,21 @@ mod version;
 pub use contention::{Contention, ContentionRequest};
 pub use figures::{CandidateFigures, Estimate, TreeSize};
 pub use profile::{CurrentKey, TYPICAL_TABLE_SQL, TableProfile, TableSource};
+pub use report::{ADVICE_SCHEMA_VERSION, AdviceReport, ContentionSetup};
 pub use target::{Target, TargetRequest};
+pub use version::ServerBinaries;
 
 use crate::Error;
 use crate::control::RunControl;
 use crate::engines::EngineKind;
 use crate::predict::session::{
-    CalibrationSource, Forecasted, PredictEvent, PredictObserver, PredictPlan, PredictRequest, PredictSession,
-    SchemaRequest,
+    CalibrationSource, Forecast, Forecasted, PredictEvent, PredictObserver, PredictPlan, PredictRequest,
+    PredictSession, SchemaRequest,
 };
 use crate::results::{ResultsDoc, RunResult};
 use crate::util::folder::write_atomically;
 use crate::util::text::thousands;
 use pressure::Pressure;
-use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use switch_over::SwitchOver;
 
@@ -52,9 +54,6 @@ pub const DEFAULT_CACHE_MB: u64 = 8;
 
 /// Rows per candidate of the calibration's real runs, unless given.
 pub const DEFAULT_CALIBRATE_ROWS: u64 = 200_000;
-
-/// Version of the advice's JSON (`schema/advice.schema.json`).
-pub const ADVICE_SCHEMA_VERSION: u32 = 1;
 
 /// What advise is asked.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,6 +75,11 @@ pub struct AdviseRequest {
     /// an earlier candidate's do (by default they take its calibration:
     /// [`crate::strategy::stand_ins`]; the current key comes first, so it always runs its own).
     pub calibrate_each: bool,
+    /// `--pg-version N`: the PostgreSQL major version the calibration's server runs (else an
+    /// existing server's own where installed here, else the one pkbench starts by default).
+    pub pg_version: Option<u32>,
+    /// `--server-bin DIR`: the folder of the server binaries the calibration's server runs.
+    pub server_bin: Option<PathBuf>,
     /// `--shards N`: also place each candidate's rows on N shards.
     pub shards: Option<u32>,
     /// `--sharding range|hash` (with `--shards`; default range).
@@ -88,79 +92,6 @@ pub struct AdviseRequest {
     pub out_dir: PathBuf,
     /// The command line, recorded in the results.
     pub command: Vec<String>,
-}
-
-/// The answer, as saved in `advice.json`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct AdviceReport {
-    /// [`ADVICE_SCHEMA_VERSION`].
-    pub schema_version: u32,
-    /// The command line.
-    pub command: Vec<String>,
-    /// The verdict line.
-    pub verdict: String,
-    /// The candidate advised.
-    pub advised: String,
-    /// Candidates not measurably different from the advised one.
-    pub tied: Vec<String>,
-    /// The table as read.
-    pub table: TableProfile,
-    /// The size forecast.
-    pub target: Target,
-    /// The forecast's page cache, MiB.
-    pub cache_mb: u64,
-    /// With `--shards`: the shards and their layout, in words.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sharded: Option<String>,
-    /// With `--insert-rate`: how the contention check ran.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub contention: Option<ContentionSetup>,
-    /// Payload bytes per row the page model's table carries to match the table's row width.
-    pub payload_bytes: u64,
-    /// Rows of the schema model whose trees were scaled to the target.
-    pub sample_rows: u64,
-    /// The calibration's engine and version (the machine's own engine, started by pkbench).
-    pub calibrated_on: Option<String>,
-    /// Each candidate, in order (the current key first).
-    pub candidates: Vec<CandidateFigures>,
-    /// One paragraph per notable candidate: the counters that explain its cost.
-    pub why: Vec<String>,
-    /// How to move to the advised key, where there is a key today.
-    pub migration: Vec<String>,
-    /// Doctor's migration script for the table, where advise names one in `migration` (also
-    /// saved as `migration.sql`; advise never runs it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub migration_sql: Option<String>,
-    /// Where `migration` applies: the rebuild of the table with its current key that the
-    /// calibration timed, scaled to its rows today.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub switch_over: Option<SwitchOver>,
-    /// What advise did not measure.
-    pub not_measured: Vec<String>,
-    /// The forecast's results folder (its results.json and report.html).
-    pub forecast_dir: PathBuf,
-}
-
-impl AdviceReport {
-    /// The answer as `advice.json` holds it.
-    pub fn to_json(&self) -> Result<String, Error> {
-        serde_json::to_string_pretty(self).map_err(|e| Error::Internal(format!("advice as JSON: {e}")))
-    }
-}
-
-/// How the contention check ran.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ContentionSetup {
-    /// Rows per second asked.
-    pub rate: u64,
-    /// Clients sending at once.
-    pub clients: u32,
-    /// The set-up, in words.
-    pub setup: String,
-    /// Candidates the check could not run, with why.
-    pub skipped: Vec<String>,
-    /// Its results folder (results.json and report.html of the concurrent runs).
-    pub results_dir: PathBuf,
 }
 
 /// Watches advise's steps.
@@ -218,39 +149,39 @@ impl AdviseRequest {
         let mut request = self.forecast_request(engine, &names, target.rows, shape.payload_bytes, cache_mb, &profile);
         request.stand_ins = stand_ins.iter().map(|(s, c)| (s.name.into(), c.name.into())).collect();
         let rebuilt = request.calibrate_on.as_ref().and_then(|c| c.rebuild.clone());
-        let (major, line) = version::calibration_major(engine, &profile, version::installed);
-        line.inspect(|l| observer.step(l));
-        request.calibrate_major = major;
+        let binaries = self.binaries(engine, &profile, observer);
+        (request.pg_version, request.server_bin) = (binaries.pg_version, binaries.server_bin.clone());
         let PredictPlan::Page(plan) = request.validate()? else {
             return Err(Error::Internal("a forecast without shards or a schema planned another model".into()));
         };
         let pressure = Pressure::of(&plan, engine);
         let calibrated = (candidates.len() - stand_ins.len(), candidates.len());
         observer.step(&self.forecasting_words(target.rows, calibrated, pressure.as_ref()));
-        let mut lines = Forward { observer, calibration_dir: None };
-        let forecasted = PredictSession::new(*plan, control, &mut lines).forecast().map_err(|e| match e {
-            crate::predict::session::PredictError::Failed(e) => e,
-            crate::predict::session::PredictError::Stopped { error, .. } => error,
-        })?;
-        let forecast = match forecasted {
-            Forecasted::Done(f) => f,
-            Forecasted::Interrupted(i) => return Ok(Advised::Interrupted(i.to_string())),
+        let (forecast, calibration) = match calibrated_forecast(*plan, control, observer)? {
+            Ok(done) => done,
+            Err(interrupted) => return Ok(Advised::Interrupted(interrupted)),
         };
-        let calibration = lines.calibration();
         let calibrated_on = calibration.as_ref().and_then(not_measured::calibrated_on);
         let runs = CalibrationRuns { doc: calibration.as_ref(), stand_ins: &stand_ins };
         let mut figures = each_candidate(engine, &candidates, &forecast.doc, &runs, &shape, &profile, target.rows);
         let sharded = self.place_on_shards(target.rows, shape.payload_bytes, &mut figures, observer)?;
-        let contention =
-            match self.check_contention(engine, shape.payload_bytes, cache_mb, &mut figures, control, observer) {
-                Err(Error::Interrupted) => {
-                    return Ok(Advised::Interrupted(format!(
-                        "Interrupted during the contention check: the forecast is in {}",
-                        forecast.results_dir.display()
-                    )));
-                }
-                other => other?,
-            };
+        let contention = match self.check_contention(
+            engine,
+            &binaries,
+            shape.payload_bytes,
+            cache_mb,
+            &mut figures,
+            control,
+            observer,
+        ) {
+            Err(Error::Interrupted) => {
+                return Ok(Advised::Interrupted(format!(
+                    "Interrupted during the contention check: the forecast is in {}",
+                    forecast.results_dir.display()
+                )));
+            }
+            other => other?,
+        };
         let verdict = verdict::decide(&figures, target.rows);
         let switch_over = SwitchOver::read(calibration.as_ref(), rebuilt.as_deref(), profile.rows_now);
         let migration = migration(engine, &profile, &verdict.advised, switch_over.as_ref());
@@ -405,9 +336,27 @@ impl AdviseRequest {
 
     /// With `--insert-rate`: each candidate at the peak rate from many clients, its figures
     /// noted in `figures`; how the check ran.
+    /// The binaries of the throwaway servers: `--pg-version` or `--server-bin` where given, else
+    /// an existing PostgreSQL's own major version where installed here (a step says which).
+    fn binaries(
+        &self,
+        engine: EngineKind,
+        profile: &TableProfile,
+        observer: &mut dyn AdviseObserver,
+    ) -> ServerBinaries {
+        if self.pg_version.is_some() || self.server_bin.is_some() {
+            return ServerBinaries { pg_version: self.pg_version, server_bin: self.server_bin.clone() };
+        }
+        let (pg_version, line) = version::calibration_major(engine, profile, version::installed);
+        line.inspect(|l| observer.step(l));
+        ServerBinaries { pg_version, server_bin: None }
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn check_contention(
         &self,
         engine: EngineKind,
+        binaries: &ServerBinaries,
         payload: u64,
         cache_mb: u64,
         figures: &mut [CandidateFigures],
@@ -423,7 +372,7 @@ impl AdviseRequest {
         ));
         let names: Vec<&str> = figures.iter().map(|f| f.strategy.as_str()).collect();
         let dir = self.out_dir.join("contention");
-        let checked = request.run(engine, &names, payload, cache_mb, self.seed, &dir, control, observer)?;
+        let checked = request.run(engine, binaries, &names, payload, cache_mb, self.seed, &dir, control, observer)?;
         for (name, found) in checked.figures {
             if let Some(figure) = figures.iter_mut().find(|f| f.strategy == name) {
                 figure.contention = Some(found);
@@ -578,6 +527,27 @@ fn migration(
         ));
     }
     out
+}
+
+/// A calibrated forecast, and its calibration's results.
+type Calibrated = (Box<Forecast>, Option<ResultsDoc>);
+
+/// The calibrated forecast of `plan`, its events forwarded to `observer` as steps: the forecast
+/// and the calibration's results; or, where a stop was asked, what was interrupted.
+fn calibrated_forecast(
+    plan: crate::predict::session::PagePlan,
+    control: &RunControl,
+    observer: &mut dyn AdviseObserver,
+) -> Result<Result<Calibrated, String>, Error> {
+    let mut lines = Forward { observer, calibration_dir: None };
+    let forecasted = PredictSession::new(plan, control, &mut lines).forecast().map_err(|e| match e {
+        crate::predict::session::PredictError::Failed(e) => e,
+        crate::predict::session::PredictError::Stopped { error, .. } => error,
+    })?;
+    Ok(match forecasted {
+        Forecasted::Done(forecast) => Ok((forecast, lines.calibration())),
+        Forecasted::Interrupted(i) => Err(i.to_string()),
+    })
 }
 
 /// Passes the forecast's steps on as lines, noting where the calibration was saved.

@@ -3,6 +3,17 @@
 
 use super::profile::TableProfile;
 use crate::engines::EngineKind;
+use std::path::PathBuf;
+
+/// The server binaries advise's throwaway servers run (the calibration's, the contention
+/// check's): `None` for each is the one pkbench starts by default.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ServerBinaries {
+    /// The PostgreSQL major version (`--pg-version`, or the user's server's).
+    pub pg_version: Option<u32>,
+    /// The folder of the binaries (`--server-bin`).
+    pub server_bin: Option<PathBuf>,
+}
 
 /// The leading number of a version string (`16.4 (Debian 16.4-1)` → 16).
 pub(super) fn major(version: &str) -> Option<u32> {

@@ -301,13 +301,13 @@ impl EnginePlan {
 
 /// The folder of PostgreSQL `major`'s server binaries.
 #[cfg(feature = "postgres")]
-fn postgres_bin_dir(major: u32) -> Result<PathBuf, Error> {
+pub(crate) fn postgres_bin_dir(major: u32) -> Result<PathBuf, Error> {
     crate::engines::postgres::bin_dir_for_version(major)
 }
 
 /// The folder of PostgreSQL `major`'s server binaries: this build has no PostgreSQL driver.
 #[cfg(not(feature = "postgres"))]
-fn postgres_bin_dir(_major: u32) -> Result<PathBuf, Error> {
+pub(crate) fn postgres_bin_dir(_major: u32) -> Result<PathBuf, Error> {
     Err(Error::InvalidInput(
         "this build of pkbench has no PostgreSQL driver: rebuild it with the `postgres` feature".into(),
     ))

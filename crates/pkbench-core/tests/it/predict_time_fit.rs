@@ -66,7 +66,7 @@ fn plan_of(config: &PredictConfig) -> CalibrationPlan {
         payload_bytes: config.payload_bytes,
         seed: config.seed,
         checkpoint_scale: 1,
-        server_major: None,
+        server_bin: None,
     }
 }
 

@@ -76,6 +76,14 @@ pub struct AdviseArgs {
     /// takes that one's calibration].
     #[arg(long)]
     pub calibrate_each: bool,
+    /// PostgreSQL major version of the throwaway servers (calibration, contention check)
+    /// [default: an existing server's own where installed here, else the newest Debian one].
+    #[arg(long, value_name = "N", conflicts_with = "server_bin")]
+    pub pg_version: Option<u32>,
+    /// Folder with the server binaries of the throwaway servers (initdb and postgres, or
+    /// mariadb-install-db and mariadbd).
+    #[arg(long, value_name = "DIR")]
+    pub server_bin: Option<PathBuf>,
     /// Also place each candidate's rows on N shards: the hottest shard's share of each batch.
     #[arg(long, value_name = "N")]
     pub shards: Option<u32>,
@@ -176,6 +184,8 @@ fn request(args: &AdviseArgs) -> anyhow::Result<AdviseRequest> {
         cache_mb: args.cache_mb,
         calibrate_rows: args.calibrate_rows,
         calibrate_each: args.calibrate_each,
+        pg_version: args.pg_version,
+        server_bin: args.server_bin.clone(),
         shards: args.shards,
         sharding: args.sharding.clone(),
         contention: args.insert_rate.map(|rate| ContentionRequest {

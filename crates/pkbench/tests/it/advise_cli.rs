@@ -287,6 +287,8 @@ fn bad_input_gets_one_line_each() {
         (&["advise", "--insert-rate", "1k", "--clients", "99"], "--clients 99 is out of range"),
         (&["advise", "--shards", "4", "--sharding", "diagonal"], "--sharding 'diagonal' is not known"),
         (&["advise", "--shards", "1"], "--shards 1 is out of range"),
+        (&["advise", "--pg-version", "16"], "--pg-version applies to the server engines"),
+        (&["advise", "--engine", "mariadb", "--pg-version", "16"], "--pg-version applies to --engine postgres"),
     ];
     for (args, expected) in cases {
         let out_dir = dir.path().join("out");

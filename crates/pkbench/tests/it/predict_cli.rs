@@ -366,13 +366,15 @@ mod servers {
     }
 
     /// `--calibrate` and `--check` on the servers start a managed server (the calibration's with a
-    /// scaled cache, the check's with the prediction's), fit the engine's own terms and print the
-    /// comparison; every batch gets a time and an interval.
+    /// scaled cache, the check's with the prediction's; on PostgreSQL of the `--pg-version`
+    /// asked), fit the engine's own terms and print the comparison; every batch gets a time and
+    /// an interval.
     #[test]
     fn server_models_calibrate_and_check_on_managed_servers() {
         for (engine, cache, terms) in [("postgres", "8", "WAL byte"), ("mariadb", "16", "page dirtied")] {
             let dir = tempfile::tempdir().unwrap();
             let out = dir.path().join("out");
+            let version: &[&str] = if engine == "postgres" { &["--pg-version", "16"] } else { &[] };
             let output = pkbench()
                 .env_remove("PKBENCH_PG_URL")
                 .env_remove("PKBENCH_MYSQL_URL")
@@ -389,6 +391,7 @@ mod servers {
                     "--cache-mb",
                     cache,
                 ])
+                .args(version)
                 .args(["--calibrate", "--calibrate-rows", "30k", "--check", "120k", "-o"])
                 .arg(&out)
                 .output()
@@ -407,6 +410,10 @@ mod servers {
                 serde_json::from_str(&std::fs::read_to_string(out.join("calibration/results.json")).unwrap()).unwrap();
             assert_eq!(calibration["runs"][0]["engine"], engine);
             if engine == "postgres" {
+                for doc in [&calibration, &real] {
+                    let version = doc["environment"]["engine_version"].as_str().unwrap();
+                    assert!(version.starts_with("16."), "--pg-version 16 ran {version}");
+                }
                 // A quarter of the rows: checkpoints after a quarter of the WAL the check's do.
                 let wal = |doc: &Value, name: &str| doc["runs"][0]["settings"]["engine"][name].clone();
                 assert_eq!(

@@ -485,7 +485,8 @@ mod tests {
     fn a_runs_short_last_batch_does_not_move_the_fitted_costs() {
         let dir = tempfile::tempdir().unwrap();
         let (plan, strategies, doc, _) = real_sqlite_calibration(dir.path());
-        let fitted = |runs: &[RunResult]| Calibration::from_runs(runs, &strategies, plan, Probes::default()).unwrap();
+        let fitted =
+            |runs: &[RunResult]| Calibration::from_runs(runs, &strategies, plan.clone(), Probes::default()).unwrap();
         let whole = fitted(&doc.runs);
         // Each run ends with 10 rows more, whose commit took 50 ms: 5,000 µs a row (its canary
         // untimed, so that the machine's speed stays the same).

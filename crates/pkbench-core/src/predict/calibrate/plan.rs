@@ -64,7 +64,7 @@ pub struct CacheFloor {
 
 /// The real run a calibration makes: the target's cache pressure (cache ÷ rows) at fewer rows,
 /// with batches scaled the same way but at least [`MIN_BATCHES_PER_STRATEGY`] of them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CalibrationPlan {
     /// The engine run (and modelled).
     pub engine: ModelEngine,
@@ -83,9 +83,10 @@ pub struct CalibrationPlan {
     /// The calibration's checkpoints come after 1/k of the WAL the target's do (PostgreSQL:
     /// [`checkpoint_scale`]); 1 elsewhere.
     pub checkpoint_scale: u64,
-    /// The PostgreSQL major version the managed server runs, if not the one pkbench starts by
-    /// default (a user's server's, where its binaries are installed here).
-    pub server_major: Option<u32>,
+    /// The folder of the server binaries the managed server runs, if not the ones pkbench
+    /// starts by default (`--server-bin`, a `--pg-version`'s, or a user's server's major
+    /// version where its binaries are installed here).
+    pub server_bin: Option<PathBuf>,
 }
 
 impl CalibrationPlan {
@@ -132,7 +133,7 @@ impl CalibrationPlan {
             payload_bytes: target.payload_bytes,
             seed: target.seed,
             checkpoint_scale: checkpoint_scale(engine, target.rows, rows),
-            server_major: None,
+            server_bin: None,
         })
     }
 

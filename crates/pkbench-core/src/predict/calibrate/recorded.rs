@@ -76,7 +76,7 @@ fn recorded_runs(
         payload_bytes: first.settings.payload_bytes,
         seed: first.settings.seed,
         checkpoint_scale: recorded_checkpoint_scale(engine, settings),
-        server_major: None,
+        server_bin: None,
     };
     Ok((runs, plan))
 }

@@ -16,6 +16,7 @@ pub mod event;
 pub mod real;
 pub mod request;
 pub mod schema;
+mod servers;
 pub mod shards;
 #[cfg(test)]
 mod tests;

@@ -61,7 +61,7 @@ fn open_managed(plan: &CalibrationPlan, dir: &Path) -> Result<(Box<dyn Engine>, 
     use crate::engines::server::{ManagedOptions, ServerSettings, ServerTarget};
     let settings = ServerSettings {
         target: ServerTarget::Managed(ManagedOptions {
-            server_bin: server_bin(plan)?,
+            server_bin: plan.server_bin.clone(),
             checkpoint_scale: Some(plan.checkpoint_scale),
             ..ManagedOptions::default()
         }),
@@ -71,16 +71,4 @@ fn open_managed(plan: &CalibrationPlan, dir: &Path) -> Result<(Box<dyn Engine>, 
     };
     let (engine, data) = crate::engines::open_server(plan.engine, &settings)?;
     Ok((engine, data.unwrap_or_else(|| dir.into())))
-}
-
-/// The server binaries of the PostgreSQL major version the plan asks for, if any.
-#[cfg(feature = "postgres")]
-fn server_bin(plan: &CalibrationPlan) -> Result<Option<PathBuf>, Error> {
-    plan.server_major.map(crate::engines::postgres::bin_dir_for_version).transpose()
-}
-
-/// Without the PostgreSQL driver no plan asks for one of its versions.
-#[cfg(not(feature = "postgres"))]
-fn server_bin(_plan: &CalibrationPlan) -> Result<Option<PathBuf>, Error> {
-    Ok(None)
 }

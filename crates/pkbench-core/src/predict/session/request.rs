@@ -87,9 +87,12 @@ pub struct PredictRequest {
     /// Rows per strategy of the calibration (or of the calibration file read), if not the
     /// engine's default ([`predict::calibrate::default_rows`]).
     pub calibrate_rows: Option<u64>,
-    /// The PostgreSQL major version a calibration's managed server runs, if not the one pkbench
-    /// starts by default.
-    pub calibrate_major: Option<u32>,
+    /// The PostgreSQL major version the managed server of a calibration and of a check runs
+    /// (`--pg-version`), if not the one pkbench starts by default.
+    pub pg_version: Option<u32>,
+    /// The folder of the server binaries the managed server of a calibration and of a check
+    /// runs (`--server-bin`), if not the ones pkbench starts by default.
+    pub server_bin: Option<PathBuf>,
     /// The table a calibration run inserts, if not the page model's plain table: a schema
     /// file's key table with its indexes and parents, as `run --schema` makes it (the key
     /// table's rows as wide as the model's). The time its secondary indexes and foreign keys add,
@@ -144,7 +147,8 @@ impl PredictRequest {
             scale: None,
             calibration: None,
             calibrate_rows: None,
-            calibrate_major: None,
+            pg_version: None,
+            server_bin: None,
             calibrate_on: None,
             stand_ins: Vec::new(),
             calibrate_each: false,
@@ -177,6 +181,8 @@ impl PredictRequest {
             (self.mode == Some(Mode::Bounded), "--bounded"),
             (self.scale.is_some(), "--scale"),
             (self.ram_gib.is_some(), "--ram"),
+            (self.pg_version.is_some(), "--pg-version"),
+            (self.server_bin.is_some(), "--server-bin"),
             (self.out.is_some(), "--out"),
         ];
         let mut given =
@@ -302,12 +308,13 @@ impl PagePlan {
         };
         let stand_ins = stand_ins(&request, &strategies, saved.as_ref())?;
         let calibrated = calibrated_strategies(&strategies, &stand_ins);
+        let server_bin = super::servers::server_bin(&request, engine)?;
         let mut calibration_table = None;
         let calibration = match &request.calibration {
             None => None,
             Some(CalibrationSource::Run) => {
                 let plan = CalibrationPlan {
-                    server_major: request.calibrate_major,
+                    server_bin: server_bin.clone(),
                     ..CalibrationPlan::for_target(engine, &config, calibrate_rows(&request))?
                 };
                 plan.workload()?;
@@ -335,7 +342,9 @@ impl PagePlan {
         };
         let check = match &request.check {
             None => None,
-            Some(CheckSource::Run(rows)) => Some(CheckStep::Run(check_plan(engine, &config, *rows)?)),
+            Some(CheckSource::Run(rows)) => {
+                Some(CheckStep::Run(super::servers::check_plan(engine, &config, *rows, server_bin)?))
+            }
             Some(CheckSource::File(path)) => {
                 let doc = crate::report::load_results(path)?;
                 crate::predict::check::comparable(&doc, &strategies, config.batch_rows, config.rows)
@@ -533,27 +542,4 @@ fn default_mode(engine: ModelEngine, rows: u64) -> Mode {
         | EngineKind::PostgresFdw
         | EngineKind::MyRocks => Mode::Exact,
     }
-}
-
-/// `--check N`'s real run: N rows per strategy with the forecast's settings.
-fn check_plan(engine: ModelEngine, config: &PredictConfig, rows: u64) -> Result<CalibrationPlan, Error> {
-    if rows > config.rows {
-        return Err(Error::InvalidInput(format!(
-            "--check {rows} is more than --rows {}: check at most the predicted rows",
-            config.rows
-        )));
-    }
-    let plan = CalibrationPlan {
-        engine,
-        rows,
-        batch_rows: config.batch_rows,
-        cache_kib: config.cache_mb * 1024,
-        page_size: config.page_size,
-        payload_bytes: config.payload_bytes,
-        seed: config.seed,
-        checkpoint_scale: 1,
-        server_major: None,
-    };
-    plan.workload()?;
-    Ok(plan)
 }

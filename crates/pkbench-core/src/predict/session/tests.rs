@@ -80,14 +80,17 @@ impl RealEngines for Mocks<'_> {
     }
 }
 
+/// A 60,000-row forecast of int and uuid4 in `dir`, with `change` made to its request.
+fn changed(dir: &Path, change: &dyn Fn(&mut PredictRequest)) -> PredictRequest {
+    let mut r = request(dir, "int,uuid4", 60_000, 2_000);
+    change(&mut r);
+    r
+}
+
 #[test]
 fn refused_combinations_are_refused_before_anything_is_created() {
     let dir = tempfile::tempdir().unwrap();
-    let with = |change: &dyn Fn(&mut PredictRequest)| {
-        let mut r = request(dir.path(), "int,uuid4", 60_000, 2_000);
-        change(&mut r);
-        r
-    };
+    let with = |change: &dyn Fn(&mut PredictRequest)| changed(dir.path(), change);
     let cases: Vec<(PredictRequest, &str)> = vec![
         (with(&|r| r.ram_gib = Some(4.0)), "--ram prices cache misses in time: add --calibrate"),
         (with(&|r| r.check = Some(CheckSource::Run(70_000))), "--check 70000 is more than --rows 60000"),
@@ -161,6 +164,54 @@ fn refused_combinations_are_refused_before_anything_is_created() {
                 r.schema = Some(SchemaRequest { file: "schema.sql".into(), ..SchemaRequest::default() });
             }),
             "--schema is not modelled on shards",
+        ),
+    ];
+    for (request, needle) in cases {
+        let err = request.validate().expect_err(needle).to_string();
+        assert!(err.contains(needle), "{needle}: {err}");
+        assert!(!dir.path().join("out").exists(), "{needle}: a folder was created");
+    }
+}
+
+#[test]
+fn server_binaries_are_refused_where_no_server_of_theirs_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let with = |change: &dyn Fn(&mut PredictRequest)| changed(dir.path(), change);
+    let cases: Vec<(PredictRequest, &str)> = vec![
+        (with(&|r| r.pg_version = Some(16)), "--pg-version chooses the server that --calibrate and --check N start"),
+        (
+            with(&|r| {
+                r.pg_version = Some(16);
+                r.calibration = Some(CalibrationSource::Run);
+            }),
+            "--pg-version applies to the server engines, and SQLite is built into pkbench",
+        ),
+        (
+            with(&|r| {
+                r.engine = EngineKind::MariaDb;
+                r.cache_mb = 8;
+                r.pg_version = Some(16);
+                r.check = Some(CheckSource::Run(20_000));
+            }),
+            "--pg-version applies to --engine postgres; for MariaDB/MySQL pass --server-bin DIR",
+        ),
+        (
+            with(&|r| {
+                r.engine = EngineKind::MariaDb;
+                r.cache_mb = 8;
+                r.server_bin = Some(dir.path().join("no-such-folder"));
+                r.calibration = Some(CalibrationSource::Run);
+            }),
+            "no-such-folder is not a folder",
+        ),
+        (
+            with(&|r| {
+                r.engine = EngineKind::Postgres;
+                r.server_bin = Some(dir.path().into());
+                r.pg_version = Some(16);
+                r.calibration = Some(CalibrationSource::Run);
+            }),
+            "--server-bin and --pg-version both choose the server's binaries",
         ),
     ];
     for (request, needle) in cases {

@@ -1,0 +1,76 @@
+//! The managed servers a forecast's real runs start: which server binaries (`--pg-version`,
+//! `--server-bin`), and the plan of `--check N`'s run.
+
+use super::request::{CalibrationSource, CheckSource, PredictRequest};
+use crate::Error;
+use crate::predict::{CalibrationPlan, ModelEngine, PredictConfig};
+use std::path::PathBuf;
+
+/// `--check N`'s real run: N rows per strategy with the forecast's settings, on the server
+/// binaries in `server_bin` if given.
+pub(super) fn check_plan(
+    engine: ModelEngine,
+    config: &PredictConfig,
+    rows: u64,
+    server_bin: Option<PathBuf>,
+) -> Result<CalibrationPlan, Error> {
+    if rows > config.rows {
+        return Err(Error::InvalidInput(format!(
+            "--check {rows} is more than --rows {}: check at most the predicted rows",
+            config.rows
+        )));
+    }
+    let plan = CalibrationPlan {
+        engine,
+        rows,
+        batch_rows: config.batch_rows,
+        cache_kib: config.cache_mb * 1024,
+        page_size: config.page_size,
+        payload_bytes: config.payload_bytes,
+        seed: config.seed,
+        checkpoint_scale: 1,
+        server_bin,
+    };
+    plan.workload()?;
+    Ok(plan)
+}
+
+/// The folder of the server binaries that a calibration's and a check's managed server run:
+/// `--server-bin`'s, or `--pg-version`'s where it is installed; `None` for the ones pkbench
+/// starts by default. Either flag without a real run to start, or on SQLite, is refused.
+pub(super) fn server_bin(request: &PredictRequest, engine: ModelEngine) -> Result<Option<PathBuf>, Error> {
+    let flag = match (&request.server_bin, request.pg_version) {
+        (None, None) => return Ok(None),
+        (Some(_), Some(_)) => {
+            return Err(Error::InvalidInput(
+                "--server-bin and --pg-version both choose the server's binaries: give one of them".into(),
+            ));
+        }
+        (Some(_), None) => "--server-bin",
+        (None, Some(_)) => "--pg-version",
+    };
+    let starts_a_server =
+        request.calibration == Some(CalibrationSource::Run) || matches!(request.check, Some(CheckSource::Run(_)));
+    if !starts_a_server {
+        return Err(Error::InvalidInput(format!(
+            "{flag} chooses the server that --calibrate and --check N start, and this forecast starts none: add --calibrate, or leave {flag} out"
+        )));
+    }
+    if engine == ModelEngine::Sqlite {
+        return Err(Error::InvalidInput(format!(
+            "{flag} applies to the server engines, and SQLite is built into pkbench: add --engine postgres or mariadb, or leave {flag} out"
+        )));
+    }
+    match (request.pg_version, &request.server_bin) {
+        (Some(major), _) if engine == ModelEngine::Postgres => crate::config::postgres_bin_dir(major).map(Some),
+        (Some(_), _) => Err(Error::InvalidInput(format!(
+            "--pg-version applies to --engine postgres; for {} pass --server-bin DIR",
+            engine.label()
+        ))),
+        (None, Some(dir)) if !dir.is_dir() => Err(Error::InvalidInput(format!(
+            "--server-bin {} is not a folder: give the folder that holds the server's binaries",
+            dir.display()
+        ))),
+        (None, dir) => Ok(dir.clone()),
+    }
+}
