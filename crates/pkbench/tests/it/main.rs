@@ -22,6 +22,7 @@ mod ids_cli;
 mod install;
 mod no_history;
 mod pipes;
+mod plans_cli;
 mod predict_cli;
 mod report_cli;
 mod results_folder_cli;

@@ -474,65 +474,6 @@ fn ctrl_c_during_an_open_loop_serializable_run_leaves_nothing_running_and_keeps_
     assert!(phase["figures"].get("conflicts").is_some(), "{phase}");
 }
 
-#[test]
-fn a_12_case_plan_over_two_engines_sharded_three_ways_merges_into_the_unsharded_cases() {
-    let dir = tempfile::tempdir().unwrap();
-    let plan = dir.path().join("plan.toml");
-    std::fs::write(
-        &plan,
-        "[run]\nbatch = \"1k\"\nquiet = true\n\n[axes]\nengine = [\"sqlite\", \"postgres\"]\nstrategies = [\"int\", \"uuid7\", \"uuid4\"]\nrows = [\"1k\", \"2k\"]\n",
-    )
-    .unwrap();
-    let run = |extra: &[&str], out: &std::path::Path| {
-        let output = pkbench()
-            .env_remove("PKBENCH_PG_URL")
-            .env_remove("PKBENCH_MYSQL_URL")
-            .arg("run")
-            .args(extra)
-            .arg("--plan")
-            .arg(&plan)
-            .arg("-o")
-            .arg(out)
-            .output()
-            .unwrap();
-        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    };
-    // Three shards in three processes at once, as three machines would.
-    let shards: Vec<std::path::PathBuf> = (1..=3).map(|k| dir.path().join(format!("shard{k}"))).collect();
-    std::thread::scope(|s| {
-        for (k, out) in shards.iter().enumerate() {
-            let shard = format!("{}/3", k + 1);
-            s.spawn(move || run(&["--shard", &shard], out));
-        }
-    });
-    let whole = dir.path().join("whole");
-    run(&[], &whole);
-    let merged = dir.path().join("merged");
-    let out = pkbench().args(["plan", "merge"]).args(&shards).arg("-o").arg(&merged).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let cases = |doc: &serde_json::Value| -> Vec<String> {
-        let mut v: Vec<String> = doc["runs"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| format!("{} {} {}", r["engine"], r["strategy"], r["settings"]["rows"]))
-            .collect();
-        v.sort();
-        v
-    };
-    let merged_doc: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(merged.join("results.json")).unwrap()).unwrap();
-    let mut whole_cases = Vec::new();
-    for n in 1..=12 {
-        let doc: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(whole.join(format!("case-{n:03}/results.json"))).unwrap()).unwrap();
-        whole_cases.extend(cases(&doc));
-    }
-    whole_cases.sort();
-    assert_eq!(whole_cases.len(), 12);
-    assert_eq!(cases(&merged_doc), whole_cases, "the shards together hold exactly the unsharded cases, each once");
-}
-
 /// `run --like URL --table T`: the table's shape read from the user's server (read-only,
 /// statistics only) and benchmarked on a throwaway SQLite database; no row value reaches the
 /// results, and the user's table is untouched.

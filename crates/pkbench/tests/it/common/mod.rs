@@ -5,8 +5,30 @@ pub mod faults;
 #[cfg(feature = "server-tests")]
 pub mod tmpfs;
 
+use assert_cmd::Command;
+use serde_json::Value;
 use std::path::Path;
 use std::time::{Duration, Instant};
+
+/// The `pkbench` binary of this build.
+pub fn pkbench() -> Command {
+    Command::cargo_bin("pkbench").expect("pkbench binary")
+}
+
+/// The JSON file at `path`.
+pub fn read_json(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).unwrap()
+}
+
+/// The run failed with exactly one line on stderr, starting with `Error:`, containing `needle`.
+pub fn assert_one_line_error(output: &std::process::Output, needle: &str) {
+    assert!(!output.status.success(), "expected failure, got {:?}", output.status);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    let last = lines.last().copied().unwrap_or_default();
+    assert!(last.starts_with("Error: ") && last.contains(needle), "stderr: {stderr}");
+    assert!(lines.iter().filter(|l| l.starts_with("Error")).count() == 1, "stderr: {stderr}");
+}
 
 /// Polls `ready` every 50 ms until it holds; panics saying what did not happen if it still does
 /// not after `timeout` (generous: a loaded machine is slow, a broken one never gets there).
