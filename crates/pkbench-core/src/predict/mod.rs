@@ -26,6 +26,7 @@ pub mod calibrate;
 pub mod canary;
 mod cells;
 pub mod check;
+mod descent;
 mod engine;
 pub mod fit;
 pub mod layout;

@@ -91,13 +91,13 @@ impl Model {
     }
 
     /// [`BTree::warm`] for the rows of the group about to be inserted.
-    fn warm(&self) {
-        for tree in &self.trees {
+    fn warm(&mut self) {
+        for t in 0..self.trees.len() {
             let mut keys = [0u128; AHEAD];
             for ((k, row), ordinal) in keys.iter_mut().zip(&self.ahead).zip(1..) {
-                *k = Self::key(tree, row, self.rowid_of(row, ordinal));
+                *k = Self::key(&self.trees[t], row, self.rowid_of(row, ordinal));
             }
-            tree.warm(&self.pager, &keys[..self.ahead.len().min(AHEAD)]);
+            self.trees[t].warm(&self.pager, &keys[..self.ahead.len().min(AHEAD)]);
         }
     }
 

@@ -10,6 +10,7 @@
 
 use super::cache::PageCache;
 use super::cells::Listed;
+use super::descent::Descents;
 use super::layout::{CELL_POINTER, INTERIOR_HEADER, LEAF_HEADER, TreeKind, TreeLayout};
 use super::prefetch::{self, AHEAD};
 use super::search;
@@ -180,13 +181,25 @@ pub struct BTree {
     last_leaf: u32,
     /// The cell lists of the last balance, kept for their memory.
     pub(super) listed: Listed,
+    /// The descents [`BTree::warm`] found for the group of keys about to be inserted.
+    descents: Descents,
+    /// Balances so far: a descent found before the last one may have moved.
+    balances: u64,
 }
 
 impl BTree {
     /// A new empty tree in `pager`.
     pub fn create(pager: &mut Pager, layout: TreeLayout) -> Self {
         let root = pager.create_root();
-        BTree { layout, root, path: Vec::with_capacity(8), last_leaf: 0, listed: Listed::default() }
+        BTree {
+            layout,
+            root,
+            path: Vec::with_capacity(8),
+            last_leaf: 0,
+            listed: Listed::default(),
+            descents: Descents::default(),
+            balances: 0,
+        }
     }
 
     /// Inserts `key` (`rowid` sizes records that carry the rowid), as `sqlite3BtreeInsert`
@@ -194,16 +207,27 @@ impl BTree {
     pub fn insert(&mut self, pager: &mut Pager, key: u128, rowid: i64) {
         self.path.clear();
         let mut pgno = self.root;
-        loop {
-            pager.cache.fetch(pgno, true);
-            match &pager.pages[pgno as usize] {
-                Content::Interior { keys, children } => {
-                    let i = search::below(keys, key);
-                    self.path.push((pgno, i));
-                    pgno = children[i];
+        match self.descents.take(key, self.balances) {
+            // The pages a descent reads, in the same order, without searching them again.
+            Some(descent) => {
+                for (page, i) in descent.path() {
+                    pager.cache.fetch(page, true);
+                    self.path.push((page, i));
                 }
-                _ => break,
+                pgno = descent.leaf;
+                pager.cache.fetch(pgno, true);
             }
+            None => loop {
+                pager.cache.fetch(pgno, true);
+                match &pager.pages[pgno as usize] {
+                    Content::Interior { keys, children } => {
+                        let i = search::below(keys, key);
+                        self.path.push((pgno, i));
+                        pgno = children[i];
+                    }
+                    _ => break,
+                }
+            },
         }
         pager.cache.write(pgno, true);
         if pgno != self.last_leaf {
@@ -232,17 +256,20 @@ impl BTree {
         };
         pager.used[pgno as usize] += size;
         if pager.used[pgno as usize] > pager.usable(true) {
+            self.balances += 1;
             self.balance(pager, pgno, at_end, rowid);
         }
     }
 
     /// Asks for the cache lines that inserting `keys` (at most [`AHEAD`]) will read, one
-    /// level of all of them at a time, changing nothing: see
-    /// [`crate::predict::server::tree::Tree::warm`].
-    pub fn warm(&self, pager: &Pager, keys: &[u128]) {
+    /// level of all of them at a time (see [`crate::predict::server::tree::Tree::warm`]), and
+    /// keeps each key's descent for its insert, which takes it as long as no balance has moved
+    /// the tree since. Changes no page.
+    pub fn warm(&mut self, pager: &Pager, keys: &[u128]) {
         let keys = &keys[..keys.len().min(AHEAD)];
         let mut pages = [self.root; AHEAD];
         let pages = &mut pages[..keys.len()];
+        self.descents.start(keys, self.balances);
         loop {
             for &pgno in pages.iter() {
                 prefetch::line(&pager.pages[pgno as usize]);
@@ -266,11 +293,14 @@ impl BTree {
                 }
             }
             if !interior {
+                self.descents.reached(pages);
                 return;
             }
-            for (pgno, &key) in pages.iter_mut().zip(keys) {
+            for (k, (pgno, &key)) in pages.iter_mut().zip(keys).enumerate() {
                 if let Content::Interior { keys, children } = &pager.pages[*pgno as usize] {
-                    *pgno = children[search::below(keys, key)];
+                    let i = search::below(keys, key);
+                    self.descents.step(k, *pgno, i);
+                    *pgno = children[i];
                 }
             }
         }

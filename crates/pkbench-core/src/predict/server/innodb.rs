@@ -176,7 +176,7 @@ impl PageModel for InnodbModel {
         let jumps_before = jumps(&self.indexes);
         for group in prefetch::groups(n) {
             self.keys.fill(&mut self.ahead, group);
-            for (tree, key) in &self.indexes {
+            for (tree, key) in &mut self.indexes {
                 tree.warm_rows(&self.store, &self.pool, *key, &self.ahead, self.rows + 1);
             }
             for i in 0..self.ahead.len() {

@@ -349,7 +349,7 @@ impl PageModel for PostgresModel {
         for group in prefetch::groups(n) {
             self.take_group(group as usize);
             let width = self.table.as_ref().map_or(0, |t| t.indexes().len());
-            for index in &self.indexes {
+            for index in &mut self.indexes {
                 match index.entry {
                     Entry::Key(k) => index.tree.warm_rows(&self.store, &self.buffers, k, &self.ahead, self.rows + 1),
                     Entry::Table(t) => {

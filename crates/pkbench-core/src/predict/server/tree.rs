@@ -6,6 +6,7 @@
 
 use super::ServerKey;
 use crate::keys::KeyRow;
+use crate::predict::descent::Descents;
 use crate::predict::prefetch::{self, AHEAD};
 use crate::predict::search;
 use crate::results::BtreeStats;
@@ -151,6 +152,10 @@ pub struct Tree<R> {
     pub leaf_jumps: u64,
     last_leaf: u32,
     pages: u64,
+    /// The descents [`Tree::warm`] found for the group of keys about to be inserted.
+    descents: Descents,
+    /// Splits so far: a descent found before the last one may have moved.
+    splits: u64,
 }
 
 impl<R: SplitRules> Tree<R> {
@@ -169,12 +174,15 @@ impl<R: SplitRules> Tree<R> {
             leaf_jumps: 0,
             last_leaf: NO_PAGE,
             pages: 1,
+            descents: Descents::default(),
+            splits: 0,
         }
     }
 
     /// Inserts `key`: descend (or take the fast path), add it to its leaf, split upwards.
     pub fn insert(&mut self, store: &mut Store, buffers: &mut dyn Buffers, key: u128) -> Shape {
         self.path.clear();
+        let warmed = self.descents.take(key, self.splits);
         if self.cached_leaf != NO_PAGE {
             let leaf = self.cached_leaf;
             self.cached_leaf = NO_PAGE;
@@ -189,16 +197,27 @@ impl<R: SplitRules> Tree<R> {
             }
         }
         let mut page = self.root;
-        loop {
-            buffers.fetch(page, false);
-            let n = &store.nodes[page as usize];
-            if n.is_leaf() {
-                break;
+        match warmed {
+            // The pages a descent reads, in the same order, without searching them again.
+            Some(descent) => {
+                for (interior, i) in descent.path() {
+                    buffers.fetch(interior, false);
+                    self.path.push((interior, i));
+                }
+                page = descent.leaf;
+                buffers.fetch(page, false);
             }
-            // The last child whose lower bound is <= key (the first bound is minus infinity).
-            let i = search::at_most(&n.keys[1..], key);
-            self.path.push((page, i));
-            page = n.children[i];
+            None => loop {
+                buffers.fetch(page, false);
+                let n = &store.nodes[page as usize];
+                if n.is_leaf() {
+                    break;
+                }
+                // The last child whose lower bound is <= key (the first bound is minus infinity).
+                let i = search::at_most(&n.keys[1..], key);
+                self.path.push((page, i));
+                page = n.children[i];
+            },
         }
         let pos = search::below(&store.nodes[page as usize].keys, key);
         self.note_leaf(page);
@@ -258,6 +277,7 @@ impl<R: SplitRules> Tree<R> {
             let old_next = node.next;
             let separator = keys[0];
             shape.splits += 1;
+            self.splits += 1;
             self.pages += 1;
             shape.moved += keys.len() as u32;
             shape.interior_splits += u32::from(!leaf);
@@ -295,14 +315,17 @@ impl<R: SplitRules> Tree<R> {
     }
 
     /// Asks for the cache lines that inserting `keys` (at most [`AHEAD`]) will read, one
-    /// level of all of them at a time, changing nothing. A random key's descent waits on main
+    /// level of all of them at a time, changing no page. A random key's descent waits on main
     /// memory at every page, one page after the other; asking for the keys' pages at one level
     /// together lets those waits overlap, and the inserts that follow find their pages, the
     /// buffer pool's entries for them and the leaf entries they move in the processor's caches.
-    pub fn warm(&self, store: &Store, buffers: &dyn Buffers, keys: &[u128]) {
+    /// Each key's descent is kept for its insert, which takes it as long as no split has moved
+    /// the tree since.
+    pub fn warm(&mut self, store: &Store, buffers: &dyn Buffers, keys: &[u128]) {
         let keys = &keys[..keys.len().min(AHEAD)];
         let mut pages = [self.root; AHEAD];
         let pages = &mut pages[..keys.len()];
+        self.descents.start(keys, self.splits);
         for level in (0..=self.height(store)).rev() {
             for &page in pages.iter() {
                 prefetch::line(&store.nodes[page as usize]);
@@ -319,17 +342,20 @@ impl<R: SplitRules> Tree<R> {
                 prefetch::place(searched(n, skip), key, (level > 0).then_some(&n.children[..]));
             }
             if level > 0 {
-                for (page, &key) in pages.iter_mut().zip(keys) {
+                for (k, (page, &key)) in pages.iter_mut().zip(keys).enumerate() {
                     let n = &store.nodes[*page as usize];
-                    *page = n.children[search::at_most(&n.keys[1..], key)];
+                    let i = search::at_most(&n.keys[1..], key);
+                    self.descents.step(k, *page, i);
+                    *page = n.children[i];
                 }
             }
         }
+        self.descents.reached(pages);
     }
 
     /// [`Tree::warm`] for `rows`, whose keys in this tree are `key`'s values, the first row
     /// being the `first`th inserted.
-    pub fn warm_rows(&self, store: &Store, buffers: &dyn Buffers, key: ServerKey, rows: &[KeyRow], first: u64) {
+    pub fn warm_rows(&mut self, store: &Store, buffers: &dyn Buffers, key: ServerKey, rows: &[KeyRow], first: u64) {
         let mut keys = [0u128; AHEAD];
         for ((k, row), rowid) in keys.iter_mut().zip(rows).zip(first..) {
             *k = key.value(row, rowid as i64);
