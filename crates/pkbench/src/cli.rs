@@ -269,7 +269,8 @@ pub struct PredictArgs {
     pub pg_version: Option<u32>,
     /// Folder with the server binaries of the calibration's and the check's managed server.
     ///
-    /// initdb and postgres, or mariadb-install-db and mariadbd (as `run --server-bin`).
+    /// initdb and postgres, or mariadb-install-db and mariadbd (as `run --server-bin`); on
+    /// MyRocks also the memtable probe's.
     #[arg(long, value_name = "DIR", help_heading = CALIBRATION)]
     pub server_bin: Option<PathBuf>,
     /// Then run real SQLite for N rows per strategy and print predicted against measured.

@@ -75,10 +75,11 @@ pub struct AdviseRequest {
     /// an earlier candidate's do (by default they take its calibration:
     /// [`crate::strategy::stand_ins`]; the current key comes first, so it always runs its own).
     pub calibrate_each: bool,
-    /// `--pg-version N`: the PostgreSQL major version the calibration's server runs (else an
-    /// existing server's own where installed here, else the one pkbench starts by default).
+    /// `--pg-version N`: the PostgreSQL major version of the throwaway servers (the
+    /// calibration's and the contention check's; else an existing server's own where installed
+    /// here, else the one pkbench starts by default).
     pub pg_version: Option<u32>,
-    /// `--server-bin DIR`: the folder of the server binaries the calibration's server runs.
+    /// `--server-bin DIR`: the folder of the server binaries of the throwaway servers.
     pub server_bin: Option<PathBuf>,
     /// `--shards N`: also place each candidate's rows on N shards.
     pub shards: Option<u32>,
@@ -281,7 +282,30 @@ impl AdviseRequest {
         if let Some(contention) = &self.contention {
             contention.check()?;
         }
+        self.check_binaries(engine)?;
         self.check_sharding()
+    }
+
+    /// Refuses `--pg-version` and `--server-bin` where no server of theirs would start, before
+    /// anything runs.
+    fn check_binaries(&self, engine: EngineKind) -> Result<(), Error> {
+        let flag = match (self.pg_version, &self.server_bin) {
+            (Some(_), _) => "--pg-version",
+            (None, Some(_)) => "--server-bin",
+            (None, None) => return Ok(()),
+        };
+        if engine == EngineKind::Sqlite {
+            return Err(Error::InvalidInput(format!(
+                "{flag} applies to the server engines, and this table is on SQLite, which is built into pkbench: leave {flag} out"
+            )));
+        }
+        if self.pg_version.is_some() && engine != EngineKind::Postgres {
+            return Err(Error::InvalidInput(format!(
+                "--pg-version applies to --engine postgres; for {} pass --server-bin DIR",
+                engine.label()
+            )));
+        }
+        Ok(())
     }
 
     /// Refuses `--shards` and `--sharding` values the sharded model would, before anything runs.
@@ -334,8 +358,6 @@ impl AdviseRequest {
         Ok(Some(format!("{shards} {sharding}-sharded nodes ({model})")))
     }
 
-    /// With `--insert-rate`: each candidate at the peak rate from many clients, its figures
-    /// noted in `figures`; how the check ran.
     /// The binaries of the throwaway servers: `--pg-version` or `--server-bin` where given, else
     /// an existing PostgreSQL's own major version where installed here (a step says which).
     fn binaries(
@@ -352,6 +374,8 @@ impl AdviseRequest {
         ServerBinaries { pg_version, server_bin: None }
     }
 
+    /// With `--insert-rate`: each candidate at the peak rate from many clients, its figures
+    /// noted in `figures`; how the check ran.
     #[allow(clippy::too_many_arguments)]
     fn check_contention(
         &self,

@@ -170,17 +170,19 @@ const MEMTABLE_ROUNDS: usize = 3;
 
 /// Times random 16-byte keys with `payload_bytes` of payload inserted into a MyRocks memtable
 /// until it holds `largest_bytes` (at least 1 MiB, at most [`MAX_PROBE_BYTES`]), on a managed
-/// server of the probe's own, [`MEMTABLE_ROUNDS`] times: each chunk's cost is its fastest
-/// round's. Stops with [`Error::Interrupted`] when `control` is cancelled.
+/// server of the probe's own (of the binaries in `server_bin`, else the machine's),
+/// [`MEMTABLE_ROUNDS`] times: each chunk's cost is its fastest round's. Stops with
+/// [`Error::Interrupted`] when `control` is cancelled.
 #[cfg(feature = "mysql")]
 pub fn measure_myrocks(
     payload_bytes: u64,
     largest_bytes: u64,
+    server_bin: Option<&std::path::Path>,
     control: &crate::control::RunControl,
 ) -> Result<WorkingSet, Error> {
     use crate::engines::myrocks::memtable::time_random_inserts;
     let largest = largest_bytes.clamp(4 * FIRST_BYTES, MAX_PROBE_BYTES);
-    let rounds = time_random_inserts(payload_bytes, largest, MEMTABLE_ROUNDS, control)?;
+    let rounds = time_random_inserts(payload_bytes, largest, MEMTABLE_ROUNDS, server_bin, control)?;
     let fastest = fastest_of(rounds);
     let first = fastest.iter().position(|s| s.0 >= FIRST_BYTES).unwrap_or(fastest.len());
     let jumps = Jumps::Memtable { commit_rows: crate::engines::myrocks::memtable::STATEMENT_ROWS };

@@ -241,7 +241,7 @@ fn the_memtable_probe_times_a_growing_memtable_that_is_never_flushed() {
     use pkbench_core::predict::working_set::{Jumps, measure_myrocks};
     let largest = 4 << 20;
     let control = RunControl::new();
-    let rounds = time_random_inserts(50, largest, 2, &control).unwrap();
+    let rounds = time_random_inserts(50, largest, 2, None, &control).unwrap();
     assert_eq!(rounds.len(), 2);
     for samples in &rounds {
         // Each chunk is taken halfway through it, the memtable growing chunk by chunk.
@@ -250,7 +250,7 @@ fn the_memtable_probe_times_a_growing_memtable_that_is_never_flushed() {
         let last = samples.last().unwrap().0;
         assert!((largest / 2..2 * largest).contains(&last), "the last chunk at {last} bytes: {samples:?}");
     }
-    let curve = measure_myrocks(50, largest, &control).unwrap();
+    let curve = measure_myrocks(50, largest, None, &control).unwrap();
     assert_eq!(curve.jumps, Jumps::Memtable { commit_rows: 1_000 });
     assert!(curve.points.len() >= 3, "{curve:?}");
     assert!(curve.points.windows(2).all(|p| p[0].0 < p[1].0 && p[0].1 <= p[1].1), "{curve:?}");
@@ -258,7 +258,7 @@ fn the_memtable_probe_times_a_growing_memtable_that_is_never_flushed() {
     // A cancelled run stops the probe before its first statement.
     control.cancel();
     let started = std::time::Instant::now();
-    let stopped = measure_myrocks(50, 64 << 20, &control);
+    let stopped = measure_myrocks(50, 64 << 20, None, &control);
     assert!(matches!(stopped, Err(pkbench_core::Error::Interrupted)), "{stopped:?}");
     assert!(started.elapsed().as_secs() < 15, "stopped at once, its server removed: {:?}", started.elapsed());
 }

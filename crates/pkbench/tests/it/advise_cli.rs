@@ -288,6 +288,7 @@ fn bad_input_gets_one_line_each() {
         (&["advise", "--shards", "4", "--sharding", "diagonal"], "--sharding 'diagonal' is not known"),
         (&["advise", "--shards", "1"], "--shards 1 is out of range"),
         (&["advise", "--pg-version", "16"], "--pg-version applies to the server engines"),
+        (&["advise", db, "--table", "orders", "--server-bin", "/usr/bin"], "this table is on SQLite"),
         (&["advise", "--engine", "mariadb", "--pg-version", "16"], "--pg-version applies to --engine postgres"),
     ];
     for (args, expected) in cases {

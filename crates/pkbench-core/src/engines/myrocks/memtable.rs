@@ -17,6 +17,7 @@ use crate::control::RunControl;
 use crate::engines::server::{ManagedOptions, ServerSetting, ServerSettings, ServerTarget};
 use crate::util::pick::Pick;
 use mysql::prelude::Queryable;
+use std::path::Path;
 use std::time::Instant;
 
 /// Rows per statement, each its own transaction.
@@ -26,12 +27,14 @@ pub const STATEMENT_ROWS: usize = 1_000;
 const CACHE_MB: u64 = 64;
 
 /// Each round's samples of (memtable bytes, µs per row), `rounds` rounds, random 16-byte keys
-/// with `payload_bytes` of payload until the memtable holds `largest_bytes`; stopped with
-/// [`Error::Interrupted`] between statements when `control` is cancelled.
+/// with `payload_bytes` of payload until the memtable holds `largest_bytes`, on a managed server
+/// of the binaries in `server_bin` (else the machine's); stopped with [`Error::Interrupted`]
+/// between statements when `control` is cancelled.
 pub fn time_random_inserts(
     payload_bytes: u64,
     largest_bytes: u64,
     rounds: usize,
+    server_bin: Option<&Path>,
     control: &RunControl,
 ) -> Result<Vec<Vec<(u64, f64)>>, Error> {
     // Twice the largest, so that no round's memtable is flushed.
@@ -39,6 +42,7 @@ pub fn time_random_inserts(
     let settings = ServerSettings {
         target: ServerTarget::Managed(ManagedOptions {
             settings: vec![ServerSetting { name: "rocksdb_default_cf_options".into(), value: cf_options }],
+            server_bin: server_bin.map(Path::to_path_buf),
             ..ManagedOptions::default()
         }),
         cache_mb: CACHE_MB,

@@ -156,7 +156,8 @@ impl PredictSession<'_> {
             EngineKind::MyRocks if self.plan.strategies.iter().all(|s| s.inserts_in_key_order()) => return Ok(None),
             EngineKind::MyRocks => {
                 let largest = crate::predict::lsm::Shape::MYROCKS.memtable_bytes as u64;
-                match canary::around(|| measure_memtable(config, largest, self.control), canaries) {
+                let server_bin = self.plan.server_bin.as_deref();
+                match canary::around(|| measure_memtable(config, largest, server_bin, self.control), canaries) {
                     // No MyRocks server here (a saved calibration's forecast): go on without it.
                     Err(Error::NotFound(reason)) => {
                         self.observer.event(&PredictEvent::WorkingSetUnprobed { reason: &reason });
@@ -175,12 +176,22 @@ impl PredictSession<'_> {
 }
 
 #[cfg(feature = "mysql")]
-fn measure_memtable(config: &PredictConfig, largest: u64, control: &RunControl) -> Result<WorkingSet, Error> {
-    crate::predict::working_set::measure_myrocks(config.payload_bytes, largest, control)
+fn measure_memtable(
+    config: &PredictConfig,
+    largest: u64,
+    server_bin: Option<&std::path::Path>,
+    control: &RunControl,
+) -> Result<WorkingSet, Error> {
+    crate::predict::working_set::measure_myrocks(config.payload_bytes, largest, server_bin, control)
 }
 
 #[cfg(not(feature = "mysql"))]
-fn measure_memtable(_config: &PredictConfig, _largest: u64, _control: &RunControl) -> Result<WorkingSet, Error> {
+fn measure_memtable(
+    _config: &PredictConfig,
+    _largest: u64,
+    _server_bin: Option<&std::path::Path>,
+    _control: &RunControl,
+) -> Result<WorkingSet, Error> {
     Err(Error::NotFound(
         "this pkbench was built without the 'mysql' feature: rebuild with --features mysql to probe MyRocks' memtable"
             .into(),

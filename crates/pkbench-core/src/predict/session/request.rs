@@ -265,6 +265,9 @@ pub struct PagePlan {
     pub ram_bytes: Option<u64>,
     /// The check, if any.
     pub check: Option<CheckStep>,
+    /// The folder of the server binaries of the managed servers the forecast starts (the
+    /// calibration's, MyRocks' memtable probe's, the check's), if not the machine's own.
+    pub server_bin: Option<PathBuf>,
     /// A larger batch that would let the scale model simulate fewer rows (and finish sooner),
     /// when the batch given holds the automatic scale back.
     pub faster_batch: Option<u64>,
@@ -343,7 +346,7 @@ impl PagePlan {
         let check = match &request.check {
             None => None,
             Some(CheckSource::Run(rows)) => {
-                Some(CheckStep::Run(super::servers::check_plan(engine, &config, *rows, server_bin)?))
+                Some(CheckStep::Run(super::servers::check_plan(engine, &config, *rows, server_bin.clone())?))
             }
             Some(CheckSource::File(path)) => {
                 let doc = crate::report::load_results(path)?;
@@ -362,6 +365,7 @@ impl PagePlan {
             table,
             ram_bytes: request.ram_gib.map(|gib| (gib * f64::from(1 << 30)) as u64),
             check,
+            server_bin,
             faster_batch,
             out_dir: request.out.unwrap_or_else(|| new_results_dir("predict-")),
             command: request.command,

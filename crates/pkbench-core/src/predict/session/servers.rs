@@ -35,9 +35,10 @@ pub(super) fn check_plan(
     Ok(plan)
 }
 
-/// The folder of the server binaries that a calibration's and a check's managed server run:
-/// `--server-bin`'s, or `--pg-version`'s where it is installed; `None` for the ones pkbench
-/// starts by default. Either flag without a real run to start, or on SQLite, is refused.
+/// The folder of the server binaries that the forecast's managed servers run (a calibration's,
+/// MyRocks' memtable probe's, a check's): `--server-bin`'s, or `--pg-version`'s where it is
+/// installed; `None` for the ones pkbench starts by default. Either flag on SQLite, or without
+/// a server to start, is refused.
 pub(super) fn server_bin(request: &PredictRequest, engine: ModelEngine) -> Result<Option<PathBuf>, Error> {
     let flag = match (&request.server_bin, request.pg_version) {
         (None, None) => return Ok(None),
@@ -49,16 +50,18 @@ pub(super) fn server_bin(request: &PredictRequest, engine: ModelEngine) -> Resul
         (Some(_), None) => "--server-bin",
         (None, Some(_)) => "--pg-version",
     };
-    let starts_a_server =
-        request.calibration == Some(CalibrationSource::Run) || matches!(request.check, Some(CheckSource::Run(_)));
+    if engine == ModelEngine::Sqlite {
+        return Err(Error::InvalidInput(format!(
+            "{flag} applies to the server engines, and SQLite is built into pkbench: leave {flag} out, or add --engine postgres, mariadb or myrocks"
+        )));
+    }
+    // MyRocks' memtable probe starts a server of its own for a saved calibration too.
+    let starts_a_server = request.calibration == Some(CalibrationSource::Run)
+        || matches!(request.check, Some(CheckSource::Run(_)))
+        || (engine == ModelEngine::MyRocks && request.calibration.is_some());
     if !starts_a_server {
         return Err(Error::InvalidInput(format!(
             "{flag} chooses the server that --calibrate and --check N start, and this forecast starts none: add --calibrate, or leave {flag} out"
-        )));
-    }
-    if engine == ModelEngine::Sqlite {
-        return Err(Error::InvalidInput(format!(
-            "{flag} applies to the server engines, and SQLite is built into pkbench: add --engine postgres or mariadb, or leave {flag} out"
         )));
     }
     match (request.pg_version, &request.server_bin) {

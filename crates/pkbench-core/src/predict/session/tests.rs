@@ -178,7 +178,13 @@ fn server_binaries_are_refused_where_no_server_of_theirs_starts() {
     let dir = tempfile::tempdir().unwrap();
     let with = |change: &dyn Fn(&mut PredictRequest)| changed(dir.path(), change);
     let cases: Vec<(PredictRequest, &str)> = vec![
-        (with(&|r| r.pg_version = Some(16)), "--pg-version chooses the server that --calibrate and --check N start"),
+        (
+            with(&|r| {
+                r.engine = EngineKind::Postgres;
+                r.pg_version = Some(16);
+            }),
+            "--pg-version chooses the server that --calibrate and --check N start",
+        ),
         (
             with(&|r| {
                 r.pg_version = Some(16);
