@@ -286,8 +286,8 @@ impl AdviseRequest {
         self.check_sharding()
     }
 
-    /// Refuses `--pg-version` and `--server-bin` where no server of theirs would start, before
-    /// anything runs.
+    /// Refuses `--pg-version` and `--server-bin` where no server of theirs would start, and a
+    /// `--pg-version` not installed here, before anything runs.
     fn check_binaries(&self, engine: EngineKind) -> Result<(), Error> {
         let flag = match (self.pg_version, &self.server_bin) {
             (Some(_), _) => "--pg-version",
@@ -299,13 +299,10 @@ impl AdviseRequest {
                 "{flag} applies to the server engines, and this table is on SQLite, which is built into pkbench: leave {flag} out"
             )));
         }
-        if self.pg_version.is_some() && engine != EngineKind::Postgres {
-            return Err(Error::InvalidInput(format!(
-                "--pg-version applies to --engine postgres; for {} pass --server-bin DIR",
-                engine.label()
-            )));
+        match self.pg_version {
+            Some(major) => crate::config::pg_version_bin_dir(major, engine).map(|_| ()),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Refuses `--shards` and `--sharding` values the sharded model would, before anything runs.

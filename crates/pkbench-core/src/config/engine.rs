@@ -202,12 +202,7 @@ fn managed_options(args: &RunSettings, engine: EngineKind) -> Result<ManagedOpti
         )));
     }
     let server_bin = match args.pg_version {
-        Some(major) if engine == EngineKind::Postgres => Some(postgres_bin_dir(major)?),
-        Some(_) => {
-            return Err(Error::InvalidInput(
-                "--pg-version applies to --engine postgres; for MariaDB pass --server-bin DIR".into(),
-            ));
-        }
+        Some(major) => Some(pg_version_bin_dir(major, engine)?),
         None => args.server_bin.clone(),
     };
     let options =
@@ -299,15 +294,27 @@ impl EnginePlan {
     }
 }
 
+/// The folder of `--pg-version major`'s server binaries for a managed server of `engine`:
+/// PostgreSQL's, where installed; refused on any other engine.
+pub(crate) fn pg_version_bin_dir(major: u32, engine: EngineKind) -> Result<PathBuf, Error> {
+    if engine != EngineKind::Postgres {
+        return Err(Error::InvalidInput(format!(
+            "--pg-version applies to --engine postgres; for {} pass --server-bin DIR",
+            engine.label()
+        )));
+    }
+    postgres_bin_dir(major)
+}
+
 /// The folder of PostgreSQL `major`'s server binaries.
 #[cfg(feature = "postgres")]
-pub(crate) fn postgres_bin_dir(major: u32) -> Result<PathBuf, Error> {
+fn postgres_bin_dir(major: u32) -> Result<PathBuf, Error> {
     crate::engines::postgres::bin_dir_for_version(major)
 }
 
 /// The folder of PostgreSQL `major`'s server binaries: this build has no PostgreSQL driver.
 #[cfg(not(feature = "postgres"))]
-pub(crate) fn postgres_bin_dir(_major: u32) -> Result<PathBuf, Error> {
+fn postgres_bin_dir(_major: u32) -> Result<PathBuf, Error> {
     Err(Error::InvalidInput(
         "this build of pkbench has no PostgreSQL driver: rebuild it with the `postgres` feature".into(),
     ))

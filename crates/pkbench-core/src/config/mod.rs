@@ -12,7 +12,7 @@ mod workload;
 mod workload_kind;
 
 pub use engine::EnginePlan;
-pub(crate) use engine::postgres_bin_dir;
+pub(crate) use engine::pg_version_bin_dir;
 pub use settings::{RunSettings, Setting};
 pub use workload_kind::{DEFAULT_STRATEGIES, SHARDED_STRATEGIES, Scope, WorkloadKind, scope};
 

@@ -65,11 +65,7 @@ pub(super) fn server_bin(request: &PredictRequest, engine: ModelEngine) -> Resul
         )));
     }
     match (request.pg_version, &request.server_bin) {
-        (Some(major), _) if engine == ModelEngine::Postgres => crate::config::postgres_bin_dir(major).map(Some),
-        (Some(_), _) => Err(Error::InvalidInput(format!(
-            "--pg-version applies to --engine postgres; for {} pass --server-bin DIR",
-            engine.label()
-        ))),
+        (Some(major), _) => crate::config::pg_version_bin_dir(major, engine).map(Some),
         (None, Some(dir)) if !dir.is_dir() => Err(Error::InvalidInput(format!(
             "--server-bin {} is not a folder: give the folder that holds the server's binaries",
             dir.display()
